@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "vclint",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "vclint", targets: ["vclint"]),
+        .library(name: "VCLintCore", targets: ["VCLintCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        .target(
+            name: "VCLintCore",
+            dependencies: ["CPCRE2"]
+        ),
+        .executableTarget(
+            name: "vclint",
+            dependencies: [
+                "VCLintCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "VCLintCoreTests",
+            dependencies: ["VCLintCore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thing to read: a file or standard input.
+public enum InputSource: Sendable, Equatable {
+    case file(String)
+    case standardInput
+
+    public var displayPath: String {
+        switch self {
+        case .file(let p): return p
+        case .standardInput: return "<stdin>"
+        }
+    }
+}
+
+/// A run that cannot go on: exit code 2 with one line naming the file and the reason.
+public struct InputError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
+public enum InputResolver {
+    public static let logExtensions: Set<String> = ["log", "txt", "ndjson", "jsonl"]
+
+    /// Paths as given on the command line → inputs. Directories are searched (sorted, so the
+    /// report order is deterministic) for the log extensions; no path or `-` means stdin.
+    public static func resolve(_ paths: [String]) throws -> [InputSource] {
+        if paths.isEmpty { return [.standardInput] }
+        var out: [InputSource] = []
+        let fm = FileManager.default
+        for path in paths {
+            if path == "-" { out.append(.standardInput); continue }
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw InputError(path: path, reason: "no such file or directory")
+            }
+            if isDir.boolValue {
+                guard let walker = fm.enumerator(atPath: path) else {
+                    throw InputError(path: path, reason: "cannot read directory")
+                }
+                var found: [String] = []
+                while let rel = walker.nextObject() as? String {
+                    let ext = (rel as NSString).pathExtension.lowercased()
+                    guard logExtensions.contains(ext) else { continue }
+                    let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
+                    var sub: ObjCBool = false
+                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
+                }
+                out.append(contentsOf: found.sorted().map { .file($0) })
+            } else {
+                out.append(.file(path))
+            }
+        }
+        return out
+    }
+
+    /// Opens an input for reading; the error names the file and the reason.
+    public static func open(_ source: InputSource) throws -> Int32 {
+        switch source {
+        case .standardInput: return 0
+        case .file(let path):
+            let fd = Glibc.open(path, O_RDONLY)
+            if fd < 0 {
+                throw InputError(path: path, reason: String(cString: strerror(errno)).lowercased())
+            }
+            return fd
+        }
+    }
+}
+
+extension Linter {
+    /// Lints every input in order; an unreadable input stops the run with an `InputError`.
+    public func lint(_ sources: [InputSource]) throws -> LintResult {
+        let start = Date()
+        var files: [FileResult] = []
+        for source in sources {
+            let fd = try InputResolver.open(source)
+            defer { if fd != 0 { close(fd) } }
+            do {
+                files.append(try lint(fd: fd, path: source.displayPath))
+            } catch LogScanner.ReadError.io(let code) {
+                throw InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased())
+            }
+        }
+        return LintResult(files: files, seconds: Date().timeIntervalSince(start))
+    }
+}

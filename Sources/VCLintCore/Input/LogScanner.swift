@@ -1,0 +1,290 @@
+import CPCRE2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-input statistics (output.md, `inputs[]`).
+public struct InputStats: Sendable {
+    public var path: String
+    public var lines = 0
+    public var bytes = 0
+    /// Lines that carried a lifecycle event or a UIKit warning.
+    public var events = 0
+    public var sessions = 0
+    public var controllers = 0
+    public var formats: [EnvelopeFormat: Int] = [:]
+    /// Lines longer than the read buffer: parsed by their head, counted here.
+    public var overlongLines = 0
+
+    public init(path: String) { self.path = path }
+}
+
+/// bytes → lines → events (STYLE.md's first two stages). Reads fixed-size chunks, finds candidate
+/// lines with one PCRE2 JIT search over the buffer, and builds Strings only for lines that carry
+/// lifecycle keywords. Memory is the buffer plus the live controllers, whatever the input size.
+public final class LogScanner {
+    /// Every lifecycle statement contains one of these literals; everything else is noise and costs
+    /// nothing. They are split so that each pattern starts with at most two distinct bytes: PCRE2's
+    /// JIT then skips ahead with SIMD instead of testing every position (4× faster in total).
+    static let candidatePatterns: [PCRE2Pattern] = [
+        #"viewWill|viewDid|dealloc|deinit|didMove|didReceive|dismiss "#,
+        #"\binit|loadView"#,
+        #"willMove|present "#,
+        #"Attempt to |awakeFromNib|appearance transitions"#,
+    ].map { try! PCRE2Pattern($0) }
+
+    public static let defaultChunkSize = 1 << 20
+    /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).
+    static let overlongHead = 64 * 1024
+
+    private let finder: CandidateFinder
+    private let parser: MessageParser
+    let builder: TimelineBuilder
+    public private(set) var stats: InputStats
+
+    private let capacity: Int
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var filled = 0
+    private var skippingOverlong = false
+    private var lineNumber = 0
+    private var formatCounts = [Int](repeating: 0, count: EnvelopeFormat.allCases.count)
+    private var lastEnvelope: EnvelopeFormat?
+    private var contextProcess: String?
+    private var contextPID: Int?
+    /// The last process name built, reused while lines come from the same process.
+    private var internedName = ""
+    private var internedBytes: [UInt8] = []
+
+    public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize) {
+        self.finder = CandidateFinder(Self.candidatePatterns)
+        self.parser = MessageParser()
+        self.builder = TimelineBuilder(options: options)
+        self.stats = InputStats(path: path)
+        self.capacity = max(chunkSize, 256)
+        self.buffer = .allocate(capacity: self.capacity)
+    }
+
+    deinit { buffer.deallocate() }
+
+    public enum ReadError: Error { case io(Int32) }
+
+    /// Reads a file descriptor to its end.
+    public func scan(fd: Int32) throws {
+        while true {
+            if filled == capacity { overlong() }
+            let n = read(fd, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ReadError.io(errno)
+            }
+            if n == 0 { break }
+            appended(count: n)
+        }
+    }
+
+    /// Feeds bytes (tests, decompressed streams); chunk boundaries may fall anywhere.
+    public func consume(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            if filled == capacity { overlong() }
+            let n = min(capacity - filled, bytes.count - offset)
+            (buffer + filled).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: n)
+            offset += n
+            appended(count: n)
+        }
+    }
+
+    /// Ends the input: the last line may lack its newline.
+    public func finish() -> (InputStats, TimelineSummary) {
+        if !skippingOverlong && filled > 0 {
+            process(0, filled, isFinal: true)
+            filled = 0
+        }
+        let summary = builder.finish()
+        stats.lines = lineNumber
+        stats.sessions = summary.sessions
+        stats.controllers = summary.controllers
+        for f in EnvelopeFormat.allCases where formatCounts[f.index] > 0 { stats.formats[f] = formatCounts[f.index] }
+        return (stats, summary)
+    }
+
+    private func appended(count n: Int) {
+        stats.bytes += n
+        let start = filled
+        filled += n
+        if skippingOverlong {
+            guard let nl = memchr(buffer + start, 0x0A, n) else { filled = 0; return }
+            let after = nl.assumingMemoryBound(to: UInt8.self) - buffer + 1
+            let rest = filled - after
+            if rest > 0 { memmove(buffer, buffer + after, rest) }
+            filled = rest
+            skippingOverlong = false
+            guard filled > 0 else { return }
+            processComplete(searchFrom: 0)
+            return
+        }
+        processComplete(searchFrom: start)
+    }
+
+    /// Processes every complete line in the buffer and keeps the unfinished tail.
+    private func processComplete(searchFrom: Int) {
+        guard let last = vclint_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { return }
+        let end = last.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1
+        process(0, end, isFinal: false)
+        let rest = filled - end
+        if rest > 0 { memmove(buffer, buffer + end, rest) }
+        filled = rest
+    }
+
+    /// A line longer than the buffer: parse its head, skip the rest until its newline.
+    private func overlong() {
+        stats.overlongLines += 1
+        let head = min(filled, Self.overlongHead)
+        finder.reset()
+        let cand = finder.next(buffer, from: 0, end: head) < head
+        line(buffer, head, candidate: cand)
+        filled = 0
+        skippingOverlong = true
+    }
+
+    private func process(_ start: Int, _ end: Int, isFinal: Bool) {
+        var pos = start
+        finder.reset()
+        var next = finder.next(buffer, from: start, end: end)
+        var lastLineStart = start, lastLineLength = 0
+        while pos < end {
+            let le: Int
+            if let nl = memchr(buffer + pos, 0x0A, end - pos) {
+                le = nl.assumingMemoryBound(to: UInt8.self) - buffer
+            } else {
+                le = end
+            }
+            var n = le - pos
+            if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
+            let cand = next < le
+            line(buffer + pos, n, candidate: cand)
+            if cand { next = finder.next(buffer, from: le + 1, end: end) }
+            lastLineStart = pos
+            lastLineLength = n
+            pos = le + 1
+        }
+        sample(buffer + lastLineStart, lastLineLength)
+    }
+
+    @inline(__always)
+    private func line(_ p: UnsafePointer<UInt8>, _ n: Int, candidate: Bool) {
+        lineNumber += 1
+        let format = EnvelopeParser.classify(p, n)
+        let hadEnvelope = lastEnvelope != nil
+        if let format {
+            formatCounts[format.index] += 1
+            lastEnvelope = format
+        } else {
+            formatCounts[(lastEnvelope ?? .bare).index] += 1
+        }
+        if candidate { candidateLine(p, n, format: format, afterEnvelope: hadEnvelope) }
+    }
+
+    private func candidateLine(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
+        var event: Event?
+        var process: String?
+        var pid: Int?
+        var time: LogTime?
+        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
+            if info.isMetadata { return }
+            if let decoded = info.decodedMessage {
+                event = decoded.withUnsafeBufferPointer { parser.parse($0) }
+            } else {
+                event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
+            }
+            guard event != nil else { return }
+            process = processName(info, p)
+            pid = info.pid
+            time = info.time
+            contextProcess = process
+            contextPID = pid
+        } else {
+            // No envelope: a continuation of the previous message (indented, as NSLog prints a
+            // dictionary) is part of that message; an unindented complete statement after enveloped
+            // lines is a `print` mixed into the console and belongs to the same process.
+            if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
+            event = parser.parse(UnsafeBufferPointer(start: p, count: n))
+            process = contextProcess
+            pid = contextPID
+        }
+        guard var e = event else { return }
+        e.line = lineNumber
+        e.time = time
+        stats.events += 1
+        builder.handle(e, process: process, pid: pid)
+    }
+
+    private func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
+        if let d = info.decodedProcess { return d }
+        guard let r = info.process else { return nil }
+        let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
+        if bytes.elementsEqual(internedBytes) { return internedName }
+        internedBytes = Array(bytes)
+        internedName = String(decoding: bytes, as: UTF8.self)
+        return internedName
+    }
+
+    /// The last line of each chunk tells how far in time its session went (noise lines included).
+    private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
+              let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
+              let process = processName(info, p) else { return }
+        builder.observe(process: process, pid: info.pid, time: info.time)
+    }
+}
+
+/// The earliest match of several patterns, each searched once per region (leapfrogging).
+final class CandidateFinder {
+    private let matchers: [PCRE2Matcher]
+    private var nextMatch: [Int]
+
+    init(_ patterns: [PCRE2Pattern]) {
+        matchers = patterns.map { $0.makeMatcher() }
+        nextMatch = Array(repeating: -1, count: patterns.count)
+    }
+
+    /// Forgets positions: call when the buffer contents change.
+    func reset() {
+        for i in nextMatch.indices { nextMatch[i] = -1 }
+    }
+
+    /// The start of the first match at or after `from`, or `Int.max`.
+    @inline(__always)
+    func next(_ buffer: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
+        var best = Int.max
+        for i in matchers.indices {
+            var m = nextMatch[i]
+            if m < from {
+                if from < end, matchers[i].search(buffer, length: end, from: from) == .match, let r = matchers[i].range(0) {
+                    m = r.lowerBound
+                } else {
+                    m = Int.max
+                }
+                nextMatch[i] = m
+            }
+            if m < best { best = m }
+        }
+        return best
+    }
+}
+
+extension EnvelopeFormat {
+    var index: Int {
+        switch self {
+        case .nslog: return 0
+        case .nslogTZ: return 1
+        case .oslog: return 2
+        case .compact: return 3
+        case .syslog: return 4
+        case .ndjson: return 5
+        case .bare: return 6
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What one input produced.
+public struct FileResult: Sendable {
+    public var stats: InputStats
+    public var findings: [Finding]
+}
+
+/// The result of a run over all inputs, in input order.
+public struct LintResult: Sendable {
+    public var files: [FileResult]
+    public var seconds: Double = 0
+
+    public var findings: [Finding] { files.flatMap(\.findings) }
+    public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }
+    public var totalLines: Int { files.reduce(0) { $0 + $1.stats.lines } }
+}
+
+public struct LintOptions: Sendable {
+    public var timeline = TimelineOptions()
+    public var rules = RuleSettings.default
+    public var chunkSize = LogScanner.defaultChunkSize
+    public init() {}
+}
+
+/// The whole pipeline for one input: bytes → lines → events → timeline → findings.
+public struct Linter: Sendable {
+    public var options: LintOptions
+
+    public init(options: LintOptions = LintOptions()) {
+        self.options = options
+    }
+
+    /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
+    public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize)
+        bytes.withUnsafeBytes { raw in
+            let step = max(1, feedSize ?? raw.count)
+            var i = 0
+            while i < raw.count {
+                let n = min(step, raw.count - i)
+                scanner.consume(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]))
+                i += n
+            }
+        }
+        return complete(scanner, path: path)
+    }
+
+    public func lint(text: String, path: String = "<text>") -> FileResult {
+        lint(bytes: Array(text.utf8), path: path)
+    }
+
+    /// Lints an open file descriptor to its end.
+    public func lint(fd: Int32, path: String) throws -> FileResult {
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize)
+        try scanner.scan(fd: fd)
+        return complete(scanner, path: path)
+    }
+
+    private func complete(_ scanner: LogScanner, path: String) -> FileResult {
+        let (stats, summary) = scanner.finish()
+        let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
+        return FileResult(stats: stats, findings: findings)
+    }
+}

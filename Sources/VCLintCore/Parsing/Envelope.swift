@@ -1,0 +1,249 @@
+/// Where a console line came from (lifecycle.md §1). Detected per line, so mixed files work.
+public enum EnvelopeFormat: String, Sendable, CaseIterable, Comparable {
+    case nslog, nslogTZ = "nslog-tz", oslog, compact, syslog, ndjson, bare
+
+    public static func < (a: EnvelopeFormat, b: EnvelopeFormat) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What the envelope of one line says. Byte ranges are relative to the line.
+struct EnvelopeInfo {
+    var format: EnvelopeFormat
+    var time: LogTime?
+    /// The process name's bytes in the line (ndjson: `decodedProcess`).
+    var process: Range<Int>?
+    var decodedProcess: String?
+    var pid: Int?
+    /// The message bytes, as a range of the line (all formats but ndjson).
+    var message: Range<Int>
+    /// The decoded `eventMessage` of an ndjson line.
+    var decodedMessage: [UInt8]?
+    /// True for lines that belong to a capture but carry no message (`log show` header, ndjson summary).
+    var isMetadata = false
+}
+
+enum EnvelopeParser {
+    /// Cheap per-line classification: the envelope format when the line starts with one, else nil
+    /// (a continuation of the previous message, or a bare message).
+    @inline(__always)
+    static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
+        guard n > 0 else { return nil }
+        let b0 = p[0]
+        if b0 == 0x7B { return .ndjson }  // {
+        if ByteCursor.isDigit(b0) {
+            // YYYY-MM-DD HH:MM:SS
+            guard n >= 20, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20 || p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A,
+                  ByteCursor.isDigit(p[1]), ByteCursor.isDigit(p[2]), ByteCursor.isDigit(p[3]),
+                  ByteCursor.isDigit(p[11]), ByteCursor.isDigit(p[17]), ByteCursor.isDigit(p[18]) else { return nil }
+            var i = 19
+            if i < n, p[i] == 0x2E || p[i] == 0x2C {
+                i += 1
+                while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+            }
+            var tz = false
+            if i < n, p[i] == 0x2B || p[i] == 0x2D { tz = true; i += 1; while i < n, ByteCursor.isDigit(p[i]) || p[i] == 0x3A { i += 1 } }
+            else if i < n, p[i] == 0x5A { tz = true; i += 1 }
+            guard i < n, p[i] == 0x20 else { return nil }
+            while i < n, p[i] == 0x20 { i += 1 }
+            if i + 1 < n, p[i] == 0x30, p[i + 1] == 0x78 { return .oslog }  // thread column 0x…
+            // compact: a one- or two-letter type code then the process
+            var j = i
+            while j < n, j - i < 3, (p[j] | 0x20) &- 0x61 < 26 { j += 1 }
+            if j > i, j - i <= 2, j < n, p[j] == 0x20 { return .compact }
+            return tz ? .nslogTZ : .nslog
+        }
+        if n >= 15, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == 0x20 {
+            var c = ByteCursor(p, count: min(n, 40))
+            if TimestampParser.parseSyslog(&c) != nil { return .syslog }
+            return nil
+        }
+        if b0 == 0x54, n >= 9, isPrefix("Timestamp ", p, n) { return .oslog }
+        if b0 == 0x46, isPrefix("Filtering the log data", p, n) { return .oslog }
+        return nil
+    }
+
+    @inline(__always)
+    static func isPrefix(_ s: StaticString, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let len = s.utf8CodeUnitCount
+        guard n >= len else { return false }
+        let q = s.utf8Start
+        for i in 0..<len where p[i] != q[i] { return false }
+        return true
+    }
+
+    /// Full parse of a line whose envelope `classify` found. Returns nil when the shape does not hold
+    /// after all (the line is then a continuation or bare message).
+    static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) -> EnvelopeInfo? {
+        switch format {
+        case .ndjson: return parseNDJSON(p, n)
+        case .syslog: return parseSyslog(p, n)
+        case .oslog, .compact, .nslog, .nslogTZ:
+            if p[0] == 0x54 || p[0] == 0x46 {  // log show header / filter line
+                return EnvelopeInfo(format: .oslog, message: n..<n, isMetadata: true)
+            }
+            var c = ByteCursor(p, count: n)
+            guard let (time, _) = TimestampParser.parseISOLike(&c) else { return nil }
+            _ = c.skipSpaces()
+            switch format {
+            case .oslog: return parseOSLogColumns(&c, time: time)
+            case .compact: return parseCompact(&c, time: time)
+            default: return parseNSLog(&c, time: time, format: format)
+            }
+        case .bare:
+            return EnvelopeInfo(format: .bare, message: 0..<n)
+        }
+    }
+
+    /// `PROCESS NAME[PID:TID] message` (NSLog; the process name may hold spaces).
+    private static func parseNSLog(_ c: inout ByteCursor, time: LogTime, format: EnvelopeFormat) -> EnvelopeInfo? {
+        let start = c.pos
+        var i = c.pos
+        while i < c.end {
+            if c.base[i] == 0x5B, i > start {  // [
+                var k = ByteCursor(c.base, count: c.end, pos: i + 1)
+                if let pid = k.number(), k.expect(0x3A) {
+                    let tidStart = k.pos
+                    while let b = k.peek(), ByteCursor.isHex(b) || b == 0x78 { k.pos += 1 }
+                    if k.pos > tidStart, k.expect(0x5D) {
+                        let msgStart = k.peek() == 0x20 ? k.pos + 1 : k.pos
+                        guard k.atEnd || k.peek() == 0x20 else { i += 1; continue }
+                        return EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end)
+                    }
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `Df Process[PID:TID] [subsystem:category] message` (`log show --style compact`).
+    private static func parseCompact(_ c: inout ByteCursor, time: LogTime) -> EnvelopeInfo? {
+        while let b = c.peek(), (b | 0x20) &- 0x61 < 26 { c.pos += 1 }
+        _ = c.skipSpaces()
+        guard var info = parseNSLog(&c, time: time, format: .compact) else { return nil }
+        info.message = stripOSLogDecorations(c.base, info.message)
+        return info
+    }
+
+    /// `0xTHREAD  Type  0xACTIVITY  PID  TTL  Process Name: (library) [subsystem:category] message`.
+    private static func parseOSLogColumns(_ c: inout ByteCursor, time: LogTime) -> EnvelopeInfo? {
+        func hexToken(_ c: inout ByteCursor) -> Bool {
+            guard c.expect(0x30), c.expect(0x78) else { return false }
+            while let b = c.peek(), ByteCursor.isHex(b) { c.pos += 1 }
+            return true
+        }
+        guard hexToken(&c), c.skipSpaces() > 0 else { return nil }
+        // Type column: Default, Info, Debug, Error, Fault, Activity (and anything word-like).
+        let typeStart = c.pos
+        while let b = c.peek(), (b | 0x20) &- 0x61 < 26 { c.pos += 1 }
+        guard c.pos > typeStart, c.skipSpaces() > 0, hexToken(&c), c.skipSpaces() > 0 else { return nil }
+        guard let pid = c.number() else { return nil }
+        guard c.skipSpaces() > 0 else { return nil }
+        // TTL column (absent in older `log` versions).
+        var k = c
+        if k.number() != nil, k.skipSpaces() > 0 { c = k }
+        let nameStart = c.pos
+        var i = c.pos
+        while i + 1 < c.end, !(c.base[i] == 0x3A && c.base[i + 1] == 0x20) { i += 1 }
+        let name: Range<Int>
+        var msgStart: Int
+        if i + 1 < c.end {
+            name = nameStart..<i
+            msgStart = i + 2
+        } else if c.end > nameStart, c.base[c.end - 1] == 0x3A {
+            name = nameStart..<(c.end - 1)
+            msgStart = c.end
+        } else {
+            return nil
+        }
+        msgStart = min(msgStart, c.end)
+        let message = stripOSLogDecorations(c.base, msgStart..<c.end)
+        return EnvelopeInfo(format: .oslog, time: time, process: name, pid: pid, message: message)
+    }
+
+    /// Drops the optional `(library) ` and `[subsystem:category] ` prefixes of an os_log message.
+    static func stripOSLogDecorations(_ base: UnsafePointer<UInt8>, _ r: Range<Int>) -> Range<Int> {
+        var lo = r.lowerBound
+        let hi = r.upperBound
+        if lo < hi, base[lo] == 0x28 {  // (library): no spaces inside
+            var i = lo + 1
+            while i < hi, i - lo < 120, base[i] != 0x29, base[i] != 0x20 { i += 1 }
+            if i < hi, base[i] == 0x29 {
+                if i + 1 == hi { lo = hi } else if base[i + 1] == 0x20 { lo = i + 2 }
+            }
+        }
+        if lo < hi, base[lo] == 0x5B {  // [subsystem:category]
+            var i = lo + 1
+            var sawColon = false
+            while i < hi, base[i] != 0x5D, base[i] != 0x20 { if base[i] == 0x3A { sawColon = true }; i += 1 }
+            if sawColon, i < hi, base[i] == 0x5D {
+                lo = i + 1 < hi && base[i + 1] == 0x20 ? i + 2 : i + 1
+            }
+        }
+        return lo..<hi
+    }
+
+    /// `Mmm dD HH:MM:SS host Process(Library)[PID] <Level>: message`.
+    private static func parseSyslog(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeInfo? {
+        var c = ByteCursor(p, count: n)
+        guard let time = TimestampParser.parseSyslog(&c) else { return nil }
+        _ = c.skipSpaces()
+        // Find `[PID]` followed by ` <Level>:` or `:`.
+        var i = c.pos
+        while i < n {
+            if p[i] == 0x5B {
+                var k = ByteCursor(p, count: n, pos: i + 1)
+                if let pid = k.number(), k.expect(0x5D) {
+                    var j = k
+                    var ok = false
+                    if j.expect(0x20), j.peek() == 0x3C {  // <Level>
+                        while let b = j.peek(), b != 0x3E { j.pos += 1 }
+                        if j.expect(0x3E), j.expect(0x3A) { ok = true }
+                    } else {
+                        j = k
+                        if j.expect(0x3A) { ok = true }
+                    }
+                    if ok {
+                        // Process: the word before `[` or `(library)[`.
+                        var nameEnd = i
+                        if nameEnd > c.pos, p[nameEnd - 1] == 0x29 {
+                            var q = nameEnd - 1
+                            while q > c.pos, p[q] != 0x28 { q -= 1 }
+                            if p[q] == 0x28 { nameEnd = q }
+                        }
+                        var nameStart = nameEnd
+                        while nameStart > c.pos, p[nameStart - 1] != 0x20 { nameStart -= 1 }
+                        let msgStart = j.peek() == 0x20 ? j.pos + 1 : j.pos
+                        return EnvelopeInfo(format: .syslog, time: time, process: nameStart..<nameEnd, pid: pid, message: min(msgStart, n)..<n)
+                    }
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func parseNDJSON(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeInfo? {
+        guard let fields = NDJSONLine.parse(p, n) else { return nil }
+        guard let message = fields.eventMessage else {
+            // A JSON line without a message (e.g. `log stream`'s closing summary) carries no event.
+            return EnvelopeInfo(format: .ndjson, message: n..<n, decodedMessage: [], isMetadata: true)
+        }
+        var time: LogTime?
+        if let ts = fields.timestamp {
+            time = ts.withUnsafeBufferPointer { buf -> LogTime? in
+                guard let b = buf.baseAddress else { return nil }
+                var c = ByteCursor(b, count: buf.count)
+                return TimestampParser.parseISOLike(&c)?.0
+            }
+        }
+        var name: String?
+        if let path = fields.processImagePath {
+            let slash = path.lastIndex(of: 0x2F).map { $0 + 1 } ?? 0
+            name = String(decoding: path[slash...], as: UTF8.self)
+        } else if let proc = fields.process {
+            name = String(decoding: proc, as: UTF8.self)
+        }
+        return EnvelopeInfo(format: .ndjson, time: time, process: nil, decodedProcess: name, pid: fields.processID,
+                            message: 0..<0, decodedMessage: message)
+    }
+}

@@ -1,0 +1,322 @@
+import CPCRE2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns one message into a lifecycle event, or nil. A message counts only when the whole message
+/// is a lifecycle statement (lifecycle.md §1): `[Analytics] queued screen event viewDidAppear for X`
+/// is noise. One parser per thread (it owns PCRE2 match data).
+public final class MessageParser {
+    private static let cls = #"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*"#
+    private static let label = #"[^\s\[\]<>()]+"#
+    private static let sig = #"(?<sig>\((?:[\w ]*:)*[\w ]*\)|(?::\w*)*)"#
+    private static let obj = #"<[^<>]{1,300}>"#
+
+    private static let shared = Patterns()
+
+    /// Compiled once per process; matchers are per parser.
+    final class Patterns: @unchecked Sendable {
+        let objc = try! PCRE2Pattern(#"^[-+]\[(?<cls>\#(cls))(?:\s*\([\w ]*\))?\s+(?<m>[A-Za-z_]\w*)(?<sig>(?::\w*)*)\](?<rest>.*)$"#)
+        let described = try! PCRE2Pattern(#"^<(?<cls>\#(cls)):\s*(?<addr>0x[0-9A-Fa-f]+)(?:;[^>]*)?>\s*(?:[-:]\s*)?(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
+        let unbalanced = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Unbalanced calls to begin/end appearance transitions for (?<obj>\#(obj))$"#)
+        let attemptPresent = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to present (?<a>\#(obj)) on (?<b>\#(obj))(?: \(from \#(obj)\))? (?:whose view is not in the window hierarchy|which is already presenting (?<c>\#(obj))|while a presentation is in progress)$"#)
+        let attemptDismiss = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to dismiss from view controller (?<a>\#(obj)) while a presentation or dismiss is in progress$"#)
+        let object = try! PCRE2Pattern(#"^<(?<cls>[^:<>\s]+)(?::\s*(?<addr>0x[0-9A-Fa-f]+))?[^>]*>$"#)
+        let marker = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+(?<verb>present|dismiss)\s+(?<phase>begin|start|end|done|finished|completed?)$"#)
+        let dots = try! PCRE2Pattern(#"^(?<cls>\#(label)?)\s*(?:\.|…){2,}\s*(?<m>dealloc|deinit)\s*(?:\.|…)*$"#)
+        let invoke = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+invoke\s+(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
+        let methodClass = try! PCRE2Pattern(#"^(?<m>[A-Za-z_]\w*)(?<sig>\((?:\w*:)*\))?\s*:\s*(?<cls>\#(cls))(?<rest>.*)$"#)
+        let twoWord = try! PCRE2Pattern(#"^(?:\[[^\]]{1,60}\]\s*)?(?<cls>\#(cls))(?:\s*[(<\[]?(?<addr>0x[0-9A-Fa-f]+)[)>\]]?)?(?:\s*\.\s*|\s*:\s+|\s+-\s+|\s+)(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
+    }
+
+    /// Group numbers of a "class + method" grammar, looked up once.
+    struct Groups {
+        let cls: Int, m: Int, sig: Int?, rest: Int?, addr: Int?
+        init(_ p: PCRE2Pattern) {
+            cls = p.groupNumber("cls")!
+            m = p.groupNumber("m")!
+            sig = p.groupNumber("sig")
+            rest = p.groupNumber("rest")
+            addr = p.groupNumber("addr")
+        }
+    }
+
+    private let objcGroups: Groups, describedGroups: Groups, invokeGroups: Groups, methodClassGroups: Groups, twoWordGroups: Groups
+    private let objc: PCRE2Matcher, described: PCRE2Matcher, unbalanced: PCRE2Matcher
+    private let attemptPresent: PCRE2Matcher, attemptDismiss: PCRE2Matcher, object: PCRE2Matcher
+    private let marker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
+    private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
+
+    public init() {
+        let p = Self.shared
+        objc = p.objc.makeMatcher(); described = p.described.makeMatcher(); unbalanced = p.unbalanced.makeMatcher()
+        attemptPresent = p.attemptPresent.makeMatcher(); attemptDismiss = p.attemptDismiss.makeMatcher()
+        object = p.object.makeMatcher(); marker = p.marker.makeMatcher(); dots = p.dots.makeMatcher()
+        invoke = p.invoke.makeMatcher(); methodClass = p.methodClass.makeMatcher(); twoWord = p.twoWord.makeMatcher()
+        objcGroups = Groups(p.objc); describedGroups = Groups(p.described); invokeGroups = Groups(p.invoke)
+        methodClassGroups = Groups(p.methodClass); twoWordGroups = Groups(p.twoWord)
+    }
+
+    /// Parses a message given as bytes.
+    public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        guard let base = bytes.baseAddress else { return nil }
+        var lo = 0, hi = bytes.count
+        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        guard hi - lo >= 4, hi - lo <= 600 else { return nil }
+        let p = base + lo
+        let n = hi - lo
+        let m = Message(base: p, count: n)
+        switch p[0] {
+        case 0x2D, 0x2B:  // -[ +[
+            if n > 2, p[1] == 0x5B { return callback(objc, objcGroups, m, dialect: .objcFunction) }
+            return nil
+        case 0x3C:  // <
+            return callback(described, describedGroups, m, dialect: .describedObject)
+        case 0x55, 0x41, 0x57, 0x5B:  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
+            if let e = uikitWarning(m) { return e }
+        default:
+            break
+        }
+        if let e = namedDialect(m) { return e }
+        if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+        return callback(twoWord, twoWordGroups, m, dialect: .swiftFunction)
+    }
+
+    public func parse(_ text: String) -> Event? {
+        var s = text
+        return s.withUTF8 { parse($0) }
+    }
+
+    struct Message {
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        func text(_ r: Range<Int>) -> String {
+            String(decoding: UnsafeBufferPointer(start: base + r.lowerBound, count: r.count), as: UTF8.self)
+        }
+        func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
+        }
+        func contains(_ needle: StaticString) -> Bool {
+            let k = needle.utf8CodeUnitCount
+            guard k <= count else { return false }
+            return vclint_memmem(base, count, needle.utf8Start, k) != nil
+        }
+    }
+
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A || b == 0 }
+
+    private func namedDialect(_ m: Message) -> Event? {
+        // Cheap guards first: most candidate lines are noise.
+        let last = m.base[m.count - 1]
+        if (last == 0x6E || last == 0x74 || last == 0x64 || last == 0x65), marker.search(m.base, length: m.count) == .match, let c = marker.range(1), let v = marker.range(2), let ph = marker.range(3) {
+            let present = m.base[v.lowerBound] == 0x70
+            let begin = m.base[ph.lowerBound] == 0x62 || m.base[ph.lowerBound] == 0x73
+            let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
+            return Event(kind: kind, className: m.text(c), dialect: .namedInvoke)
+        }
+        if m.contains("..") || m.contains("…"), dots.search(m.base, length: m.count) == .match, let c = dots.range(1), !c.isEmpty {
+            return Event(kind: .dealloc, className: m.text(c), dialect: .namedInvoke)
+        }
+        guard m.contains(" invoke ") else { return nil }
+        return callback(invoke, invokeGroups, m, dialect: .namedInvoke)
+    }
+
+    /// Matches a "class + method (+ rest)" grammar and validates method and rest.
+    private func callback(_ matcher: PCRE2Matcher, _ g: Groups, _ m: Message, dialect: Dialect) -> Event? {
+        guard matcher.search(m.base, length: m.count) == .match else { return nil }
+        guard var clsRange = matcher.range(g.cls), var mRange = matcher.range(g.m) else { return nil }
+        let sigRange = g.sig.flatMap { matcher.range($0) } ?? (mRange.upperBound..<mRange.upperBound)
+        let restRange = g.rest.flatMap { matcher.range($0) } ?? (m.count..<m.count)
+        var address = g.addr.flatMap { matcher.range($0) }.flatMap { Self.hexValue(m.bytes($0)) }
+        var kind = MethodTable.kind(m.bytes(mRange), signature: m.bytes(sigRange))
+        if kind == nil, dialect == .swiftFunction, sigRange.isEmpty {
+            // "method Class" (seed 001: `viewWillLayoutSubviews ViewController2`).
+            if let swapped = MethodTable.kind(m.bytes(clsRange), signature: UnsafeBufferPointer(start: nil, count: 0)),
+               MethodTable.kind(m.bytes(mRange), signature: UnsafeBufferPointer(start: nil, count: 0)) == nil {
+                kind = swapped
+                swap(&clsRange, &mRange)
+                address = nil
+            }
+        }
+        guard let kind else { return nil }
+        // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity).
+        if dialect != .namedInvoke {
+            var k = clsRange.upperBound - 1
+            while k > clsRange.lowerBound, m.base[k] != 0x2E { k -= 1 }
+            if k > clsRange.lowerBound, k + 1 < clsRange.upperBound { clsRange = (k + 1)..<clsRange.upperBound }
+        }
+        let className = m.text(clsRange)
+        guard !className.isEmpty else { return nil }
+        var event = Event(kind: kind, className: className, address: address, dialect: dialect)
+        guard applyRest(m.bytes(restRange), to: &event) else { return nil }
+        return event
+    }
+
+    private func uikitWarning(_ m: Message) -> Event? {
+        if unbalanced.search(m.base, length: m.count) == .match, let r = unbalanced.range(1),
+           let (cls, addr) = describedObject(m.bytes(r)) {
+            var e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
+            e.text = m.text(0..<m.count)
+            return e
+        }
+        if attemptPresent.search(m.base, length: m.count) == .match, let a = attemptPresent.range(1), let b = attemptPresent.range(2),
+           let (pc, pa) = describedObject(m.bytes(a)), let (hc, ha) = describedObject(m.bytes(b)) {
+            // The presenter (the `on` controller) is the one whose state was wrong.
+            var e = Event(kind: .uikitPresentationConflict, className: hc, address: ha, dialect: .uikit)
+            e.others.append((pc, pa))
+            if let c = attemptPresent.range(3), let (cc, ca) = describedObject(m.bytes(c)) { e.others.append((cc, ca)) }
+            e.text = m.text(0..<m.count)
+            return e
+        }
+        if attemptDismiss.search(m.base, length: m.count) == .match, let a = attemptDismiss.range(1),
+           let (cls, addr) = describedObject(m.bytes(a)) {
+            var e = Event(kind: .uikitPresentationConflict, className: cls, address: addr, dialect: .uikit)
+            e.text = m.text(0..<m.count)
+            return e
+        }
+        return nil
+    }
+
+    private func describedObject(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt64?)? {
+        guard let base = bytes.baseAddress, object.search(base, length: bytes.count) == .match, let c = object.range(1) else { return nil }
+        let cls = Self.normalizeClass(String(decoding: UnsafeBufferPointer(start: base + c.lowerBound, count: c.count), as: UTF8.self))
+        let addr = object.range(2).flatMap { Self.hexValue(UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count)) }
+        return (cls, addr)
+    }
+
+    /// What may follow the method: an address or the controller itself, an `animated` flag, and for
+    /// move-to-parent the parent (`nil`, `(null)`, a class or a described object). Anything else
+    /// means the message says more than a lifecycle statement, so it is not one.
+    private func applyRest(_ rest: UnsafeBufferPointer<UInt8>, to event: inout Event) -> Bool {
+        guard rest.count > 0, let base = rest.baseAddress else { return true }
+        let isMove = event.kind == .willMoveToParent || event.kind == .didMoveToParent
+        var i = 0
+        let n = rest.count
+        var sawParentWord = false
+        while i < n {
+            let b = base[i]
+            if Self.isSpace(b) || b == 0x2C || b == 0x3D || b == 0x3A || b == 0x28 || b == 0x29 || b == 0x2D && i + 1 < n && base[i + 1] == 0x3E {
+                i += (b == 0x2D) ? 2 : 1
+                continue
+            }
+            if b == 0x3C {  // <…>
+                var j = i + 1
+                while j < n, base[j] != 0x3E { j += 1 }
+                guard j < n else { return false }
+                let token = UnsafeBufferPointer(start: base + i, count: j - i + 1)
+                i = j + 1
+                if Self.equalsASCII(token, "<null>") || Self.equalsASCII(token, "<nil>") {
+                    guard isMove else { return false }
+                    event.parent = .none
+                    continue
+                }
+                guard let (cls, addr) = describedObject(token) else { return false }
+                if isMove && (sawParentWord || cls != event.className) {
+                    event.parent = .parent(cls)
+                } else if cls == event.className {
+                    if event.address == nil { event.address = addr }
+                } else {
+                    return false
+                }
+                continue
+            }
+            var j = i
+            while j < n, !Self.isSpace(base[j]), base[j] != 0x2C, base[j] != 0x3D, base[j] != 0x3A, base[j] != 0x28, base[j] != 0x29, base[j] != 0x3C, base[j] != 0x3E { j += 1 }
+            if j == i { return false }
+            let token = UnsafeBufferPointer(start: base + i, count: j - i)
+            i = j
+            if token.count > 2, token[0] == 0x30, token[1] == 0x78, let v = Self.hexValue(token) {
+                if event.address == nil { event.address = v }
+                continue
+            }
+            let word = String(decoding: token, as: UTF8.self)
+            switch word {
+            case "animated", "true", "false", "YES", "NO", "1", "0", "self", "Optional":
+                continue
+            case "nil", "null", "NULL", "none", "Nil":
+                guard isMove else { return false }
+                event.parent = .none
+            case "parent", "toParent", "toParentViewController", "to", "parentViewController", "from":
+                guard isMove else { return false }
+                sawParentWord = true
+            default:
+                guard isMove, word.first.map({ $0.isLetter || $0 == "_" }) == true,
+                      word.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }) else { return false }
+                event.parent = .parent(Self.normalizeClass(word))
+            }
+        }
+        return true
+    }
+
+    static func equalsASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
+        guard bytes.count == s.utf8CodeUnitCount else { return false }
+        let q = s.utf8Start
+        for k in 0..<bytes.count where bytes[k] != q[k] { return false }
+        return true
+    }
+
+    static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var v: UInt64 = 0
+        var digits = 0
+        var k = 0
+        if bytes.count >= 2, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 { k = 2 }
+        while k < bytes.count {
+            let b = bytes[k]
+            let d: UInt8
+            if ByteCursor.isDigit(b) { d = b - 0x30 } else if (b | 0x20) &- 0x61 < 6 { d = (b | 0x20) - 0x61 + 10 } else { return nil }
+            v = v << 4 | UInt64(d)
+            digits += 1
+            k += 1
+        }
+        return digits > 0 ? v : nil
+    }
+
+    /// `MyApp.HomeViewController` → `HomeViewController` (Swift's module prefix is not part of identity).
+    static func normalizeClass(_ s: String) -> String {
+        guard let dot = s.lastIndex(of: "."), s.first?.isLetter == true || s.first == "_" else { return s }
+        let last = s[s.index(after: dot)...]
+        return last.isEmpty ? s : String(last)
+    }
+}
+
+/// Method and selector names → event kinds, compared as bytes (no String for noise lines).
+enum MethodTable {
+    private static let table: [(name: [UInt8], kind: EventKind?)] = [
+        ("init", .initialize), ("awakeFromNib", .initialize), ("loadView", .loadView), ("viewDidLoad", .viewDidLoad),
+        ("viewWillAppear", .viewWillAppear), ("viewDidAppear", .viewDidAppear),
+        ("viewWillDisappear", .viewWillDisappear), ("viewDidDisappear", .viewDidDisappear),
+        ("viewWillLayoutSubviews", .viewWillLayoutSubviews), ("viewDidLayoutSubviews", .viewDidLayoutSubviews),
+        ("willMoveToParentViewController", .willMoveToParent), ("willMoveToParent", .willMoveToParent),
+        ("didMoveToParentViewController", .didMoveToParent), ("didMoveToParent", .didMoveToParent),
+        ("willMove", nil), ("didMove", nil),
+        ("didReceiveMemoryWarning", .didReceiveMemoryWarning), ("viewWillUnload", .viewWillUnload),
+        ("viewDidUnload", .viewDidUnload), ("dealloc", .dealloc), ("deinit", .dealloc),
+    ].map { (Array($0.0.utf8), $0.1) }
+    private static let initWith = Array("initWith".utf8)
+    private static let parentWord = Array("Parent".utf8)
+
+    static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>) -> EventKind? {
+        let n = name.count
+        guard n >= 4, let first = name.first, first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
+        for entry in table where entry.name.count == n && entry.name[0] == first && name.elementsEqual(entry.name) {
+            if let k = entry.kind { return k }
+            // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
+            let isWill = first == 0x77
+            if signature.count == 0 || contains(signature, parentWord) { return isWill ? .willMoveToParent : .didMoveToParent }
+            return nil
+        }
+        if n > initWith.count, name.starts(with: initWith) { return .initialize }
+        return nil
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard hay.count >= needle.count else { return false }
+        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] {
+            var ok = true
+            for j in 1..<needle.count where hay[i + j] != needle[j] { ok = false; break }
+            if ok { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,157 @@
+/// The few top-level fields vclint needs from one `log show/stream --style ndjson` line.
+/// A small iterative scanner: nested or huge values are skipped without recursion, so hostile
+/// JSON cannot exhaust the stack; anything malformed makes the line plain text.
+struct NDJSONLine {
+    var timestamp: [UInt8]?
+    var processID: Int?
+    var eventMessage: [UInt8]?
+    var processImagePath: [UInt8]?
+    var process: [UInt8]?
+
+    static func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> NDJSONLine? {
+        var s = Scanner(p: p, n: n, i: 0)
+        var out = NDJSONLine()
+        s.skipWS()
+        guard s.eat(0x7B) else { return nil }
+        s.skipWS()
+        if s.eat(0x7D) { return out }
+        while true {
+            s.skipWS()
+            guard let key = s.string() else { return nil }
+            s.skipWS()
+            guard s.eat(0x3A) else { return nil }
+            s.skipWS()
+            switch key {
+            case Array("eventMessage".utf8):
+                if s.peek == 0x22 { out.eventMessage = s.string() } else { guard s.skipValue() else { return nil } }
+            case Array("timestamp".utf8):
+                if s.peek == 0x22 { out.timestamp = s.string() } else { guard s.skipValue() else { return nil } }
+            case Array("processImagePath".utf8):
+                if s.peek == 0x22 { out.processImagePath = s.string() } else { guard s.skipValue() else { return nil } }
+            case Array("process".utf8):
+                if s.peek == 0x22 { out.process = s.string() } else { guard s.skipValue() else { return nil } }
+            case Array("processID".utf8):
+                if let v = s.integer() { out.processID = v } else { guard s.skipValue() else { return nil } }
+            default:
+                guard s.skipValue() else { return nil }
+            }
+            s.skipWS()
+            if s.eat(0x2C) { continue }
+            if s.eat(0x7D) { return out }
+            return nil
+        }
+    }
+
+    struct Scanner {
+        let p: UnsafePointer<UInt8>
+        let n: Int
+        var i: Int
+
+        var peek: UInt8? { i < n ? p[i] : nil }
+
+        mutating func eat(_ b: UInt8) -> Bool {
+            if i < n, p[i] == b { i += 1; return true }
+            return false
+        }
+
+        mutating func skipWS() {
+            while i < n, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0D || p[i] == 0x0A { i += 1 }
+        }
+
+        mutating func integer() -> Int? {
+            var j = i
+            var neg = false
+            if j < n, p[j] == 0x2D { neg = true; j += 1 }
+            var v = 0, digits = 0
+            while j < n, ByteCursor.isDigit(p[j]), digits < 18 { v = v * 10 + Int(p[j] - 0x30); j += 1; digits += 1 }
+            guard digits > 0, j >= n || !(ByteCursor.isDigit(p[j]) || p[j] == 0x2E || p[j] == 0x65 || p[j] == 0x45) else { return nil }
+            i = j
+            return neg ? -v : v
+        }
+
+        /// A JSON string at the cursor, unescaped to UTF-8 bytes.
+        mutating func string() -> [UInt8]? {
+            guard eat(0x22) else { return nil }
+            var out: [UInt8] = []
+            while i < n {
+                let b = p[i]
+                if b == 0x22 { i += 1; return out }
+                if b == 0x5C {
+                    guard i + 1 < n else { return nil }
+                    let e = p[i + 1]
+                    i += 2
+                    switch e {
+                    case 0x22, 0x5C, 0x2F: out.append(e)
+                    case 0x62: out.append(0x08)
+                    case 0x66: out.append(0x0C)
+                    case 0x6E: out.append(0x0A)
+                    case 0x72: out.append(0x0D)
+                    case 0x74: out.append(0x09)
+                    case 0x75:
+                        guard var scalar = hex4() else { return nil }
+                        if (0xD800..<0xDC00).contains(scalar), i + 1 < n, p[i] == 0x5C, p[i + 1] == 0x75 {
+                            i += 2
+                            guard let low = hex4() else { return nil }
+                            if (0xDC00..<0xE000).contains(low) {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            }
+                        }
+                        appendUTF8(scalar, to: &out)
+                    default: return nil
+                    }
+                    continue
+                }
+                out.append(b)
+                i += 1
+            }
+            return nil
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard i + 4 <= n else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 {
+                let b = p[i + k]
+                let d: UInt8
+                if ByteCursor.isDigit(b) { d = b - 0x30 } else if (b | 0x20) &- 0x61 < 6 { d = (b | 0x20) - 0x61 + 10 } else { return nil }
+                v = v << 4 | UInt32(d)
+            }
+            i += 4
+            return v
+        }
+
+        private func appendUTF8(_ v: UInt32, to out: inout [UInt8]) {
+            let scalar = Unicode.Scalar(v) ?? "\u{FFFD}"
+            out.append(contentsOf: Array(String(Character(scalar)).utf8))
+        }
+
+        /// Skips any JSON value iteratively (depth is a counter, not recursion).
+        mutating func skipValue() -> Bool {
+            var depth = 0
+            repeat {
+                skipWS()
+                guard i < n else { return false }
+                let b = p[i]
+                switch b {
+                case 0x7B, 0x5B: depth += 1; i += 1
+                case 0x7D, 0x5D:
+                    guard depth > 0 else { return false }
+                    depth -= 1; i += 1
+                case 0x22:
+                    i += 1
+                    while i < n, p[i] != 0x22 { i += p[i] == 0x5C ? 2 : 1 }
+                    guard i < n else { return false }
+                    i += 1
+                case 0x2C, 0x3A:
+                    guard depth > 0 else { return false }
+                    i += 1
+                default:
+                    let start = i
+                    while i < n, p[i] != 0x2C, p[i] != 0x7D, p[i] != 0x5D, p[i] != 0x20, p[i] != 0x0A, p[i] != 0x0D, p[i] != 0x09, p[i] != 0x3A { i += 1 }
+                    if i == start { return false }
+                }
+            } while depth > 0
+            return true
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The product's name and version, as reports print them.
+public enum VCLintVersion {
+    public static let name = "vclint"
+    public static let version = "0.1.0"
+}
+
+/// findings → text (STYLE.md's last stage). A reporter never re-reads a log.
+public protocol Reporter {
+    static var identifier: String { get }
+    /// The complete stdout report (ends with a newline when not empty).
+    func report(_ result: LintResult) -> String
+}
+
+public enum ReporterRegistry {
+    public static let names = ["xcode", "json"]
+
+    public static func reporter(named name: String) -> (any Reporter)? {
+        switch name {
+        case XcodeReporter.identifier: return XcodeReporter()
+        case JSONReporter.identifier: return JSONReporter()
+        default: return nil
+        }
+    }
+}
+
+/// `PATH:LINE: error: MESSAGE (rule_id)`: what Xcode, editors and CI log viewers make clickable.
+public struct XcodeReporter: Reporter {
+    public static let identifier = "xcode"
+    public init() {}
+
+    public func report(_ result: LintResult) -> String {
+        var out = ""
+        for f in result.findings {
+            out += "\(f.path):\(f.line): \(f.severity.rawValue): \(Self.oneLine(f.message)) (\(f.rule))\n"
+        }
+        return out
+    }
+
+    /// Text from a log must not break the one-finding-per-line format.
+    static func oneLine(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || u.value == 0x7F { out += " " } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    /// `3 errors, 1 warning in 2 files (1,204,332 lines, 0.41 s)`, for stderr.
+    public static func summary(_ result: LintResult) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(grouped(n)) \(word)\(n == 1 ? "" : "s")" }
+        var parts = [plural(result.count(.error), "error"), plural(result.count(.warning), "warning")]
+        let infos = result.count(.info)
+        if infos > 0 { parts.append(plural(infos, "info")) }
+        let secs = (result.seconds * 100).rounded() / 100
+        return "\(parts.joined(separator: ", ")) in \(plural(result.files.count, "file")) (\(plural(result.totalLines, "line")), \(String(format: "%.2f", secs)) s)"
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let s = String(n)
+        var out = ""
+        for (i, c) in s.enumerated() {
+            if i > 0, (s.count - i) % 3 == 0 { out += "," }
+            out.append(c)
+        }
+        return out
+    }
+}
+
+/// The versioned machine report of output.md.
+public struct JSONReporter: Reporter {
+    public static let identifier = "json"
+    public init() {}
+
+    public func report(_ result: LintResult) -> String {
+        document(result).serialized() + "\n"
+    }
+
+    public func document(_ result: LintResult) -> JSONValue {
+        let inputs: [JSONValue] = result.files.map { file in
+            let s = file.stats
+            let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
+            return .object([
+                ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
+                ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
+            ])
+        }
+        let violations: [JSONValue] = result.findings.map { f in
+            .object([
+                ("rule", .string(f.rule)),
+                ("severity", .string(f.severity.rawValue)),
+                ("message", .string(f.message)),
+                ("path", .string(f.path)),
+                ("line", .int(f.line)),
+                ("time", f.time.map { .string($0.iso) } ?? .null),
+                ("controller", .object([
+                    ("class", .string(f.controller.className)),
+                    ("address", f.controller.addressText.map { .string($0) } ?? .null),
+                    ("instance", .string(f.controller.instance)),
+                ])),
+                ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
+                ("fingerprint", .string(f.fingerprint)),
+            ])
+        }
+        return .object([
+            ("version", .int(1)),
+            ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
+            ("inputs", .array(inputs)),
+            ("summary", .object([
+                ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),
+                ("info", .int(result.count(.info))), ("files", .int(result.files.count)),
+            ])),
+            ("violations", .array(violations)),
+        ])
+    }
+}

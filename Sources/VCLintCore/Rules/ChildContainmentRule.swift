@@ -1,0 +1,66 @@
+public struct ChildContainmentRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "child_containment",
+        name: "Child containment calls",
+        severity: .warning,
+        summary: "willMoveToParent never followed by didMoveToParent, or a child removed without willMoveToParent(nil).",
+        rationale: """
+        Container controllers must bracket adding a child with willMove(toParent:) (automatic in \
+        addChild) and didMove(toParent:) (manual), and removing it with willMove(toParent: nil) \
+        (manual) and didMove(toParent: nil) (automatic in removeFromParent). The manual halves are \
+        the ones forgotten (seed 003); the child then misses its appearance callbacks or keeps \
+        observers alive.
+        """,
+        anchor: "the unmatched call",
+        triggeringExamples: [
+            """
+            ContainerViewController viewDidLoad()
+            ContainerViewController viewWillAppear(_:)
+            ContainerViewController viewDidAppear(_:)
+            ChildViewController willMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController viewDidLoad()
+            ChildViewController viewWillAppear(_:)
+            ChildViewController viewDidAppear(_:)
+            ChildViewController didMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController viewWillDisappear(_:)
+            ChildViewController viewDidDisappear(_:)
+            ↓ChildViewController didMove(toParent:) nil
+            ChildViewController deinit
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            ContainerViewController viewDidLoad()
+            ContainerViewController viewWillAppear(_:)
+            ContainerViewController viewDidAppear(_:)
+            ChildViewController willMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController viewDidLoad()
+            ChildViewController viewWillAppear(_:)
+            ChildViewController viewDidAppear(_:)
+            ChildViewController didMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController willMove(toParent:) nil
+            ChildViewController viewWillDisappear(_:)
+            ChildViewController viewDidDisappear(_:)
+            ChildViewController didMove(toParent:) nil
+            ChildViewController deinit
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        switch o.kind {
+        case .willMoveWithoutDidMove(let will, let reason):
+            return RuleVerdict(
+                message: "\(o.controller.display) got willMove(toParent:) at line \(will.line) but never didMove(toParent:): \(Wording.reason(reason)); expected didMove(toParent:) after adding the child",
+                related: Wording.reasonRelated(reason),
+                cause: "will-move-without-did")
+        case .removedWithoutWillMove(let did):
+            return RuleVerdict(
+                message: "\(o.controller.display) was removed from its parent (didMove(toParent: nil) at line \(did.line)) without willMove(toParent: nil); expected willMove(toParent: nil) before removeFromParent",
+                cause: "removed-without-will-move")
+        default:
+            return nil
+        }
+    }
+}

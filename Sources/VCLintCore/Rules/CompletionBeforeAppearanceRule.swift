@@ -1,0 +1,50 @@
+public struct CompletionBeforeAppearanceRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "completion_before_appearance",
+        name: "Present completion before viewDidAppear",
+        severity: .error,
+        summary: "A present completion (presentEnd) was logged before the presented controller's viewDidAppear.",
+        rationale: """
+        The completion of presentViewController:animated:completion: runs after the presented \
+        controller's viewDidAppear (seed 000). A completion that runs first means it was attached to \
+        another transition or invoked by hand; code in it that assumes the new screen is on display \
+        (starting a tour, presenting again) races the animation.
+        """,
+        anchor: "the completion line",
+        triggeringExamples: [
+            """
+            mainViewCtrl invoke viewDidLoad
+            mainViewCtrl invoke viewWillAppear
+            mainViewCtrl invoke viewDidAppear
+            SecondViewController invoke viewDidLoad
+            mainViewCtrl invoke viewWillDisappear
+            SecondViewController invoke viewWillAppear
+            mainViewCtrl invoke viewDidDisappear
+            ↓mainViewCtrl present end
+            SecondViewController invoke viewDidAppear
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            mainViewCtrl invoke viewDidLoad
+            mainViewCtrl invoke viewWillAppear
+            mainViewCtrl invoke viewDidAppear
+            SecondViewController invoke viewDidLoad
+            mainViewCtrl invoke viewWillDisappear
+            SecondViewController invoke viewWillAppear
+            SecondViewController invoke viewDidAppear
+            mainViewCtrl invoke viewDidDisappear
+            mainViewCtrl present end
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .completionBeforeAppearance(let marker, let did, _) = o.kind else { return nil }
+        return RuleVerdict(
+            message: "The present completion at line \(marker.line) ran before \(o.controller.display)'s viewDidAppear (line \(did.line)); expected the completion after the presented controller appeared",
+            related: [(did.line, "viewDidAppear")],
+            cause: "present-completion-early")
+    }
+}

@@ -1,0 +1,55 @@
+public struct DeallocWhileVisibleRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "dealloc_while_visible",
+        name: "Dealloc while visible",
+        severity: .error,
+        summary: "A controller was deallocated while it was on screen (appeared, never disappeared).",
+        rationale: """
+        A visible controller is retained by its container or window. Being deallocated while \
+        appeared means its view was taken over by another owner (its view added to another \
+        hierarchy without the controller being a child) or the controller was released while its \
+        view still shows: callbacks, rotation and trait changes stop reaching it.
+        """,
+        anchor: "the dealloc",
+        triggeringExamples: [
+            """
+            -[HomeViewController viewDidLoad]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[PromoViewController viewDidLoad]
+            -[PromoViewController viewWillAppear:]
+            -[PromoViewController viewDidAppear:]
+            ↓-[PromoViewController dealloc]
+            -[HomeViewController viewWillDisappear:]
+            -[HomeViewController viewDidDisappear:]
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            -[HomeViewController viewDidLoad]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController viewDidLoad]
+            -[HomeViewController viewWillDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewDidAppear:]
+            -[DetailViewController viewWillDisappear:]
+            -[HomeViewController viewWillAppear:]
+            -[DetailViewController viewDidDisappear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController dealloc]
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .deallocWhileVisible(let dealloc, let appeared) = o.kind else { return nil }
+        let since = appeared.map { " (visible since line \($0.line))" } ?? ""
+        return RuleVerdict(
+            message: "\(o.controller.display) was deallocated at line \(dealloc.line) while visible\(since); expected viewWillDisappear and viewDidDisappear before it goes away",
+            related: appeared.map { [($0.line, "viewDidAppear")] } ?? [],
+            cause: "dealloc-visible")
+    }
+}

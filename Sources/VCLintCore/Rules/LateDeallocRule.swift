@@ -1,0 +1,47 @@
+public struct LateDeallocRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "late_dealloc",
+        name: "Late dealloc",
+        severity: .warning,
+        summary: "Deallocated, but later than leak_grace_seconds after its removal.",
+        rationale: """
+        A removed controller should go away within the animation. When its dealloc comes seconds \
+        later, something held it for a while: a timer, a network callback capturing self, an \
+        animation completion, a delayed dispatch. Runtime leak finders would have cried leak; vclint \
+        sees the whole capture and reports the delay instead.
+        """,
+        anchor: "the dealloc",
+        triggeringExamples: [
+            """
+            2024-03-01 10:00:01.000 Shop[100:200] -[DetailViewController viewDidLoad]
+            2024-03-01 10:00:01.010 Shop[100:200] -[HomeViewController viewWillDisappear:]
+            2024-03-01 10:00:01.020 Shop[100:200] -[DetailViewController viewWillAppear:]
+            2024-03-01 10:00:01.400 Shop[100:200] -[HomeViewController viewDidDisappear:]
+            2024-03-01 10:00:01.410 Shop[100:200] -[DetailViewController viewDidAppear:]
+            2024-03-01 10:00:02.000 Shop[100:200] -[DetailViewController viewWillDisappear:]
+            2024-03-01 10:00:02.010 Shop[100:200] -[HomeViewController viewWillAppear:]
+            2024-03-01 10:00:02.400 Shop[100:200] -[HomeViewController viewDidAppear:]
+            2024-03-01 10:00:02.410 Shop[100:200] -[DetailViewController viewDidDisappear:]
+            ↓2024-03-01 10:00:08.900 Shop[100:200] -[DetailViewController dealloc]
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            2024-03-01 10:00:02.000 Shop[100:200] -[DetailViewController viewWillDisappear:]
+            2024-03-01 10:00:02.010 Shop[100:200] -[HomeViewController viewWillAppear:]
+            2024-03-01 10:00:02.400 Shop[100:200] -[HomeViewController viewDidAppear:]
+            2024-03-01 10:00:02.410 Shop[100:200] -[DetailViewController viewDidDisappear:]
+            2024-03-01 10:00:02.900 Shop[100:200] -[DetailViewController dealloc]
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .lateDealloc(_, let removal, let delay) = o.kind else { return nil }
+        return RuleVerdict(
+            message: "\(o.controller.display) was deallocated \(Wording.seconds(delay)) after it was \(removal.kind.verb) at line \(removal.evidence.line) (grace \(Wording.seconds(options.leakGraceSeconds))); something held it after its removal",
+            related: [(removal.anchor.line, "removal")],
+            cause: "late:\(removal.kind.rawValue)")
+    }
+}

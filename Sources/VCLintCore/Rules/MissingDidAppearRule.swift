@@ -1,0 +1,69 @@
+public struct MissingDidAppearRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "missing_did_appear",
+        name: "Missing viewDidAppear",
+        severity: .error,
+        summary: "viewWillAppear was never completed by viewDidAppear.",
+        rationale: """
+        UIKit pairs every viewWillAppear with a viewDidAppear unless the transition is cancelled (an \
+        interactive pop the user abandons). A controller stuck between the two usually means an \
+        appearance transition was begun by hand (beginAppearanceTransition) and never ended, or a \
+        container forwarded only half of the callbacks: work done in viewDidAppear (analytics, timers, \
+        first responder) silently never happens.
+        """,
+        anchor: "the viewWillAppear",
+        triggeringExamples: [
+            """
+            -[HomeViewController viewDidLoad]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController viewDidLoad]
+            -[HomeViewController viewWillDisappear:]
+            ↓-[DetailViewController viewWillAppear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewWillDisappear:]
+            -[HomeViewController viewWillAppear:]
+            -[DetailViewController viewDidDisappear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController dealloc]
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            -[HomeViewController viewDidLoad]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController viewDidLoad]
+            -[HomeViewController viewWillDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewDidAppear:]
+            """,
+            // The cancelled interactive pop of seed 002: Home's appearance is cancelled, not missing.
+            """
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController viewDidLoad]
+            -[HomeViewController viewWillDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewDidAppear:]
+            -[DetailViewController viewWillDisappear:]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewWillDisappear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[DetailViewController viewDidAppear:]
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .missingDidAppear(let will, let reason) = o.kind else { return nil }
+        return RuleVerdict(
+            message: "\(o.controller.display) got viewWillAppear at line \(will.line) but never viewDidAppear: \(Wording.reason(reason)); expected viewDidAppear to complete the appearance",
+            related: Wording.reasonRelated(reason),
+            cause: Wording.reasonCause(reason))
+    }
+}

@@ -1,0 +1,73 @@
+public struct MissingDidDisappearRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "missing_did_disappear",
+        name: "Missing viewDidDisappear",
+        severity: .error,
+        summary: "viewWillDisappear was never completed by viewDidDisappear.",
+        rationale: """
+        The classic child-controller bug (seed 003): a child's view is removed with \
+        removeFromSuperview while the containment calls are out of order, so UIKit sends \
+        viewWillDisappear and never viewDidDisappear. Cleanup placed in viewDidDisappear (stopping \
+        players, timers, observers) never runs. A cancelled interactive transition is not this bug.
+        """,
+        anchor: "the viewWillDisappear",
+        triggeringExamples: [
+            """
+            ContainerViewController viewDidLoad()
+            ContainerViewController viewWillAppear(_:)
+            ContainerViewController viewDidAppear(_:)
+            ChildViewController willMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController viewDidLoad()
+            ChildViewController viewWillAppear(_:)
+            ChildViewController viewDidAppear(_:)
+            ChildViewController didMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController willMove(toParent:) nil
+            ↓ChildViewController viewWillDisappear(_:)
+            ChildViewController didMove(toParent:) nil
+            ChildViewController deinit
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            ContainerViewController viewDidLoad()
+            ContainerViewController viewWillAppear(_:)
+            ContainerViewController viewDidAppear(_:)
+            ChildViewController willMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController viewDidLoad()
+            ChildViewController viewWillAppear(_:)
+            ChildViewController viewDidAppear(_:)
+            ChildViewController didMove(toParent:) <ContainerViewController: 0x600003d0c000>
+            ChildViewController willMove(toParent:) nil
+            ChildViewController viewWillDisappear(_:)
+            ChildViewController viewDidDisappear(_:)
+            ChildViewController didMove(toParent:) nil
+            ChildViewController deinit
+            """,
+            // Seed 002: the user starts a swipe back and lets go; Detail's disappearance is cancelled.
+            """
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewDidAppear:]
+            -[DetailViewController viewDidLoad]
+            -[HomeViewController viewWillDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewDidAppear:]
+            -[DetailViewController viewWillDisappear:]
+            -[HomeViewController viewWillAppear:]
+            -[HomeViewController viewWillDisappear:]
+            -[HomeViewController viewDidDisappear:]
+            -[DetailViewController viewWillAppear:]
+            -[DetailViewController viewDidAppear:]
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .missingDidDisappear(let will, let reason) = o.kind else { return nil }
+        return RuleVerdict(
+            message: "\(o.controller.display) got viewWillDisappear at line \(will.line) but never viewDidDisappear: \(Wording.reason(reason)); expected viewDidDisappear to complete the disappearance",
+            related: Wording.reasonRelated(reason),
+            cause: Wording.reasonCause(reason))
+    }
+}

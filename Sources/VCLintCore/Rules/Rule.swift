@@ -1,0 +1,129 @@
+import Foundation
+
+/// How much a finding matters; `error` fails a CI run, `warning` only with `--strict`.
+public enum Severity: String, Sendable, Comparable, CaseIterable {
+    case info, warning, error
+
+    public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+    var rank: Int { self == .info ? 0 : self == .warning ? 1 : 2 }
+}
+
+/// A rule's self-documentation, in the manner of SwiftLint's `RuleDescription`: `vclint rules`,
+/// `vclint explain`, the README's rule table and the rule tests all read it.
+public struct RuleDescription: Sendable {
+    public let identifier: String
+    public let name: String
+    public let severity: Severity
+    /// Off unless enabled (`opt_in_rules`).
+    public let isOptIn: Bool
+    public let summary: String
+    public let rationale: String
+    /// The line a finding points at.
+    public let anchor: String
+    /// Log excerpts that must produce exactly one finding of this rule (and nothing else).
+    public let triggeringExamples: [String]
+    /// Log excerpts from legal flows that must produce no finding of this rule.
+    public let nonTriggeringExamples: [String]
+
+    public init(identifier: String, name: String, severity: Severity, isOptIn: Bool = false, summary: String,
+                rationale: String, anchor: String, triggeringExamples: [String], nonTriggeringExamples: [String]) {
+        self.identifier = identifier
+        self.name = name
+        self.severity = severity
+        self.isOptIn = isOptIn
+        self.summary = summary
+        self.rationale = rationale
+        self.anchor = anchor
+        self.triggeringExamples = triggeringExamples
+        self.nonTriggeringExamples = nonTriggeringExamples
+    }
+}
+
+/// What a rule makes of an observation.
+public struct RuleVerdict: Sendable {
+    public var message: String
+    public var related: [(line: Int, note: String)]
+    /// The kind of cause, for the fingerprint (never a line, time, path or address).
+    public var cause: String
+    /// Overrides the configured severity downwards (an unconfirmed leak is a warning).
+    public var severityCap: Severity?
+
+    public init(message: String, related: [(line: Int, note: String)] = [], cause: String, severityCap: Severity? = nil) {
+        self.message = message
+        self.related = related
+        self.cause = cause
+        self.severityCap = severityCap
+    }
+}
+
+public protocol Rule: Sendable {
+    static var description: RuleDescription { get }
+    /// The verdict for an observation this rule is about, nil for every other observation.
+    func verdict(for observation: Observation, options: TimelineOptions) -> RuleVerdict?
+}
+
+extension Rule {
+    public var description: RuleDescription { Self.description }
+}
+
+/// Every built-in rule, in the order of lifecycle.md §5.
+public enum RuleRegistry {
+    public static let all: [any Rule] = [
+        MissingDidAppearRule(),
+        MissingDidDisappearRule(),
+        UnbalancedAppearanceRule(),
+        AppearanceBeforeLoadRule(),
+        DuplicateViewDidLoadRule(),
+        EventAfterDeallocRule(),
+        DeallocWhileVisibleRule(),
+        LeakedControllerRule(),
+        LateDeallocRule(),
+        CompletionBeforeDisappearanceRule(),
+        CompletionBeforeAppearanceRule(),
+        ChildContainmentRule(),
+        SlowTransitionRule(),
+        MemoryWarningRule(),
+        UIKitUnbalancedTransitionRule(),
+        UIKitPresentationConflictRule(),
+    ]
+
+    public static func rule(_ id: String) -> (any Rule)? {
+        all.first { type(of: $0).description.identifier == id }
+    }
+
+    public static var identifiers: [String] { all.map { type(of: $0).description.identifier } }
+}
+
+/// Shared wording.
+enum Wording {
+    static func seconds(_ s: Double) -> String {
+        let r = (s * 10).rounded() / 10
+        return String(format: "%.1f s", r)
+    }
+
+    static func reason(_ r: IncompleteReason) -> String {
+        switch r {
+        case .deallocated(let d): return "it was deallocated at line \(d.line) in between"
+        case .sessionEnded: return "the session ended without it"
+        case .superseded(let e): return "its transition had completed when \(e.kind.rawValue) arrived at line \(e.line)"
+        case .contradicted(let e): return "\(e.kind.rawValue) arrived at line \(e.line) instead"
+        }
+    }
+
+    static func reasonRelated(_ r: IncompleteReason) -> [(line: Int, note: String)] {
+        switch r {
+        case .deallocated(let d): return [(d.line, "dealloc")]
+        case .superseded(let e), .contradicted(let e): return [(e.line, e.kind.rawValue)]
+        case .sessionEnded: return []
+        }
+    }
+
+    static func reasonCause(_ r: IncompleteReason) -> String {
+        switch r {
+        case .deallocated: return "deallocated"
+        case .sessionEnded: return "session-ended"
+        case .superseded: return "superseded"
+        case .contradicted: return "contradicted"
+        }
+    }
+}

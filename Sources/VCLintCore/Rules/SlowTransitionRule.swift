@@ -1,0 +1,39 @@
+public struct SlowTransitionRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "slow_transition",
+        name: "Slow transition",
+        severity: .warning,
+        isOptIn: true,
+        summary: "A will→did appearance pair slower than slow_transition_ms (default 1000).",
+        rationale: """
+        Between viewWillAppear and viewDidAppear the user watches an animation; when it takes more \
+        than a second, heavy work runs on the main thread in a will-callback or layout pass. Opt-in: \
+        interactive transitions are legitimately as slow as the user's finger.
+        """,
+        anchor: "the will-callback",
+        triggeringExamples: [
+            """
+            2024-03-01 10:00:01.000 Shop[100:200] -[DetailViewController viewDidLoad]
+            ↓2024-03-01 10:00:01.020 Shop[100:200] -[DetailViewController viewWillAppear:]
+            2024-03-01 10:00:03.500 Shop[100:200] -[DetailViewController viewDidAppear:]
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            2024-03-01 10:00:01.000 Shop[100:200] -[DetailViewController viewDidLoad]
+            2024-03-01 10:00:01.020 Shop[100:200] -[DetailViewController viewWillAppear:]
+            2024-03-01 10:00:01.400 Shop[100:200] -[DetailViewController viewDidAppear:]
+            """,
+        ]
+    )
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .slowTransition(let will, let did, let ms) = o.kind else { return nil }
+        let what = will.kind == .viewWillAppear ? "appearance" : "disappearance"
+        return RuleVerdict(
+            message: "\(o.controller.display)'s \(what) took \(Int(ms.rounded())) ms from \(will.kind.rawValue) to \(did.kind.rawValue) (line \(did.line)); expected under \(Int(options.slowTransitionMilliseconds)) ms",
+            related: [(did.line, did.kind.rawValue)],
+            cause: "slow:\(what)")
+    }
+}

@@ -1,0 +1,241 @@
+/// A timestamp as the log gave it: seconds for arithmetic, and the ISO 8601 text for reports.
+/// The fields are kept as read so that the text is only built for lines that are reported.
+public struct LogTime: Sendable, Equatable {
+    /// Seconds since 1970 (in the log's own offset when it has none; only differences matter).
+    public var seconds: Double
+    var year: Int16      // 0: syslog, which has no year
+    var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
+    var fraction: UInt32 // the digits after the point, as read
+    var fractionDigits: UInt8
+    /// Minutes east of UTC, nil when the log gave no offset; `Int16.min` for `Z`.
+    var offsetMinutes: Int16?
+
+    public init(seconds: Double, iso: String) {
+        // For tests and callers without a parsed line: keep the text's fields when it parses.
+        var copy = iso
+        let parsed: LogTime? = copy.withUTF8 { buf -> LogTime? in
+            guard let b = buf.baseAddress else { return nil }
+            var c = ByteCursor(b, count: buf.count)
+            return TimestampParser.parseISOLike(&c)?.0
+        }
+        if var p = parsed { p.seconds = seconds; self = p; return }
+        self.seconds = seconds
+        year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; fractionDigits = 0; offsetMinutes = nil
+    }
+
+    init(seconds: Double, year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+         fraction: UInt32, fractionDigits: Int, offsetMinutes: Int16?) {
+        self.seconds = seconds
+        self.year = Int16(clamping: year)
+        self.month = UInt8(month); self.day = UInt8(day); self.hour = UInt8(hour)
+        self.minute = UInt8(minute); self.second = UInt8(second)
+        self.fraction = fraction
+        self.fractionDigits = UInt8(fractionDigits)
+        self.offsetMinutes = offsetMinutes
+    }
+
+    /// ISO 8601 text, with the offset when the log has one (`2020-04-01T16:30:45.465638+08:00`);
+    /// syslog lines have no year and use the year-less form `--04-01T16:30:45`.
+    public var iso: String {
+        func pad(_ v: Int, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        var out = year == 0 ? "--" : pad(Int(year), 4) + "-"
+        out += pad(Int(month), 2) + "-" + pad(Int(day), 2) + "T" + pad(Int(hour), 2) + ":" + pad(Int(minute), 2) + ":" + pad(Int(second), 2)
+        if fractionDigits > 0 { out += "." + pad(Int(fraction), Int(fractionDigits)) }
+        if let o = offsetMinutes {
+            if o == Int16.min {
+                out += "Z"
+            } else {
+                let a = abs(Int(o))
+                out += (o < 0 ? "-" : "+") + pad(a / 60, 2) + ":" + pad(a % 60, 2)
+            }
+        }
+        return out
+    }
+
+    public static func == (a: LogTime, b: LogTime) -> Bool { a.seconds == b.seconds && a.iso == b.iso }
+}
+
+enum CivilTime {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let m = month
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+}
+
+/// Byte-level readers used by the envelope parsers: they never trap on short or hostile input.
+struct ByteCursor {
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var pos: Int
+
+    init(_ base: UnsafePointer<UInt8>, count: Int, pos: Int = 0) {
+        self.base = base
+        self.end = count
+        self.pos = pos
+    }
+
+    @inline(__always) var atEnd: Bool { pos >= end }
+    @inline(__always) func peek(_ offset: Int = 0) -> UInt8? {
+        let i = pos + offset
+        return i < end && i >= 0 ? base[i] : nil
+    }
+    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) static func isHex(_ b: UInt8) -> Bool {
+        isDigit(b) || (b | 0x20) &- 0x61 < 6
+    }
+
+    /// Reads exactly `n` digits as a number.
+    mutating func digits(_ n: Int) -> Int? {
+        guard pos + n <= end else { return nil }
+        var v = 0
+        for i in 0..<n {
+            let b = base[pos + i]
+            guard Self.isDigit(b) else { return nil }
+            v = v * 10 + Int(b - 0x30)
+        }
+        pos += n
+        return v
+    }
+
+    /// Reads 1...max digits.
+    mutating func number(max: Int = 18) -> Int? {
+        var v = 0, n = 0
+        while pos < end, n < max, Self.isDigit(base[pos]) {
+            v = v * 10 + Int(base[pos] - 0x30)
+            pos += 1
+            n += 1
+        }
+        return n > 0 ? v : nil
+    }
+
+    mutating func expect(_ b: UInt8) -> Bool {
+        if pos < end, base[pos] == b { pos += 1; return true }
+        return false
+    }
+
+    mutating func skipSpaces() -> Int {
+        let start = pos
+        while pos < end, base[pos] == 0x20 || base[pos] == 0x09 { pos += 1 }
+        return pos - start
+    }
+
+    func text(_ r: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + r.lowerBound, count: r.count), as: UTF8.self)
+    }
+}
+
+enum TimestampParser {
+    /// Parses `YYYY-MM-DD HH:MM:SS[.frac][(+|-)HHMM|Z]` at the cursor (a `T` may separate date and time).
+    /// Returns nil and leaves the cursor alone when the bytes are not such a timestamp.
+    static func parseISOLike(_ c: inout ByteCursor, requireOffset: Bool = false) -> (LogTime, hasOffset: Bool)? {
+        var k = c
+        guard let year = k.digits(4), k.expect(0x2D), let month = k.digits(2), k.expect(0x2D), let day = k.digits(2) else { return nil }
+        guard k.expect(0x20) || k.expect(0x54) else { return nil }
+        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2), k.expect(0x3A), let second = k.digits(2) else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var fraction = 0.0
+        var fracValue: UInt32 = 0
+        var fracDigits = 0
+        if k.peek() == 0x2E || k.peek() == 0x2C {
+            k.pos += 1
+            var scale = 0.1
+            while let b = k.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
+                fraction += Double(b - 0x30) * scale
+                fracValue = fracValue * 10 + UInt32(b - 0x30)
+                scale /= 10
+                k.pos += 1
+                fracDigits += 1
+            }
+            if fracDigits == 0 { return nil }
+            while let b = k.peek(), ByteCursor.isDigit(b) { k.pos += 1 }
+        }
+        var offsetSeconds = 0
+        var offsetMinutes: Int16?
+        if let b = k.peek(), b == 0x2B || b == 0x2D {
+            var j = k
+            j.pos += 1
+            if let hh = j.digits(2) {
+                _ = j.expect(0x3A)
+                if let mm = j.digits(2), hh < 24, mm < 60 {
+                    let sign = b == 0x2B ? 1 : -1
+                    offsetSeconds = sign * (hh * 3600 + mm * 60)
+                    offsetMinutes = Int16(sign * (hh * 60 + mm))
+                    k = j
+                }
+            }
+        } else if k.peek() == 0x5A {
+            k.pos += 1
+            offsetMinutes = Int16.min
+        }
+        if requireOffset && offsetMinutes == nil { return nil }
+        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+        let secs = Double(days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
+        c = k
+        let t = LogTime(seconds: secs, year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                        fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: offsetMinutes)
+        return (t, offsetMinutes != nil)
+    }
+
+    /// Parses syslog's `Mmm dD HH:MM:SS` (no year).
+    static func parseSyslog(_ c: inout ByteCursor) -> LogTime? {
+        var k = c
+        guard k.pos + 3 <= k.end else { return nil }
+        let m0 = k.base[k.pos], m1 = k.base[k.pos + 1], m2 = k.base[k.pos + 2]
+        guard let month = monthNumber(m0, m1, m2) else { return nil }
+        k.pos += 3
+        guard k.skipSpaces() > 0, let day = k.number(max: 2), (1...31).contains(day), k.skipSpaces() > 0 else { return nil }
+        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2), k.expect(0x3A), let second = k.digits(2) else { return nil }
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        var fraction = 0.0
+        var fracValue: UInt32 = 0
+        var fracDigits = 0
+        if k.peek() == 0x2E {
+            var j = k
+            j.pos += 1
+            var scale = 0.1
+            while let b = j.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
+                fraction += Double(b - 0x30) * scale
+                fracValue = fracValue * 10 + UInt32(b - 0x30)
+                scale /= 10
+                j.pos += 1
+                fracDigits += 1
+            }
+            if fracDigits > 0 { k = j }
+        }
+        // No year in syslog: count within a leap year so that every date is valid.
+        let days = CivilTime.daysFromCivil(year: 2000, month: month, day: day)
+        let secs = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
+        c = k
+        return LogTime(seconds: secs, year: 0, month: month, day: day, hour: hour, minute: minute, second: second,
+                       fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: nil)
+    }
+
+    @inline(__always)
+    static func monthNumber(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int? {
+        switch (a, b | 0x20, c | 0x20) {
+        case (0x4A, 0x61, 0x6E): return 1   // Jan
+        case (0x46, 0x65, 0x62): return 2   // Feb
+        case (0x4D, 0x61, 0x72): return 3   // Mar
+        case (0x41, 0x70, 0x72): return 4   // Apr
+        case (0x4D, 0x61, 0x79): return 5   // May
+        case (0x4A, 0x75, 0x6E): return 6   // Jun
+        case (0x4A, 0x75, 0x6C): return 7   // Jul
+        case (0x41, 0x75, 0x67): return 8   // Aug
+        case (0x53, 0x65, 0x70): return 9   // Sep
+        case (0x4F, 0x63, 0x74): return 10  // Oct
+        case (0x4E, 0x6F, 0x76): return 11  // Nov
+        case (0x44, 0x65, 0x63): return 12  // Dec
+        default: return nil
+        }
+    }
+
+}

@@ -1,0 +1,159 @@
+/// A line and its time: what findings point at.
+public struct EventRef: Sendable, Equatable {
+    public var line: Int
+    public var time: LogTime?
+    public var kind: EventKind
+
+    init(_ e: Event) {
+        line = e.line
+        time = e.time
+        kind = e.kind
+    }
+}
+
+/// Where an instance stands between viewWillAppear … viewDidDisappear.
+public enum Appearance: String, Sendable {
+    case unknown, disappeared, appearing, appeared, disappearing
+}
+
+/// How a controller left for good (lifecycle.md §4 "Removal").
+public enum RemovalKind: String, Sendable {
+    case dismissed      // a dismiss marker for it
+    case removedFromParent = "removed from its parent"  // willMoveToParent(nil) / didMoveToParent(nil)
+    case popped         // it disappeared and the controller it covered appeared (pop / dismiss back)
+    case poppedWithTop = "removed with the controller above it"  // in the middle of a pop to root
+    case closed         // it disappeared and nothing appeared (sheet dismissal, child removal)
+
+    var verb: String {
+        switch self {
+        case .dismissed: return "dismissed"
+        case .removedFromParent: return "removed from its parent"
+        case .popped: return "popped or dismissed"
+        case .poppedWithTop: return "removed together with the controller above it"
+        case .closed: return "closed (it disappeared and nothing replaced it)"
+        }
+    }
+}
+
+public struct Removal: Sendable {
+    public var kind: RemovalKind
+    /// The line that proves the removal (marker, move-to-parent, or the disappearance).
+    public var evidence: EventRef
+    /// For a controller removed without callbacks: the instance whose removal took it along.
+    public var takenAlongBy: String?
+    public var anchor: EventRef
+}
+
+enum ParentState {
+    case unknown
+    case adding(EventRef)
+    case attached
+    case removing(EventRef)
+    case detached
+}
+
+/// One controller instance in one session.
+final class Instance {
+    let serial: Int
+    let className: String
+    var address: UInt64?
+    let generation: Int
+    let dialect: Dialect
+    let firstLine: Int
+
+    var initSeen = false
+    var loaded = false
+    var loadLine: EventRef?
+    var loadViewPending = false
+    /// The view may have been unloaded (viewWillUnload/viewDidUnload, or a memory warning while hidden).
+    var viewMayBeUnloaded = false
+    var appearance: Appearance = .unknown
+    var pendingWill: EventRef?
+    var transition: Transition?
+    var appearedEver = false
+    var lastAppear: EventRef?
+    var lastDidDisappear: EventRef?
+    var dealloc: EventRef?
+    var afterDeallocReported = false
+    var appearanceBeforeLoadReported = false
+    var removal: Removal?
+    var coveredBy: [Instance] = []
+    var dismissPending: (ref: EventRef, transitionSerial: Int)?
+    var presentPending: EventRef?
+    /// A completion marker seen while this instance's did-callback was still due.
+    var completionPending: (marker: EventRef, appearing: Bool)?
+    var parentState: ParentState = .unknown
+    var lastActivity: Int
+    /// The transition in which it first appeared (0: before any transition we saw).
+    var firstAppearSerial: Int?
+
+    init(serial: Int, className: String, address: UInt64?, generation: Int, dialect: Dialect, line: Int) {
+        self.serial = serial
+        self.className = className
+        self.address = address
+        self.generation = generation
+        self.dialect = dialect
+        self.firstLine = line
+        self.lastActivity = line
+    }
+
+    var label: String { "\(className)#\(generation)" }
+    var isAlive: Bool { dealloc == nil }
+
+    var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
+}
+
+/// How reports name a controller.
+public struct ControllerRef: Sendable, Equatable, Hashable {
+    public var className: String
+    public var address: UInt64?
+    public var instance: String
+
+    public init(className: String, address: UInt64?, instance: String) {
+        self.className = className
+        self.address = address
+        self.instance = instance
+    }
+
+    public var addressText: String? { address.map { "0x" + String($0, radix: 16) } }
+
+    /// `SecondViewController#2` or `SecondViewController (0x7fb1c8d0a200)`.
+    public var display: String {
+        if let a = addressText { return "\(className) (\(a))" }
+        return instance
+    }
+}
+
+/// Callbacks that happen together (lifecycle.md §4): the will-callbacks of a push, pop, present…
+final class Transition {
+    enum Direction { case appear, disappear }
+
+    final class Member {
+        let instance: Instance
+        let initialDirection: Direction
+        var direction: Direction
+        var done = false
+        var failed = false
+        let fromUnknown: Bool
+        init(_ i: Instance, _ d: Direction, fromUnknown: Bool) {
+            instance = i
+            initialDirection = d
+            direction = d
+            self.fromUnknown = fromUnknown
+        }
+        var pending: Bool { !done && !failed }
+    }
+
+    let serial: Int
+    var members: [Member] = []
+    /// A member completed in the direction it started: the transition happened, no cancel is possible.
+    var committed = false
+    var cancelled = false
+    var settled = false
+    var lastTime: LogTime?
+
+    init(serial: Int) { self.serial = serial }
+
+    func member(_ i: Instance) -> Member? { members.first { $0.instance === i } }
+    var hasPending: Bool { members.contains { $0.pending } }
+}

@@ -1,0 +1,715 @@
+/// The instrumentation of one input: which callbacks each class logs (lifecycle.md §3).
+/// Apps log through a base class, so a class that logs part of a will/did family is taken to log
+/// the rest of it when another class of the same dialect does (seed 000 logs each controller's
+/// viewDidDisappear once; deleting one must still be a finding).
+final class Instrumentation {
+    private(set) var kindsByClass: [String: Set<EventKind>] = [:]
+    private var kindsByDialect: [Dialect: Set<EventKind>] = [:]
+    private var dialectOfClass: [String: Dialect] = [:]
+
+    @inline(__always)
+    func record(_ className: String, _ kind: EventKind, dialect: Dialect) {
+        if kindsByClass[className]?.contains(kind) == true { return }
+        kindsByClass[className, default: []].insert(kind)
+        kindsByDialect[dialect, default: []].insert(kind)
+        if dialectOfClass[className] == nil { dialectOfClass[className] = dialect }
+    }
+
+    func logs(_ className: String, _ kind: EventKind) -> Bool {
+        kindsByClass[className]?.contains(kind) == true
+    }
+
+    /// Whether `kind` is logged for the class, directly or through its dialect's family.
+    func instruments(_ className: String, _ kind: EventKind) -> Bool {
+        guard let own = kindsByClass[className] else { return false }
+        if own.contains(kind) { return true }
+        guard let sibling = Self.sibling(kind), own.contains(sibling),
+              let d = dialectOfClass[className], kindsByDialect[d]?.contains(kind) == true else { return false }
+        return true
+    }
+
+    /// The callback of the same family (will or did) in the other direction.
+    static func sibling(_ k: EventKind) -> EventKind? {
+        switch k {
+        case .viewWillAppear: return .viewWillDisappear
+        case .viewWillDisappear: return .viewWillAppear
+        case .viewDidAppear: return .viewDidDisappear
+        case .viewDidDisappear: return .viewDidAppear
+        case .willMoveToParent: return .didMoveToParent
+        case .didMoveToParent: return .willMoveToParent
+        default: return nil
+        }
+    }
+
+    func satisfies(_ r: Requirement) -> Bool {
+        r.anyOf.contains { instruments(r.className, $0) }
+    }
+}
+
+/// One run of one process (lifecycle.md §3): its controllers and their timeline (§4).
+final class SessionTimeline {
+    let serial: Int
+    let processName: String
+    let pid: Int?
+    let options: TimelineOptions
+    unowned let context: TimelineContext
+
+    private var liveByClass: [String: [Instance]] = [:]
+    private var byAddress: [UInt64: Instance] = [:]
+    private var lastDeadByClass: [String: Instance] = [:]
+    private var transition: Transition?
+    private var transitionSerial = 0
+    private var memoryWarnings = 0
+    private var deallocDialects: Set<Dialect> = []
+    private(set) var firstTime: LogTime?
+    private(set) var lastTime: LogTime?
+    private(set) var eventCount = 0
+    private var hasTimes = false
+    private var lastInitInstance: Instance?
+
+    init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
+        self.serial = serial
+        self.processName = processName
+        self.pid = pid
+        self.options = options
+        self.context = context
+    }
+
+    /// Any line of this session with a time (noise lines included) extends it.
+    func observe(time: LogTime) {
+        hasTimes = true
+        if firstTime == nil { firstTime = time }
+        if let last = lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
+        lastTime = time
+    }
+
+    // MARK: - Events
+
+    func handle(_ e: Event) {
+        eventCount += 1
+        if let t = e.time { observe(time: t) }
+        if e.kind.isUIKitWarning {
+            let known = e.address.flatMap { byAddress[$0] }
+            let named = known?.ref ?? ControllerRef(className: e.className, address: e.address,
+                                                    instance: liveByClass[e.className]?.last?.label ?? e.className)
+            if e.kind == .uikitUnbalancedTransition {
+                emit(.uikitUnbalanced(event: EventRef(e), text: e.text ?? ""), named, line: e.line, time: e.time)
+            } else {
+                let others = e.others.map { ControllerRef(className: $0.className, address: $0.address, instance: $0.className) }
+                emit(.uikitPresentationConflict(event: EventRef(e), text: e.text ?? "", others: others), named, line: e.line, time: e.time)
+            }
+            return
+        }
+        context.instrumentation.record(e.className, e.kind, dialect: e.dialect)
+        if e.kind == .dealloc { deallocDialects.insert(e.dialect) }
+        let inst = resolve(e)
+        inst.lastActivity = e.line
+        apply(e, to: inst)
+        if e.kind == .initialize { lastInitInstance = inst } else { lastInitInstance = nil }
+    }
+
+    // MARK: - Identity (lifecycle.md §3)
+
+    private func newInstance(_ e: Event) -> Instance {
+        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
+        liveByClass[e.className, default: []].append(inst)
+        if let a = e.address { byAddress[a] = inst }
+        return inst
+    }
+
+    private func resolve(_ e: Event) -> Instance {
+        if let addr = e.address {
+            if let known = byAddress[addr] {
+                if known.className == e.className {
+                    if known.isAlive { return known }
+                    // An address seen again after dealloc: a new instance if it is being created.
+                    if e.kind.isCreation { return newInstance(e) }
+                    return known
+                }
+                // Another class at this address: the old object is gone without a logged dealloc.
+                forget(known)
+            }
+            // An instance of this class first seen without an address takes it.
+            if let live = liveByClass[e.className], let unbound = pick(live.filter { $0.address == nil }, for: e) {
+                unbound.address = addr
+                byAddress[addr] = unbound
+                return unbound
+            }
+            return newInstance(e)
+        }
+        let live = liveByClass[e.className] ?? []
+        switch e.kind {
+        case .initialize:
+            // initWithNibName: → init chains log several initializers for one object.
+            if let last = lastInitInstance, last.className == e.className, last.isAlive { return last }
+            if let fresh = live.last(where: { $0.initSeen && !$0.loaded && $0.appearance == .unknown && !$0.loadViewPending }),
+               fresh.lastActivity == fresh.firstLine, lastInitInstance === fresh {
+                return fresh
+            }
+            return newInstance(e)
+        case .loadView:
+            if let fresh = live.last(where: { !$0.loaded && !$0.loadViewPending && ($0.initSeen) }) { return fresh }
+            if let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
+            return newInstance(e)
+        case .viewDidLoad:
+            if let pending = live.last(where: { $0.loadViewPending }) { return pending }
+            if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
+            if let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
+            let classLogsCreation = context.instrumentation.logs(e.className, .initialize) || context.instrumentation.logs(e.className, .loadView)
+            if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
+            if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
+            return newInstance(e)
+        default:
+            if let chosen = pick(live, for: e) { return chosen }
+            // Only dead instances of this class: an event after dealloc, unless the class never logs
+            // its creation (then a new instance may simply have been created silently).
+            if e.kind.isCallback, let dead = lastDeadByClass[e.className] {
+                let i = context.instrumentation
+                if i.logs(e.className, .initialize) || i.logs(e.className, .loadView) || i.logs(e.className, .viewDidLoad) {
+                    return dead
+                }
+            }
+            return newInstance(e)
+        }
+    }
+
+    /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
+    private func pick(_ live: [Instance], for e: Event) -> Instance? {
+        guard !live.isEmpty else { return nil }
+        if live.count == 1 { return live[0] }
+        func best(_ ok: (Instance) -> Bool) -> Instance? {
+            var chosen: Instance?
+            for i in live where ok(i) {
+                if chosen == nil || i.lastActivity >= chosen!.lastActivity { chosen = i }
+            }
+            return chosen
+        }
+        switch e.kind {
+        case .viewWillAppear:
+            return best { $0.appearance == .disappeared || $0.appearance == .unknown }
+                ?? best { $0.appearance == .disappearing } ?? best { _ in true }
+        case .viewDidAppear:
+            return best { $0.appearance == .appearing } ?? best { _ in true }
+        case .viewWillDisappear:
+            return best { $0.appearance == .appeared } ?? best { $0.appearance == .appearing } ?? best { _ in true }
+        case .viewDidDisappear:
+            return best { $0.appearance == .disappearing } ?? best { _ in true }
+        case .dealloc:
+            // Usually the instance removed most recently.
+            var removed: Instance?
+            for i in live where i.removal != nil {
+                if removed == nil || i.removal!.anchor.line >= removed!.removal!.anchor.line { removed = i }
+            }
+            return removed ?? best { $0.appearance == .disappeared || $0.appearance == .unknown } ?? best { _ in true }
+        case .willMoveToParent, .didMoveToParent:
+            return best {
+                switch $0.parentState { case .adding, .removing: return true; default: return false }
+            } ?? best { _ in true }
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
+            return best { $0.appearance == .appearing || $0.appearance == .appeared } ?? best { _ in true }
+        case .viewWillUnload, .viewDidUnload:
+            return best { $0.appearance != .appeared && $0.appearance != .appearing } ?? best { _ in true }
+        default:
+            return best { _ in true }
+        }
+    }
+
+    private func forget(_ inst: Instance) {
+        if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
+        liveByClass[inst.className]?.removeAll { $0 === inst }
+    }
+
+    // MARK: - The state machine
+
+    private func apply(_ e: Event, to inst: Instance) {
+        let ref = EventRef(e)
+        if !inst.isAlive {
+            if e.kind.isCallback && !inst.afterDeallocReported {
+                inst.afterDeallocReported = true
+                emit(.eventAfterDealloc(event: ref, dealloc: inst.dealloc!), inst.ref, line: e.line, time: e.time)
+            }
+            return
+        }
+        switch e.kind {
+        case .initialize:
+            inst.initSeen = true
+            if inst.appearance == .unknown { inst.appearance = .disappeared }
+        case .loadView:
+            inst.loadViewPending = true
+            if inst.appearance == .unknown { inst.appearance = .disappeared }
+        case .viewDidLoad:
+            if inst.loaded && !inst.viewMayBeUnloaded {
+                emit(.duplicateViewDidLoad(event: ref, firstLoad: inst.loadLine), inst.ref, line: e.line, time: e.time)
+            }
+            if inst.appearance == .unknown && !inst.appearedEver { inst.appearance = .disappeared }
+            inst.loaded = true
+            inst.loadViewPending = false
+            inst.viewMayBeUnloaded = false
+            inst.loadLine = ref
+        case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
+            appearance(e, ref, inst)
+        case .willMoveToParent, .didMoveToParent:
+            containment(e, ref, inst)
+        case .didReceiveMemoryWarning:
+            memoryWarnings += 1
+            if inst.appearance != .appeared && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
+            emit(.memoryWarning(event: ref, countInSession: memoryWarnings), inst.ref, line: e.line, time: e.time)
+        case .viewWillUnload, .viewDidUnload:
+            inst.viewMayBeUnloaded = true
+        case .dealloc:
+            deallocate(inst, ref)
+        case .presentBegin:
+            inst.presentPending = ref
+        case .presentEnd:
+            presentCompletion(inst, ref)
+        case .dismissBegin:
+            inst.dismissPending = (ref, transitionSerial)
+        case .dismissEnd:
+            dismissCompletion(inst, ref)
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .uikitPresentationConflict, .uikitUnbalancedTransition:
+            break
+        }
+    }
+
+    private func appearance(_ e: Event, _ ref: EventRef, _ inst: Instance) {
+        let state = inst.appearance
+        switch e.kind {
+        case .viewWillAppear:
+            if inst.initSeen && !inst.loaded && !inst.appearanceBeforeLoadReported {
+                inst.appearanceBeforeLoadReported = true
+                emit(.appearanceBeforeLoad(event: ref, created: nil), inst.ref, line: e.line, time: e.time,
+                     requires: [.viewDidLoad], of: inst)
+            }
+            unremove(inst)
+            switch state {
+            case .unknown, .disappeared:
+                begin(inst, .appear, ref, fromUnknown: state == .unknown)
+            case .disappearing:
+                if !cancel(inst, to: .appear, ref) {
+                    incomplete(inst, appearing: false, reason: .superseded(ref))
+                    begin(inst, .appear, ref, fromUnknown: false)
+                }
+            case .appearing:
+                emit(.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
+                     requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
+                inst.pendingWill = ref
+            case .appeared:
+                let excused = gapExplains(inst, direction: .appear)
+                if !excused {
+                    emit(.willInSameState(will: ref, state: state, since: inst.lastAppear), inst.ref, line: e.line, time: e.time,
+                         requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
+                }
+                begin(inst, .appear, ref, fromUnknown: false)
+            }
+        case .viewDidAppear:
+            unremove(inst)
+            if state == .appearing {
+                finish(inst, ref)
+            } else if state != .unknown {
+                emit(.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
+                     requires: [.viewWillAppear], of: inst)
+                if state == .disappearing { dropFromTransition(inst) }
+            }
+            inst.appearance = .appeared
+            if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
+            inst.appearedEver = true
+            inst.lastAppear = ref
+            inst.pendingWill = nil
+        case .viewWillDisappear:
+            switch state {
+            case .unknown, .appeared:
+                begin(inst, .disappear, ref, fromUnknown: state == .unknown)
+            case .appearing:
+                if !cancel(inst, to: .disappear, ref) {
+                    incomplete(inst, appearing: true, reason: .superseded(ref))
+                    begin(inst, .disappear, ref, fromUnknown: false)
+                }
+            case .disappearing:
+                emit(.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
+                     requires: [.viewWillAppear, .viewDidAppear], of: inst)
+                inst.pendingWill = ref
+            case .disappeared:
+                if !gapExplains(inst, direction: .disappear) {
+                    emit(.willInSameState(will: ref, state: state, since: inst.lastDidDisappear), inst.ref, line: e.line, time: e.time,
+                         requires: [.viewWillAppear, .viewDidAppear], of: inst)
+                }
+                begin(inst, .disappear, ref, fromUnknown: false)
+            }
+        case .viewDidDisappear:
+            if state == .disappearing {
+                finish(inst, ref)
+            } else if state != .unknown {
+                emit(.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
+                     requires: [.viewWillDisappear], of: inst)
+                if state == .appearing { dropFromTransition(inst) }
+            }
+            inst.appearance = .disappeared
+            inst.pendingWill = nil
+            inst.lastDidDisappear = ref
+            if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { inst.removal?.anchor = ref }
+            if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
+                markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
+            }
+            if let c = inst.completionPending, !c.appearing {
+                inst.completionPending = nil
+                emit(.completionBeforeDisappearance(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+            }
+            settleIfDone(inst.transition)
+        default:
+            break
+        }
+    }
+
+    /// Starts (or joins) the transition for a will-callback.
+    private func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
+        inst.appearance = dir == .appear ? .appearing : .disappearing
+        inst.pendingWill = ref
+        let t: Transition
+        if let open = transition, !open.settled, open.hasPending, !isStale(open, at: ref) {
+            t = open
+        } else {
+            if let open = transition, !open.settled { settle(open) }
+            transitionSerial += 1
+            t = Transition(serial: transitionSerial)
+            transition = t
+        }
+        if let old = t.member(inst) {
+            // Seen again in the same transition after completing: a new member entry.
+            t.members.removeAll { $0 === old }
+        }
+        t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown))
+        t.lastTime = ref.time ?? t.lastTime
+        inst.transition = t
+        if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
+    }
+
+    /// A transition whose last callback is long past is over, even if some did-callback never came.
+    private func isStale(_ t: Transition, at ref: EventRef) -> Bool {
+        guard let a = t.lastTime, let b = ref.time else { return false }
+        return b.seconds - a.seconds > 10
+    }
+
+    /// The opposite will-callback while a will/did pair is open: an interactive transition that was
+    /// cancelled (seed 002), legal while no member of its transition has completed the move.
+    private func cancel(_ inst: Instance, to dir: Transition.Direction, _ ref: EventRef) -> Bool {
+        guard let t = inst.transition, !t.settled, let m = t.member(inst), m.pending, !t.committed else { return false }
+        m.direction = dir
+        t.cancelled = true
+        inst.appearance = dir == .appear ? .appearing : .disappearing
+        inst.pendingWill = ref
+        t.lastTime = ref.time ?? t.lastTime
+        return true
+    }
+
+    /// A did-callback completing the pending will.
+    private func finish(_ inst: Instance, _ ref: EventRef) {
+        if let will = inst.pendingWill, let a = will.time, let b = ref.time {
+            let ms = (b.seconds - a.seconds) * 1000
+            if ms > options.slowTransitionMilliseconds {
+                emit(.slowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time)
+            }
+        }
+        if let t = inst.transition, let m = t.member(inst), m.pending {
+            m.done = true
+            if m.direction == m.initialDirection { t.committed = true }
+            t.lastTime = ref.time ?? t.lastTime
+        }
+        if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
+            inst.completionPending = nil
+            emit(.completionBeforeAppearance(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+        }
+        if ref.kind == .viewDidAppear { settleIfDone(inst.transition) }
+    }
+
+    private func dropFromTransition(_ inst: Instance) {
+        if let t = inst.transition, let m = t.member(inst), m.pending {
+            m.failed = true
+            settleIfDone(t)
+        }
+    }
+
+    /// A will-callback that never completed: one missing_did_* finding, then the pair is closed.
+    private func incomplete(_ inst: Instance, appearing: Bool, reason: IncompleteReason) {
+        guard let will = inst.pendingWill else { return }
+        inst.completionPending = nil
+        if appearing {
+            emit(.missingDidAppear(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
+                 requires: [.viewDidAppear], of: inst)
+        } else {
+            emit(.missingDidDisappear(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
+                 requires: [.viewDidDisappear], of: inst)
+        }
+        inst.pendingWill = nil
+        if let t = inst.transition, let m = t.member(inst), m.pending {
+            m.failed = true
+            settleIfDone(t)
+        }
+    }
+
+    /// The log has a gap: a controller whose arrival was never logged is leaving in this transition,
+    /// so the state of the others is what that unlogged arrival left (seed 000's excerpt).
+    private func gapExplains(_ inst: Instance, direction: Transition.Direction) -> Bool {
+        guard let t = transition, !t.settled, t.hasPending else { return false }
+        return t.members.contains { $0.instance !== inst && $0.fromUnknown && $0.initialDirection != direction }
+    }
+
+    private func settleIfDone(_ t: Transition?) {
+        guard let t, !t.settled, !t.hasPending else { return }
+        settle(t)
+    }
+
+    /// Removal inference over a finished transition (lifecycle.md §4).
+    private func settle(_ t: Transition) {
+        t.settled = true
+        defer {
+            // Members no longer need their transition; dropping the link frees both.
+            for m in t.members where m.instance.transition === t { m.instance.transition = nil }
+        }
+        if t.cancelled { return }
+        let gone = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }.map(\.instance)
+        let came = t.members.filter { $0.direction == .appear }.map(\.instance)
+        for leaving in gone {
+            var popped = false
+            for arriving in came {
+                if let path = coverPath(from: arriving, to: leaving) {
+                    let anchor = leaving.lastDidDisappear ?? leaving.pendingWill ?? EventRef(line: leaving.lastActivity)
+                    markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
+                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
+                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leaving.ref.display)
+                    }
+                    arriving.coveredBy.removeAll()
+                    popped = true
+                }
+            }
+            if popped { continue }
+            if came.isEmpty {
+                // Sheet dismissal or child removal, but only while something of ours stays on screen
+                // (a system controller we cannot see may have covered it instead).
+                if stillVisible(except: leaving) {
+                    let anchor = leaving.lastDidDisappear ?? EventRef(line: leaving.lastActivity)
+                    markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
+                }
+            } else {
+                for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) {
+                    if !leaving.coveredBy.contains(where: { $0 === arriving }) { leaving.coveredBy.append(arriving) }
+                }
+            }
+        }
+    }
+
+    private func stillVisible(except inst: Instance) -> Bool {
+        for (_, list) in liveByClass {
+            for i in list where i !== inst && (i.appearance == .appeared || i.appearance == .appearing) { return true }
+        }
+        return false
+    }
+
+    /// The chain of instances from `arriving` up through what covered it to `leaving` (exclusive of
+    /// `arriving`), or nil when `leaving` is not above it.
+    private func coverPath(from arriving: Instance, to leaving: Instance) -> [Instance]? {
+        var frontier: [(Instance, [Instance])] = [(arriving, [])]
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(arriving)]
+        var steps = 0
+        while !frontier.isEmpty, steps < 256 {
+            let (node, path) = frontier.removeFirst()
+            steps += 1
+            for above in node.coveredBy where !seen.contains(ObjectIdentifier(above)) {
+                let p = path + [above]
+                if above === leaving { return p }
+                seen.insert(ObjectIdentifier(above))
+                frontier.append((above, p))
+            }
+        }
+        return nil
+    }
+
+    private func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
+        if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
+        inst.removal = Removal(kind: kind, evidence: evidence, takenAlongBy: takenAlongBy, anchor: anchor)
+    }
+
+    private func unremove(_ inst: Instance) {
+        // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4).
+        inst.removal = nil
+        inst.dismissPending = nil
+    }
+
+    // MARK: - Containment
+
+    private func containment(_ e: Event, _ ref: EventRef, _ inst: Instance) {
+        var toParent: Bool
+        switch e.parent {
+        case .none: toParent = false
+        case .parent: toParent = true
+        case .unknown:
+            switch inst.parentState {
+            case .attached, .removing: toParent = false
+            default: toParent = true
+            }
+        }
+        if e.kind == .willMoveToParent {
+            if toParent {
+                if case .adding = inst.parentState { return }
+                inst.parentState = .adding(ref)
+                unremove(inst)
+            } else {
+                if case .adding(let will) = inst.parentState {
+                    emit(.willMoveWithoutDidMove(will: will, reason: .superseded(ref)), inst.ref, line: will.line, time: will.time,
+                         requires: [.didMoveToParent], of: inst)
+                }
+                inst.parentState = .removing(ref)
+                markRemoved(inst, .removedFromParent, evidence: ref, anchor: inst.lastDidDisappear.map { $0.line > ref.line ? $0 : ref } ?? ref)
+                inst.removal?.anchor = ref
+            }
+        } else {
+            if toParent {
+                if case .removing = inst.parentState { unremove(inst) }  // an interactive pop that was cancelled
+                inst.parentState = .attached
+            } else {
+                switch inst.parentState {
+                case .removing: break
+                case .adding(let will):
+                    emit(.willMoveWithoutDidMove(will: will, reason: .superseded(ref)), inst.ref, line: will.line, time: will.time,
+                         requires: [.didMoveToParent], of: inst)
+                default:
+                    emit(.removedWithoutWillMove(did: ref), inst.ref, line: e.line, time: e.time,
+                         requires: [.willMoveToParent], of: inst)
+                }
+                inst.parentState = .detached
+                if inst.removal == nil || inst.removal!.kind != .removedFromParent {
+                    markRemoved(inst, .removedFromParent, evidence: ref, anchor: ref)
+                }
+                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { inst.removal?.anchor = d }
+            }
+        }
+    }
+
+    // MARK: - Completion markers
+
+    private func presentCompletion(_ inst: Instance, _ ref: EventRef) {
+        // The presented controller: the one logging it if it is still appearing, else whoever is
+        // appearing in the latest transition (the presenter usually logs `X present end`).
+        if inst.appearance == .appearing {
+            inst.completionPending = (ref, true)
+            return
+        }
+        if let t = transition, !t.settled {
+            for m in t.members where m.instance !== inst && m.pending && m.direction == .appear {
+                m.instance.completionPending = (ref, true)
+                return
+            }
+        }
+    }
+
+    private func dismissCompletion(_ inst: Instance, _ ref: EventRef) {
+        if inst.appearance == .disappearing {
+            inst.completionPending = (ref, false)
+            return
+        }
+        if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
+            markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
+        }
+        if let t = transition, !t.settled, t.member(inst) != nil {
+            for m in t.members where m.instance !== inst && m.pending && m.direction == .disappear {
+                m.instance.completionPending = (ref, false)
+                return
+            }
+        }
+    }
+
+    // MARK: - Dealloc and the end of the session
+
+    private func deallocate(_ inst: Instance, _ ref: EventRef) {
+        switch inst.appearance {
+        case .appearing: incomplete(inst, appearing: true, reason: .deallocated(ref))
+        case .disappearing: incomplete(inst, appearing: false, reason: .deallocated(ref))
+        case .appeared:
+            emit(.deallocWhileVisible(dealloc: ref, appeared: inst.lastAppear), inst.ref, line: ref.line, time: ref.time,
+                 requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
+        default: break
+        }
+        if case .adding(let will) = inst.parentState {
+            emit(.willMoveWithoutDidMove(will: will, reason: .deallocated(ref)), inst.ref, line: will.line, time: will.time,
+                 requires: [.didMoveToParent], of: inst)
+        }
+        if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
+            let delay = at.seconds - removedAt.seconds
+            if delay > options.leakGraceSeconds {
+                emit(.lateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
+            }
+        }
+        inst.dealloc = ref
+        if let t = inst.transition, let m = t.member(inst), m.pending { m.failed = true; settleIfDone(t) }
+        inst.transition = nil
+        inst.coveredBy.removeAll()
+        liveByClass[inst.className]?.removeAll { $0 === inst }
+        lastDeadByClass[inst.className] = inst
+        for list in liveByClass.values { for other in list { other.coveredBy.removeAll { $0 === inst } } }
+    }
+
+    /// The process ended: what was still pending is reported, removed controllers that were never
+    /// deallocated are leaks (controllers merely alive were killed with the process).
+    func finish() {
+        if let t = transition, !t.settled { settle(t) }
+        var live: [Instance] = []
+        for list in liveByClass.values { live.append(contentsOf: list) }
+        live.sort { $0.serial < $1.serial }
+        for inst in live {
+            switch inst.appearance {
+            case .appearing: incomplete(inst, appearing: true, reason: .sessionEnded)
+            case .disappearing: incomplete(inst, appearing: false, reason: .sessionEnded)
+            default: break
+            }
+            if case .adding(let will) = inst.parentState {
+                emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
+                     requires: [.didMoveToParent], of: inst)
+            }
+            guard let r = inst.removal else { continue }
+            var wentOn: Double?
+            var confirmed = true
+            if hasTimes, let end = lastTime {
+                if let at = r.anchor.time ?? r.evidence.time {
+                    wentOn = max(0, end.seconds - at.seconds)
+                    confirmed = wentOn! >= options.leakGraceSeconds
+                }
+            }
+            // dealloc is instrumented when this class logs it, or every class of its dialect does.
+            let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
+            emit(.leaked(removal: r, anchor: r.anchor, wentOn: wentOn, confirmed: confirmed), inst.ref,
+                 line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
+        }
+        // The session is over: release its controllers (memory follows live controllers only).
+        for inst in live {
+            inst.transition = nil
+            inst.coveredBy.removeAll()
+        }
+        liveByClass = [:]
+        byAddress = [:]
+        lastDeadByClass = [:]
+        transition = nil
+        lastInitInstance = nil
+    }
+
+    // MARK: -
+
+    private func emit(_ kind: ObservationKind, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
+        let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
+        context.observations.append(Observation(kind: kind, controller: who, requires: req, line: line, time: time))
+    }
+}
+
+extension EventRef {
+    init(line: Int) {
+        self.line = line
+        self.time = nil
+        self.kind = .viewDidDisappear
+    }
+}
+
+extension Instance {
+    /// Whether it had appeared before this transition (a "new" controller has not).
+    func appearedBefore(_ t: Transition) -> Bool {
+        if let first = firstAppearSerial { return first < t.serial }
+        return false
+    }
+}

@@ -1,0 +1,91 @@
+/// Tunables of the timeline (lifecycle.md §5 parameters).
+public struct TimelineOptions: Sendable {
+    public var leakGraceSeconds: Double = 3
+    public var slowTransitionMilliseconds: Double = 1000
+    public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
+        self.leakGraceSeconds = leakGraceSeconds
+        self.slowTransitionMilliseconds = slowTransitionMilliseconds
+    }
+}
+
+/// What all sessions of one input share: instance numbering, instrumentation, observations.
+final class TimelineContext {
+    let instrumentation = Instrumentation()
+    var observations: [Observation] = []
+    private(set) var instanceCount = 0
+    private var generations: [String: Int] = [:]
+
+    func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int) -> Instance {
+        instanceCount += 1
+        let g = (generations[className] ?? 0) + 1
+        generations[className] = g
+        return Instance(serial: instanceCount, className: className, address: address, generation: g, dialect: dialect, line: line)
+    }
+}
+
+/// Routes events to sessions: one session per run of a process; a new pid for the same process
+/// name is a relaunch, which ends the previous session (lifecycle.md §3).
+public final class TimelineBuilder {
+    let options: TimelineOptions
+    let context = TimelineContext()
+    private var current: [String: SessionTimeline] = [:]
+    /// Finished sessions are released; only how many had events is kept.
+    private var finishedWithEvents = 0
+    private var sessionSerial = 0
+
+    public init(options: TimelineOptions = TimelineOptions()) {
+        self.options = options
+    }
+
+    private func session(process: String, pid: Int?) -> SessionTimeline {
+        if let s = current[process] {
+            if pid == nil || s.pid == nil || s.pid == pid { return s }
+            end(s)
+        }
+        sessionSerial += 1
+        let s = SessionTimeline(serial: sessionSerial, processName: process, pid: pid, options: options, context: context)
+        current[process] = s
+        return s
+    }
+
+    /// An event with the envelope context of its line (nil process: a bare message).
+    public func handle(_ event: Event, process: String?, pid: Int?) {
+        let s = session(process: process ?? "", pid: pid)
+        s.handle(event)
+    }
+
+    /// A line without event whose envelope was read (a sample): it extends its session in time and
+    /// reveals relaunches.
+    public func observe(process: String, pid: Int?, time: LogTime?) {
+        guard let s = current[process] else { return }
+        if let pid, let old = s.pid, old != pid {
+            end(s)
+            current[process] = nil
+            return
+        }
+        if let time { s.observe(time: time) }
+    }
+
+    private func end(_ s: SessionTimeline) {
+        s.finish()
+        if s.eventCount > 0 { finishedWithEvents += 1 }
+    }
+
+    /// Ends every session and returns the observations that the instrumentation allows.
+    public func finish() -> TimelineSummary {
+        let open = current.values.sorted { $0.serial < $1.serial }
+        for s in open { end(s) }
+        current = [:]
+        let kept = context.observations.filter { o in
+            guard let r = o.requires else { return true }
+            return context.instrumentation.satisfies(r)
+        }
+        return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
+    }
+}
+
+public struct TimelineSummary: Sendable {
+    public var observations: [Observation]
+    public var sessions: Int
+    public var controllers: Int
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct VCLint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vclint",
+        abstract: "Lint iOS view-controller lifecycle logs.",
+        discussion: """
+        vclint reads captured iOS console logs (NSLog, print, os_log via `log show`/`log stream`, \
+        device syslog), rebuilds every view controller's lifecycle timeline and reports what went \
+        wrong: callbacks that never completed, controllers that were popped or dismissed but never \
+        deallocated, completions that fired too early, UIKit's own warnings.
+
+        Exit codes: 0 clean, 1 findings at a failing severity, 2 the run failed.
+        """,
+        version: VCLintVersion.version,
+        subcommands: [LintCommand.self, RulesCommand.self, ExplainCommand.self],
+        defaultSubcommand: LintCommand.self
+    )
+}
+
+/// Prints one line to stderr.
+func printError(_ message: String) {
+    FileHandle_stderr.write(message + "\n")
+}
+
+enum FileHandle_stderr {
+    static func write(_ s: String) {
+        var s = s
+        s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc.write(2, buf.baseAddress! + off, buf.count - off)
+                if n <= 0 { break }
+                off += n
+            }
+        }
+    }
+}
+
+func writeStdout(_ s: String) {
+    var s = s
+    s.withUTF8 { buf in
+        var off = 0
+        while off < buf.count {
+            let n = Glibc.write(1, buf.baseAddress! + off, buf.count - off)
+            if n <= 0 { break }
+            off += n
+        }
+    }
+}
