@@ -56,7 +56,12 @@ enum EnvelopeParser {
             if TimestampParser.parseSyslog(&c) != nil { return .syslog }
             return nil
         }
-        if b0 == 0x54, n >= 9, isPrefix("Timestamp ", p, n) { return .oslog }
+        if b0 == 0x54, n >= 9, isPrefix("Timestamp ", p, n) {
+            // `log show` header: the compact style has a `Ty` column, the default style `Thread`.
+            var i = 10
+            while i + 3 < n, p[i] == 0x20 { i += 1 }
+            return i + 2 < n && p[i] == 0x54 && p[i + 1] == 0x79 && p[i + 2] == 0x20 ? .compact : .oslog
+        }
         if b0 == 0x46, isPrefix("Filtering the log data", p, n) { return .oslog }
         return nil
     }
@@ -78,7 +83,7 @@ enum EnvelopeParser {
         case .syslog: return parseSyslog(p, n)
         case .oslog, .compact, .nslog, .nslogTZ:
             if p[0] == 0x54 || p[0] == 0x46 {  // log show header / filter line
-                return EnvelopeInfo(format: .oslog, message: n..<n, isMetadata: true)
+                return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
             var c = ByteCursor(p, count: n)
             guard let (time, _) = TimestampParser.parseISOLike(&c) else { return nil }

@@ -14,8 +14,12 @@ public struct MissingDidDisappearRule: Rule {
         anchor: "the viewWillDisappear",
         triggeringExamples: [
             """
+            SplashViewController viewWillAppear(_:)
+            SplashViewController viewDidAppear(_:)
             ContainerViewController viewDidLoad()
+            SplashViewController viewWillDisappear(_:)
             ContainerViewController viewWillAppear(_:)
+            SplashViewController viewDidDisappear(_:)
             ContainerViewController viewDidAppear(_:)
             ChildViewController willMove(toParent:) <ContainerViewController: 0x600003d0c000>
             ChildViewController viewDidLoad()

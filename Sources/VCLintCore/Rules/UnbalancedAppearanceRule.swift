@@ -31,6 +31,7 @@ public struct UnbalancedAppearanceRule: Rule {
             HomeViewController viewWillAppear(_:)
             HomeViewController viewDidAppear(_:)
             HomeViewController viewWillDisappear(_:)
+            HomeViewController viewDidDisappear(_:)
             """,
         ],
         nonTriggeringExamples: [

@@ -1,0 +1,101 @@
+import Testing
+@testable import VCLintCore
+
+@Suite struct EnvelopeTests {
+    struct Parsed {
+        let format: EnvelopeFormat?
+        let process: String?
+        let pid: Int?
+        let time: String?
+        let message: String
+    }
+
+    func parse(_ line: String) -> Parsed {
+        var s = line
+        return s.withUTF8 { buf in
+            let p = buf.baseAddress!
+            guard let f = EnvelopeParser.classify(p, buf.count), let info = EnvelopeParser.parse(p, buf.count, format: f) else {
+                return Parsed(format: nil, process: nil, pid: nil, time: nil, message: line)
+            }
+            let process = info.decodedProcess ?? info.process.map { String(decoding: UnsafeBufferPointer(rebasing: buf[$0]), as: UTF8.self) }
+            let message = info.decodedMessage.map { String(decoding: $0, as: UTF8.self) }
+                ?? String(decoding: UnsafeBufferPointer(rebasing: buf[info.message]), as: UTF8.self)
+            return Parsed(format: info.format, process: process, pid: info.pid, time: info.time?.iso, message: message)
+        }
+    }
+
+    @Test func nslog() {
+        let p = parse("2017-02-11 17:25:16.964 navTest[933:17086] mainViewCtrl invoke viewDidLoad")
+        #expect(p.format == .nslog)
+        #expect(p.process == "navTest")
+        #expect(p.pid == 933)
+        #expect(p.time == "2017-02-11T17:25:16.964")
+        #expect(p.message == "mainViewCtrl invoke viewDidLoad")
+    }
+
+    @Test func nslogWithOffsetAndSpacesInProcessName() {
+        let p = parse("2020-04-01 16:30:45.465638+0800 App Name[63209:914637] -[A viewDidLoad]")
+        #expect(p.format == .nslogTZ)
+        #expect(p.process == "App Name")
+        #expect(p.pid == 63209)
+        #expect(p.time == "2020-04-01T16:30:45.465638+08:00")
+        #expect(p.message == "-[A viewDidLoad]")
+    }
+
+    @Test func oslogDefaultStyle() {
+        let p = parse("2020-04-01 16:30:45.465638+0800 0x1a2b3c   Default     0x0   63209  0    App Name: (Foundation) [com.example.app:ui] HomeViewController viewDidAppear(_:)")
+        #expect(p.format == .oslog)
+        #expect(p.process == "App Name")
+        #expect(p.pid == 63209)
+        #expect(p.message == "HomeViewController viewDidAppear(_:)")
+        let bare = parse("2020-04-01 16:30:45.465638+0800 0x1a2b3c   Error       0x0                  63209  0    Shop: done")
+        #expect(bare.format == .oslog)
+        #expect(bare.message == "done")
+        #expect(parse("Timestamp                       Thread     Type        Activity             PID    TTL  ").format == .oslog)
+    }
+
+    @Test func compactStyle() {
+        let p = parse("2020-04-01 16:30:45.465 Df App[63209:1a2b3c] [com.example:ui] <HomeViewController: 0x7fa1c8d0a200> viewDidLoad")
+        #expect(p.format == .compact)
+        #expect(p.process == "App")
+        #expect(p.pid == 63209)
+        #expect(p.message == "<HomeViewController: 0x7fa1c8d0a200> viewDidLoad")
+        #expect(parse("Timestamp               Ty Process[PID:TID]").format == .compact)
+    }
+
+    @Test func syslogWithAndWithoutLibrary() {
+        let p = parse("Apr  1 16:30:45 iPhone App[63209] <Notice>: homeCtrl invoke viewDidLoad")
+        #expect(p.format == .syslog)
+        #expect(p.process == "App")
+        #expect(p.pid == 63209)
+        #expect(p.time == "--04-01T16:30:45")
+        #expect(p.message == "homeCtrl invoke viewDidLoad")
+        let lib = parse("Apr 11 06:30:45 Johns-iPhone Shop(UIKitCore)[812] <Error>: Unbalanced calls")
+        #expect(lib.process == "Shop")
+        #expect(lib.pid == 812)
+        #expect(lib.message == "Unbalanced calls")
+    }
+
+    @Test func ndjson() {
+        let p = parse(#"{"timestamp" : "2020-04-01 16:30:45.465638+0800", "processID" : 63209, "threadID" : 914637, "eventMessage" : "viewDidLoad:ViewController2 \u2026 \"x\"", "processImagePath" : "/private/var/containers/Bundle/Application/X/App Name.app/App Name", "nested": {"a": [1, {"b": "}"}]}}"#)
+        #expect(p.format == .ndjson)
+        #expect(p.process == "App Name")
+        #expect(p.pid == 63209)
+        #expect(p.time == "2020-04-01T16:30:45.465638+08:00")
+        #expect(p.message == "viewDidLoad:ViewController2 … \"x\"")
+    }
+
+    @Test func malformedJSONIsNotAnEnvelope() {
+        #expect(parse(#"{"eventMessage": "unterminated"#).format == nil)
+        #expect(parse(String(repeating: "[", count: 100_000)).format == nil)
+        let deep = String(repeating: "{\"a\":", count: 50_000) + "1" + String(repeating: "}", count: 50_000)
+        #expect(parse(deep).format == .ndjson)  // skipped iteratively, no recursion
+    }
+
+    @Test func bareAndContinuationLines() {
+        #expect(parse("HomeViewController viewWillAppear(_:)").format == nil)
+        #expect(parse("    \"state\" = viewDidAppear;").format == nil)
+        #expect(parse("2017-02-11 not a time").format == nil)
+        #expect(parse("Apr is a month").format == nil)
+    }
+}
