@@ -86,6 +86,8 @@ final class Instance {
     var lastActivity: Int
     /// The transition in which it first appeared (0: before any transition we saw).
     var firstAppearSerial: Int?
+    /// How many transitions had begun when its `init` was logged (nil: creation not logged).
+    var initEpoch: Int?
 
     init(serial: Int, className: String, address: UInt64?, generation: Int, dialect: Dialect, line: Int) {
         self.serial = serial
@@ -146,6 +148,10 @@ final class Transition {
 
     let serial: Int
     var members: [Member] = []
+    /// Navigation and modal transitions announce the disappearance first; a tab switch or a page
+    /// scroll announces the new controller first (UITabBarController: new viewWillAppear, then the
+    /// current viewWillDisappear). Only the former stack controllers on top of each other.
+    var firstDirection: Direction?
     /// A member completed in the direction it started: the transition happened, no cancel is possible.
     var committed = false
     var cancelled = false

@@ -233,6 +233,7 @@ final class SessionTimeline {
         switch e.kind {
         case .initialize:
             inst.initSeen = true
+            if inst.initEpoch == nil { inst.initEpoch = transitionSerial }
             if inst.appearance == .unknown { inst.appearance = .disappeared }
         case .loadView:
             inst.loadViewPending = true
@@ -378,6 +379,7 @@ final class SessionTimeline {
             t.members.removeAll { $0 === old }
         }
         t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown))
+        if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
@@ -489,8 +491,10 @@ final class SessionTimeline {
                     let anchor = leaving.lastDidDisappear ?? EventRef(line: leaving.lastActivity)
                     markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
                 }
-            } else {
-                for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) {
+            } else if t.firstDirection == .disappear {
+                // Pushed or presented over it: a controller made for this transition. One created
+                // long before (a tab root instantiated at launch, a cached screen) is a sibling.
+                for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) { leaving.coveredBy.append(arriving) }
                 }
             }
@@ -707,6 +711,12 @@ extension EventRef {
 }
 
 extension Instance {
+    /// Whether it was created for this transition (or its creation is not in the log).
+    func createdFor(_ t: Transition) -> Bool {
+        guard let epoch = initEpoch else { return true }
+        return epoch >= t.serial - 1
+    }
+
     /// Whether it had appeared before this transition (a "new" controller has not).
     func appearedBefore(_ t: Transition) -> Bool {
         if let first = firstAppearSerial { return first < t.serial }
