@@ -7,7 +7,8 @@ import Glibc
 /// is a lifecycle statement (lifecycle.md §1): `[Analytics] queued screen event viewDidAppear for X`
 /// is noise. One parser per thread (it owns PCRE2 match data).
 public final class MessageParser {
-    private static let cls = #"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*"#
+    /// Swift identifiers may hold any letter: bytes ≥ 0x80 are allowed (invalid UTF-8 stays data).
+    private static let cls = #"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*(?:\.[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)*"#
     private static let label = #"[^\s\[\]<>()]+"#
     private static let sig = #"(?<sig>\((?:[\w ]*:)*[\w ]*\)|(?::\w*)*)"#
     private static let obj = #"<[^<>]{1,300}>"#

@@ -1,0 +1,275 @@
+import Testing
+@testable import VCLintCore
+
+/// Identity, sessions and the legal flows of lifecycle.md §3–§4, as small excerpts.
+@Suite struct TimelineTests {
+    @Test func logStartingMidFlowReportsNothingAboutThePast() {
+        let r = lint("""
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+    }
+
+    @Test func addressReuseStartsANewInstance() {
+        let r = lint("""
+        <DetailViewController: 0x7fa1c8d0a200> viewDidLoad
+        <DetailViewController: 0x7fa1c8d0a200> dealloc
+        <DetailViewController: 0x7fa1c8d0a200> viewDidLoad
+        <DetailViewController: 0x7fa1c8d0a200> viewWillAppear:
+        <DetailViewController: 0x7fa1c8d0a200> viewDidAppear:
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.controllers == 2)
+    }
+
+    @Test func twoInstancesAtDifferentAddressesAreTwoControllers() {
+        let r = lint("""
+        <DetailViewController: 0x1000> viewDidLoad
+        <DetailViewController: 0x1000> viewWillAppear:
+        <DetailViewController: 0x2000> viewDidLoad
+        <DetailViewController: 0x1000> viewDidAppear:
+        <DetailViewController: 0x1000> viewWillDisappear:
+        <DetailViewController: 0x2000> viewWillAppear:
+        <DetailViewController: 0x1000> viewDidDisappear:
+        <DetailViewController: 0x2000> viewDidAppear:
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.controllers == 2)
+    }
+
+    @Test func sameClassPushedTwiceWithoutAddressesIsTwoInstances() {
+        // Detail → Detail (a related product), then back twice; each instance is freed.
+        let r = lint("""
+        -[HomeViewController viewDidLoad]
+        -[HomeViewController viewWillAppear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController initWithNibName:bundle:]
+        -[DetailViewController viewDidLoad]
+        -[HomeViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[HomeViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController initWithNibName:bundle:]
+        -[DetailViewController viewDidLoad]
+        -[DetailViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        -[DetailViewController viewWillDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.controllers == 3)
+    }
+
+    @Test func theSecondOfTwoPushedInstancesLeaks() {
+        let r = lint("""
+        -[HomeViewController viewDidLoad]
+        -[HomeViewController viewWillAppear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController initWithNibName:bundle:]
+        -[DetailViewController viewDidLoad]
+        -[HomeViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[HomeViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        -[DetailViewController initWithNibName:bundle:]
+        -[DetailViewController viewDidLoad]
+        -[HomeViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[HomeViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[HomeViewController viewDidAppear:]
+        """)
+        #expect(r.summary == ["leaked_controller@23"])
+        #expect(r.findings.first?.controller.instance == "DetailViewController#2")
+        #expect(r.findings.first?.severity == .error, "no timestamps: judged at the end of the session")
+    }
+
+    @Test func controllersAliveWhenTheProcessEndsAreNotLeaks() {
+        // A relaunch (new pid) ends the first session; Detail was visible, not removed.
+        let r = lint("""
+        2024-03-01 10:00:00.000 Shop[100:1] -[HomeViewController viewDidLoad]
+        2024-03-01 10:00:00.100 Shop[100:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:00.200 Shop[100:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:01.000 Shop[100:1] -[DetailViewController viewDidLoad]
+        2024-03-01 10:00:01.010 Shop[100:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:01.020 Shop[100:1] -[DetailViewController viewWillAppear:]
+        2024-03-01 10:00:01.300 Shop[100:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:01.310 Shop[100:1] -[DetailViewController viewDidAppear:]
+        2024-03-01 10:05:00.000 Shop[200:1] -[HomeViewController viewDidLoad]
+        2024-03-01 10:05:00.100 Shop[200:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:05:00.200 Shop[200:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:05:09.000 Shop[200:1] -[HomeViewController dealloc]
+        """)
+        #expect(r.summary == ["dealloc_while_visible@12"])
+        #expect(r.stats.sessions == 2)
+        #expect(r.stats.controllers == 3)
+    }
+
+    @Test func leakJudgedAtItsOwnSessionsEnd() {
+        // Popped 1 s before the app was relaunched: unconfirmed (warning), not an error.
+        let r = lint("""
+        2024-03-01 10:00:01.000 Shop[100:1] -[DetailViewController viewDidLoad]
+        2024-03-01 10:00:01.010 Shop[100:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:01.020 Shop[100:1] -[DetailViewController viewWillAppear:]
+        2024-03-01 10:00:01.300 Shop[100:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:01.310 Shop[100:1] -[DetailViewController viewDidAppear:]
+        2024-03-01 10:00:02.000 Shop[100:1] -[DetailViewController viewWillDisappear:]
+        2024-03-01 10:00:02.010 Shop[100:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:02.300 Shop[100:1] -[DetailViewController viewDidDisappear:]
+        2024-03-01 10:00:02.310 Shop[100:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:03.000 Shop[100:1] -[OtherViewController dealloc]
+        2024-03-01 10:09:00.000 Shop[200:1] -[HomeViewController viewDidLoad]
+        """)
+        #expect(r.summary == ["leaked_controller@8"])
+        #expect(r.findings.first?.severity == .warning)
+        #expect(r.findings.first?.message.contains("unconfirmed") == true)
+    }
+
+    @Test func lateDeallocClearsTheLeakAndReportsTheDelay() {
+        let r = lint("""
+        2024-03-01 10:00:02.000 Shop[1:1] -[DetailViewController viewWillDisappear:]
+        2024-03-01 10:00:02.010 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:02.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:02.310 Shop[1:1] -[DetailViewController viewDidDisappear:]
+        2024-03-01 10:00:12.310 Shop[1:1] -[DetailViewController dealloc]
+        """)
+        #expect(r.summary.isEmpty, "Home never covered: Detail was not removed, no inference")
+        let pushed = lint("""
+        2024-03-01 10:00:01.000 Shop[1:1] -[DetailViewController viewDidLoad]
+        2024-03-01 10:00:01.010 Shop[1:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:01.020 Shop[1:1] -[DetailViewController viewWillAppear:]
+        2024-03-01 10:00:01.300 Shop[1:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:01.310 Shop[1:1] -[DetailViewController viewDidAppear:]
+        2024-03-01 10:00:02.000 Shop[1:1] -[DetailViewController viewWillDisappear:]
+        2024-03-01 10:00:02.010 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:02.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:02.310 Shop[1:1] -[DetailViewController viewDidDisappear:]
+        2024-03-01 10:00:12.310 Shop[1:1] -[DetailViewController dealloc]
+        """)
+        #expect(pushed.summary == ["late_dealloc@10"])
+        #expect(pushed.findings.first?.message.contains("10.0 s") == true)
+    }
+
+    @Test func graceIsConfigurable() {
+        let text = """
+        2024-03-01 10:00:01.000 Shop[1:1] -[DetailViewController viewDidLoad]
+        2024-03-01 10:00:01.010 Shop[1:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:01.020 Shop[1:1] -[DetailViewController viewWillAppear:]
+        2024-03-01 10:00:01.300 Shop[1:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:01.310 Shop[1:1] -[DetailViewController viewDidAppear:]
+        2024-03-01 10:00:02.000 Shop[1:1] -[DetailViewController viewWillDisappear:]
+        2024-03-01 10:00:02.010 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:02.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:02.310 Shop[1:1] -[DetailViewController viewDidDisappear:]
+        2024-03-01 10:00:07.310 Shop[1:1] -[DetailViewController dealloc]
+        """
+        #expect(lint(text).summary == ["late_dealloc@10"])
+        #expect(lint(text, grace: 10).summary.isEmpty)
+    }
+
+    @Test func classWithoutLoggedDeallocCannotLeak() {
+        let r = lint("""
+        HomeViewController viewWillAppear(_:)
+        HomeViewController viewDidAppear(_:)
+        DetailViewController viewDidLoad()
+        HomeViewController viewWillDisappear(_:)
+        DetailViewController viewWillAppear(_:)
+        HomeViewController viewDidDisappear(_:)
+        DetailViewController viewDidAppear(_:)
+        DetailViewController viewWillDisappear(_:)
+        HomeViewController viewWillAppear(_:)
+        DetailViewController viewDidDisappear(_:)
+        HomeViewController viewDidAppear(_:)
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+    }
+
+    @Test func classThatLogsOnlyWillCallbacksIsNotMissingItsDids() {
+        let r = lint("""
+        HomeViewController viewWillAppear(_:)
+        HomeViewController viewWillDisappear(_:)
+        HomeViewController viewWillAppear(_:)
+        BannerViewController viewWillAppear(_:)
+        BannerViewController viewDidAppear(_:)
+        BannerViewController viewWillDisappear(_:)
+        BannerViewController viewDidDisappear(_:)
+        """)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+    }
+
+    @Test func popToRootRemovesTheMiddleControllerWithTheTop() {
+        let r = lint("""
+        -[RootViewController viewDidLoad]
+        -[RootViewController viewWillAppear:]
+        -[RootViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ItemViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[ItemViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ItemViewController viewDidAppear:]
+        -[ItemViewController viewWillDisappear:]
+        -[RootViewController viewWillAppear:]
+        -[ItemViewController viewDidDisappear:]
+        -[RootViewController viewDidAppear:]
+        -[ItemViewController dealloc]
+        """)
+        // List got no callbacks and was never freed: leaked, reported at Item's viewDidDisappear.
+        #expect(r.summary == ["leaked_controller@16"])
+        #expect(r.findings.first?.controller.className == "ListViewController")
+    }
+
+    @Test func presentThenRecursiveDismissOfSeed000IsClean() throws {
+        let r = try lintFixture("Fixtures/seeds/navtest-seed000.log")
+        #expect(r.findings.isEmpty)
+        #expect(r.stats.events == 24)
+    }
+
+    @Test func cancelledTransitionThenRealMissingDid() {
+        // Detail's viewDidAppear never comes; the next pop is not a "cancel" of it.
+        let r = lint("""
+        -[HomeViewController viewWillAppear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController viewDidLoad]
+        -[HomeViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[HomeViewController viewDidDisappear:]
+        -[DetailViewController viewWillDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[HomeViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        -[SettingsViewController viewDidLoad]
+        -[SettingsViewController viewWillAppear:]
+        -[SettingsViewController viewDidAppear:]
+        """)
+        #expect(r.summary == ["missing_did_appear@5"])
+    }
+}
