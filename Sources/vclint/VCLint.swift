@@ -21,6 +21,26 @@ struct VCLint: ParsableCommand {
         subcommands: [LintCommand.self, RulesCommand.self, ExplainCommand.self],
         defaultSubcommand: LintCommand.self
     )
+
+    /// Exit codes are a contract (output.md): usage errors are 2 with one stderr line, not
+    /// ArgumentParser's 64 and its usage block.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {  // --help, --version
+                writeStdout(fullMessage(for: error) + "\n")
+                Glibc.exit(0)
+            }
+            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+            printError("vclint: error: \(message) (see `vclint help`)")
+            Glibc.exit(2)
+        }
+    }
 }
 
 /// Prints one line to stderr.
