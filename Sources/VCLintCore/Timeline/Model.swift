@@ -67,6 +67,8 @@ final class Instance {
     var loadViewPending = false
     /// The view may have been unloaded (viewWillUnload/viewDidUnload, or a memory warning while hidden).
     var viewMayBeUnloaded = false
+    /// viewWillUnload/viewDidUnload was logged: a later viewDidLoad belongs to this instance.
+    var viewUnloadLogged = false
     var appearance: Appearance = .unknown
     var pendingWill: EventRef?
     var transition: Transition?

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The instrumentation of one input: which callbacks each class logs (lifecycle.md §3).
 /// Apps log through a base class, so a class that logs part of a will/did family is taken to log
 /// the rest of it when another class of the same dialect does (seed 000 logs each controller's
@@ -104,7 +108,11 @@ final class SessionTimeline {
         if e.kind == .dealloc { deallocDialects.insert(e.dialect) }
         let inst = resolve(e)
         inst.lastActivity = e.line
+        let before = inst.appearance
         apply(e, to: inst)
+        if TimelineDebug.enabled {
+            TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
+        }
         if e.kind == .initialize { lastInitInstance = inst } else { lastInitInstance = nil }
     }
 
@@ -122,8 +130,9 @@ final class SessionTimeline {
             if let known = byAddress[addr] {
                 if known.className == e.className {
                     if known.isAlive { return known }
-                    // An address seen again after dealloc: a new instance if it is being created.
-                    if e.kind.isCreation { return newInstance(e) }
+                    // An address seen again after dealloc: a new instance if it is being created
+                    // (or added as a child, which addChild announces before the view loads).
+                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e) }
                     return known
                 }
                 // Another class at this address: the old object is gone without a logged dealloc.
@@ -149,13 +158,18 @@ final class SessionTimeline {
             return newInstance(e)
         case .loadView:
             if let fresh = live.last(where: { !$0.loaded && !$0.loadViewPending && ($0.initSeen) }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
+            if let unloaded = live.last(where: { $0.viewUnloadLogged && !$0.loadViewPending }) { return unloaded }
+            // A memory warning may have unloaded a hidden view; when the class logs init, a new
+            // instance would have announced itself, so this is that view reloading.
+            if context.instrumentation.logs(e.className, .initialize),
+               let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
             return newInstance(e)
         case .viewDidLoad:
             if let pending = live.last(where: { $0.loadViewPending }) { return pending }
             if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
+            if let unloaded = live.last(where: { $0.viewUnloadLogged }) { return unloaded }
             let classLogsCreation = context.instrumentation.logs(e.className, .initialize) || context.instrumentation.logs(e.className, .loadView)
+            if classLogsCreation, let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
             if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
             if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
             return newInstance(e)
@@ -163,7 +177,9 @@ final class SessionTimeline {
             if let chosen = pick(live, for: e) { return chosen }
             // Only dead instances of this class: an event after dealloc, unless the class never logs
             // its creation (then a new instance may simply have been created silently).
-            if e.kind.isCallback, let dead = lastDeadByClass[e.className] {
+            // willMove(toParent: parent) is the first callback of a child being added (addChild
+            // calls it before the child's view loads): a new instance, not a zombie.
+            if e.kind.isCallback, !Self.startsChild(e), let dead = lastDeadByClass[e.className] {
                 let i = context.instrumentation
                 if i.logs(e.className, .initialize) || i.logs(e.className, .loadView) || i.logs(e.className, .viewDidLoad) {
                     return dead
@@ -172,6 +188,8 @@ final class SessionTimeline {
             return newInstance(e)
         }
     }
+
+    static func startsChild(_ e: Event) -> Bool { e.kind == .willMoveToParent && e.parent != .none }
 
     /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
     private func pick(_ live: [Instance], for e: Event) -> Instance? {
@@ -186,7 +204,12 @@ final class SessionTimeline {
         }
         switch e.kind {
         case .viewWillAppear:
-            return best { $0.appearance == .disappeared || $0.appearance == .unknown }
+            // Inside an interactive transition that is being cancelled, the leaving controller comes back.
+            // Then a hidden controller that is still in the stack before one that was removed (a
+            // removed one may come back, but a pop reveals the controller below).
+            return best { $0.appearance == .disappearing && $0.transition.map { $0.cancelled && !$0.settled } == true }
+                ?? best { ($0.appearance == .disappeared || $0.appearance == .unknown) && $0.removal == nil }
+                ?? best { $0.appearance == .disappeared || $0.appearance == .unknown }
                 ?? best { $0.appearance == .disappearing } ?? best { _ in true }
         case .viewDidAppear:
             return best { $0.appearance == .appearing } ?? best { _ in true }
@@ -205,7 +228,7 @@ final class SessionTimeline {
             return best {
                 switch $0.parentState { case .adding, .removing: return true; default: return false }
             } ?? best { _ in true }
-        case .viewWillLayoutSubviews, .viewDidLayoutSubviews:
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
             return best { $0.appearance == .appearing || $0.appearance == .appeared } ?? best { _ in true }
         case .viewWillUnload, .viewDidUnload:
             return best { $0.appearance != .appeared && $0.appearance != .appearing } ?? best { _ in true }
@@ -246,6 +269,7 @@ final class SessionTimeline {
             inst.loaded = true
             inst.loadViewPending = false
             inst.viewMayBeUnloaded = false
+            inst.viewUnloadLogged = false
             inst.loadLine = ref
         case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear:
             appearance(e, ref, inst)
@@ -257,6 +281,7 @@ final class SessionTimeline {
             emit(.memoryWarning(event: ref, countInSession: memoryWarnings), inst.ref, line: e.line, time: e.time)
         case .viewWillUnload, .viewDidUnload:
             inst.viewMayBeUnloaded = true
+            inst.viewUnloadLogged = true
         case .dealloc:
             deallocate(inst, ref)
         case .presentBegin:
@@ -395,6 +420,10 @@ final class SessionTimeline {
     /// cancelled (seed 002), legal while no member of its transition has completed the move.
     private func cancel(_ inst: Instance, to dir: Transition.Direction, _ ref: EventRef) -> Bool {
         guard let t = inst.transition, !t.settled, let m = t.member(inst), m.pending, !t.committed else { return false }
+        // An appearance is only cancelled by an interactive pop or dismissal, which has a controller
+        // leaving; a lone appearing controller (a child, a sheet) cannot take it back. A lone
+        // disappearance can be cancelled (a sheet swiped down and let go).
+        if dir == .disappear, !t.members.contains(where: { $0 !== m && $0.initialDirection == .disappear }) { return false }
         m.direction = dir
         t.cancelled = true
         inst.appearance = dir == .appear ? .appearing : .disappearing
@@ -472,7 +501,8 @@ final class SessionTimeline {
         let came = t.members.filter { $0.direction == .appear }.map(\.instance)
         for leaving in gone {
             var popped = false
-            for arriving in came {
+            // Pops and dismissals, like pushes, announce the leaving controller first.
+            for arriving in came where t.firstDirection == .disappear {
                 if let path = coverPath(from: arriving, to: leaving) {
                     let anchor = leaving.lastDidDisappear ?? leaving.pendingWill ?? EventRef(line: leaving.lastActivity)
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
@@ -721,5 +751,14 @@ extension Instance {
     func appearedBefore(_ t: Transition) -> Bool {
         if let first = firstAppearSerial { return first < t.serial }
         return false
+    }
+}
+
+/// `VCLINT_DEBUG_TIMELINE=1` prints how each event was routed (for debugging routing decisions).
+enum TimelineDebug {
+    static let enabled: Bool = getenv("VCLINT_DEBUG_TIMELINE").map { String(cString: $0) == "1" } ?? false
+    static func print(_ s: String) {
+        var line = s + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 }
