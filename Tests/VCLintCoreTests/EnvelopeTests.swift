@@ -20,7 +20,7 @@ import Testing
             let process = info.decodedProcess ?? info.process.map { String(decoding: UnsafeBufferPointer(rebasing: buf[$0]), as: UTF8.self) }
             let message = info.decodedMessage.map { String(decoding: $0, as: UTF8.self) }
                 ?? String(decoding: UnsafeBufferPointer(rebasing: buf[info.message]), as: UTF8.self)
-            return Parsed(format: info.format, process: process, pid: info.pid, time: info.time?.iso, message: message)
+            return Parsed(format: info.format, process: process, pid: info.pid, time: EnvelopeParser.time(p, buf.count, info: info)?.iso, message: message)
         }
     }
 

@@ -202,7 +202,7 @@ public final class LogScanner {
             guard event != nil else { return }
             process = processName(info, p)
             pid = info.pid
-            time = info.time
+            time = EnvelopeParser.time(p, n, info: info)
             contextProcess = process
             contextPID = pid
         } else {
@@ -225,7 +225,10 @@ public final class LogScanner {
         if let d = info.decodedProcess { return d }
         guard let r = info.process else { return nil }
         let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
-        if bytes.elementsEqual(internedBytes) { return internedName }
+        if bytes.count == internedBytes.count, bytes.count > 0,
+           internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return internedName
+        }
         internedBytes = Array(bytes)
         internedName = String(decoding: bytes, as: UTF8.self)
         return internedName
@@ -236,7 +239,7 @@ public final class LogScanner {
         guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
               let process = processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: info.time)
+        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info))
     }
 }
 

@@ -86,7 +86,11 @@ enum EnvelopeParser {
                 return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
             var c = ByteCursor(p, count: n)
-            guard let (time, _) = TimestampParser.parseISOLike(&c) else { return nil }
+            // `classify` checked the timestamp's shape; its value is only computed for lines that
+            // carry an event (`time(_:_:format:)`).
+            let time: LogTime? = nil
+            c.pos = 19
+            while let b = c.peek(), b != 0x20 { c.pos += 1 }
             _ = c.skipSpaces()
             switch format {
             case .oslog: return parseOSLogColumns(&c, time: time)
@@ -98,8 +102,23 @@ enum EnvelopeParser {
         }
     }
 
+    /// The timestamp of a line whose envelope was parsed (computed only for lines with events).
+    static func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo) -> LogTime? {
+        if let t = info.time { return t }
+        switch info.format {
+        case .nslog, .nslogTZ, .oslog, .compact:
+            var c = ByteCursor(p, count: n)
+            return TimestampParser.parseISOLike(&c)?.0
+        case .syslog:
+            var c = ByteCursor(p, count: n)
+            return TimestampParser.parseSyslog(&c)
+        case .ndjson, .bare:
+            return nil
+        }
+    }
+
     /// `PROCESS NAME[PID:TID] message` (NSLog; the process name may hold spaces).
-    private static func parseNSLog(_ c: inout ByteCursor, time: LogTime, format: EnvelopeFormat) -> EnvelopeInfo? {
+    private static func parseNSLog(_ c: inout ByteCursor, time: LogTime?, format: EnvelopeFormat) -> EnvelopeInfo? {
         let start = c.pos
         var i = c.pos
         while i < c.end {
@@ -121,7 +140,7 @@ enum EnvelopeParser {
     }
 
     /// `Df Process[PID:TID] [subsystem:category] message` (`log show --style compact`).
-    private static func parseCompact(_ c: inout ByteCursor, time: LogTime) -> EnvelopeInfo? {
+    private static func parseCompact(_ c: inout ByteCursor, time: LogTime?) -> EnvelopeInfo? {
         while let b = c.peek(), (b | 0x20) &- 0x61 < 26 { c.pos += 1 }
         _ = c.skipSpaces()
         guard var info = parseNSLog(&c, time: time, format: .compact) else { return nil }
@@ -130,7 +149,7 @@ enum EnvelopeParser {
     }
 
     /// `0xTHREAD  Type  0xACTIVITY  PID  TTL  Process Name: (library) [subsystem:category] message`.
-    private static func parseOSLogColumns(_ c: inout ByteCursor, time: LogTime) -> EnvelopeInfo? {
+    private static func parseOSLogColumns(_ c: inout ByteCursor, time: LogTime?) -> EnvelopeInfo? {
         func hexToken(_ c: inout ByteCursor) -> Bool {
             guard c.expect(0x30), c.expect(0x78) else { return false }
             while let b = c.peek(), ByteCursor.isHex(b) { c.pos += 1 }

@@ -79,8 +79,11 @@ public final class MessageParser {
         default:
             break
         }
-        if let e = namedDialect(m) { return e }
-        if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+        // A label cannot start with `[`: tagged messages (`[Lifecycle] X.viewDidAppear(_:)`) are Swift-style.
+        if p[0] != 0x5B {
+            if let e = namedDialect(m) { return e }
+            if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+        }
         return callback(twoWord, twoWordGroups, m, dialect: .swiftFunction)
     }
 
@@ -97,6 +100,17 @@ public final class MessageParser {
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
+        }
+        /// `..` or `…` somewhere: seed 000's `.......dealloc.......`.
+        var hasDotRun: Bool {
+            var i = 0
+            while i + 1 < count {
+                let b = base[i]
+                if b == 0x2E, base[i + 1] == 0x2E { return true }
+                if b == 0xE2, base[i + 1] == 0x80, i + 2 < count, base[i + 2] == 0xA6 { return true }
+                i += 1
+            }
+            return false
         }
         func contains(_ needle: StaticString) -> Bool {
             let k = needle.utf8CodeUnitCount
@@ -116,10 +130,10 @@ public final class MessageParser {
             let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
             return Event(kind: kind, className: m.text(c), dialect: .namedInvoke)
         }
-        if m.contains("..") || m.contains("…"), dots.search(m.base, length: m.count) == .match, let c = dots.range(1), !c.isEmpty {
+        if m.hasDotRun, dots.search(m.base, length: m.count) == .match, let c = dots.range(1), !c.isEmpty {
             return Event(kind: .dealloc, className: m.text(c), dialect: .namedInvoke)
         }
-        guard m.contains(" invoke ") else { return nil }
+        guard m.contains(" invoke ") else { return nil }  // (memmem only runs on label-shaped messages)
         return callback(invoke, invokeGroups, m, dialect: .namedInvoke)
     }
 
