@@ -132,6 +132,18 @@ import Testing
         #expect(r.findings.isEmpty)
     }
 
+    @Test func printBeforeTheFirstNSLogEventBelongsToTheSameProcess() {
+        let r = lint("""
+        2017-02-11 17:25:16.900 navTest[933:17086] App launched
+        HomeViewController viewDidLoad()
+        HomeViewController viewWillAppear(_:)
+        2017-02-11 17:25:16.970 navTest[933:17086] -[HomeViewController viewDidAppear:]
+        """)
+        #expect(r.stats.sessions == 1)
+        #expect(r.stats.controllers == 1)
+        #expect(r.findings.isEmpty)
+    }
+
     @Test func mixedEnvelopesInOneFile() throws {
         var text = ""
         for name in ["nslog.log", "oslog.log", "syslog.log"] {

@@ -181,6 +181,12 @@ public final class LogScanner {
         if let format {
             formatCounts[format.index] += 1
             lastEnvelope = format
+            // `print` lines get the process of the enveloped lines around them: learn it from the
+            // first enveloped line, event or not.
+            if contextProcess == nil, format != .bare, let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata {
+                contextProcess = processName(info, p)
+                contextPID = info.pid
+            }
         } else {
             formatCounts[(lastEnvelope ?? .bare).index] += 1
         }
@@ -240,6 +246,7 @@ public final class LogScanner {
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
               let process = processName(info, p) else { return }
         builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info))
+        if contextProcess == process { contextPID = info.pid }
     }
 }
 
