@@ -76,6 +76,16 @@ import Testing
         #expect(lib.message == "Unbalanced calls")
     }
 
+    @Test func logShowSyslogStyle() {
+        let p = parse("2020-04-01 16:30:45.465638+0800  localhost App Name[63209]: (UIKitCore) [com.apple.UIKit:Presentation] Unbalanced calls")
+        #expect(p.process == "Name")  // host and process are both words here; the pid is what matters
+        #expect(p.pid == 63209)
+        #expect(p.message == "Unbalanced calls")
+        let q = parse("2020-04-01 16:30:45.465638+0800  localhost Shop[63209]: <HomeViewController: 0x1> viewDidLoad")
+        #expect(q.process == "Shop")
+        #expect(q.message == "<HomeViewController: 0x1> viewDidLoad")
+    }
+
     @Test func ndjson() {
         let p = parse(#"{"timestamp" : "2020-04-01 16:30:45.465638+0800", "processID" : 63209, "threadID" : 914637, "eventMessage" : "viewDidLoad:ViewController2 \u2026 \"x\"", "processImagePath" : "/private/var/containers/Bundle/Application/X/App Name.app/App Name", "nested": {"a": [1, {"b": "}"}]}}"#)
         #expect(p.format == .ndjson)

@@ -136,6 +136,33 @@ enum EnvelopeParser {
             }
             i += 1
         }
+        return parseTimestampedSyslog(&c, time: time, format: format)
+    }
+
+    /// `log show --style syslog`: `HOST Process(Library)[PID]: message` after an ISO timestamp.
+    private static func parseTimestampedSyslog(_ c: inout ByteCursor, time: LogTime?, format: EnvelopeFormat) -> EnvelopeInfo? {
+        let start = c.pos
+        var i = c.pos
+        while i < c.end, i - start < 256 {
+            if c.base[i] == 0x5B {
+                var k = ByteCursor(c.base, count: c.end, pos: i + 1)
+                if let pid = k.number(), k.expect(0x5D), k.expect(0x3A) {
+                    var nameEnd = i
+                    if nameEnd > start, c.base[nameEnd - 1] == 0x29 {  // Process(Library)
+                        var q = nameEnd - 1
+                        while q > start, c.base[q] != 0x28 { q -= 1 }
+                        if c.base[q] == 0x28 { nameEnd = q }
+                    }
+                    var nameStart = nameEnd
+                    while nameStart > start, c.base[nameStart - 1] != 0x20 { nameStart -= 1 }
+                    guard nameStart > start, nameEnd > nameStart else { return nil }  // a host must precede
+                    let msgStart = k.peek() == 0x20 ? k.pos + 1 : k.pos
+                    let message = stripOSLogDecorations(c.base, min(msgStart, c.end)..<c.end)
+                    return EnvelopeInfo(format: format, time: time, process: nameStart..<nameEnd, pid: pid, message: message)
+                }
+            }
+            i += 1
+        }
         return nil
     }
 

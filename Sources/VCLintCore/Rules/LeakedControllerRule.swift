@@ -71,6 +71,24 @@ public struct LeakedControllerRule: Rule {
             -[ItemViewController dealloc]
             -[ListViewController dealloc]
             """,
+            // Tab switches (UITabBarController announces the new tab first): the hidden tab's root is
+            // not removed, although it never deallocates and other controllers of the app do.
+            """
+            2024-03-01 10:00:00.000 Shop[100:200] FeedViewController viewDidLoad()
+            2024-03-01 10:00:00.010 Shop[100:200] FeedViewController viewWillAppear(_:)
+            2024-03-01 10:00:00.300 Shop[100:200] FeedViewController viewDidAppear(_:)
+            2024-03-01 10:00:02.000 Shop[100:200] ProfileViewController viewDidLoad()
+            2024-03-01 10:00:02.010 Shop[100:200] ProfileViewController viewWillAppear(_:)
+            2024-03-01 10:00:02.020 Shop[100:200] FeedViewController viewWillDisappear(_:)
+            2024-03-01 10:00:02.030 Shop[100:200] FeedViewController viewDidDisappear(_:)
+            2024-03-01 10:00:02.040 Shop[100:200] ProfileViewController viewDidAppear(_:)
+            2024-03-01 10:00:04.000 Shop[100:200] FeedViewController viewWillAppear(_:)
+            2024-03-01 10:00:04.010 Shop[100:200] ProfileViewController viewWillDisappear(_:)
+            2024-03-01 10:00:04.020 Shop[100:200] ProfileViewController viewDidDisappear(_:)
+            2024-03-01 10:00:04.030 Shop[100:200] FeedViewController viewDidAppear(_:)
+            2024-03-01 10:00:05.000 Shop[100:200] OnboardingViewController deinit
+            2024-03-01 10:00:20.000 Shop[100:200] Sync finished
+            """,
             // An iOS 13 page sheet: the presenter gets no callbacks; the sheet closes and is freed.
             """
             HomeViewController viewDidLoad()
