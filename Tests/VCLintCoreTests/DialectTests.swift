@@ -38,6 +38,9 @@ import Testing
         Case(message: "ChildViewController willMove(toParent:) nil", kind: .willMoveToParent, className: "ChildViewController"),
         Case(message: "HomeViewController viewWillAppear(_:) animated: true", kind: .viewWillAppear, className: "HomeViewController"),
         Case(message: "HomeViewController(0x600003d0c000) viewDidLoad()", kind: .viewDidLoad, className: "HomeViewController", address: 0x600003d0c000),
+        Case(message: "🟢 HomeViewController viewDidAppear(_:)", kind: .viewDidAppear, className: "HomeViewController"),
+        Case(message: "HomeViewController -> viewDidLoad", kind: .viewDidLoad, className: "HomeViewController"),
+        Case(message: "HomeViewController - viewWillDisappear", kind: .viewWillDisappear, className: "HomeViewController"),
         // described object
         Case(message: "<HomeViewController: 0x7fa1c8d0a200> viewDidDisappear:", kind: .viewDidDisappear, className: "HomeViewController", address: 0x7fa1c8d0a200),
         Case(message: "<MyApp.HomeViewController: 0x7fa1c8d0a200> viewDidLoad", kind: .viewDidLoad, className: "HomeViewController", address: 0x7fa1c8d0a200),

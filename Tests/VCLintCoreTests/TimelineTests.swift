@@ -272,4 +272,55 @@ import Testing
         """)
         #expect(r.summary == ["missing_did_appear@5"])
     }
+
+    @Test func captureCutMidTransitionIsNotAMissingCallback() {
+        let cut = lint("""
+        2024-03-01 10:00:00.000 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:00.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:05.000 Shop[1:1] -[DetailViewController viewDidLoad]
+        2024-03-01 10:00:05.010 Shop[1:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:05.020 Shop[1:1] -[DetailViewController viewWillAppear:]
+        """)
+        #expect(cut.findings.isEmpty, "\(cut.summary)")
+        let untimed = lint("""
+        -[HomeViewController viewWillAppear:]
+        -[HomeViewController viewDidAppear:]
+        -[HomeViewController viewWillDisappear:]
+        -[HomeViewController viewDidDisappear:]
+        -[HomeViewController viewWillAppear:]
+        """)
+        #expect(untimed.findings.isEmpty, "\(untimed.summary)")
+    }
+
+    @Test func captureThatWentOnReportsTheMissingCallback() {
+        let timed = lint("""
+        2024-03-01 10:00:00.000 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:00.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:05.010 Shop[1:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:05.300 Shop[1:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:06.020 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:30.000 Shop[1:1] Sync finished
+        """)
+        #expect(timed.summary == ["missing_did_appear@5"])
+        let untimed = lint("""
+        -[HomeViewController viewWillAppear:]
+        -[HomeViewController viewDidAppear:]
+        -[HomeViewController viewWillDisappear:]
+        -[HomeViewController viewDidDisappear:]
+        -[HomeViewController viewWillAppear:]
+        -[OtherViewController viewWillAppear:]
+        -[OtherViewController viewDidAppear:]
+        """)
+        #expect(untimed.summary == ["missing_did_appear@5"])
+        // A relaunch ends the session for sure: what was pending never completed.
+        let relaunch = lint("""
+        2024-03-01 10:00:00.000 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:00.300 Shop[1:1] -[HomeViewController viewDidAppear:]
+        2024-03-01 10:00:05.010 Shop[1:1] -[HomeViewController viewWillDisappear:]
+        2024-03-01 10:00:05.300 Shop[1:1] -[HomeViewController viewDidDisappear:]
+        2024-03-01 10:00:06.020 Shop[1:1] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:06.100 Shop[2:1] -[HomeViewController viewWillAppear:]
+        """)
+        #expect(relaunch.summary == ["missing_did_appear@5"])
+    }
 }

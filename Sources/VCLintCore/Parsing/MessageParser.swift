@@ -27,7 +27,7 @@ public final class MessageParser {
         let dots = try! PCRE2Pattern(#"^(?<cls>\#(label)?)\s*(?:\.|…){2,}\s*(?<m>dealloc|deinit)\s*(?:\.|…)*$"#)
         let invoke = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+invoke\s+(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
         let methodClass = try! PCRE2Pattern(#"^(?<m>[A-Za-z_]\w*)(?<sig>\((?:\w*:)*\))?\s*:\s*(?<cls>\#(cls))(?<rest>.*)$"#)
-        let twoWord = try! PCRE2Pattern(#"^(?:\[[^\]]{1,60}\]\s*)?(?<cls>\#(cls))(?:\s*[(<\[]?(?<addr>0x[0-9A-Fa-f]+)[)>\]]?)?(?:\s*\.\s*|\s*:\s+|\s+-\s+|\s+)(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
+        let twoWord = try! PCRE2Pattern(#"^(?:\[[^\]]{1,60}\]\s*|[\x80-\xff]{1,16}\s+)?(?<cls>\#(cls))(?:\s*[(<\[]?(?<addr>0x[0-9A-Fa-f]+)[)>\]]?)?(?:\s*\.\s*|\s*:\s+|\s+-\s+|\s*->\s*|\s+)(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
     }
 
     /// Group numbers of a "class + method" grammar, looked up once.

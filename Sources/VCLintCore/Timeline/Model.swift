@@ -159,6 +159,8 @@ final class Transition {
     var cancelled = false
     var settled = false
     var lastTime: LogTime?
+    /// The line of its latest callback.
+    var lastLine = 0
 
     init(serial: Int) { self.serial = serial }
 

@@ -68,6 +68,7 @@ final class SessionTimeline {
     private(set) var firstTime: LogTime?
     private(set) var lastTime: LogTime?
     private(set) var eventCount = 0
+    private var lastEventLine = 0
     private var hasTimes = false
     private var lastInitInstance: Instance?
 
@@ -91,6 +92,7 @@ final class SessionTimeline {
 
     func handle(_ e: Event) {
         eventCount += 1
+        lastEventLine = e.line
         if let t = e.time { observe(time: t) }
         if e.kind.isUIKitWarning {
             let known = e.address.flatMap { byAddress[$0] }
@@ -406,6 +408,7 @@ final class SessionTimeline {
         t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown))
         if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
+        t.lastLine = max(t.lastLine, ref.line)
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
     }
@@ -429,6 +432,7 @@ final class SessionTimeline {
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
         t.lastTime = ref.time ?? t.lastTime
+        t.lastLine = max(t.lastLine, ref.line)
         return true
     }
 
@@ -444,6 +448,7 @@ final class SessionTimeline {
             m.done = true
             if m.direction == m.initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
+        t.lastLine = max(t.lastLine, ref.line)
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
@@ -683,18 +688,22 @@ final class SessionTimeline {
 
     /// The process ended: what was still pending is reported, removed controllers that were never
     /// deallocated are leaks (controllers merely alive were killed with the process).
-    func finish() {
+    /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
+    func finish(captureEnded: Bool = false) {
         if let t = transition, !t.settled { settle(t) }
         var live: [Instance] = []
         for list in liveByClass.values { live.append(contentsOf: list) }
         live.sort { $0.serial < $1.serial }
         for inst in live {
-            switch inst.appearance {
-            case .appearing: incomplete(inst, appearing: true, reason: .sessionEnded)
-            case .disappearing: incomplete(inst, appearing: false, reason: .sessionEnded)
-            default: break
+            let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
+            if !captureEnded || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
+                switch inst.appearance {
+                case .appearing: incomplete(inst, appearing: true, reason: .sessionEnded)
+                case .disappearing: incomplete(inst, appearing: false, reason: .sessionEnded)
+                default: break
+                }
             }
-            if case .adding(let will) = inst.parentState {
+            if case .adding(let will) = inst.parentState, !captureEnded || wentOn(after: will, lastLine: will.line) {
                 emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
@@ -722,6 +731,16 @@ final class SessionTimeline {
         lastDeadByClass = [:]
         transition = nil
         lastInitInstance = nil
+    }
+
+    /// Whether the capture went on long enough after `ref` to judge that something never came: a
+    /// capture that stops in the middle of an animation has not shown its end.
+    private func wentOn(after ref: EventRef?, lastLine: Int) -> Bool {
+        guard let ref else { return false }
+        if hasTimes, let at = ref.time, let end = lastTime {
+            return end.seconds - at.seconds >= options.leakGraceSeconds
+        }
+        return lastEventLine > max(lastLine, ref.line)
     }
 
     // MARK: -

@@ -66,15 +66,15 @@ public final class TimelineBuilder {
         if let time { s.observe(time: time) }
     }
 
-    private func end(_ s: SessionTimeline) {
-        s.finish()
+    private func end(_ s: SessionTimeline, captureEnded: Bool = false) {
+        s.finish(captureEnded: captureEnded)
         if s.eventCount > 0 { finishedWithEvents += 1 }
     }
 
     /// Ends every session and returns the observations that the instrumentation allows.
     public func finish() -> TimelineSummary {
         let open = current.values.sorted { $0.serial < $1.serial }
-        for s in open { end(s) }
+        for s in open { end(s, captureEnded: true) }
         current = [:]
         let kept = context.observations.filter { o in
             guard let r = o.requires else { return true }
