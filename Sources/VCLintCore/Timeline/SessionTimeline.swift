@@ -684,6 +684,24 @@ final class SessionTimeline {
         liveByClass[inst.className]?.removeAll { $0 === inst }
         lastDeadByClass[inst.className] = inst
         for list in liveByClass.values { for other in list { other.coveredBy.removeAll { $0 === inst } } }
+        if let a = inst.address { rememberDead(a) }
+    }
+
+    /// Dead instances stay findable by address (a callback after dealloc), but only the most recent
+    /// ones: memory follows live controllers, not every controller the capture ever had.
+    private static let deadAddressMemory = 4096
+    private var deadAddresses: [UInt64] = []
+    private var deadAddressHead = 0
+
+    private func rememberDead(_ address: UInt64) {
+        if deadAddresses.count < Self.deadAddressMemory {
+            deadAddresses.append(address)
+            return
+        }
+        let oldest = deadAddresses[deadAddressHead]
+        if let old = byAddress[oldest], !old.isAlive { byAddress[oldest] = nil }
+        deadAddresses[deadAddressHead] = address
+        deadAddressHead = (deadAddressHead + 1) % Self.deadAddressMemory
     }
 
     /// The process ended: what was still pending is reported, removed controllers that were never
