@@ -105,7 +105,7 @@ public struct LeakedControllerRule: Rule {
     )
 
     public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
-        guard case .leaked(let removal, _, let wentOn, let confirmed) = o.kind else { return nil }
+        guard case .leaked(let removal, _, let will, let wentOn, let confirmed) = o.kind else { return nil }
         let how: String
         if let along = removal.takenAlongBy {
             how = "\(removal.kind.verb) (\(along), line \(removal.evidence.line))"
@@ -115,6 +115,8 @@ public struct LeakedControllerRule: Rule {
         let grace = Wording.seconds(options.leakGraceSeconds)
         var related: [(line: Int, note: String)] = []
         if removal.evidence.line != o.line { related.append((removal.evidence.line, "removal")) }
+        if let will, will.line != removal.evidence.line { related.append((will.line, "viewWillDisappear")) }
+        related.sort { $0.line < $1.line }
         if confirmed {
             let tail = wentOn.map { "the session went on \(Wording.seconds($0)), grace \(grace)" } ?? "the session ended without it"
             return RuleVerdict(

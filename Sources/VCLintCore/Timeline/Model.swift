@@ -75,6 +75,8 @@ final class Instance {
     var appearedEver = false
     var lastAppear: EventRef?
     var lastDidDisappear: EventRef?
+    /// The viewWillDisappear that the last viewDidDisappear completed.
+    var lastWillDisappear: EventRef?
     var dealloc: EventRef?
     var afterDeallocReported = false
     var appearanceBeforeLoadReported = false

@@ -19,7 +19,7 @@ public enum ObservationKind: Sendable {
     case duplicateViewDidLoad(event: EventRef, firstLoad: EventRef?)
     case eventAfterDealloc(event: EventRef, dealloc: EventRef)
     case deallocWhileVisible(dealloc: EventRef, appeared: EventRef?)
-    case leaked(removal: Removal, anchor: EventRef, wentOn: Double?, confirmed: Bool)
+    case leaked(removal: Removal, anchor: EventRef, will: EventRef?, wentOn: Double?, confirmed: Bool)
     case lateDealloc(dealloc: EventRef, removal: Removal, delay: Double)
     case completionBeforeDisappearance(marker: EventRef, did: EventRef, will: EventRef?)
     case completionBeforeAppearance(marker: EventRef, did: EventRef, will: EventRef?)

@@ -372,6 +372,7 @@ final class SessionTimeline {
                 if state == .appearing { dropFromTransition(inst) }
             }
             inst.appearance = .disappeared
+            inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
             inst.pendingWill = nil
             inst.lastDidDisappear = ref
             if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { inst.removal?.anchor = ref }
@@ -736,7 +737,8 @@ final class SessionTimeline {
             }
             // dealloc is instrumented when this class logs it, or every class of its dialect does.
             let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
-            emit(.leaked(removal: r, anchor: r.anchor, wentOn: wentOn, confirmed: confirmed), inst.ref,
+            let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
+            emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
                  line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
         }
         // The session is over: release its controllers (memory follows live controllers only).
