@@ -323,4 +323,16 @@ import Testing
         """)
         #expect(relaunch.summary == ["missing_did_appear@5"])
     }
+
+    @Test func leakWhenTheCaptureEndsWithinTheGraceIsAnUnconfirmedWarning() throws {
+        // Seed 000's capture as the article prints it (it stops 1 ms after the dismissal), without
+        // SecondViewController's dealloc.
+        let text = try String(contentsOf: fixtureURL("seeds/navtest-seed000.log"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(24)
+        let r = lint(lines.joined(separator: "\n") + "\n")
+        #expect(r.summary == ["leaked_controller@22"])
+        #expect(r.findings.first?.severity == .warning)
+        #expect(r.findings.first?.message.contains("unconfirmed") == true)
+        #expect(r.findings.first?.related.map(\.line) == [17, 19])
+    }
 }
