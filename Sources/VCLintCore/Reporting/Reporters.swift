@@ -14,12 +14,22 @@ public protocol Reporter {
 }
 
 public enum ReporterRegistry {
-    public static let names = ["xcode", "json"]
+    public static let names = [
+        XcodeReporter.identifier, JSONReporter.identifier, SARIFReporter.identifier, JUnitReporter.identifier,
+        GitHubActionsReporter.identifier, CheckstyleReporter.identifier, MarkdownReporter.identifier,
+    ]
 
-    public static func reporter(named name: String) -> (any Reporter)? {
+    /// `rules` is the run's rule settings: reports that list rules (SARIF's configuration
+    /// overrides, JUnit's test cases) describe the rules that actually ran.
+    public static func reporter(named name: String, rules: RuleSettings = .default) -> (any Reporter)? {
         switch name {
         case XcodeReporter.identifier: return XcodeReporter()
         case JSONReporter.identifier: return JSONReporter()
+        case SARIFReporter.identifier: return SARIFReporter(rules: rules)
+        case JUnitReporter.identifier: return JUnitReporter(rules: rules)
+        case GitHubActionsReporter.identifier: return GitHubActionsReporter()
+        case CheckstyleReporter.identifier: return CheckstyleReporter()
+        case MarkdownReporter.identifier: return MarkdownReporter()
         default: return nil
         }
     }

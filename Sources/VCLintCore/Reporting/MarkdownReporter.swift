@@ -1,0 +1,78 @@
+/// A Markdown summary for a pull-request comment or a job summary (`$GITHUB_STEP_SUMMARY`): a
+/// heading, the counts, and a table of findings.
+///
+/// Text from a log is written so that it stays text: `|` and newlines cannot break the table,
+/// Markdown punctuation cannot start emphasis, links, code or HTML (it is backslash-escaped), other
+/// control characters become U+FFFD, and `@` is followed by a zero-width space so a class name
+/// like `@team` does not notify anyone.
+public struct MarkdownReporter: Reporter {
+    public static let identifier = "markdown"
+    /// GitHub comments hold at most 65,536 characters: past this many rows the table stops and
+    /// says how many were left out.
+    public var maxRows: Int
+
+    public init(maxRows: Int = 100) {
+        self.maxRows = maxRows
+    }
+
+    public func report(_ result: LintResult) -> String {
+        var out = "## \(VCLintVersion.name)\n\n"
+        out += Self.counts(result) + "\n\n"
+        let findings = result.findings
+        if findings.isEmpty {
+            out += "No lifecycle violations.\n"
+            return out
+        }
+        out += "| location | severity | rule | message |\n"
+        out += "| --- | --- | --- | --- |\n"
+        for f in findings.prefix(maxRows) {
+            out += "| \(Self.cell("\(f.path):\(f.line)")) | \(f.severity.rawValue) | \(Self.ruleCell(f.rule)) | \(Self.cell(f.message)) |\n"
+        }
+        if findings.count > maxRows {
+            let rest = findings.count - maxRows
+            out += "\n… and \(rest) more finding\(rest == 1 ? "" : "s") not shown.\n"
+        }
+        return out
+    }
+
+    /// `**2 errors**, 1 warning, 0 infos in 3 files (1,204 lines)`; failing counts in bold.
+    static func counts(_ result: LintResult) -> String {
+        func plural(_ n: Int, _ word: String) -> String { "\(XcodeReporter.grouped(n)) \(word)\(n == 1 ? "" : "s")" }
+        let parts = [(Severity.error, "error"), (.warning, "warning"), (.info, "info")].map { s, word in
+            let n = result.count(s)
+            return n > 0 && s != .info ? "**\(plural(n, word))**" : plural(n, word)
+        }
+        return "\(parts.joined(separator: ", ")) in \(plural(result.files.count, "file")) (\(plural(result.totalLines, "line")))"
+    }
+
+    /// A rule id in code style when it is a plain identifier (every built-in one is).
+    static func ruleCell(_ rule: String) -> String {
+        let plain = !rule.isEmpty && rule.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "." }
+        return plain ? "`\(rule)`" : cell(rule)
+    }
+
+    /// Text for one table cell.
+    public static func cell(_ s: String) -> String {
+        var out = ""
+        var lastWasCR = false
+        for u in s.unicodeScalars {
+            defer { lastWasCR = u == "\r" }
+            switch u {
+            case "\r": out += "<br>"
+            case "\n": if !lastWasCR { out += "<br>" }
+            case "\t": out += " "
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "&", "~", "$":  // `$`: GitHub's inline math
+                out += "\\"
+                out.unicodeScalars.append(u)
+            case "@": out += "@\u{200B}"
+            default:
+                if u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u == "\u{2028}" || u == "\u{2029}" {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out
+    }
+}
