@@ -18,8 +18,16 @@ struct LintCommand: ParsableCommand {
     @Argument(help: "Log files or directories; - or nothing for standard input.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "Output format: xcode (default, one line per finding) or json (versioned report).")
-    var reporter: String = "xcode"
+    @Option(name: .long, help: ArgumentHelp(
+        "Report format, optionally written to a file; repeatable.",
+        discussion: """
+        NAME is one of: xcode (default, one line per finding), json (versioned report), sarif (SARIF 2.1.0, \
+        for code scanning), junit (JUnit XML), github-actions (workflow commands), checkstyle (Checkstyle XML), \
+        markdown (summary table for a pull-request comment). NAME:FILE writes that report to FILE (replaced \
+        only once the report is complete); at most one reporter prints to standard output.
+        """,
+        valueName: "NAME[:FILE]"))
+    var reporter: [String] = []
 
     @Flag(name: .long, help: "Fail (exit 1) on warnings too.")
     var strict = false
@@ -37,8 +45,10 @@ struct LintCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        guard ReporterRegistry.reporter(named: reporter) != nil else {
-            throw ValidationError("unknown reporter '\(reporter)'; expected one of: \(ReporterRegistry.names.joined(separator: ", "))")
+        do {
+            _ = try ReporterRequest.parseAll(reporter)
+        } catch {
+            throw ValidationError(error.description)
         }
         for id in enable + disable where RuleRegistry.rule(id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
@@ -56,16 +66,32 @@ struct LintCommand: ParsableCommand {
         enabled.subtract(disable)
         options.rules = RuleSettings(enabled: enabled)
         let linter = Linter(options: options)
+        let requests = try ReporterRequest.parseAll(reporter)
         let result: LintResult
+        var files: [(request: ReporterRequest, file: PendingReportFile)] = []
         do {
             let sources = try InputResolver.resolve(paths)
+            // Report files are opened before the (possibly long) lint, so a bad path fails at once.
+            for r in requests {
+                if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
+            }
             result = try linter.lint(sources)
+            // Every file first: a run that fails prints nothing on stdout.
+            for (r, file) in files {
+                try file.commit(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
+            }
         } catch let error as InputError {
+            files.forEach { $0.file.discard() }
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        } catch let error as ReportFileError {
+            files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
             throw ExitCode(2)
         }
-        let report = ReporterRegistry.reporter(named: reporter)!.report(result)
-        writeStdout(report)
+        if let r = requests.first(where: { $0.path == nil }) {
+            writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
+        }
         if !quiet { printError(XcodeReporter.summary(result)) }
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
         if failing { throw ExitCode(1) }

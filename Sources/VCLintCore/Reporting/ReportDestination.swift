@@ -1,0 +1,184 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `--reporter NAME[:FILE]` argument: a reporter, and the file it writes (nil: stdout).
+public struct ReporterRequest: Sendable, Equatable {
+    public var name: String
+    /// nil, `NAME` alone or `NAME:-`, means standard output.
+    public var path: String?
+
+    public init(name: String, path: String? = nil) {
+        self.name = name
+        self.path = path
+    }
+
+    /// Parses `NAME` or `NAME:FILE` (split at the first colon: reporter names have none, file
+    /// names may). The message of the error is one line for stderr.
+    public static func parse(_ argument: String) throws(ReporterRequestError) -> ReporterRequest {
+        let name: String
+        var path: String?
+        if let colon = argument.firstIndex(of: ":") {
+            name = String(argument[..<colon])
+            let file = String(argument[argument.index(after: colon)...])
+            guard !file.isEmpty else {
+                throw ReporterRequestError("reporter '\(argument)' names no file after the colon; use \(name) or \(name):FILE")
+            }
+            if file != "-" { path = file }
+        } else {
+            name = argument
+        }
+        guard ReporterRegistry.names.contains(name) else {
+            throw ReporterRequestError("unknown reporter '\(name)'; expected one of: \(ReporterRegistry.names.joined(separator: ", "))")
+        }
+        return ReporterRequest(name: name, path: path)
+    }
+
+    /// Parses every argument and checks the set: at most one report on stdout, no file twice.
+    /// No argument means `xcode` on stdout.
+    public static func parseAll(_ arguments: [String]) throws(ReporterRequestError) -> [ReporterRequest] {
+        guard !arguments.isEmpty else { return [ReporterRequest(name: XcodeReporter.identifier)] }
+        var out: [ReporterRequest] = []
+        for a in arguments { out.append(try parse(a)) }
+        let toStdout = out.filter { $0.path == nil }
+        if toStdout.count > 1 {
+            throw ReporterRequestError("only one reporter can print to standard output (\(toStdout.map(\.name).joined(separator: ", "))); give the others a file: --reporter NAME:FILE")
+        }
+        var seen: Set<String> = []
+        for r in out {
+            guard let p = r.path else { continue }
+            let key = URL(fileURLWithPath: p).standardizedFileURL.path
+            if !seen.insert(key).inserted {
+                throw ReporterRequestError("two reporters write to \(p); give each its own file")
+            }
+        }
+        return out
+    }
+}
+
+public struct ReporterRequestError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Why a report file could not be written: `PATH: reason`, for one stderr line.
+public struct ReportFileError: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    init(path: String, errno code: Int32) {
+        self.init(path: path, reason: String(cString: strerror(code)).lowercased())
+    }
+}
+
+/// A report file written all at once or not at all: a temporary file beside the target (same
+/// directory, so the final rename cannot cross file systems) is created up front, which also
+/// proves early that the target's directory is writable, and renamed over the target once the
+/// whole report is in it. A run that fails leaves the old report, or none, never half of one.
+///
+/// A symbolic link is followed (the file it points at is replaced, the link stays); a target that
+/// exists and is not a regular file (`/dev/stderr`, a FIFO) is opened and written directly, since
+/// renaming over it would replace the device node.
+public final class PendingReportFile {
+    public let path: String
+    public private(set) var temporaryPath: String?
+    /// Where the report lands: `path`, or the file a symbolic link at `path` points at.
+    private let target: String
+    private var fd: Int32 = -1
+    private var committed = false
+
+    /// Creates the temporary file (or opens a device); throws if the directory is missing or not
+    /// writable, or if the target is a directory.
+    public init(path: String) throws(ReportFileError) {
+        self.path = path
+        var st = stat()
+        let exists = stat(path, &st) == 0
+        if exists && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw ReportFileError(path: path, reason: "is a directory")
+        }
+        if exists && (st.st_mode & S_IFMT) != S_IFREG {
+            target = path
+            fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                throw ReportFileError(path: path, errno: code)
+            }
+            return
+        }
+        target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
+        let url = URL(fileURLWithPath: target)
+        let dir = url.deletingLastPathComponent().path
+        // `.NAME.vclint-XXXXXX`: hidden, and no log extension, so a lint of the directory skips it.
+        let prefix: String = dir == "/" ? "/" : dir + "/"
+        let name: String = "." + url.lastPathComponent + ".vclint-XXXXXX"
+        var template = Array((prefix + name).utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let code = errno
+            throw ReportFileError(path: path, errno: code)
+        }
+        self.fd = fd
+        self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    deinit { discard() }
+
+    /// Writes the whole report and renames it over the target.
+    public func commit(_ contents: String) throws(ReportFileError) {
+        guard fd >= 0, !committed else { throw ReportFileError(path: path, reason: "report already written") }
+        committed = true
+        var failure: Int32 = 0
+        var text = contents
+        text.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                off += n
+            }
+        }
+        guard let temp = temporaryPath else {  // a device: written in place
+            if close(fd) != 0, failure == 0 { failure = errno }
+            fd = -1
+            if failure != 0 { throw ReportFileError(path: path, errno: failure) }
+            return
+        }
+        if failure == 0 { _ = fchmod(fd, Self.mode(for: target)) }
+        if failure == 0, fsync(fd) != 0, errno != EINVAL { failure = errno }
+        if close(fd) != 0, failure == 0 { failure = errno }
+        fd = -1
+        if failure == 0, rename(temp, target) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temp)
+            temporaryPath = nil
+            throw ReportFileError(path: path, errno: failure)
+        }
+        temporaryPath = nil
+    }
+
+    /// Removes the temporary file (a run that failed); the target is untouched.
+    public func discard() {
+        if fd >= 0 { close(fd); fd = -1 }
+        if let temp = temporaryPath { unlink(temp); temporaryPath = nil }
+    }
+
+    /// An existing report keeps its permissions; a new one gets what the umask allows (mkstemp's 0600 is
+    /// too strict for a report other users or CI steps read).
+    private static func mode(for path: String) -> mode_t {
+        var st = stat()
+        if stat(path, &st) == 0 { return st.st_mode & 0o7777 }
+        let mask = umask(0)
+        umask(mask)
+        return 0o666 & ~mask
+    }
+}
