@@ -1,0 +1,562 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import VCLintCore
+
+/// The report formats: goldens over real fixtures, and the escaping of hostile text in each.
+/// Regenerate the goldens after an intended change with
+/// `VCLINT_UPDATE_GOLDENS=1 swift test --filter ReporterGoldenTests` and review the diff.
+@Suite struct ReporterGoldenTests {
+    /// Reporter → extension of its golden (never a log extension: the goldens must not be linted).
+    static let extensions: [String: String] = [
+        "xcode": "xcode", "sarif": "sarif", "junit": "xml", "github-actions": "gha", "checkstyle": "xml", "markdown": "md",
+    ]
+
+    /// Named results the goldens are made from: several files with errors, a warning, infos and a
+    /// clean file; and the hostile fixture.
+    static let sets: [String: [String]] = [
+        "sample": [
+            "Fixtures/seeds/navtest-missing-dealloc.log", "Fixtures/flows/late-dealloc.log",
+            "Fixtures/flows/memory-warning-ios5.log", "Fixtures/seeds/navtest-seed000.log",
+        ],
+        "hostile": ["Fixtures/reporters/hostile.log"],
+    ]
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let set: String
+        let reporter: String
+        var testDescription: String { "\(set) → \(reporter)" }
+    }
+
+    static let cases: [Case] = sets.keys.sorted().flatMap { set in extensions.keys.sorted().map { Case(set: set, reporter: $0) } }
+
+    static func result(_ set: String) throws -> LintResult {
+        LintResult(files: try sets[set]!.map { try lintFixture($0) })
+    }
+
+    static func golden(_ c: Case) -> URL {
+        fixtureURL("reporters/\(c.set)-\(c.reporter).expected.\(extensions[c.reporter]!)")
+    }
+
+    @Test func everyReporterHasAGolden() {
+        #expect(Set(Self.extensions.keys).union(["json"]) == Set(ReporterRegistry.names))
+    }
+
+    @Test(arguments: cases)
+    func reportMatchesGolden(_ c: Case) throws {
+        let reporter = try #require(ReporterRegistry.reporter(named: c.reporter))
+        let report = reporter.report(try Self.result(c.set))
+        let url = Self.golden(c)
+        if ProcessInfo.processInfo.environment["VCLINT_UPDATE_GOLDENS"] == "1" {
+            try Data(report.utf8).write(to: url, options: .atomic)
+        }
+        let expected = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(report == expected, "\(c.testDescription) differs from \(url.lastPathComponent)")
+    }
+
+    @Test func goldensAreNotLinted() {
+        for c in Self.cases {
+            #expect(!InputResolver.logExtensions.contains(Self.golden(c).pathExtension))
+        }
+    }
+
+    /// The hostile fixture really carries the characters the escaping is about.
+    @Test func hostileFixtureIsHostile() throws {
+        let messages = try Self.result("hostile").findings.map(\.message).joined()
+        for s in ["\"", "&", "%", "::", ",", "'", "{", "|", "`", "@", "\u{1B}", "\u{7}", "\u{FFFD}"] {
+            #expect(messages.contains(s), "no \(s.debugDescription) in the hostile fixture's messages")
+        }
+    }
+}
+
+/// Findings built by hand, with text no log line could carry (newlines, `<`, CR, U+FFFE) in the
+/// message, the path, the rule and the related notes.
+enum Hostile {
+    static let message = "Evil\"<script>&amp;'%0A%\n::error file=x::pwned\r\nnext,{0}}|`*_[x](y)@team~$ \u{1}\u{1B}[31m\u{7F}\u{85}\u{2028}\u{FFFE}end"
+    static let path = "logs/we<ir>d \"dir\"/a,b:c%25 é#?.log"
+    static let note = "view<Will>&Disappear\n\"note\""
+
+    static func finding(_ severity: Severity = .error, rule: String = "leaked_controller", line: Int = 7) -> Finding {
+        Finding(
+            rule: rule, severity: severity, message: message, path: path, line: line,
+            time: LogTime(seconds: 0, iso: "2024-03-01T10:00:00.000"),
+            controller: ControllerRef(className: "Evil\"<&>", address: 0x7fa1c8d0a200, instance: "Evil\"<&>#1"),
+            related: [Finding.Related(path: path, line: 3, note: note)],
+            fingerprint: "0123456789abcdef")
+    }
+
+    static func result() -> LintResult {
+        var stats = InputStats(path: path)
+        stats.lines = 20
+        stats.bytes = 1000
+        let findings = [finding(), finding(.warning, rule: "late_dealloc", line: 9), finding(.info, rule: "memory_warning", line: 11)]
+        var clean = InputStats(path: "clean & <quiet>.log")
+        clean.lines = 1
+        return LintResult(files: [FileResult(stats: stats, findings: findings), FileResult(stats: clean, findings: [])])
+    }
+
+    /// The message as an XML parser must read it back: characters XML cannot hold become U+FFFD.
+    static var xmlMessage: String {
+        String(String.UnicodeScalarView(message.unicodeScalars.map { XMLText.isAllowed($0) ? $0 : "\u{FFFD}" }))
+    }
+}
+
+/// Runs python3 on a script with arguments; returns exit status and output.
+func python(_ script: String, _ args: [String]) throws -> (status: Int32, output: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["python3", "-c", script] + args
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+func writeTemp(_ text: String, ext: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-report-\(UUID().uuidString).\(ext)")
+    try Data(text.utf8).write(to: url)
+    return url
+}
+
+/// An XML document as elements with their attributes and text, read by Foundation's parser.
+final class XMLTree: NSObject, XMLParserDelegate {
+    struct Element { var name: String; var attributes: [String: String]; var text = "" }
+    var elements: [Element] = []
+    private var open: [Int] = []
+    var error: Error?
+
+    static func parse(_ text: String) throws -> XMLTree {
+        let tree = XMLTree()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = tree
+        let ok = parser.parse()
+        if !ok { throw tree.error ?? parser.parserError ?? CocoaError(.propertyListReadCorrupt) }
+        return tree
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        open.append(elements.count)
+        elements.append(Element(name: name, attributes: attributes))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let i = open.last { elements[i].text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) { error = parseError }
+
+    func all(_ name: String) -> [Element] { elements.filter { $0.name == name } }
+}
+
+/// python3's expat is strict about what XML 1.0 allows; every XML report must pass it too.
+func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let url = try writeTemp(text, ext: "xml")
+    defer { try? FileManager.default.removeItem(at: url) }
+    let r = try python("import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])", [url.path])
+    #expect(r.status == 0, "python3 could not parse the XML: \(r.output)", sourceLocation: sourceLocation)
+}
+
+@Suite struct SARIFReporterTests {
+    /// `../shared/schemas/` beside the package, as the issue names it.
+    static let schema = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/schemas/sarif-2.1.0.json").path
+
+    /// Validates against the SARIF 2.1.0 JSON schema with python3's jsonschema (CI installs it).
+    func expectValid(_ sarif: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let schema = Self.schema
+        let url = try writeTemp(sarif, ext: "sarif")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let script = """
+        import json, sys
+        try:
+            import jsonschema
+        except ImportError:
+            print("python3 needs the jsonschema package: pip install jsonschema"); sys.exit(3)
+        schema = json.load(open(sys.argv[1], encoding="utf-8"))
+        doc = json.load(open(sys.argv[2], encoding="utf-8"))
+        errors = list(jsonschema.Draft4Validator(schema).iter_errors(doc))
+        for e in errors[:5]: print(list(e.absolute_path), e.message)
+        sys.exit(1 if errors else 0)
+        """
+        let r = try python(script, [schema, url.path])
+        #expect(r.status == 0, "SARIF is not valid against \(schema): \(r.output)", sourceLocation: sourceLocation)
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test(arguments: ["sample", "hostile"])
+    func fixtureReportsAreValid(_ set: String) throws {
+        try expectValid(SARIFReporter().report(try ReporterGoldenTests.result(set)))
+    }
+
+    @Test func handBuiltHostileReportIsValidAndReadsBack() throws {
+        let text = SARIFReporter().report(Hostile.result())
+        try expectValid(text)
+        let run = try #require((try json(text)["runs"] as? [[String: Any]])?.first)
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == 3)
+        let r = results[0]
+        let message = try #require((r["message"] as? [String: Any])?["text"] as? String)
+        // Literal braces are doubled (placeholders); everything else survives JSON exactly.
+        #expect(message == Hostile.message.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}"))
+        let location = try #require(((r["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+        let uri = try #require((location["artifactLocation"] as? [String: Any])?["uri"] as? String)
+        #expect(uri == "logs/we%3Cir%3Ed%20%22dir%22/a%2Cb%3Ac%2525%20%C3%A9%23%3F.log")
+        #expect(uri.removingPercentEncoding == Hostile.path)
+        #expect((location["region"] as? [String: Any])?["startLine"] as? Int == 7)
+        let related = try #require((r["relatedLocations"] as? [[String: Any]])?.first)
+        #expect((related["message"] as? [String: Any])?["text"] as? String == Hostile.note)
+        #expect(((related["physicalLocation"] as? [String: Any])?["region"] as? [String: Any])?["startLine"] as? Int == 3)
+        #expect((r["partialFingerprints"] as? [String: String]) == ["vclint/v1": "0123456789abcdef"])
+        #expect(results.map { $0["level"] as? String } == ["error", "warning", "note"])
+        // The clean input is an artifact too.
+        let artifacts = try #require(run["artifacts"] as? [[String: Any]])
+        #expect(artifacts.count == 2)
+    }
+
+    @Test func driverListsEveryRule() throws {
+        let run = try #require((try json(SARIFReporter().report(LintResult(files: [])))["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "vclint")
+        #expect(driver["version"] as? String == VCLintVersion.version)
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.compactMap { $0["id"] as? String } == RuleRegistry.identifiers)
+        for (rule, d) in zip(rules, RuleRegistry.all.map { type(of: $0).description }) {
+            #expect(rule["name"] as? String == d.name)
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == d.summary)
+            #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == d.rationale)
+            #expect(((rule["help"] as? [String: Any])?["text"] as? String)?.hasPrefix(d.rationale) == true)
+            let config = try #require(rule["defaultConfiguration"] as? [String: Any])
+            #expect(config["enabled"] as? Bool == !d.isOptIn)
+            #expect(config["level"] as? String == ["error": "error", "warning": "warning", "info": "note"][d.severity.rawValue])
+        }
+        #expect(rules.first { $0["id"] as? String == "slow_transition" }.flatMap { ($0["defaultConfiguration"] as? [String: Any])?["enabled"] as? Bool } == false)
+        // Default settings: no overrides.
+        let invocation = try #require((run["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["ruleConfigurationOverrides"] == nil)
+    }
+
+    @Test func ruleIndexPointsAtTheRule() throws {
+        let text = SARIFReporter().report(try ReporterGoldenTests.result("sample"))
+        let run = try #require((try json(text)["runs"] as? [[String: Any]])?.first)
+        let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(!results.isEmpty)
+        for r in results {
+            let i = try #require(r["ruleIndex"] as? Int)
+            #expect(rules[i]["id"] as? String == r["ruleId"] as? String)
+        }
+    }
+
+    @Test func runSettingsAreConfigurationOverrides() throws {
+        var enabled = RuleSettings.default.enabled
+        enabled.insert("slow_transition")
+        enabled.remove("memory_warning")
+        let settings = RuleSettings(enabled: enabled, severities: ["late_dealloc": .error])
+        let text = SARIFReporter(rules: settings).report(LintResult(files: []))
+        try expectValid(text)
+        let run = try #require((try json(text)["runs"] as? [[String: Any]])?.first)
+        let overrides = try #require((run["invocations"] as? [[String: Any]])?.first?["ruleConfigurationOverrides"] as? [[String: Any]])
+        let byID = Dictionary(uniqueKeysWithValues: overrides.map { (($0["descriptor"] as? [String: Any])?["id"] as? String ?? "", $0["configuration"] as? [String: Any] ?? [:]) })
+        #expect(Set(byID.keys) == ["slow_transition", "memory_warning", "late_dealloc"])
+        #expect(byID["slow_transition"]?["enabled"] as? Bool == true)
+        #expect(byID["memory_warning"]?["enabled"] as? Bool == false)
+        #expect(byID["late_dealloc"]?["level"] as? String == "error")
+    }
+
+    @Test func uris() {
+        #expect(SARIFReporter.uri("Fixtures/seeds/navtest-seed000.log") == "Fixtures/seeds/navtest-seed000.log")
+        #expect(SARIFReporter.uri("/tmp/ci run/capture.log") == "file:///tmp/ci%20run/capture.log")
+        #expect(SARIFReporter.uri("C:x.log") == "C%3Ax.log")  // would otherwise read as a scheme
+        #expect(SARIFReporter.uri("<stdin>") == "%3Cstdin%3E")
+        #expect(SARIFReporter.uri("caf\u{E9}\u{FFFD}.log") == "caf%C3%A9%EF%BF%BD.log")
+    }
+
+    @Test func levels() {
+        #expect(SARIFReporter.level(.error) == "error")
+        #expect(SARIFReporter.level(.warning) == "warning")
+        #expect(SARIFReporter.level(.info) == "note")
+    }
+}
+
+@Suite struct JUnitReporterTests {
+    @Test func oneSuitePerFileOneCasePerEnabledRule() throws {
+        let result = try ReporterGoldenTests.result("sample")
+        let text = JUnitReporter().report(result)
+        try expectPythonParsesXML(text)
+        let tree = try XMLTree.parse(text)
+        let enabled = RuleRegistry.identifiers.filter { RuleSettings.default.enabled.contains($0) }
+        let suites = tree.all("testsuite")
+        #expect(suites.map { $0.attributes["name"] } == result.files.map(\.stats.path))
+        for (suite, file) in zip(suites, result.files) {
+            #expect(suite.attributes["tests"] == String(enabled.count))
+            #expect(suite.attributes["failures"] == String(Set(file.findings.map(\.rule)).count))
+        }
+        let cases = tree.all("testcase")
+        #expect(cases.count == enabled.count * result.files.count)
+        #expect(cases.first?.attributes["classname"] == "vclint.Fixtures/seeds/navtest-missing-dealloc.log")
+        #expect(Array(cases.prefix(enabled.count)).map { $0.attributes["name"] } == enabled)
+        let failures = tree.all("failure")
+        #expect(failures.count == 3)  // leaked_controller, late_dealloc, memory_warning (two findings)
+        #expect(failures.map { $0.attributes["type"] } == ["error", "warning", "info"])
+        #expect(failures[2].text.split(separator: "\n").count == 2)
+        #expect(failures[2].text.hasPrefix("Fixtures/flows/memory-warning-ios5.log:18: info: "))
+        let root = try #require(tree.all("testsuites").first)
+        #expect(root.attributes["tests"] == String(cases.count))
+        #expect(root.attributes["failures"] == "3")
+    }
+
+    @Test func enabledRulesFollowTheSettings() throws {
+        var enabled = RuleSettings.default.enabled
+        enabled.insert("slow_transition")
+        enabled.remove("memory_warning")
+        let text = JUnitReporter(rules: RuleSettings(enabled: enabled)).report(LintResult(files: [try lintFixture("Fixtures/seeds/navtest-seed000.log")]))
+        let names = try XMLTree.parse(text).all("testcase").compactMap { $0.attributes["name"] }
+        #expect(names.contains("slow_transition"))
+        #expect(!names.contains("memory_warning"))
+        #expect(names.count == enabled.count)
+    }
+
+    @Test func hostileTextParsesBack() throws {
+        let text = JUnitReporter().report(Hostile.result())
+        try expectPythonParsesXML(text)
+        let tree = try XMLTree.parse(text)
+        #expect(tree.all("testsuite").first?.attributes["name"] == Hostile.path)
+        #expect(tree.all("testsuite").last?.attributes["name"] == "clean & <quiet>.log")
+        #expect(tree.all("testcase").first?.attributes["classname"] == "vclint." + Hostile.path)
+        let failure = try #require(tree.all("failure").first)
+        #expect(failure.attributes["message"] == "1 finding at line 7: " + Hostile.xmlMessage)
+        // The body lists one finding per line: the message's own line breaks are flattened.
+        #expect(failure.text.split(separator: "\n", omittingEmptySubsequences: false).count == 1)
+        #expect(failure.text.hasPrefix(Hostile.path + ":7: error: Evil\"<script>&amp;'"))
+        #expect(!text.contains("\u{1}") && !text.contains("\u{FFFE}") && !text.contains("<script>"))
+    }
+}
+
+@Suite struct CheckstyleReporterTests {
+    @Test func oneFileElementPerInputCleanOnesIncluded() throws {
+        let result = try ReporterGoldenTests.result("sample")
+        let text = CheckstyleReporter().report(result)
+        #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n"))
+        try expectPythonParsesXML(text)
+        let tree = try XMLTree.parse(text)
+        #expect(tree.all("file").map { $0.attributes["name"] } == result.files.map(\.stats.path))
+        let errors = tree.all("error")
+        #expect(errors.count == result.findings.count)
+        for (e, f) in zip(errors, result.findings) {
+            #expect(e.attributes["line"] == String(f.line))
+            #expect(e.attributes["severity"] == f.severity.rawValue)
+            #expect(e.attributes["message"] == f.message)
+            #expect(e.attributes["source"] == "vclint." + f.rule)
+        }
+    }
+
+    @Test func hostileTextParsesBack() throws {
+        let text = CheckstyleReporter().report(Hostile.result())
+        try expectPythonParsesXML(text)
+        let tree = try XMLTree.parse(text)
+        #expect(tree.all("file").map { $0.attributes["name"] } == [Hostile.path, "clean & <quiet>.log"])
+        let errors = tree.all("error")
+        #expect(errors.map { $0.attributes["severity"] } == ["error", "warning", "info"])
+        // Newlines, CR and tabs survive attribute normalisation; only what XML cannot hold is replaced.
+        #expect(errors.first?.attributes["message"] == Hostile.xmlMessage)
+        #expect(!text.contains("\u{1}") && !text.contains("\u{FFFE}") && !text.contains("<script>"))
+    }
+}
+
+@Suite struct XMLTextTests {
+    @Test func escapesMarkupAndReplacesWhatXMLCannotHold() {
+        #expect(XMLText.attribute("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
+        #expect(XMLText.attribute("1\n2\r3\t4") == "1&#10;2&#13;3&#9;4")
+        #expect(XMLText.text("1\n2\r3\t4]]>") == "1\n2&#13;3\t4]]&gt;")
+        #expect(XMLText.text("\u{0}\u{1}\u{8}\u{B}\u{C}\u{1F}\u{FFFE}\u{FFFF}") == String(repeating: "\u{FFFD}", count: 8))
+        #expect(XMLText.text("\u{7F}\u{85}é\u{1F600}") == "\u{7F}\u{85}é\u{1F600}")
+    }
+}
+
+@Suite struct GitHubActionsReporterTests {
+    @Test func escapingIsExact() {
+        #expect(GitHubActionsReporter.data("100% done\r\nnext::x,y:z") == "100%25 done%0D%0Anext::x,y:z")
+        #expect(GitHubActionsReporter.property("100% done\r\nnext::x,y:z") == "100%25 done%0D%0Anext%3A%3Ax%2Cy%3Az")
+        #expect(GitHubActionsReporter.data("%0A") == "%250A")
+        #expect(GitHubActionsReporter.data("esc\u{1B}[31m bell\u{7} nel\u{85} ls\u{2028} tab\t") == "esc\u{FFFD}[31m bell\u{FFFD} nel\u{FFFD} ls\u{FFFD} tab\t")
+    }
+
+    @Test func oneCommandPerFinding() {
+        let out = GitHubActionsReporter().report(Hostile.result())
+        let p = "logs/we<ir>d \"dir\"/a%2Cb%3Ac%2525 é#?.log"
+        let m = "Evil\"<script>&amp;'%250A%25%0A::error file=x::pwned%0D%0Anext,{0}}|`*_[x](y)@team~$ \u{FFFD}\u{FFFD}[31m\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFE}end"
+        #expect(out == """
+        ::error file=\(p),line=7,title=leaked_controller::\(m)
+        ::warning file=\(p),line=9,title=late_dealloc::\(m)
+        ::notice file=\(p),line=11,title=memory_warning::\(m)
+
+        """)
+    }
+
+    @Test func cleanRunPrintsNothing() throws {
+        #expect(GitHubActionsReporter().report(LintResult(files: [try lintFixture("Fixtures/seeds/navtest-seed000.log")])) == "")
+    }
+}
+
+@Suite struct MarkdownReporterTests {
+    @Test func cleanRun() throws {
+        let out = MarkdownReporter().report(LintResult(files: [try lintFixture("Fixtures/seeds/navtest-seed000.log")]))
+        #expect(out == "## vclint\n\n0 errors, 0 warnings, 0 infos in 1 file (29 lines)\n\nNo lifecycle violations.\n")
+    }
+
+    @Test func cellEscaping() {
+        #expect(MarkdownReporter.cell("a|b\nc\r\nd\re\tf") == "a\\|b<br>c<br>d<br>e f")
+        #expect(MarkdownReporter.cell("<img src=x>&amp;") == "\\<img src=x\\>\\&amp;")
+        #expect(MarkdownReporter.cell("*b* _i_ `c` [l](u) ~~s~~ $m$ \\") == "\\*b\\* \\_i\\_ \\`c\\` \\[l\\](u) \\~\\~s\\~\\~ \\$m\\$ \\\\")
+        #expect(MarkdownReporter.cell("cc @team") == "cc @\u{200B}team")
+        #expect(MarkdownReporter.cell("\u{1}\u{1B}\u{85}") == "\u{FFFD}\u{FFFD}\u{FFFD}")
+    }
+
+    @Test func hostileRowsStayRows() {
+        let out = MarkdownReporter().report(Hostile.result())
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
+        let rows = lines.filter { $0.hasPrefix("| ") }
+        #expect(rows.count == 2 + 3)  // header, separator, three findings
+        for row in rows {
+            // Exactly five unescaped pipes: four columns.
+            var pipes = 0
+            var escaped = false
+            for c in row {
+                if c == "|" && !escaped { pipes += 1 }
+                escaped = c == "\\" && !escaped
+            }
+            #expect(pipes == 5, "\(row)")
+        }
+        #expect(out.contains("| `leaked_controller` |"))
+        #expect(!out.contains("<script>"))
+        #expect(!out.contains("@team"))
+        #expect(out.contains("**1 error**, **1 warning**, 1 info in 2 files (21 lines)"))
+    }
+
+    @Test func longReportsAreCut() {
+        var stats = InputStats(path: "big.log")
+        stats.lines = 500
+        let findings = (1...250).map { Hostile.finding(line: $0) }
+        let out = MarkdownReporter(maxRows: 100).report(LintResult(files: [FileResult(stats: stats, findings: findings)]))
+        #expect(out.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == 102)
+        #expect(out.hasSuffix("\n… and 150 more findings not shown.\n"))
+    }
+}
+
+@Suite struct XcodeReporterEscapingTests {
+    @Test func oneLinePerFinding() {
+        let out = XcodeReporter().report(Hostile.result())
+        #expect(out.split(separator: "\n").count == 3)
+        #expect(!out.contains("\r") && !out.contains("\u{1B}"))
+    }
+}
+
+@Suite struct ReporterRequestTests {
+    @Test func parsing() throws {
+        #expect(try ReporterRequest.parse("xcode") == ReporterRequest(name: "xcode"))
+        #expect(try ReporterRequest.parse("sarif:out.sarif") == ReporterRequest(name: "sarif", path: "out.sarif"))
+        #expect(try ReporterRequest.parse("junit:reports/a:b.xml") == ReporterRequest(name: "junit", path: "reports/a:b.xml"))
+        #expect(try ReporterRequest.parse("json:-") == ReporterRequest(name: "json"))
+        for name in ReporterRegistry.names { #expect(try ReporterRequest.parse(name).name == name) }
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parse("yaml") }
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parse("yaml:out.yml") }
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parse("sarif:") }
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parse("") }
+    }
+
+    @Test func sets() throws {
+        #expect(try ReporterRequest.parseAll([]) == [ReporterRequest(name: "xcode")])
+        #expect(try ReporterRequest.parseAll(["xcode", "sarif:a.sarif", "junit:a.xml"]).count == 3)
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parseAll(["xcode", "json"]) }
+        #expect(throws: ReporterRequestError.self) { try ReporterRequest.parseAll(["sarif:a", "json:./a"]) }
+    }
+}
+
+@Suite struct PendingReportFileTests {
+    func tempDir() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func contents(_ dir: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+    }
+
+    @Test func commitReplacesTheTargetAtOnce() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("out.sarif")
+        try Data("old".utf8).write(to: target)
+        let file = try PendingReportFile(path: target.path)
+        #expect(try contents(dir).count == 2)  // the target and the hidden temporary file
+        #expect(try String(contentsOf: target, encoding: .utf8) == "old")
+        try file.commit("new report\n")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "new report\n")
+        #expect(try contents(dir) == ["out.sarif"])
+    }
+
+    @Test func discardLeavesTheTargetAlone() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("out.xml")
+        try Data("old".utf8).write(to: target)
+        let file = try PendingReportFile(path: target.path)
+        file.discard()
+        #expect(try contents(dir) == ["out.xml"])
+        #expect(try String(contentsOf: target, encoding: .utf8) == "old")
+        let fresh = try PendingReportFile(path: dir.appendingPathComponent("new.xml").path)
+        fresh.discard()
+        #expect(try contents(dir) == ["out.xml"])
+    }
+
+    @Test func aSymbolicLinkIsFollowed() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let real = dir.appendingPathComponent("real.sarif")
+        try Data("old".utf8).write(to: real)
+        let link = dir.appendingPathComponent("link.sarif")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.sarif")
+        try PendingReportFile(path: link.path).commit("new\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.sarif")
+        #expect(try String(contentsOf: real, encoding: .utf8) == "new\n")
+        #expect(try contents(dir) == ["link.sarif", "real.sarif"])
+    }
+
+    /// `/dev/null` (like `/dev/stderr`) is written, not replaced.
+    @Test func aDeviceIsWrittenInPlace() throws {
+        var before = stat()
+        #expect(stat("/dev/null", &before) == 0)
+        try PendingReportFile(path: "/dev/null").commit("report\n")
+        var after = stat()
+        #expect(stat("/dev/null", &after) == 0)
+        #expect(after.st_mode & S_IFMT == S_IFCHR)
+        #expect(after.st_rdev == before.st_rdev)
+    }
+
+    @Test func unwritableTargetsFailUpFront() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("no/such/dir/out.sarif").path
+        let noDir = #expect(throws: ReportFileError.self) { _ = try PendingReportFile(path: missing) }
+        #expect(noDir?.description == "\(missing): no such file or directory")
+        let isDir = #expect(throws: ReportFileError.self) { _ = try PendingReportFile(path: dir.path) }
+        #expect(isDir?.description == "\(dir.path): is a directory")
+        let file = dir.appendingPathComponent("plain")
+        try Data().write(to: file)
+        let underFile = file.path + "/out.sarif"
+        let notDir = #expect(throws: ReportFileError.self) { _ = try PendingReportFile(path: underFile) }
+        #expect(notDir?.description == "\(underFile): not a directory")
+    }
+}
