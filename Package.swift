@@ -30,6 +30,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "vclint-loggen",
+            dependencies: ["VCLintCore"]
+        ),
         .testTarget(
             name: "VCLintCoreTests",
             dependencies: ["VCLintCore"]

@@ -141,11 +141,14 @@ final class Transition {
         var done = false
         var failed = false
         let fromUnknown: Bool
-        init(_ i: Instance, _ d: Direction, fromUnknown: Bool) {
+        /// The will-callback that made it a member.
+        let will: EventRef
+        init(_ i: Instance, _ d: Direction, fromUnknown: Bool, will: EventRef) {
             instance = i
             initialDirection = d
             direction = d
             self.fromUnknown = fromUnknown
+            self.will = will
         }
         var pending: Bool { !done && !failed }
     }

@@ -406,7 +406,7 @@ final class SessionTimeline {
             // Seen again in the same transition after completing: a new member entry.
             t.members.removeAll { $0 === old }
         }
-        t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown))
+        t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown, will: ref))
         if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
@@ -503,14 +503,17 @@ final class SessionTimeline {
             for m in t.members where m.instance.transition === t { m.instance.transition = nil }
         }
         if t.cancelled { return }
-        let gone = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }.map(\.instance)
+        let goneMembers = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }
+        let gone = goneMembers.map(\.instance)
         let came = t.members.filter { $0.direction == .appear }.map(\.instance)
-        for leaving in gone {
+        for (leaving, member) in zip(gone, goneMembers) {
+            // Its viewDidDisappear in this transition, or (when that never came) the will-callback.
+            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > member.will.line ? $0 : nil }
             var popped = false
             // Pops and dismissals, like pushes, announce the leaving controller first.
             for arriving in came where t.firstDirection == .disappear {
                 if let path = coverPath(from: arriving, to: leaving) {
-                    let anchor = leaving.lastDidDisappear ?? leaving.pendingWill ?? EventRef(line: leaving.lastActivity)
+                    let anchor = ownDid ?? member.will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leaving.ref.display)
@@ -524,7 +527,7 @@ final class SessionTimeline {
                 // Sheet dismissal or child removal, but only while something of ours stays on screen
                 // (a system controller we cannot see may have covered it instead).
                 if stillVisible(except: leaving) {
-                    let anchor = leaving.lastDidDisappear ?? EventRef(line: leaving.lastActivity)
+                    let anchor = ownDid ?? member.will
                     markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
                 }
             } else if t.firstDirection == .disappear {
@@ -768,14 +771,6 @@ final class SessionTimeline {
     private func emit(_ kind: ObservationKind, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
         let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
         context.observations.append(Observation(kind: kind, controller: who, requires: req, line: line, time: time))
-    }
-}
-
-extension EventRef {
-    init(line: Int) {
-        self.line = line
-        self.time = nil
-        self.kind = .viewDidDisappear
     }
 }
 

@@ -1,0 +1,70 @@
+import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
+//   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
+//                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
+//                 missing-did-appear|event-after-dealloc] [--sessions N] [--steps N] [--noise X]
+//                 [--size BYTES] [--truth FILE]
+// --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
+// the expected findings (`rule line`) of an injected fault.
+
+func fail(_ message: String) -> Never {
+    var m = "vclint-loggen: error: \(message)\n"
+    m.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(2)
+}
+
+var options = NavigationSimulator.Options(seed: 1)
+var size = 0
+var truthPath: String?
+var args = CommandLine.arguments.dropFirst()
+while let flag = args.popFirst() {
+    guard let value = args.popFirst() else { fail("\(flag) needs a value") }
+    switch flag {
+    case "--seed": options.seed = UInt64(value) ?? { fail("bad seed \(value)") }()
+    case "--envelope": options.envelope = EnvelopeFormat(rawValue: value) ?? { fail("unknown envelope \(value)") }()
+    case "--dialect": options.dialect = NavigationSimulator.Dialect(rawValue: value) ?? { fail("unknown dialect \(value)") }()
+    case "--fault": options.fault = NavigationSimulator.Fault(rawValue: value) ?? { fail("unknown fault \(value)") }()
+    case "--sessions": options.sessions = Int(value) ?? { fail("bad number \(value)") }()
+    case "--steps": options.steps = Int(value) ?? { fail("bad number \(value)") }()
+    case "--noise": options.noise = Double(value) ?? { fail("bad number \(value)") }()
+    case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
+    case "--truth": truthPath = value
+    default: fail("unknown option \(flag)")
+    }
+}
+
+func emit(_ s: String) {
+    var s = s
+    s.withUTF8 { buf in
+        var off = 0
+        while off < buf.count {
+            let n = write(1, buf.baseAddress! + off, buf.count - off)
+            if n <= 0 { exit(1) }
+            off += n
+        }
+    }
+}
+
+var written = 0
+var truth = ""
+var lineOffset = 0
+repeat {
+    let out = NavigationSimulator.generate(options)
+    let text = out.text
+    emit(text)
+    written += text.utf8.count
+    for e in out.expected { truth += "\(e.rule) \(e.line + lineOffset)\n" }
+    lineOffset += out.lines.count
+    options.seed &+= 1
+    options.fault = nil  // one fault per file
+} while written < size
+
+if let truthPath {
+    guard let f = fopen(truthPath, "w") else { fail("\(truthPath): cannot write") }
+    fputs(truth, f)
+    fclose(f)
+}
