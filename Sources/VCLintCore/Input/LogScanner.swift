@@ -99,7 +99,7 @@ public final class LogScanner {
     /// Ends the input: the last line may lack its newline.
     public func finish() -> (InputStats, TimelineSummary) {
         if !skippingOverlong && filled > 0 {
-            process(0, filled, isFinal: true)
+            process(0, filled)
             filled = 0
         }
         let summary = builder.finish()
@@ -132,7 +132,7 @@ public final class LogScanner {
     private func processComplete(searchFrom: Int) {
         guard let last = vclint_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { return }
         let end = last.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1
-        process(0, end, isFinal: false)
+        process(0, end)
         let rest = filled - end
         if rest > 0 { memmove(buffer, buffer + end, rest) }
         filled = rest
@@ -149,7 +149,7 @@ public final class LogScanner {
         skippingOverlong = true
     }
 
-    private func process(_ start: Int, _ end: Int, isFinal: Bool) {
+    private func process(_ start: Int, _ end: Int) {
         var pos = start
         finder.reset()
         var next = finder.next(buffer, from: start, end: end)

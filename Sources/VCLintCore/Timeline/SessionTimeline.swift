@@ -65,7 +65,6 @@ final class SessionTimeline {
     private var transitionSerial = 0
     private var memoryWarnings = 0
     private var deallocDialects: Set<Dialect> = []
-    private(set) var firstTime: LogTime?
     private(set) var lastTime: LogTime?
     private(set) var eventCount = 0
     private var lastEventLine = 0
@@ -83,7 +82,6 @@ final class SessionTimeline {
     /// Any line of this session with a time (noise lines included) extends it.
     func observe(time: LogTime) {
         hasTimes = true
-        if firstTime == nil { firstTime = time }
         if let last = lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
         lastTime = time
     }
