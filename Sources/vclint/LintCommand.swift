@@ -32,6 +32,9 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail (exit 1) on warnings too.")
     var strict = false
 
+    @Option(name: .long, help: "Fail (exit 1) when there are more than N warnings.")
+    var maxWarnings: Int?
+
     @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked.")
     var leakGraceSeconds: Double = 3
 
@@ -45,6 +48,7 @@ struct LintCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
         do {
             _ = try ReporterRequest.parseAll(reporter)
         } catch {
@@ -93,7 +97,9 @@ struct LintCommand: ParsableCommand {
             writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
         }
         if !quiet { printError(XcodeReporter.summary(result)) }
+        let warnings = result.count(.warning)
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+            || maxWarnings.map { warnings > $0 } == true
         if failing { throw ExitCode(1) }
     }
 }

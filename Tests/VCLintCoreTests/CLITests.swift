@@ -65,6 +65,14 @@ import Testing
         #expect(try run(["lint", "--strict", "Fixtures/flows/late-dealloc.log"]).status == 1)
     }
 
+    @Test func maxWarnings() throws {
+        #expect(try run(["lint", "--max-warnings", "1", "Fixtures/flows/late-dealloc.log"]).status == 0)
+        #expect(try run(["lint", "--max-warnings", "0", "Fixtures/flows/late-dealloc.log"]).status == 1)
+        let bad = try run(["lint", "--max-warnings", "many", "Fixtures/flows/late-dealloc.log"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func jsonReporter() throws {
         let r = try run(["lint", "--reporter", "json", "Fixtures/seeds/navtest-dismiss-end-early.log"])
         #expect(r.status == 1)
