@@ -35,14 +35,10 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Fail (exit 1) when there are more than N warnings.")
     var maxWarnings: Int?
 
-    @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked.")
-    var leakGraceSeconds: Double = 3
+    @Option(name: .long, help: "Suppress the findings recorded in this baseline file (`vclint baseline create`).")
+    var baseline: String?
 
-    @Option(name: .long, help: "Rule ids to enable in addition to the defaults (e.g. slow_transition); repeatable.")
-    var enable: [String] = []
-
-    @Option(name: .long, help: "Rule ids to disable; repeatable.")
-    var disable: [String] = []
+    @OptionGroup var ruleOptions: RuleOptions
 
     @Flag(name: .long, help: "Do not print the summary line on stderr.")
     var quiet = false
@@ -54,38 +50,37 @@ struct LintCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        for id in enable + disable where RuleRegistry.rule(id) == nil {
-            throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
-        }
-        guard leakGraceSeconds >= 0, leakGraceSeconds.isFinite else {
-            throw ValidationError("--leak-grace-seconds must be a non-negative number")
-        }
     }
 
     func run() throws {
-        var options = LintOptions()
-        options.timeline.leakGraceSeconds = leakGraceSeconds
-        var enabled = RuleSettings.default.enabled
-        enabled.formUnion(enable)
-        enabled.subtract(disable)
-        options.rules = RuleSettings(enabled: enabled)
+        let options = ruleOptions.lintOptions
         let linter = Linter(options: options)
         let requests = try ReporterRequest.parseAll(reporter)
-        let result: LintResult
+        var result: LintResult
         var files: [(request: ReporterRequest, file: PendingReportFile)] = []
+        var baselineOutcome: Baseline.Outcome?
         do {
+            let known = try baseline.map { try Baseline.load(path: $0) }
             let sources = try InputResolver.resolve(paths)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
             }
             result = try linter.lint(sources)
+            if let known {
+                let outcome = known.apply(to: result)
+                result = outcome.result
+                baselineOutcome = outcome
+            }
             // Every file first: a run that fails prints nothing on stdout.
             for (r, file) in files {
                 try file.commit(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
             }
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        } catch let error as Baseline.LoadError {
             printError("vclint: error: \(error.description)")
             throw ExitCode(2)
         } catch let error as ReportFileError {
@@ -96,10 +91,47 @@ struct LintCommand: ParsableCommand {
         if let r = requests.first(where: { $0.path == nil }) {
             writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
         }
+        if let outcome = baselineOutcome, let path = baseline {
+            printError("vclint: \(outcome.suppressed) finding\(outcome.suppressed == 1 ? "" : "s") suppressed by the baseline \(path)")
+            for e in outcome.stale {
+                printError("vclint: baseline entry no longer occurs: \(e.rule) \(e.className) (fingerprint \(e.fingerprint))")
+            }
+        }
         if !quiet { printError(XcodeReporter.summary(result)) }
         let warnings = result.count(.warning)
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
             || maxWarnings.map { warnings > $0 } == true
         if failing { throw ExitCode(1) }
+    }
+}
+
+/// Options that decide which findings a run produces (shared by `lint` and `baseline create`).
+struct RuleOptions: ParsableArguments {
+    @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked.")
+    var leakGraceSeconds: Double = 3
+
+    @Option(name: .long, help: "Rule ids to enable in addition to the defaults (e.g. slow_transition); repeatable.")
+    var enable: [String] = []
+
+    @Option(name: .long, help: "Rule ids to disable; repeatable.")
+    var disable: [String] = []
+
+    func validate() throws {
+        for id in enable + disable where RuleRegistry.rule(id) == nil {
+            throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
+        }
+        guard leakGraceSeconds >= 0, leakGraceSeconds.isFinite else {
+            throw ValidationError("--leak-grace-seconds must be a non-negative number")
+        }
+    }
+
+    var lintOptions: LintOptions {
+        var options = LintOptions()
+        options.timeline.leakGraceSeconds = leakGraceSeconds
+        var enabled = RuleSettings.default.enabled
+        enabled.formUnion(enable)
+        enabled.subtract(disable)
+        options.rules = RuleSettings(enabled: enabled)
+        return options
     }
 }

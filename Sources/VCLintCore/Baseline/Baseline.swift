@@ -1,0 +1,107 @@
+import Foundation
+
+/// Known findings a team accepts for now (SwiftLint's baseline): recorded by fingerprint, which is
+/// derived from the rule, the controller's class and the kind of cause — never from path, line,
+/// time or address — so tomorrow's capture of the same bug is suppressed too.
+public struct Baseline: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var fingerprint: String
+        public var rule: String
+        public var className: String
+        /// One message of the recorded findings, for people reading the file.
+        public var example: String
+        public var count: Int
+    }
+
+    public var entries: [Entry]
+
+    /// The baseline of a run: every finding, grouped by fingerprint, in report order.
+    public init(result: LintResult) {
+        var order: [String] = []
+        var byFingerprint: [String: Entry] = [:]
+        for f in result.findings {
+            if byFingerprint[f.fingerprint] == nil {
+                order.append(f.fingerprint)
+                byFingerprint[f.fingerprint] = Entry(fingerprint: f.fingerprint, rule: f.rule, className: f.controller.className,
+                                                     example: f.message, count: 0)
+            }
+            byFingerprint[f.fingerprint]!.count += 1
+        }
+        entries = order.map { byFingerprint[$0]! }
+    }
+
+    public init(entries: [Entry]) { self.entries = entries }
+
+    public func serialized() -> String {
+        JSONValue.object([
+            ("version", .int(1)),
+            ("tool", .string(VCLintVersion.name)),
+            ("entries", .array(entries.map { e in
+                .object([("fingerprint", .string(e.fingerprint)), ("rule", .string(e.rule)), ("class", .string(e.className)),
+                         ("count", .int(e.count)), ("example", .string(e.example))])
+            })),
+        ]).serialized() + "\n"
+    }
+
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    public static func load(path: String) throws -> Baseline {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw LoadError(path: path, reason: exists ? "cannot read the baseline" : "no such file or directory")
+        }
+        return try parse(data, path: path)
+    }
+
+    public static func parse(_ data: Data, path: String) throws -> Baseline {
+        guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw LoadError(path: path, reason: "not a vclint baseline (invalid JSON)")
+        }
+        guard doc["version"] as? Int == 1 else {
+            throw LoadError(path: path, reason: "unsupported baseline version (expected 1)")
+        }
+        guard let items = doc["entries"] as? [[String: Any]] else {
+            throw LoadError(path: path, reason: "missing \"entries\" array")
+        }
+        var entries: [Entry] = []
+        for (i, item) in items.enumerated() {
+            guard let fp = item["fingerprint"] as? String, !fp.isEmpty else {
+                throw LoadError(path: path, reason: "entry \(i + 1) has no \"fingerprint\"")
+            }
+            entries.append(Entry(fingerprint: fp, rule: item["rule"] as? String ?? "", className: item["class"] as? String ?? "",
+                                 example: item["example"] as? String ?? "", count: item["count"] as? Int ?? 1))
+        }
+        return Baseline(entries: entries)
+    }
+
+    public struct Outcome: Sendable {
+        /// The run without the baselined findings.
+        public var result: LintResult
+        public var suppressed: Int
+        /// Baseline entries that no finding of this run matched (fixed bugs, or another capture).
+        public var stale: [Entry]
+    }
+
+    public func apply(to result: LintResult) -> Outcome {
+        let known = Set(entries.map(\.fingerprint))
+        var seen: Set<String> = []
+        var suppressed = 0
+        var filtered = result
+        for i in filtered.files.indices {
+            filtered.files[i].findings.removeAll { f in
+                guard known.contains(f.fingerprint) else { return false }
+                seen.insert(f.fingerprint)
+                suppressed += 1
+                return true
+            }
+        }
+        return Outcome(result: filtered, suppressed: suppressed, stale: entries.filter { !seen.contains($0.fingerprint) })
+    }
+}

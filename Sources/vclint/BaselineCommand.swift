@@ -1,0 +1,54 @@
+import ArgumentParser
+import VCLintCore
+
+struct BaselineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "baseline",
+        abstract: "Record today's findings so that CI fails only on new ones.",
+        subcommands: [Create.self]
+    )
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Lint the captures and record every finding by fingerprint.",
+            discussion: """
+            Fingerprints come from the rule, the controller's class and the kind of cause (never the path, \
+            line, time or address), so `vclint lint --baseline FILE` also suppresses the same bugs in \
+            tomorrow's capture. A new kind of finding still fails the run.
+            """
+        )
+
+        @Argument(help: "Log files or directories; - or nothing for standard input.")
+        var paths: [String] = []
+
+        @Option(name: .long, help: "Where to write the baseline.")
+        var output: String = ".vclint-baseline.json"
+
+        @OptionGroup var ruleOptions: RuleOptions
+
+        func run() throws {
+            let linter = Linter(options: ruleOptions.lintOptions)
+            do {
+                let file = try PendingReportFile(path: output)
+                let result: LintResult
+                do {
+                    result = try linter.lint(try InputResolver.resolve(paths))
+                } catch {
+                    file.discard()
+                    throw error
+                }
+                let baseline = Baseline(result: result)
+                try file.commit(baseline.serialized())
+                let n = result.findings.count
+                printError("vclint: recorded \(n) finding\(n == 1 ? "" : "s") (\(baseline.entries.count) fingerprint\(baseline.entries.count == 1 ? "" : "s")) in \(output)")
+            } catch let error as InputError {
+                printError("vclint: error: \(error.description)")
+                throw ExitCode(2)
+            } catch let error as ReportFileError {
+                printError("vclint: error: \(error.description)")
+                throw ExitCode(2)
+            }
+        }
+    }
+}
