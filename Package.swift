@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -19,7 +20,7 @@ let package = Package(
         ),
         .target(
             name: "VCLintCore",
-            dependencies: ["CPCRE2"],
+            dependencies: ["CPCRE2", .product(name: "Yams", package: "Yams")],
             // Exclusivity checks cost ~5% on the per-line path; the scanner's state is confined to one thread.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),

@@ -28,12 +28,13 @@ struct BaselineCommand: ParsableCommand {
         @OptionGroup var ruleOptions: RuleOptions
 
         func run() throws {
-            let linter = Linter(options: ruleOptions.lintOptions)
+            let (options, configuration) = try ruleOptions.resolve()
+            let linter = Linter(options: options)
             do {
                 let file = try PendingReportFile(path: output)
                 let result: LintResult
                 do {
-                    result = try linter.lint(try InputResolver.resolve(paths))
+                    result = try linter.lint(try ruleOptions.inputs(paths, configuration))
                 } catch {
                     file.discard()
                     throw error

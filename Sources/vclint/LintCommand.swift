@@ -53,7 +53,7 @@ struct LintCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = ruleOptions.lintOptions
+        let (options, configuration) = try ruleOptions.resolve()
         let linter = Linter(options: options)
         let requests = try ReporterRequest.parseAll(reporter)
         var result: LintResult
@@ -61,7 +61,7 @@ struct LintCommand: ParsableCommand {
         var baselineOutcome: Baseline.Outcome?
         do {
             let known = try baseline.map { try Baseline.load(path: $0) }
-            let sources = try InputResolver.resolve(paths)
+            let sources = try ruleOptions.inputs(paths, configuration)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
@@ -107,8 +107,11 @@ struct LintCommand: ParsableCommand {
 
 /// Options that decide which findings a run produces (shared by `lint` and `baseline create`).
 struct RuleOptions: ParsableArguments {
-    @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked.")
-    var leakGraceSeconds: Double = 3
+    @Option(name: .long, help: "Configuration file (default: .vclint.yml in this directory or a parent).")
+    var config: String?
+
+    @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked (default 3).")
+    var leakGraceSeconds: Double?
 
     @Option(name: .long, help: "Rule ids to enable in addition to the defaults (e.g. slow_transition); repeatable.")
     var enable: [String] = []
@@ -120,18 +123,34 @@ struct RuleOptions: ParsableArguments {
         for id in enable + disable where RuleRegistry.rule(id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
         }
-        guard leakGraceSeconds >= 0, leakGraceSeconds.isFinite else {
+        if let g = leakGraceSeconds, !(g >= 0 && g.isFinite) {
             throw ValidationError("--leak-grace-seconds must be a non-negative number")
         }
     }
 
-    var lintOptions: LintOptions {
+    /// The configuration file (given, or found) applied first, then the command-line flags.
+    /// A bad configuration prints one line and exits 2.
+    func resolve() throws -> (LintOptions, Configuration?) {
         var options = LintOptions()
-        options.timeline.leakGraceSeconds = leakGraceSeconds
-        var enabled = RuleSettings.default.enabled
+        var configuration: Configuration?
+        if let path = config ?? Configuration.discover() {
+            do {
+                configuration = try Configuration.load(path: path)
+            } catch {
+                printError("vclint: error: \(error.description)")
+                throw ExitCode(2)
+            }
+            configuration?.apply(to: &options)
+        }
+        if let g = leakGraceSeconds { options.timeline.leakGraceSeconds = g }
+        var enabled = options.rules.enabled
         enabled.formUnion(enable)
         enabled.subtract(disable)
-        options.rules = RuleSettings(enabled: enabled)
-        return options
+        options.rules = RuleSettings(enabled: enabled, severities: options.rules.severities)
+        return (options, configuration)
+    }
+
+    func inputs(_ paths: [String], _ configuration: Configuration?) throws -> [InputSource] {
+        try InputResolver.resolve(paths, admit: { configuration?.admits($0) ?? true })
     }
 }

@@ -32,7 +32,7 @@ public enum InputResolver {
 
     /// Paths as given on the command line → inputs. Directories are searched (sorted, so the
     /// report order is deterministic) for the log extensions; no path or `-` means stdin.
-    public static func resolve(_ paths: [String]) throws -> [InputSource] {
+    public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }) throws -> [InputSource] {
         if paths.isEmpty { return [.standardInput] }
         var out: [InputSource] = []
         let fm = FileManager.default
@@ -52,7 +52,7 @@ public enum InputResolver {
                     guard logExtensions.contains(ext) else { continue }
                     let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
                     var sub: ObjCBool = false
-                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
+                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue, admit(full) { found.append(full) }
                 }
                 out.append(contentsOf: found.sorted().map { .file($0) })
             } else {

@@ -2,6 +2,10 @@
 public struct TimelineOptions: Sendable {
     public var leakGraceSeconds: Double = 3
     public var slowTransitionMilliseconds: Double = 1000
+    /// Classes whose lifecycle events are not linted (configuration `ignore_classes`).
+    public var ignoreClasses: [PCRE2Pattern] = []
+    /// Controllers meant to live forever: never leaks (configuration `persistent_classes`).
+    public var persistentClasses: [PCRE2Pattern] = []
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
@@ -33,8 +37,13 @@ public final class TimelineBuilder {
     private var finishedWithEvents = 0
     private var sessionSerial = 0
 
+    private let ignore: ClassMatcher
+    private let persistent: ClassMatcher
+
     public init(options: TimelineOptions = TimelineOptions()) {
         self.options = options
+        self.ignore = ClassMatcher(options.ignoreClasses)
+        self.persistent = ClassMatcher(options.persistentClasses)
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
@@ -50,6 +59,7 @@ public final class TimelineBuilder {
 
     /// An event with the envelope context of its line (nil process: a bare message).
     public func handle(_ event: Event, process: String?, pid: Int?) {
+        if !event.kind.isUIKitWarning, ignore.matches(event.className) { return }
         let s = session(process: process ?? "", pid: pid)
         s.handle(event)
     }
@@ -77,10 +87,31 @@ public final class TimelineBuilder {
         for s in open { end(s, captureEnded: true) }
         current = [:]
         let kept = context.observations.filter { o in
+            if case .leaked = o.kind, persistent.matches(o.controller.className) { return false }
             guard let r = o.requires else { return true }
             return context.instrumentation.satisfies(r)
         }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
+    }
+}
+
+/// Class-name patterns with a per-class cache (a capture names few classes, many times).
+final class ClassMatcher {
+    private let matchers: [PCRE2Matcher]
+    private var cache: [String: Bool] = [:]
+
+    init(_ patterns: [PCRE2Pattern]) { matchers = patterns.map { $0.makeMatcher() } }
+
+    func matches(_ className: String) -> Bool {
+        if matchers.isEmpty { return false }
+        if let known = cache[className] { return known }
+        var bytes = Array(className.utf8)
+        if bytes.isEmpty { bytes = [0] }
+        let n = className.utf8.count
+        // A pattern that hits PCRE2's limits does not match (it never hangs the run).
+        let hit = bytes.withUnsafeBufferPointer { buf in matchers.contains { $0.search(buf.baseAddress!, length: n) == .match } }
+        cache[className] = hit
+        return hit
     }
 }
 

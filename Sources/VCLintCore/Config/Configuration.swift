@@ -1,0 +1,236 @@
+import Foundation
+import Yams
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `.vclint.yml`, in the manner of SwiftLint's `.swiftlint.yml`: found in the working directory or
+/// its parents, or given with `--config`.
+public struct Configuration: Sendable {
+    public var path: String
+    public var disabledRules: [String] = []
+    public var optInRules: [String] = []
+    public var severities: [String: Severity] = [:]
+    public var leakGraceSeconds: Double?
+    public var slowTransitionMilliseconds: Double?
+    /// PCRE2 patterns over class names: their lifecycle events are not linted (system classes).
+    public var ignoreClasses: [String] = []
+    /// PCRE2 patterns over class names: controllers meant to live forever, never leaks.
+    public var persistentClasses: [String] = []
+    /// Path globs: when given, only matching files found in directories are linted.
+    public var included: [String] = []
+    /// Path globs: matching files found in directories are skipped.
+    public var excluded: [String] = []
+
+    public static let fileName = ".vclint.yml"
+
+    /// Every top-level key, with what it takes (the README's reference is tested against this).
+    public static let keys: [(key: String, value: String, meaning: String)] = [
+        ("disabled_rules", "list of rule ids", "rules that do not run"),
+        ("opt_in_rules", "list of rule ids", "opt-in rules that run (e.g. slow_transition)"),
+        ("leak_grace_seconds", "number ≥ 0", "seconds a removed controller may take to deallocate (default 3)"),
+        ("slow_transition_ms", "number ≥ 0", "slow_transition's threshold in milliseconds (default 1000)"),
+        ("ignore_classes", "list of PCRE2 patterns", "classes whose lifecycle events are not linted, e.g. ^UI, ^_UI"),
+        ("persistent_classes", "list of PCRE2 patterns", "controllers meant to live forever (tab roots, singletons): never leaks"),
+        ("included", "list of path globs", "when linting a directory, only the files matching one of these"),
+        ("excluded", "list of path globs", "when linting a directory, skip the files matching one of these"),
+        ("RULE_ID", "mapping", "per rule: severity (error, warning, info), and its parameters: leak_grace_seconds for leaked_controller and late_dealloc, slow_transition_ms for slow_transition"),
+    ]
+
+    /// A configuration problem: exit 2, naming the file, the key and why.
+    public struct LoadError: Error, CustomStringConvertible, Sendable {
+        public let path: String
+        public let key: String?
+        public let reason: String
+        public var description: String { key.map { "\(path): \($0): \(reason)" } ?? "\(path): \(reason)" }
+    }
+
+    public init(path: String) { self.path = path }
+
+    /// `.vclint.yml` in `directory` or the nearest parent that has one.
+    public static func discover(from directory: String = FileManager.default.currentDirectoryPath) -> String? {
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        while true {
+            let candidate = url.appendingPathComponent(fileName).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { return nil }
+            url = parent
+        }
+    }
+
+    public static func load(path: String) throws(LoadError) -> Configuration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw LoadError(path: path, key: nil, reason: exists ? "cannot read the configuration" : "no such file or directory")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), path: path)
+    }
+
+    public static func parse(_ yaml: String, path: String) throws(LoadError) -> Configuration {
+        let document: Any?
+        do {
+            document = try Yams.load(yaml: yaml)
+        } catch {
+            let detail = "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML"
+            throw LoadError(path: path, key: nil, reason: "invalid YAML: \(detail)")
+        }
+        var config = Configuration(path: path)
+        guard let document else { return config }  // an empty file is a valid, empty configuration
+        guard let top = document as? [String: Any] else {
+            throw LoadError(path: path, key: nil, reason: "expected a mapping of keys at the top level")
+        }
+        let ruleIDs = Set(RuleRegistry.identifiers)
+        for key in top.keys.sorted() {
+            let value = top[key]!
+            switch key {
+            case "disabled_rules":
+                config.disabledRules = try ruleList(value, key: key, path: path, known: ruleIDs)
+            case "opt_in_rules":
+                config.optInRules = try ruleList(value, key: key, path: path, known: ruleIDs)
+            case "leak_grace_seconds":
+                config.leakGraceSeconds = try number(value, key: key, path: path)
+            case "slow_transition_ms":
+                config.slowTransitionMilliseconds = try number(value, key: key, path: path)
+            case "ignore_classes":
+                config.ignoreClasses = try patterns(value, key: key, path: path)
+            case "persistent_classes":
+                config.persistentClasses = try patterns(value, key: key, path: path)
+            case "included":
+                config.included = try strings(value, key: key, path: path)
+            case "excluded":
+                config.excluded = try strings(value, key: key, path: path)
+            default:
+                guard ruleIDs.contains(key) else {
+                    throw LoadError(path: path, key: key, reason: "unknown key (expected one of \(keys.map(\.key).filter { $0 != "RULE_ID" }.joined(separator: ", ")), or a rule id)")
+                }
+                try config.ruleSection(value, rule: key)
+            }
+        }
+        return config
+    }
+
+    private mutating func ruleSection(_ value: Any, rule: String) throws(LoadError) {
+        guard let section = value as? [String: Any] else {
+            throw LoadError(path: path, key: rule, reason: "expected a mapping (severity, parameters)")
+        }
+        for key in section.keys.sorted() {
+            let v = section[key]!
+            let full = "\(rule).\(key)"
+            switch key {
+            case "severity":
+                guard let text = v as? String, let s = Severity(rawValue: text) else {
+                    throw LoadError(path: path, key: full, reason: "expected error, warning or info")
+                }
+                severities[rule] = s
+            case "leak_grace_seconds" where rule == "leaked_controller" || rule == "late_dealloc":
+                leakGraceSeconds = try Self.number(v, key: full, path: path)
+            case "slow_transition_ms" where rule == "slow_transition":
+                slowTransitionMilliseconds = try Self.number(v, key: full, path: path)
+            default:
+                throw LoadError(path: path, key: full, reason: "unknown parameter for \(rule)")
+            }
+        }
+    }
+
+    private static func strings(_ value: Any, key: String, path: String) throws(LoadError) -> [String] {
+        if let one = value as? String { return [one] }
+        guard let list = value as? [Any] else { throw LoadError(path: path, key: key, reason: "expected a list of strings") }
+        var out: [String] = []
+        for item in list {
+            guard let s = item as? String else { throw LoadError(path: path, key: key, reason: "expected a list of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
+    private static func ruleList(_ value: Any, key: String, path: String, known: Set<String>) throws(LoadError) -> [String] {
+        let ids = try strings(value, key: key, path: path)
+        for id in ids where !known.contains(id) {
+            throw LoadError(path: path, key: key, reason: "unknown rule '\(id)' (`vclint rules` lists them)")
+        }
+        return ids
+    }
+
+    private static func number(_ value: Any, key: String, path: String) throws(LoadError) -> Double {
+        let n: Double?
+        if let i = value as? Int { n = Double(i) } else if let d = value as? Double { n = d } else { n = nil }
+        guard let n, n.isFinite, n >= 0 else { throw LoadError(path: path, key: key, reason: "expected a number ≥ 0") }
+        return n
+    }
+
+    private static func patterns(_ value: Any, key: String, path: String) throws(LoadError) -> [String] {
+        let list = try strings(value, key: key, path: path)
+        for p in list {
+            do {
+                _ = try PCRE2Pattern(p)
+            } catch {
+                throw LoadError(path: path, key: key, reason: "invalid pattern '\(p)': \(error)")
+            }
+        }
+        return list
+    }
+
+    // MARK: - Applying
+
+    /// The lint options this configuration asks for, on top of `base` (command-line flags win).
+    public func apply(to options: inout LintOptions) {
+        var enabled = options.rules.enabled
+        enabled.formUnion(optInRules)
+        enabled.subtract(disabledRules)
+        var severities = options.rules.severities
+        for (k, v) in self.severities where severities[k] == nil { severities[k] = v }
+        options.rules = RuleSettings(enabled: enabled, severities: severities)
+        if let g = leakGraceSeconds { options.timeline.leakGraceSeconds = g }
+        if let ms = slowTransitionMilliseconds { options.timeline.slowTransitionMilliseconds = ms }
+        options.timeline.ignoreClasses = ignoreClasses.compactMap { try? PCRE2Pattern($0, matchLimit: 100_000, depthLimit: 1_000) }
+        options.timeline.persistentClasses = persistentClasses.compactMap { try? PCRE2Pattern($0, matchLimit: 100_000, depthLimit: 1_000) }
+    }
+
+    /// Whether a file found while walking a directory is linted.
+    public func admits(_ path: String) -> Bool {
+        func matches(_ glob: String) -> Bool {
+            var g = glob
+            if g.hasPrefix("./") { g.removeFirst(2) }
+            var p = path
+            if p.hasPrefix("./") { p.removeFirst(2) }
+            return fnmatch(g, p, 0) == 0 || p.hasPrefix(g.hasSuffix("/") ? g : g + "/")
+        }
+        if !included.isEmpty, !included.contains(where: matches) { return false }
+        return !excluded.contains(where: matches)
+    }
+
+    /// The starter file `vclint init` writes.
+    public static let starter = """
+    # vclint configuration: every key is optional. `vclint rules` lists the rule ids.
+
+    # Rules that do not run, and opt-in rules that do (`vclint rules` lists them all).
+    disabled_rules: []
+    opt_in_rules: []
+    #  - slow_transition
+
+    # Seconds a popped/dismissed controller may take to deallocate before it is a leak.
+    leak_grace_seconds: 3
+
+    # Per-rule severity (error, warning, info) and parameters.
+    # late_dealloc:
+    #   severity: error
+    # slow_transition:
+    #   slow_transition_ms: 800
+
+    # PCRE2 patterns over class names.
+    # Classes whose lifecycle events are not linted (system controllers):
+    ignore_classes:
+      - ^UI
+      - ^_UI
+    # Controllers meant to live forever (tab roots, singletons): never reported as leaks.
+    persistent_classes: []
+    #  - ^MainTabBarController$
+
+    # Path globs applied when a directory is linted.
+    included: []
+    excluded: []
+    #  - DerivedData/*
+
+    """
+}

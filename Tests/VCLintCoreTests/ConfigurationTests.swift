@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+@Suite(.serialized) struct ConfigurationTests {
+    func parse(_ yaml: String) throws -> Configuration { try Configuration.parse(yaml, path: ".vclint.yml") }
+
+    func error(_ yaml: String) -> String? {
+        do { _ = try Configuration.parse(yaml, path: ".vclint.yml"); return nil } catch { return error.description }
+    }
+
+    func lint(_ fixture: String, _ yaml: String) throws -> FileResult {
+        var options = LintOptions()
+        try parse(yaml).apply(to: &options)
+        return try lintFixture(fixture, options: options)
+    }
+
+    @Test func everyKeyParses() throws {
+        let c = try parse("""
+        disabled_rules: [memory_warning]
+        opt_in_rules:
+          - slow_transition
+        leak_grace_seconds: 5
+        slow_transition_ms: 800
+        ignore_classes: ["^UI", "^_UI"]
+        persistent_classes: ^MainTabBarController$
+        included: ["Logs/*"]
+        excluded: ["Logs/old/*"]
+        late_dealloc:
+          severity: error
+          leak_grace_seconds: 4.5
+        """)
+        #expect(c.disabledRules == ["memory_warning"])
+        #expect(c.optInRules == ["slow_transition"])
+        #expect(c.leakGraceSeconds == 4.5 || c.leakGraceSeconds == 5)
+        #expect(c.slowTransitionMilliseconds == 800)
+        #expect(c.ignoreClasses == ["^UI", "^_UI"])
+        #expect(c.persistentClasses == ["^MainTabBarController$"])
+        #expect(c.severities["late_dealloc"] == .error)
+        #expect(try parse("").disabledRules.isEmpty)
+    }
+
+    @Test func badConfigurationsNameTheKey() {
+        #expect(error("disabled_rulez: []")?.hasPrefix(".vclint.yml: disabled_rulez: unknown key") == true)
+        #expect(error("disabled_rules: [no_such_rule]") == ".vclint.yml: disabled_rules: unknown rule 'no_such_rule' (`vclint rules` lists them)")
+        #expect(error("leak_grace_seconds: soon") == ".vclint.yml: leak_grace_seconds: expected a number ≥ 0")
+        #expect(error("leak_grace_seconds: -1") == ".vclint.yml: leak_grace_seconds: expected a number ≥ 0")
+        #expect(error("opt_in_rules: {a: 1}") == ".vclint.yml: opt_in_rules: expected a list of strings")
+        #expect(error("late_dealloc:\n  severity: fatal") == ".vclint.yml: late_dealloc.severity: expected error, warning or info")
+        #expect(error("late_dealloc:\n  slow_transition_ms: 3") == ".vclint.yml: late_dealloc.slow_transition_ms: unknown parameter for late_dealloc")
+        #expect(error("ignore_classes: ['(unclosed']")?.hasPrefix(".vclint.yml: ignore_classes: invalid pattern '(unclosed'") == true)
+        #expect(error("- just\n- a list")?.contains("expected a mapping") == true)
+        #expect(error("key: [unclosed")?.contains("invalid YAML") == true)
+    }
+
+    @Test func disablingARuleRemovesItsFindings() throws {
+        #expect(try lint("Fixtures/flows/leak-pop.log", "").summary == ["leaked_controller@26"])
+        #expect(try lint("Fixtures/flows/leak-pop.log", "disabled_rules: [leaked_controller]").summary.isEmpty)
+    }
+
+    @Test func severityAndParametersChangeTheResult() throws {
+        let plain = try lint("Fixtures/flows/late-dealloc.log", "")
+        #expect(plain.findings.first?.severity == .warning)
+        let error = try lint("Fixtures/flows/late-dealloc.log", "late_dealloc:\n  severity: error")
+        #expect(error.findings.first?.severity == .error)
+        #expect(try lint("Fixtures/flows/late-dealloc.log", "leak_grace_seconds: 10").summary.isEmpty)
+    }
+
+    @Test func ignoredAndPersistentClasses() throws {
+        #expect(try lint("Fixtures/flows/leak-pop.log", "ignore_classes: ['^ProductDetail']").summary.isEmpty)
+        let persistent = try lint("Fixtures/flows/leak-pop.log", "persistent_classes: ['^ProductDetail']")
+        #expect(persistent.summary.isEmpty)
+        #expect(persistent.stats.controllers == 3, "persistent classes are still linted, only never leaks")
+        let catastrophic = try lint("Fixtures/flows/leak-pop.log", "ignore_classes: ['^(a+)+$']")
+        #expect(catastrophic.summary == ["leaked_controller@26"], "a pattern that hits PCRE2's limits matches nothing, and does not hang")
+    }
+
+    @Test func discoveryWalksUpToTheNearestFile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
+        let deep = root.appendingPathComponent("a/b/c")
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        try "disabled_rules: [memory_warning]\n".write(to: root.appendingPathComponent("a/.vclint.yml"), atomically: true, encoding: .utf8)
+        #expect(Configuration.discover(from: deep.path) == root.appendingPathComponent("a/.vclint.yml").standardizedFileURL.path)
+    }
+
+    @Test func includedAndExcludedGlobs() throws {
+        var c = try parse("included: ['Logs/*']\nexcluded: ['Logs/old/*']")
+        #expect(c.admits("Logs/run1.log"))
+        #expect(!c.admits("Logs/old/run0.log"))
+        #expect(!c.admits("Other/run.log"))
+        c = try parse("excluded: ['*/flows/*']")
+        let inputs = try InputResolver.resolve([packageRoot.appendingPathComponent("Fixtures").path], admit: c.admits)
+        #expect(!inputs.contains { $0.displayPath.contains("/flows/") })
+        #expect(inputs.contains { $0.displayPath.contains("/seeds/") })
+    }
+
+    @Test func starterConfigurationIsValid() throws {
+        let c = try parse(Configuration.starter)
+        #expect(c.ignoreClasses == ["^UI", "^_UI"])
+    }
+
+    @Test func cliUsesTheConfigurationAndRejectsABadOne() throws {
+        let cli = CLITests()
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let good = dir.appendingPathComponent("good.yml").path
+        try "disabled_rules: [leaked_controller]\n".write(toFile: good, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["lint", "Fixtures/flows/leak-pop.log"]).status == 1)
+        #expect(try cli.run(["lint", "--config", good, "Fixtures/flows/leak-pop.log"]).status == 0)
+        let bad = dir.appendingPathComponent("bad.yml").path
+        try "leak_grace_seconds: [1]\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        let r = try cli.run(["lint", "--config", bad, "Fixtures/flows/leak-pop.log"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "vclint: error: \(bad): leak_grace_seconds: expected a number ≥ 0\n")
+    }
+
+    @Test func readmeDocumentsEveryKey() throws {
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for k in Configuration.keys { #expect(readme.contains("| `\(k.key)` |"), "README lacks \(k.key)") }
+    }
+}
