@@ -20,6 +20,8 @@ public struct LintOptions: Sendable {
     public var timeline = TimelineOptions()
     public var rules = RuleSettings.default
     public var chunkSize = LogScanner.defaultChunkSize
+    /// The user's own message grammars (configuration `dialects`).
+    public var customDialects: [CustomDialect] = []
     public init() {}
 }
 
@@ -33,7 +35,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -52,7 +54,7 @@ public struct Linter: Sendable {
 
     /// Lints an open file descriptor to its end.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
         try scanner.scan(fd: fd)
         return complete(scanner, path: path)
     }

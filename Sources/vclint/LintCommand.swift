@@ -97,6 +97,9 @@ struct LintCommand: ParsableCommand {
                 printError("vclint: baseline entry no longer occurs: \(e.rule) \(e.className) (fingerprint \(e.fingerprint))")
             }
         }
+        for file in result.files where file.stats.patternLimitHits > 0 {
+            printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
+        }
         if !quiet { printError(XcodeReporter.summary(result)) }
         let warnings = result.count(.warning)
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }

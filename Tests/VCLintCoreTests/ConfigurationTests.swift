@@ -119,4 +119,54 @@ import Testing
         let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for k in Configuration.keys { #expect(readme.contains("| `\(k.key)` |"), "README lacks \(k.key)") }
     }
+
+    // MARK: - Custom dialects
+
+    static let screenDialect = """
+    dialects:
+      - pattern: '^\\[Screen\\] (?<class>\\w+)(?: (?<address>0x[0-9a-f]+))? (?<event>loaded|shown|hidden|freed)$'
+        events: {loaded: viewDidLoad, shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}
+    """
+
+    @Test func customDialectAddsEvents() throws {
+        var options = LintOptions()
+        try parse(Self.screenDialect).apply(to: &options)
+        let text = """
+        2024-03-01 10:00:00.000 Shop[1:1] [Screen] Detail 0x7f01 loaded
+        2024-03-01 10:00:00.100 Shop[1:1] [Screen] Detail 0x7f01 shown
+        2024-03-01 10:00:02.000 Shop[1:1] -[HomeViewController viewDidLoad]
+        2024-03-01 10:00:02.100 Shop[1:1] [Screen] Detail 0x7f01 freed
+        2024-03-01 10:00:02.200 Shop[1:1] [Screen] Detail 0x7f01 hidden
+        2024-03-01 10:00:02.300 Shop[1:1] [Screen] Detail 0x7f01 waved
+        """
+        let with = Linter(options: options).lint(text: text)
+        #expect(with.summary == ["dealloc_while_visible@4", "event_after_dealloc@5"])
+        #expect(with.stats.events == 5)
+        #expect(with.findings.first?.controller.address == 0x7f01)
+        let without = Linter().lint(text: text)
+        #expect(without.stats.events == 1, "the built-in dialects are unchanged")
+    }
+
+    @Test func customDialectDefinitionErrors() {
+        #expect(error("dialects: {a: 1}") == ".vclint.yml: dialects: expected a list of {pattern, events}")
+        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidSpin}")?.contains("dialects[1]: 'up' maps to unknown event 'viewDidSpin'") == true)
+        #expect(error("dialects:\n  - pattern: '(?<event>up)'\n    events: {up: viewDidAppear}") == ".vclint.yml: dialects[1]: the pattern has no named group (?<class>…)")
+        #expect(error("dialects:\n  - pattern: '(?<class>'\n    events: {up: viewDidAppear}")?.hasPrefix(".vclint.yml: dialects[1]: invalid pattern") == true)
+        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidAppear}\n    colour: red") == ".vclint.yml: dialects[1].colour: unknown key (expected pattern, events)")
+    }
+
+    @Test func catastrophicPatternIsCountedNotHung() throws {
+        var options = LintOptions()
+        try parse("""
+        dialects:
+          - pattern: '^(?<class>(a|aa)+)+ (?<event>shown)$'
+            events: {shown: viewDidAppear}
+        """).apply(to: &options)
+        let line = String(repeating: "a", count: 64) + "! shown"
+        let start = ContinuousClock.now
+        let r = Linter(options: options).lint(text: line + "\n" + line + "\n")
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(r.stats.patternLimitHits == 2)
+        #expect(r.stats.events == 0)
+    }
 }

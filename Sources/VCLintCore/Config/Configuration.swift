@@ -21,6 +21,8 @@ public struct Configuration: Sendable {
     public var included: [String] = []
     /// Path globs: matching files found in directories are skipped.
     public var excluded: [String] = []
+    /// The app's own message grammars, on top of the built-in dialects.
+    public var dialects: [CustomDialect] = []
 
     public static let fileName = ".vclint.yml"
 
@@ -34,6 +36,7 @@ public struct Configuration: Sendable {
         ("persistent_classes", "list of PCRE2 patterns", "controllers meant to live forever (tab roots, singletons): never leaks"),
         ("included", "list of path globs", "when linting a directory, only the files matching one of these"),
         ("excluded", "list of path globs", "when linting a directory, skip the files matching one of these"),
+        ("dialects", "list of {pattern, events}", "the app's own message formats: a PCRE2 pattern with named groups class, event (and optionally address), and events mapping the captured event text to an event kind (viewDidLoad, viewWillAppear, dealloc, …); they extend the built-in dialects"),
         ("RULE_ID", "mapping", "per rule: severity (error, warning, info), and its parameters: leak_grace_seconds for leaked_controller and late_dealloc, slow_transition_ms for slow_transition"),
     ]
 
@@ -100,6 +103,8 @@ public struct Configuration: Sendable {
                 config.included = try strings(value, key: key, path: path)
             case "excluded":
                 config.excluded = try strings(value, key: key, path: path)
+            case "dialects":
+                config.dialects = try dialectList(value, path: path)
             default:
                 guard ruleIDs.contains(key) else {
                     throw LoadError(path: path, key: key, reason: "unknown key (expected one of \(keys.map(\.key).filter { $0 != "RULE_ID" }.joined(separator: ", ")), or a rule id)")
@@ -131,6 +136,39 @@ public struct Configuration: Sendable {
                 throw LoadError(path: path, key: full, reason: "unknown parameter for \(rule)")
             }
         }
+    }
+
+    private static func dialectList(_ value: Any, path: String) throws(LoadError) -> [CustomDialect] {
+        guard let list = value as? [Any] else {
+            throw LoadError(path: path, key: "dialects", reason: "expected a list of {pattern, events}")
+        }
+        var out: [CustomDialect] = []
+        for (i, item) in list.enumerated() {
+            let key = "dialects[\(i + 1)]"
+            guard let entry = item as? [String: Any] else { throw LoadError(path: path, key: key, reason: "expected {pattern, events}") }
+            for k in entry.keys where k != "pattern" && k != "events" {
+                throw LoadError(path: path, key: "\(key).\(k)", reason: "unknown key (expected pattern, events)")
+            }
+            guard let pattern = entry["pattern"] as? String else {
+                throw LoadError(path: path, key: "\(key).pattern", reason: "expected a PCRE2 pattern string")
+            }
+            guard let events = entry["events"] as? [String: Any] else {
+                throw LoadError(path: path, key: "\(key).events", reason: "expected a mapping from event text to event kind")
+            }
+            var map: [String: String] = [:]
+            for (text, kind) in events {
+                guard let k = kind as? String else {
+                    throw LoadError(path: path, key: "\(key).events.\(text)", reason: "expected an event kind name")
+                }
+                map[text] = k
+            }
+            do {
+                out.append(try CustomDialect(pattern: pattern, events: map))
+            } catch {
+                throw LoadError(path: path, key: key, reason: error.description)
+            }
+        }
+        return out
     }
 
     private static func strings(_ value: Any, key: String, path: String) throws(LoadError) -> [String] {
@@ -185,6 +223,7 @@ public struct Configuration: Sendable {
         if let ms = slowTransitionMilliseconds { options.timeline.slowTransitionMilliseconds = ms }
         options.timeline.ignoreClasses = ignoreClasses.compactMap { try? PCRE2Pattern($0, matchLimit: 100_000, depthLimit: 1_000) }
         options.timeline.persistentClasses = persistentClasses.compactMap { try? PCRE2Pattern($0, matchLimit: 100_000, depthLimit: 1_000) }
+        options.customDialects = dialects
     }
 
     /// Whether a file found while walking a directory is linted.
@@ -226,6 +265,12 @@ public struct Configuration: Sendable {
     # Controllers meant to live forever (tab roots, singletons): never reported as leaks.
     persistent_classes: []
     #  - ^MainTabBarController$
+
+    # The app's own log format, on top of the built-in dialects: named groups class and event
+    # (address optional); events maps the captured text to an event kind.
+    # dialects:
+    #   - pattern: '^\\[Screen\\] (?<class>\\w+) (?<event>shown|hidden|freed)$'
+    #     events: {shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}
 
     # Path globs applied when a directory is linted.
     included: []

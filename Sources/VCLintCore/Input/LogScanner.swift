@@ -17,6 +17,8 @@ public struct InputStats: Sendable {
     public var formats: [EnvelopeFormat: Int] = [:]
     /// Lines longer than the read buffer: parsed by their head, counted here.
     public var overlongLines = 0
+    /// Lines on which a custom dialect's pattern hit PCRE2's match or depth limit (not parsed by it).
+    public var patternLimitHits = 0
 
     public init(path: String) { self.path = path }
 }
@@ -57,9 +59,10 @@ public final class LogScanner {
     private var internedName = ""
     private var internedBytes: [UInt8] = []
 
-    public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize) {
-        self.finder = CandidateFinder(Self.candidatePatterns)
-        self.parser = MessageParser()
+    public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
+                customDialects: [CustomDialect] = []) {
+        self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
+        self.parser = MessageParser(custom: customDialects)
         self.builder = TimelineBuilder(options: options)
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
@@ -104,6 +107,7 @@ public final class LogScanner {
         }
         let summary = builder.finish()
         stats.lines = lineNumber
+        stats.patternLimitHits = parser.limitHits
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
         for f in EnvelopeFormat.allCases where formatCounts[f.index] > 0 { stats.formats[f] = formatCounts[f.index] }

@@ -48,7 +48,12 @@ public final class MessageParser {
     private let marker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
     private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
 
-    public init() {
+    private let custom: [(dialect: CustomDialect, matcher: PCRE2Matcher)]
+    /// How many messages a custom pattern gave up on (PCRE2 limits).
+    public private(set) var limitHits = 0
+
+    public init(custom: [CustomDialect] = []) {
+        self.custom = custom.map { ($0, $0.pattern.makeMatcher()) }
         let p = Self.shared
         objc = p.objc.makeMatcher(); described = p.described.makeMatcher(); unbalanced = p.unbalanced.makeMatcher()
         attemptPresent = p.attemptPresent.makeMatcher(); attemptDismiss = p.attemptDismiss.makeMatcher()
@@ -60,6 +65,32 @@ public final class MessageParser {
 
     /// Parses a message given as bytes.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        if let e = builtIn(bytes) { return e }
+        return custom.isEmpty ? nil : customEvent(bytes)
+    }
+
+    /// The user's dialects, tried after the built-in ones.
+    private func customEvent(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        guard let base = bytes.baseAddress else { return nil }
+        var lo = 0, hi = bytes.count
+        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) { hi -= 1 }
+        let m = Message(base: base + lo, count: hi - lo)
+        for (d, matcher) in custom {
+            switch matcher.search(m.base, length: m.count) {
+            case .noMatch: continue
+            case .limitExceeded: limitHits += 1; continue
+            case .match:
+                guard let c = matcher.range(d.classGroup), let ev = matcher.range(d.eventGroup),
+                      let kind = d.events[m.text(ev)], !c.isEmpty else { continue }
+                let address = d.addressGroup.flatMap { matcher.range($0) }.flatMap { Self.hexValue(m.bytes($0)) }
+                return Event(kind: kind, className: m.text(c), address: address, dialect: .custom)
+            }
+        }
+        return nil
+    }
+
+    private func builtIn(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         guard let base = bytes.baseAddress else { return nil }
         var lo = 0, hi = bytes.count
         while lo < hi, Self.isSpace(base[lo]) { lo += 1 }

@@ -1,0 +1,67 @@
+/// A user's own message grammar (configuration `dialects`): a PCRE2 pattern with named groups
+/// `class`, `event` and optionally `address`, and a map from the captured event text to an event
+/// kind. Custom dialects extend the built-in ones; they run under PCRE2 match and depth limits.
+public struct CustomDialect: Sendable {
+    public let pattern: PCRE2Pattern
+    public let events: [String: EventKind]
+    let classGroup: Int
+    let eventGroup: Int
+    let addressGroup: Int?
+
+    public static let matchLimit: UInt32 = 200_000
+    public static let depthLimit: UInt32 = 2_000
+
+    public enum DefinitionError: Error, CustomStringConvertible {
+        case pattern(String)
+        case missingGroup(String)
+        case unknownEvent(text: String, kind: String)
+        case noEvents
+
+        public var description: String {
+            switch self {
+            case .pattern(let why): return "invalid pattern: \(why)"
+            case .missingGroup(let g): return "the pattern has no named group (?<\(g)>…)"
+            case .unknownEvent(let text, let kind):
+                return "'\(text)' maps to unknown event '\(kind)' (one of: \(EventKind.allCases.filter { !$0.isUIKitWarning }.map(\.rawValue).joined(separator: ", ")))"
+            case .noEvents: return "`events` must map captured event texts to event kinds"
+            }
+        }
+    }
+
+    public init(pattern source: String, events: [String: String]) throws(DefinitionError) {
+        let compiled: PCRE2Pattern
+        do {
+            compiled = try PCRE2Pattern(source, matchLimit: Self.matchLimit, depthLimit: Self.depthLimit)
+        } catch {
+            throw .pattern("\(error)")
+        }
+        guard let c = compiled.groupNumber("class") else { throw .missingGroup("class") }
+        guard let e = compiled.groupNumber("event") else { throw .missingGroup("event") }
+        guard !events.isEmpty else { throw .noEvents }
+        var map: [String: EventKind] = [:]
+        for (text, kind) in events {
+            guard let k = EventKind(rawValue: kind), !k.isUIKitWarning else { throw .unknownEvent(text: text, kind: kind) }
+            map[text] = k
+        }
+        pattern = compiled
+        self.events = map
+        classGroup = c
+        eventGroup = e
+        addressGroup = compiled.groupNumber("address")
+    }
+
+    /// A literal prefilter: a message of this dialect contains one of its event texts.
+    var candidatePattern: PCRE2Pattern? {
+        let alternatives = events.keys.sorted().map(Self.escape).joined(separator: "|")
+        return try? PCRE2Pattern(alternatives)
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if "\\^$.|?*+()[]{}".contains(ch) { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+}
