@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VCLintCore
 
 struct LintCommand: ParsableCommand {
@@ -35,6 +36,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Fail (exit 1) when there are more than N warnings.")
     var maxWarnings: Int?
 
+    @Option(name: .long, help: "The app's source folder: findings also point at their controller's class declaration (Swift or Objective-C).")
+    var sourceRoot: String?
+
     @Option(name: .long, help: "Suppress the findings recorded in this baseline file (`vclint baseline create`).")
     var baseline: String?
 
@@ -67,6 +71,13 @@ struct LintCommand: ParsableCommand {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
             }
             result = try linter.lint(sources)
+            if let root = sourceRoot {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
+                    throw InputError(path: root, reason: "not a directory (--source-root)")
+                }
+                result.attachDeclarations(under: root)
+            }
             if let known {
                 let outcome = known.apply(to: result)
                 result = outcome.result

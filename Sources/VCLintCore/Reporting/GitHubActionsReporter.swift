@@ -13,6 +13,11 @@ public struct GitHubActionsReporter: Reporter {
     public func report(_ result: LintResult) -> String {
         var out = ""
         for f in result.findings {
+            if let d = f.declaration {
+                // Annotate the controller's source; the message says where in the log.
+                out += "::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n"
+                continue
+            }
             out += "::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n"
         }
         return out

@@ -44,6 +44,9 @@ public struct XcodeReporter: Reporter {
         var out = ""
         for f in result.findings {
             out += "\(f.path):\(f.line): \(f.severity.rawValue): \(Self.oneLine(f.message)) (\(f.rule))\n"
+            if let d = f.declaration {
+                out += "\(d.path):\(d.line): note: \(Self.oneLine(f.controller.className)) is declared here (\(f.rule))\n"
+            }
         }
         return out
     }

@@ -39,6 +39,7 @@ public struct SARIFReporter: Reporter {
             lengths[file.stats.path] = file.stats.bytes
         }
         for f in result.findings {
+            if let d = f.declaration { addArtifact(d.path) }
             addArtifact(f.path)
             for r in f.related { addArtifact(r.path) }
         }
@@ -56,9 +57,17 @@ public struct SARIFReporter: Reporter {
             if let i = ruleIndex[f.rule] { pairs.append(("ruleIndex", .int(i))) }
             pairs.append(("level", .string(Self.level(f.severity))))
             pairs.append(("message", .object([("text", .string(Self.messageText(f.message)))])))
-            pairs.append(("locations", .array([.object([("physicalLocation", physicalLocation(f.path, f.line))])])))
-            if !f.related.isEmpty {
-                pairs.append(("relatedLocations", .array(f.related.enumerated().map { i, r in
+            // With --source-root the controller's declaration is the primary location and the log
+            // line a related one, so code scanning annotates the source.
+            var related = f.related
+            if let d = f.declaration {
+                pairs.append(("locations", .array([.object([("physicalLocation", physicalLocation(d.path, d.line))])])))
+                related.insert(Finding.Related(path: f.path, line: f.line, note: "log line of the finding"), at: 0)
+            } else {
+                pairs.append(("locations", .array([.object([("physicalLocation", physicalLocation(f.path, f.line))])])))
+            }
+            if !related.isEmpty {
+                pairs.append(("relatedLocations", .array(related.enumerated().map { i, r in
                     .object([
                         ("id", .int(i)),
                         ("physicalLocation", physicalLocation(r.path, r.line)),

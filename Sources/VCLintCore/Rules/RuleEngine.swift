@@ -15,6 +15,8 @@ public struct Finding: Sendable {
     public var controller: ControllerRef
     public var related: [Related]
     public var fingerprint: String
+    /// The controller's declaration in the app's sources (`--source-root`), when found.
+    public var declaration: Declaration? = nil
 }
 
 /// Which rules run, at which severity (issue: configuration extends this).
