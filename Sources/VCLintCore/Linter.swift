@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one input produced.
 public struct FileResult: Sendable {
@@ -22,6 +25,8 @@ public struct LintOptions: Sendable {
     public var chunkSize = LogScanner.defaultChunkSize
     /// The user's own message grammars (configuration `dialects`).
     public var customDialects: [CustomDialect] = []
+    /// The candidate-line search (on by default); off, every line is parsed in full.
+    public var prefilter = true
     public init() {}
 }
 
@@ -35,7 +40,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -52,10 +57,37 @@ public struct Linter: Sendable {
         lint(bytes: Array(text.utf8), path: path)
     }
 
-    /// Lints an open file descriptor to its end.
+    /// Lints an open file descriptor to its end. A gzip stream (a `.gz` capture, or one piped in)
+    /// is recognised by its first bytes and inflated while it is read.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
-        try scanner.scan(fd: fd)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
+        let wanted = 2
+        var head = [UInt8](repeating: 0, count: wanted)
+        var got = 0
+        while got < wanted {
+            let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, wanted - got) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LogScanner.ReadError.io(errno)
+            }
+            if n == 0 { break }
+            got += n
+        }
+        head.removeLast(wanted - got)
+        if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
+            do {
+                try Inflater(fd: fd, prefix: head).run { scanner.consume($0) }
+            } catch Inflater.Failure.read(let code) {
+                throw LogScanner.ReadError.io(code)
+            } catch Inflater.Failure.corrupt(let why) {
+                throw LogScanner.ReadError.compressed("not a valid gzip stream (\(why))")
+            } catch {
+                throw LogScanner.ReadError.compressed("the gzip stream ends early (truncated)")
+            }
+        } else {
+            head.withUnsafeBytes { scanner.consume($0) }
+            try scanner.scan(fd: fd)
+        }
         return complete(scanner, path: path)
     }
 

@@ -42,6 +42,9 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Suppress the findings recorded in this baseline file (`vclint baseline create`).")
     var baseline: String?
 
+    @Option(name: [.customShort("j"), .long], help: "Files linted at once (default: the number of cores). Each file is read by one thread; the report order is the input order.")
+    var jobs: Int?
+
     @OptionGroup var ruleOptions: RuleOptions
 
     @Flag(name: .long, help: "Do not print the summary line on stderr.")
@@ -49,6 +52,7 @@ struct LintCommand: ParsableCommand {
 
     func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         do {
             _ = try ReporterRequest.parseAll(reporter)
         } catch {
@@ -70,7 +74,7 @@ struct LintCommand: ParsableCommand {
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
             }
-            result = try linter.lint(sources)
+            result = try linter.lint(sources, jobs: jobs ?? Linter.defaultJobs)
             if let root = sourceRoot {
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {

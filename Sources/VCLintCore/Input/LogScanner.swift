@@ -49,6 +49,14 @@ public final class LogScanner {
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
     private var filled = 0
+    /// The input offset of `buffer[0]`.
+    private var base = 0
+    /// The next input offset at which a line is sampled for its session's time.
+    private var nextSample = 0
+    /// Sampling interval: sessions' time is followed at least this often (in input bytes).
+    static let sampleInterval = 64 * 1024
+    /// A copy of the latest complete line's head, sampled when the input ends.
+    private var lastLine: [UInt8] = []
     private var skippingOverlong = false
     private var lineNumber = 0
     private var formatCounts = [Int](repeating: 0, count: EnvelopeFormat.allCases.count)
@@ -59,8 +67,13 @@ public final class LogScanner {
     private var internedName = ""
     private var internedBytes: [UInt8] = []
 
+    /// Off: every line goes through the full parser (the unoptimised path the equivalence test
+    /// compares against). The candidate search is only an optimisation: both must agree.
+    private let prefilter: Bool
+
     public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
-                customDialects: [CustomDialect] = []) {
+                customDialects: [CustomDialect] = [], prefilter: Bool = true) {
+        self.prefilter = prefilter
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.parser = MessageParser(custom: customDialects)
         self.builder = TimelineBuilder(options: options)
@@ -71,7 +84,11 @@ public final class LogScanner {
 
     deinit { buffer.deallocate() }
 
-    public enum ReadError: Error { case io(Int32) }
+    public enum ReadError: Error {
+        case io(Int32)
+        /// A compressed input that cannot be inflated; the text says why.
+        case compressed(String)
+    }
 
     /// Reads a file descriptor to its end.
     public func scan(fd: Int32) throws {
@@ -103,8 +120,11 @@ public final class LogScanner {
     public func finish() -> (InputStats, TimelineSummary) {
         if !skippingOverlong && filled > 0 {
             process(0, filled)
+            base += filled
             filled = 0
         }
+        // Where the input ends tells how far its last session went.
+        lastLine.withUnsafeBufferPointer { if let b = $0.baseAddress { sample(b, $0.count) } }
         let summary = builder.finish()
         stats.lines = lineNumber
         stats.patternLimitHits = parser.limitHits
@@ -119,8 +139,9 @@ public final class LogScanner {
         let start = filled
         filled += n
         if skippingOverlong {
-            guard let nl = memchr(buffer + start, 0x0A, n) else { filled = 0; return }
+            guard let nl = memchr(buffer + start, 0x0A, n) else { base += filled; filled = 0; return }
             let after = nl.assumingMemoryBound(to: UInt8.self) - buffer + 1
+            base += after
             let rest = filled - after
             if rest > 0 { memmove(buffer, buffer + after, rest) }
             filled = rest
@@ -137,6 +158,7 @@ public final class LogScanner {
         guard let last = vclint_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { return }
         let end = last.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1
         process(0, end)
+        base += end
         let rest = filled - end
         if rest > 0 { memmove(buffer, buffer + end, rest) }
         filled = rest
@@ -147,8 +169,10 @@ public final class LogScanner {
         stats.overlongLines += 1
         let head = min(filled, Self.overlongHead)
         finder.reset()
-        let cand = finder.next(buffer, from: 0, end: head) < head
+        let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
         line(buffer, head, candidate: cand)
+        keepLast(buffer, head)
+        base += filled
         filled = 0
         skippingOverlong = true
     }
@@ -167,14 +191,25 @@ public final class LogScanner {
             }
             var n = le - pos
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
-            let cand = next < le
+            let cand = next < le || !prefilter
             line(buffer + pos, n, candidate: cand)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
+            if base + pos >= nextSample {
+                // Noise lines carry time too: sample one line per interval of input, at offsets that
+                // do not depend on how the input was chunked, so reports are the same for any reads.
+                sample(buffer + pos, n)
+                nextSample = base + pos - (base + pos) % Self.sampleInterval + Self.sampleInterval
+            }
             lastLineStart = pos
             lastLineLength = n
             pos = le + 1
         }
-        sample(buffer + lastLineStart, lastLineLength)
+        keepLast(buffer + lastLineStart, lastLineLength)
+    }
+
+    private func keepLast(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        lastLine.removeAll(keepingCapacity: true)
+        lastLine.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 4096)))
     }
 
     @inline(__always)
