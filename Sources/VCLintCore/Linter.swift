@@ -7,12 +7,22 @@ import Glibc
 public struct FileResult: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
+
+    public init(stats: InputStats, findings: [Finding]) {
+        self.stats = stats
+        self.findings = findings
+    }
 }
 
 /// The result of a run over all inputs, in input order.
 public struct LintResult: Sendable {
     public var files: [FileResult]
     public var seconds: Double = 0
+
+    public init(files: [FileResult], seconds: Double = 0) {
+        self.files = files
+        self.seconds = seconds
+    }
 
     public var findings: [Finding] { files.flatMap(\.findings) }
     public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }

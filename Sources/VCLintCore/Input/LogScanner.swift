@@ -53,8 +53,9 @@ public final class LogScanner {
     private var base = 0
     /// The next input offset at which a line is sampled for its session's time.
     private var nextSample = 0
-    /// Sampling interval: sessions' time is followed at least this often (in input bytes).
-    static let sampleInterval = 64 * 1024
+    /// Sampling interval: sessions' time is followed at least this often (in input bytes); in live
+    /// mode every line's time counts (a leak is due when the grace period has passed).
+    private let sampleInterval: Int
     /// A copy of the latest complete line's head, sampled when the input ends.
     private var lastLine: [UInt8] = []
     private var skippingOverlong = false
@@ -74,6 +75,7 @@ public final class LogScanner {
     public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
                 customDialects: [CustomDialect] = [], prefilter: Bool = true) {
         self.prefilter = prefilter
+        self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.parser = MessageParser(custom: customDialects)
         self.builder = TimelineBuilder(options: options)
@@ -198,7 +200,7 @@ public final class LogScanner {
                 // Noise lines carry time too: sample one line per interval of input, at offsets that
                 // do not depend on how the input was chunked, so reports are the same for any reads.
                 sample(buffer + pos, n)
-                nextSample = base + pos - (base + pos) % Self.sampleInterval + Self.sampleInterval
+                nextSample = base + pos - (base + pos) % sampleInterval + sampleInterval
             }
             lastLineStart = pos
             lastLineLength = n

@@ -84,6 +84,28 @@ final class SessionTimeline {
         hasTimes = true
         if let last = lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
         lastTime = time
+        if options.live { reportExpiredLeaks(now: time) }
+    }
+
+    /// Live mode (`--follow`): a removed controller is leaked as soon as the grace period has passed
+    /// in log time without its dealloc, instead of when the session ends.
+    private func reportExpiredLeaks(now: LogTime) {
+        for list in liveByClass.values {
+            for inst in list where !inst.leakReported {
+                guard let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
+                let wentOn = now.seconds - at.seconds
+                if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
+            }
+        }
+    }
+
+    private func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
+        inst.leakReported = true
+        // dealloc is instrumented when this class logs it, or every class of its dialect does.
+        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
+        let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
+        emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
+             line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
     }
 
     // MARK: - Events
@@ -675,7 +697,7 @@ final class SessionTimeline {
         }
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
-            if delay > options.leakGraceSeconds {
+            if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
                 emit(.lateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
             }
         }
@@ -727,7 +749,7 @@ final class SessionTimeline {
                 emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
-            guard let r = inst.removal else { continue }
+            guard let r = inst.removal, !inst.leakReported else { continue }
             var wentOn: Double?
             var confirmed = true
             if hasTimes, let end = lastTime {
@@ -736,11 +758,7 @@ final class SessionTimeline {
                     confirmed = wentOn! >= options.leakGraceSeconds
                 }
             }
-            // dealloc is instrumented when this class logs it, or every class of its dialect does.
-            let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
-            let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
-            emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
-                 line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
+            reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
         // The session is over: release its controllers (memory follows live controllers only).
         for inst in live {

@@ -6,6 +6,9 @@ public struct TimelineOptions: Sendable {
     public var ignoreClasses: [PCRE2Pattern] = []
     /// Controllers meant to live forever: never leaks (configuration `persistent_classes`).
     public var persistentClasses: [PCRE2Pattern] = []
+    /// Live mode (`lint --follow`): leaks are decided as soon as the grace period has passed in log
+    /// time, and every line's time is read (not a sample), since the input is still being written.
+    public var live = false
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
@@ -86,13 +89,25 @@ public final class TimelineBuilder {
         let open = current.values.sorted { $0.serial < $1.serial }
         for s in open { end(s, captureEnded: true) }
         current = [:]
-        let kept = context.observations.filter { o in
-            if case .leaked = o.kind, persistent.matches(o.controller.className) { return false }
-            guard let r = o.requires else { return true }
-            return context.instrumentation.satisfies(r)
-        }
+        let kept = context.observations.filter { admits($0) ?? false }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
+
+    /// Whether an observation is reported: false for persistent classes' leaks; for one whose rule
+    /// needs a callback the class has not logged yet, nil until it does (false once the input ends).
+    func admits(_ o: Observation) -> Bool? {
+        if case .leaked = o.kind, persistent.matches(o.controller.className) { return false }
+        guard let r = o.requires else { return true }
+        return context.instrumentation.satisfies(r) ? true : nil
+    }
+
+    /// Observations made since the last call, in the order they were made (live mode).
+    func takeNewObservations() -> ArraySlice<Observation> {
+        let fresh = context.observations[drained...]
+        drained = context.observations.count
+        return fresh
+    }
+    private var drained = 0
 }
 
 /// Class-name patterns with a per-class cache (a capture names few classes, many times).
