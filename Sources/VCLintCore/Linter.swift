@@ -4,6 +4,8 @@ import Foundation
 public struct FileResult: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
+    /// The rebuilt timeline, when `LintOptions.recordTimeline` asked for it.
+    public var timeline: TimelineRecording? = nil
 }
 
 /// The result of a run over all inputs, in input order.
@@ -22,6 +24,8 @@ public struct LintOptions: Sendable {
     public var chunkSize = LogScanner.defaultChunkSize
     /// The user's own message grammars (configuration `dialects`).
     public var customDialects: [CustomDialect] = []
+    /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
+    public var recordTimeline = false
     public init() {}
 }
 
@@ -35,7 +39,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
+        let scanner = makeScanner(path: path)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -54,14 +58,20 @@ public struct Linter: Sendable {
 
     /// Lints an open file descriptor to its end.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
+        let scanner = makeScanner(path: path)
         try scanner.scan(fd: fd)
         return complete(scanner, path: path)
+    }
+
+    private func makeScanner(path: String) -> LogScanner {
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
+        if options.recordTimeline { scanner.builder.startRecording() }
+        return scanner
     }
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
         let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
-        return FileResult(stats: stats, findings: findings)
+        return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
     }
 }

@@ -16,6 +16,8 @@ public struct TimelineOptions: Sendable {
 final class TimelineContext {
     let instrumentation = Instrumentation()
     var observations: [Observation] = []
+    /// Only when a timeline is requested (`TimelineBuilder.startRecording`).
+    var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
     private var generations: [String: Int] = [:]
 
@@ -79,6 +81,16 @@ public final class TimelineBuilder {
     private func end(_ s: SessionTimeline, captureEnded: Bool = false) {
         s.finish(captureEnded: captureEnded)
         if s.eventCount > 0 { finishedWithEvents += 1 }
+    }
+
+    /// Records the timeline from now on (before the first event): `recording(_:)` returns it.
+    func startRecording() {
+        if context.recorder == nil { context.recorder = TimelineRecorder() }
+    }
+
+    /// The recorded timeline, after `finish()`; nil when recording was not started.
+    func recording(_ summary: TimelineSummary) -> TimelineRecording? {
+        context.recorder?.result(observations: summary.observations, instrumentation: context.instrumentation)
     }
 
     /// Ends every session and returns the observations that the instrumentation allows.
