@@ -210,6 +210,8 @@ final class TimelineRecorder {
         var endTime: LogTime?
         var events = 0
         var hasTimes = false
+        /// The latest present marker of any controller: a sheet's presenter logs it but gets no callbacks.
+        var lastPresentMarker = 0
 
         init(serial: Int, process: String, pid: Int?) {
             self.serial = serial
@@ -292,6 +294,7 @@ final class TimelineRecorder {
         switch e.kind {
         case .presentBegin, .presentEnd:
             log.lastPresentMarker = e.line
+            s.lastPresentMarker = e.line
         case .dismissBegin, .dismissEnd:
             log.lastDismissMarker = e.line
         case .willMoveToParent, .didMoveToParent:
@@ -397,6 +400,7 @@ final class TimelineRecorder {
         }
         if !came.isEmpty {
             if marker(came, s, upTo: upTo, { $0.lastToParent }) { return .child }
+            let presentMarker = presentMarker || (s.lastPresentMarker > s.windowStart && s.lastPresentMarker <= upTo)
             if !f.othersVisible { return presentMarker ? .present : .appear }
             return presentMarker ? .sheet : .sheetOrChild
         }
@@ -407,8 +411,15 @@ final class TimelineRecorder {
 
     /// A completion marker or didMove after the session's latest transition, logged by one of its members.
     private func refineLast(_ s: SessionLog, with kind: EventKind, log: InstanceLog) {
-        guard var t = s.transitions.last,
-              let member = t.members.first(where: { $0.instance == log.instance.serial }) else { return }
+        guard var t = s.transitions.last else { return }
+        guard let member = t.members.first(where: { $0.instance == log.instance.serial }) else {
+            // A sheet's presenter logs `present end` but is no member: a lone appearance it completes.
+            if kind == .presentEnd, t.members.allSatisfy({ $0.finalDirection == .appear }), t.kind == .sheetOrChild || t.kind == .appear {
+                t.kind = t.kind == .appear ? .present : .sheet
+                s.transitions[s.transitions.count - 1] = t
+            }
+            return
+        }
         let leaving = member.finalDirection == .disappear
         var refined = t.kind
         switch (kind, t.kind) {

@@ -18,7 +18,7 @@ public struct TimelineTextRenderer {
     static let glyphs: [LaneState: Character] = [
         .unknown: "?", .loaded: ".", .appearing: ">", .visible: "#", .disappearing: "<", .hidden: "-",
     ]
-    public static let legend = "legend: . loaded  > appearing  # visible  < disappearing  - hidden  X deallocated  ! finding  ? state unknown"
+    public static let legend = "legend: . loaded > appearing # visible < disappearing - hidden X deallocated ! finding ? unknown"
 
     private enum Paint { case none, dim, state, moving, dealloc, finding, label }
 
@@ -151,8 +151,8 @@ public struct TimelineTextRenderer {
             if facts.isEmpty { continue }
             out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"
         }
-        for lane in layout.lanes {
-            for m in lane.marks {
+        for m in layout.lanes.flatMap(\.marks).sorted(by: { ($0.finding.line, $0.index) < ($1.finding.line, $1.index) }) {
+            do {
                 let f = m.finding
                 out += paint(clip(indent + "! line \(f.line) \(f.severity.rawValue) \(f.rule): \(Self.safe(f.message))"), .finding) + "\n"
             }
