@@ -90,14 +90,13 @@ public struct TimelineTextRenderer {
         // Header.
         var head = "session \(s.id): \(s.process.isEmpty ? "(no process)" : Self.safe(s.process))"
         if let pid = s.pid { head += " [\(pid)]" }
-        head += ", lines \(s.firstEvent.line)-\(s.lastEvent.line)"
+        head += ", \(s.instances.count) controller\(s.instances.count == 1 ? "" : "s"), lines \(s.firstEvent.line)-\(s.lastEvent.line)"
         if let a = s.firstEvent.time {
             let end = s.endTime ?? s.lastEvent.time ?? a
             // The end's date only when it differs from the start's.
             let endText = end.iso.hasPrefix(String(a.iso.prefix(11))) && a.iso.count > 11 ? String(end.iso.dropFirst(11)) : end.iso
             head += ", \(a.iso) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
         }
-        head += ", \(s.instances.count) controller\(s.instances.count == 1 ? "" : "s")"
         out += clip(head) + "\n"
 
         let indent = "  "
