@@ -9,12 +9,17 @@ public struct TimelineInput: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
     public var timeline: TimelineRecording
+    /// Instance label → (session, instance id): labels are unique within an input.
+    private let byLabel: [String: (session: Int, instance: Int)]
 
     public init(path: String, stats: InputStats, findings: [Finding], timeline: TimelineRecording) {
         self.path = path
         self.stats = stats
         self.findings = findings
         self.timeline = timeline
+        var index: [String: (session: Int, instance: Int)] = [:]
+        for s in timeline.sessions { for i in s.instances where index[i.controller.instance] == nil { index[i.controller.instance] = (s.id, i.id) } }
+        byLabel = index
     }
 
     /// The inputs of a run made with `LintOptions.recordTimeline`.
@@ -27,9 +32,7 @@ public struct TimelineInput: Sendable {
 
     /// The session and lane (instance id, nil: the session's own row) a finding is drawn on.
     public func place(_ f: Finding) -> (session: Int, instance: Int?)? {
-        for s in timeline.sessions {
-            if let i = s.instances.first(where: { $0.controller.instance == f.controller.instance }) { return (s.id, i.id) }
-        }
+        if let known = byLabel[f.controller.instance] { return (known.session, known.instance) }
         for s in timeline.sessions where s.warnings.contains(where: { $0.stamp.line == f.line }) { return (s.id, nil) }
         for s in timeline.sessions where s.firstEvent.line <= f.line && f.line <= s.lastEvent.line { return (s.id, nil) }
         return timeline.sessions.first.map { ($0.id, nil) }
@@ -223,12 +226,19 @@ struct SessionLayout {
             if !lane.segments.isEmpty || lane.dealloc != nil { lanes.append(lane) }
         }
         var sessionLane = Lane(instance: nil, label: "(session)")
+        var laneOf: [Int: Int] = [:]
+        for (li, lane) in lanes.enumerated() { if let id = lane.instance?.id { laneOf[id] = li } }
         for (f, index) in findings {
             guard let st = stamp(forLine: f.line, in: all), inWindow(st) else { continue }
             let mark = Mark(x: x(st), finding: f, index: index)
-            if let p = input.place(f), p.session == s.id, let id = p.instance, let li = lanes.firstIndex(where: { $0.instance?.id == id }) {
+            guard let p = input.place(f), p.session == s.id else { continue }
+            if let id = p.instance, let li = laneOf[id] {
                 lanes[li].marks.append(mark)
-            } else if let p = input.place(f), p.session == s.id {
+            } else if let id = p.instance, let inst = s.instances.first(where: { $0.id == id }) {
+                // Its lane was empty in the window (e.g. a callback long after its dealloc).
+                laneOf[id] = lanes.count
+                lanes.append(Lane(instance: inst, label: inst.controller.instance, marks: [mark]))
+            } else {
                 sessionLane.marks.append(mark)
             }
         }
@@ -238,8 +248,14 @@ struct SessionLayout {
         }
     }
 
+    /// The last event at or before `line` (events are in line order within an input).
     private func stamp(forLine line: Int, in all: [TimelineStamp]) -> TimelineStamp? {
-        all.last(where: { $0.line <= line })
+        var lo = 0, hi = all.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if all[mid].line <= line { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? all[lo - 1] : nil
     }
 
     func inWindow(_ st: TimelineStamp) -> Bool { st.order >= firstOrder && st.order <= lastOrder }
