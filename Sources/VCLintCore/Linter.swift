@@ -4,7 +4,7 @@ import Foundation
 public struct FileResult: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
-    /// The rebuilt timeline, when `LintOptions.recordTimeline` asked for it.
+    /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
     public var timeline: TimelineRecording? = nil
 }
 
@@ -24,8 +24,6 @@ public struct LintOptions: Sendable {
     public var chunkSize = LogScanner.defaultChunkSize
     /// The user's own message grammars (configuration `dialects`).
     public var customDialects: [CustomDialect] = []
-    /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
-    public var recordTimeline = false
     public init() {}
 }
 
@@ -39,7 +37,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = makeScanner(path: path)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -58,15 +56,9 @@ public struct Linter: Sendable {
 
     /// Lints an open file descriptor to its end.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = makeScanner(path: path)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
         try scanner.scan(fd: fd)
         return complete(scanner, path: path)
-    }
-
-    private func makeScanner(path: String) -> LogScanner {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
-        if options.recordTimeline { scanner.builder.startRecording() }
-        return scanner
     }
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {

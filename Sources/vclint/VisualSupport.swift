@@ -12,7 +12,7 @@ enum VisualRun {
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?) throws -> (LintResult, LintOptions, PendingReportFile?) {
         var (options, configuration) = try ruleOptions.resolve()
-        options.recordTimeline = true
+        options.timeline.recordTimeline = true
         var file: PendingReportFile?
         do {
             if let output, output != "-" { file = try PendingReportFile(path: output) }

@@ -5,7 +5,7 @@ import Testing
 /// Lints a fixture with the timeline recorded, as `vclint timeline` does.
 func timelineInput(_ relative: String, grace: Double = 3) throws -> TimelineInput {
     var options = LintOptions()
-    options.recordTimeline = true
+    options.timeline.recordTimeline = true
     options.timeline.leakGraceSeconds = grace
     let result = try lintFixture(relative, options: options)
     return TimelineInput.from(LintResult(files: [result]))[0]
@@ -13,7 +13,7 @@ func timelineInput(_ relative: String, grace: Double = 3) throws -> TimelineInpu
 
 func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> TimelineInput {
     var options = LintOptions()
-    options.recordTimeline = true
+    options.timeline.recordTimeline = true
     options.timeline.leakGraceSeconds = grace
     return TimelineInput.from(LintResult(files: [Linter(options: options).lint(text: text, path: path)]))[0]
 }
@@ -125,7 +125,7 @@ enum TraceChecks {
     @Test(arguments: allFixtureLogs()) func recordingDoesNotChangeFindings(_ fixture: String) throws {
         let plain = try lintFixture(fixture)
         var options = LintOptions()
-        options.recordTimeline = true
+        options.timeline.recordTimeline = true
         let recorded = try lintFixture(fixture, options: options)
         #expect(recorded.summary == plain.summary)
         #expect(recorded.findings.map(\.message) == plain.findings.map(\.message))

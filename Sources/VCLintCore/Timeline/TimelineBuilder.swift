@@ -6,6 +6,8 @@ public struct TimelineOptions: Sendable {
     public var ignoreClasses: [PCRE2Pattern] = []
     /// Controllers meant to live forever: never leaks (configuration `persistent_classes`).
     public var persistentClasses: [PCRE2Pattern] = []
+    /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
+    public var recordTimeline = false
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
@@ -16,7 +18,7 @@ public struct TimelineOptions: Sendable {
 final class TimelineContext {
     let instrumentation = Instrumentation()
     var observations: [Observation] = []
-    /// Only when a timeline is requested (`TimelineBuilder.startRecording`).
+    /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
     var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
     private var generations: [String: Int] = [:]
@@ -46,6 +48,7 @@ public final class TimelineBuilder {
         self.options = options
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
+        if options.recordTimeline { context.recorder = TimelineRecorder() }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
@@ -81,11 +84,6 @@ public final class TimelineBuilder {
     private func end(_ s: SessionTimeline, captureEnded: Bool = false) {
         s.finish(captureEnded: captureEnded)
         if s.eventCount > 0 { finishedWithEvents += 1 }
-    }
-
-    /// Records the timeline from now on (before the first event): `recording(_:)` returns it.
-    func startRecording() {
-        if context.recorder == nil { context.recorder = TimelineRecorder() }
     }
 
     /// The recorded timeline, after `finish()`; nil when recording was not started.

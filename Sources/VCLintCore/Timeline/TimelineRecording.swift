@@ -1,5 +1,5 @@
 /// The rebuilt timeline as data, for `vclint timeline`, `leaks` and `report`. Recording is opt-in
-/// (`LintOptions.recordTimeline`): `vclint lint` creates no recorder, so the state machine pays one
+/// (`TimelineOptions.recordTimeline`): `vclint lint` creates no recorder, so the state machine pays one
 /// nil check per event and nothing else.
 
 /// A point of the timeline: the line of an event, its position among the input's events (the axis

@@ -22,7 +22,7 @@ public struct TimelineInput: Sendable {
         byLabel = index
     }
 
-    /// The inputs of a run made with `LintOptions.recordTimeline`.
+    /// The inputs of a run made with `TimelineOptions.recordTimeline`.
     public static func from(_ result: LintResult) -> [TimelineInput] {
         result.files.map { f in
             TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
