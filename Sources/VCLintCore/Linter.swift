@@ -8,9 +8,13 @@ public struct FileResult: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
 
-    public init(stats: InputStats, findings: [Finding]) {
+    /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
+    public var timeline: TimelineRecording? = nil
+
+    public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
         self.stats = stats
         self.findings = findings
+        self.timeline = timeline
     }
 }
 
@@ -104,6 +108,6 @@ public struct Linter: Sendable {
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
         let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
-        return FileResult(stats: stats, findings: findings)
+        return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
     }
 }

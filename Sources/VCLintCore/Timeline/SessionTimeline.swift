@@ -70,6 +70,8 @@ final class SessionTimeline {
     private var lastEventLine = 0
     private var hasTimes = false
     private var lastInitInstance: Instance?
+    /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
+    private let recorder: TimelineRecorder?
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial
@@ -77,6 +79,8 @@ final class SessionTimeline {
         self.pid = pid
         self.options = options
         self.context = context
+        self.recorder = context.recorder
+        recorder?.begin(session: serial, process: processName, pid: pid)
     }
 
     /// Any line of this session with a time (noise lines included) extends it.
@@ -115,6 +119,7 @@ final class SessionTimeline {
         lastEventLine = e.line
         if let t = e.time { observe(time: t) }
         if e.kind.isUIKitWarning {
+            recorder?.warning(e, session: serial)
             let known = e.address.flatMap { byAddress[$0] }
             let named = known?.ref ?? ControllerRef(className: e.className, address: e.address,
                                                     instance: liveByClass[e.className]?.last?.label ?? e.className)
@@ -131,7 +136,9 @@ final class SessionTimeline {
         let inst = resolve(e)
         inst.lastActivity = e.line
         let before = inst.appearance
+        recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
+        recorder?.applied(e, inst, session: serial)
         if TimelineDebug.enabled {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
@@ -522,7 +529,11 @@ final class SessionTimeline {
             // Members no longer need their transition; dropping the link frees both.
             for m in t.members where m.instance.transition === t { m.instance.transition = nil }
         }
-        if t.cancelled { return }
+        if t.cancelled {
+            recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
+            return
+        }
+        var poppedAny = false, coveringAny = false
         let goneMembers = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }
         let gone = goneMembers.map(\.instance)
         let came = t.members.filter { $0.direction == .appear }.map(\.instance)
@@ -540,6 +551,7 @@ final class SessionTimeline {
                     }
                     arriving.coveredBy.removeAll()
                     popped = true
+                    poppedAny = true
                 }
             }
             if popped { continue }
@@ -554,9 +566,16 @@ final class SessionTimeline {
                 // Pushed or presented over it: a controller made for this transition. One created
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
                 for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
+                    coveringAny = true
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) { leaving.coveredBy.append(arriving) }
                 }
             }
+        }
+        if let recorder {
+            let othersVisible = liveByClass.values.contains { list in
+                list.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
+            }
+            recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
     }
 
@@ -733,6 +752,7 @@ final class SessionTimeline {
     /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
     func finish(captureEnded: Bool = false) {
         if let t = transition, !t.settled { settle(t) }
+        recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
         var live: [Instance] = []
         for list in liveByClass.values { live.append(contentsOf: list) }
         live.sort { $0.serial < $1.serial }

@@ -9,6 +9,8 @@ public struct TimelineOptions: Sendable {
     /// Live mode (`lint --follow`): leaks are decided as soon as the grace period has passed in log
     /// time, and every line's time is read (not a sample), since the input is still being written.
     public var live = false
+    /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
+    public var recordTimeline = false
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
@@ -19,6 +21,8 @@ public struct TimelineOptions: Sendable {
 final class TimelineContext {
     let instrumentation = Instrumentation()
     var observations: [Observation] = []
+    /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
+    var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
     private var generations: [String: Int] = [:]
 
@@ -47,6 +51,7 @@ public final class TimelineBuilder {
         self.options = options
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
+        if options.recordTimeline { context.recorder = TimelineRecorder() }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
@@ -82,6 +87,11 @@ public final class TimelineBuilder {
     private func end(_ s: SessionTimeline, captureEnded: Bool = false) {
         s.finish(captureEnded: captureEnded)
         if s.eventCount > 0 { finishedWithEvents += 1 }
+    }
+
+    /// The recorded timeline, after `finish()`; nil when recording was not started.
+    func recording(_ summary: TimelineSummary) -> TimelineRecording? {
+        context.recorder?.result(observations: summary.observations, instrumentation: context.instrumentation)
     }
 
     /// Ends every session and returns the observations that the instrumentation allows.
