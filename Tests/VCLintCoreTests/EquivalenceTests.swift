@@ -111,6 +111,19 @@ import Testing
         #expect(error.reason.contains("truncated"))
     }
 
+    /// The micro-benchmarks' inputs are what the scanner hands the timeline, event for event.
+    @Test func benchmarkInputsAreTheScannersEvents() {
+        var o = NavigationSimulator.Options(seed: 5)
+        o.envelope = .ndjson
+        o.noise = 4
+        let bytes = Array(NavigationSimulator.generate(o).text.utf8)
+        let lines = BenchmarkSupport.lifecycleLines(in: bytes)
+        let result = Linter().lint(bytes: bytes, path: "gen.log")
+        #expect(lines.count == result.stats.events && lines.count > 50)
+        let parser = MessageParser()
+        #expect(lines.allSatisfy { l in l.message.withUnsafeBufferPointer { parser.parse($0)?.kind == l.event.kind } })
+    }
+
     private func shell(_ command: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")

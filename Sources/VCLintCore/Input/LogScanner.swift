@@ -45,6 +45,9 @@ public final class LogScanner {
     private let parser: MessageParser
     let builder: TimelineBuilder
     public private(set) var stats: InputStats
+    /// Sees each lifecycle line (its message bytes, event and envelope context) before the
+    /// timeline does; the micro-benchmarks use it to prepare the parser's and timeline's inputs.
+    var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
 
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -239,12 +242,16 @@ public final class LogScanner {
         var process: String?
         var pid: Int?
         var time: LogTime?
+        var message = UnsafeBufferPointer(start: p, count: n)
+        var decoded: [UInt8]?
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
             if info.isMetadata { return }
-            if let decoded = info.decodedMessage {
-                event = decoded.withUnsafeBufferPointer { parser.parse($0) }
+            if let d = info.decodedMessage {
+                decoded = d
+                event = d.withUnsafeBufferPointer { parser.parse($0) }
             } else {
-                event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
+                message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
+                event = parser.parse(message)
             }
             guard event != nil else { return }
             process = processName(info, p)
@@ -265,6 +272,9 @@ public final class LogScanner {
         e.line = lineNumber
         e.time = time
         stats.events += 1
+        if let tap {
+            if let decoded { decoded.withUnsafeBufferPointer { tap($0, e, process, pid) } } else { tap(message, e, process, pid) }
+        }
         builder.handle(e, process: process, pid: pid)
     }
 
