@@ -41,6 +41,8 @@ public struct LintOptions: Sendable {
     public var customDialects: [CustomDialect] = []
     /// The candidate-line search (on by default); off, every line is parsed in full.
     public var prefilter = true
+    /// Counts bytes read and files done, for a progress display.
+    public var progress: ProgressCounter?
     public init() {}
 }
 
@@ -88,9 +90,12 @@ public struct Linter: Sendable {
             got += n
         }
         head.removeLast(wanted - got)
+        scanner.progress = options.progress
+        options.progress?.add(bytes: got)
+        defer { options.progress?.fileDone() }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
-                try Inflater(fd: fd, prefix: head).run { scanner.consume($0) }
+                try Inflater(fd: fd, prefix: head, progress: options.progress).run { scanner.consume($0) }
             } catch Inflater.Failure.read(let code) {
                 throw LogScanner.ReadError.io(code)
             } catch Inflater.Failure.corrupt(let why) {

@@ -94,7 +94,11 @@ struct LintCommand: ParsableCommand {
                 guard sources.count == 1 else { throw InputError(path: paths.first ?? "-", reason: "--follow needs one file, not a directory of them") }
                 result = try self.follow(sources[0], options: options)
             } else {
-                result = try linter.lint(sources, jobs: jobs ?? Linter.defaultJobs)
+                var batch = linter
+                let progress = ProgressDisplay.start(for: sources, quiet: quiet)
+                batch.options.progress = progress?.counter
+                defer { progress?.end() }
+                result = try batch.lint(sources, jobs: jobs ?? Linter.defaultJobs)
             }
             if let root = sourceRoot {
                 var isDir: ObjCBool = false

@@ -141,3 +141,41 @@ extension Array {
         stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
     }
 }
+
+/// Progress on stderr for long batch runs: on a terminal only, erased before the summary.
+@Suite struct ProgressTests {
+    @Test func progressOnlyOnATerminal() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-progress-\(getpid()).log")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // ~80 MB of a seed capture's noise.
+        let noise = "2017-02-11 17:30:45.209 navTest[933:17086] Reachability Flag Status: -R t------ networkStatusForFlags\n"
+        try String(repeating: noise, count: 800_000).write(to: url, atomically: true, encoding: .utf8)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("ProgressTests: skipped, util-linux `script` (a pseudo-terminal) is not installed")
+            return
+        }
+        // `script` runs vclint on a pseudo-terminal: stderr is a TTY there.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", "'\(CLITests.binary.path)' lint --jobs 1 '\(url.path)'", "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env["VCLINT_PROGRESS_AFTER"] = "0"  // draw at once: a debug build lints this in a fraction of a second
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let tty = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(tty.contains("\r\u{1B}[Kvclint: "), "a progress line is drawn")
+        #expect(tty.contains(" MB of "), "with bytes done and the total")
+        #expect(tty.contains("\r\u{1B}[K0 errors, 0 warnings in 1 file"), "erased before the summary")
+
+        setenv("VCLINT_PROGRESS_AFTER", "0", 1)
+        defer { unsetenv("VCLINT_PROGRESS_AFTER") }
+        let piped = try CLITests().run(["lint", "--jobs", "1", url.path])
+        #expect(!piped.stderr.contains("vclint: ") && !piped.stderr.contains("\u{1B}"), "silent when stderr is not a terminal")
+        #expect(piped.stderr.contains("in 1 file"))
+    }
+}

@@ -33,7 +33,10 @@ final class Inflater: @unchecked Sendable {
     private var failure: Failure?
 
     /// `prefix`: bytes already read from `fd` (the sniffed head).
-    init(fd: Int32, prefix: [UInt8]) {
+    private let progress: ProgressCounter?
+
+    init(fd: Int32, prefix: [UInt8], progress: ProgressCounter? = nil) {
+        self.progress = progress
         self.fd = fd
         self.prefix = prefix
         blocks = (0..<Self.blocksInFlight).map { _ in .allocate(capacity: Self.blockSize) }
@@ -94,6 +97,7 @@ final class Inflater: @unchecked Sendable {
             repeat { n = read(fd, input, inputSize) } while n < 0 && errno == EINTR
             if n < 0 { return .read(errno) }
             if n == 0 { atEOF = true }
+            progress?.add(bytes: n)
             available = n
             stream.next_in = input
             stream.avail_in = UInt32(n)

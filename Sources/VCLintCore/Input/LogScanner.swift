@@ -48,6 +48,8 @@ public final class LogScanner {
     /// Sees each lifecycle line (its message bytes, event and envelope context) before the
     /// timeline does; the micro-benchmarks use it to prepare the parser's and timeline's inputs.
     var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
+    /// Counts the bytes read from file descriptors (the CLI's progress line).
+    var progress: ProgressCounter?
 
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -105,6 +107,7 @@ public final class LogScanner {
                 throw ReadError.io(errno)
             }
             if n == 0 { break }
+            progress?.add(bytes: n)
             appended(count: n)
         }
     }
