@@ -40,6 +40,9 @@ public final class LogScanner {
     public static let defaultChunkSize = 1 << 20
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).
     static let overlongHead = 64 * 1024
+    /// A noise line is sampled (its time and pid read) every this many input bytes: at fixed offsets,
+    /// so that findings never depend on where reads happen to split the input (a pipe's are random).
+    static let sampleInterval = 64 * 1024
 
     private let finder: CandidateFinder
     private let parser: MessageParser
@@ -51,6 +54,11 @@ public final class LogScanner {
     private var filled = 0
     private var skippingOverlong = false
     private var lineNumber = 0
+    /// The input offset of `buffer[0]`, and of the next sample.
+    private var bufferOffset = 0
+    private var nextSample = LogScanner.sampleInterval
+    /// The last complete line seen so far, sampled when the input ends.
+    private var lastSample: (process: String, pid: Int?, time: LogTime?)?
     private var formatCounts = [Int](repeating: 0, count: EnvelopeFormat.allCases.count)
     private var lastEnvelope: EnvelopeFormat?
     private var contextProcess: String?
@@ -105,6 +113,7 @@ public final class LogScanner {
             process(0, filled)
             filled = 0
         }
+        if let last = lastSample { builder.observe(process: last.process, pid: last.pid, time: last.time) }
         let summary = builder.finish()
         stats.lines = lineNumber
         stats.patternLimitHits = parser.limitHits
@@ -119,10 +128,11 @@ public final class LogScanner {
         let start = filled
         filled += n
         if skippingOverlong {
-            guard let nl = memchr(buffer + start, 0x0A, n) else { filled = 0; return }
+            guard let nl = memchr(buffer + start, 0x0A, n) else { bufferOffset += filled; filled = 0; return }
             let after = nl.assumingMemoryBound(to: UInt8.self) - buffer + 1
             let rest = filled - after
             if rest > 0 { memmove(buffer, buffer + after, rest) }
+            bufferOffset += after
             filled = rest
             skippingOverlong = false
             guard filled > 0 else { return }
@@ -139,6 +149,7 @@ public final class LogScanner {
         process(0, end)
         let rest = filled - end
         if rest > 0 { memmove(buffer, buffer + end, rest) }
+        bufferOffset += end
         filled = rest
     }
 
@@ -149,6 +160,7 @@ public final class LogScanner {
         finder.reset()
         let cand = finder.next(buffer, from: 0, end: head) < head
         line(buffer, head, candidate: cand)
+        bufferOffset += filled
         filled = 0
         skippingOverlong = true
     }
@@ -170,11 +182,15 @@ public final class LogScanner {
             let cand = next < le
             line(buffer + pos, n, candidate: cand)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
+            if bufferOffset + le >= nextSample {
+                sample(buffer + pos, n)
+                nextSample = (bufferOffset + le) / Self.sampleInterval * Self.sampleInterval + Self.sampleInterval
+            }
             lastLineStart = pos
             lastLineLength = n
             pos = le + 1
         }
-        sample(buffer + lastLineStart, lastLineLength)
+        lastSample = parseSample(buffer + lastLineStart, lastLineLength)
     }
 
     @inline(__always)
@@ -244,13 +260,19 @@ public final class LogScanner {
         return internedName
     }
 
-    /// The last line of each chunk tells how far in time its session went (noise lines included).
+    /// A line read every `sampleInterval` bytes, and the last one, tell how far in time its session
+    /// went (noise lines included) and reveal relaunches.
     private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        guard let s = parseSample(p, n) else { return }
+        builder.observe(process: s.process, pid: s.pid, time: s.time)
+        if contextProcess == s.process { contextPID = s.pid }
+    }
+
+    private func parseSample(_ p: UnsafePointer<UInt8>, _ n: Int) -> (process: String, pid: Int?, time: LogTime?)? {
         guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
-              let process = processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info))
-        if contextProcess == process { contextPID = info.pid }
+              let process = processName(info, p) else { return nil }
+        return (process, info.pid, EnvelopeParser.time(p, n, info: info))
     }
 }
 
