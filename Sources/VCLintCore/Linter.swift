@@ -10,6 +10,8 @@ public struct FileResult: Sendable {
 public struct LintResult: Sendable {
     public var files: [FileResult]
     public var seconds: Double = 0
+    /// Inputs that could not be opened or read: the run failed (exit 2), whatever the findings.
+    public var failures: [InputError] = []
 
     public var findings: [Finding] { files.flatMap(\.findings) }
     public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }

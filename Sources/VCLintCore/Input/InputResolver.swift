@@ -39,10 +39,8 @@ public enum InputResolver {
         for path in paths {
             if path == "-" { out.append(.standardInput); continue }
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw InputError(path: path, reason: "no such file or directory")
-            }
-            if isDir.boolValue {
+            // A missing path stays an input: `open` reports it, and the other inputs are still linted.
+            if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
                 guard let walker = fm.enumerator(atPath: path) else {
                     throw InputError(path: path, reason: "cannot read directory")
                 }
@@ -77,19 +75,27 @@ public enum InputResolver {
 }
 
 extension Linter {
-    /// Lints every input in order; an unreadable input stops the run with an `InputError`.
-    public func lint(_ sources: [InputSource]) throws -> LintResult {
+    /// Lints every input in order. An input that cannot be opened or read is recorded in
+    /// `failures` (the run failed) and the others are still linted.
+    public func lint(_ sources: [InputSource]) -> LintResult {
         let start = Date()
         var files: [FileResult] = []
+        var failures: [InputError] = []
         for source in sources {
-            let fd = try InputResolver.open(source)
-            defer { if fd != 0 { close(fd) } }
             do {
+                let fd = try InputResolver.open(source)
+                defer { if fd != 0 { close(fd) } }
                 files.append(try lint(fd: fd, path: source.displayPath))
+            } catch let error as InputError {
+                failures.append(error)
             } catch LogScanner.ReadError.io(let code) {
-                throw InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased())
+                failures.append(InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased()))
+            } catch {
+                failures.append(InputError(path: source.displayPath, reason: "\(error)"))
             }
         }
-        return LintResult(files: files, seconds: Date().timeIntervalSince(start))
+        var result = LintResult(files: files, seconds: Date().timeIntervalSince(start))
+        result.failures = failures
+        return result
     }
 }
