@@ -221,3 +221,168 @@ struct StreamedLint {
         }
     }
 }
+
+/// Captures still being written, rotated or cut short while vclint reads them.
+@Suite struct ChangingFileTests {
+    /// Blocks of a balanced flow with one bug each: the repeated viewDidAppear, on thread 3.
+    static func blocks(_ count: Int, from first: Int = 0) -> [UInt8] {
+        var t = ""
+        for b in first..<(first + count) {
+            let base = 1_700_000_000 + Double(b)
+            func line(_ dt: Double, _ msg: String, thread: Int = 7) -> String {
+                NavigationSimulator.envelope(msg, time: base + dt, pid: 1, format: .nslog)
+                    .replacingOccurrences(of: ":51413]", with: ":\(thread)]") + "\n"
+            }
+            t += line(0.0, "-[HomeViewController viewWillAppear:]")
+            t += line(0.1, "-[HomeViewController viewDidAppear:]")
+            t += line(0.2, "-[HomeViewController viewDidAppear:]", thread: 3)
+            t += line(0.3, "[Network] GET https://api.example.com/v2/feed -> 200 (231 ms)")
+            t += line(0.4, "-[HomeViewController viewWillDisappear:]")
+            t += line(0.5, "-[HomeViewController viewDidDisappear:]")
+        }
+        return Array(t.utf8)
+    }
+
+    /// What was read is `content[0..<bytes]`: the line count and every finding must agree with it.
+    static func checkConsistent(_ r: FileResult, content: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(r.stats.bytes <= content.count, sourceLocation: sourceLocation)
+        let read = content.prefix(r.stats.bytes)
+        let lines = read.split(separator: 0x0A, omittingEmptySubsequences: false)
+        let physical = read.filter { $0 == 0x0A }.count + (read.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+        #expect(r.stats.lines == physical, sourceLocation: sourceLocation)
+        var bugLines = 0
+        for (i, l) in lines.enumerated() where i < physical {
+            let complete = i < physical - 1 || read.last == 0x0A
+            if complete, String(decoding: l, as: UTF8.self).contains("Shop[1:3]") { bugLines += 1 }
+        }
+        for f in r.findings {
+            #expect(f.rule == "unbalanced_appearance", "\(f.rule)@\(f.line)", sourceLocation: sourceLocation)
+            let text = f.line <= lines.count ? String(decoding: lines[f.line - 1], as: UTF8.self) : ""
+            #expect(text.contains("Shop[1:3]"), "line \(f.line) is not a bug line: \(text)", sourceLocation: sourceLocation)
+        }
+        #expect(r.findings.count == bugLines || r.findings.count == bugLines + 1, "\(r.findings.count) findings, \(bugLines) bug lines", sourceLocation: sourceLocation)
+    }
+
+    static func tempPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("vclint-grow-\(UUID().uuidString).log").path
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n <= 0 { return }
+                off += n
+            }
+        }
+    }
+
+    @Test func fileThatGrowsWhileRead() throws {
+        let path = Self.tempPath()
+        defer { unlink(path) }
+        let first = Self.blocks(500)
+        let more = Self.blocks(8000, from: 500)
+        let wfd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        try #require(wfd >= 0)
+        Self.writeAll(wfd, first)
+        let rfd = open(path, O_RDONLY)
+        try #require(rfd >= 0)
+        defer { close(rfd) }
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            // Appends in odd-sized pieces, so lines are often half written when read.
+            var off = 0
+            while off < more.count {
+                let n = min(777, more.count - off)
+                Self.writeAll(wfd, Array(more[off..<(off + n)]))
+                off += n
+            }
+            close(wfd)
+            done.signal()
+        }
+        var o = LintOptions()
+        o.chunkSize = 4096
+        let r = try Linter(options: o).lint(fd: rfd, path: path)
+        done.wait()
+        let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(content.count == first.count + more.count)
+        #expect(r.stats.bytes >= first.count)
+        Self.checkConsistent(r, content: content)
+    }
+
+    @Test func fileTruncatedWhileRead() throws {
+        let content = Self.blocks(6000)  // ~2.6 MB
+        for cut in [content.count / 4, content.count * 3 / 4] {
+            // Read the first half, then the file is cut behind or ahead of the reader.
+            let path = Self.tempPath()
+            defer { unlink(path) }
+            try Data(content).write(to: URL(fileURLWithPath: path))
+            let rfd = open(path, O_RDONLY)
+            try #require(rfd >= 0)
+            defer { close(rfd) }
+            let scanner = LogScanner(path: path, chunkSize: 4096)
+            var buf = [UInt8](repeating: 0, count: content.count / 2)
+            let n = buf.withUnsafeMutableBytes { read(rfd, $0.baseAddress!, $0.count) }
+            #expect(n == content.count / 2)
+            buf.withUnsafeBytes { scanner.consume($0) }
+            #expect(truncate(path, off_t(cut)) == 0)
+            try scanner.scan(fd: rfd)
+            let (stats, summary) = scanner.finish()
+            let r = FileResult(stats: stats, findings: RuleEngine.findings(summary.observations, path: path, settings: .default, options: TimelineOptions()))
+            #expect(r.stats.bytes == max(cut, content.count / 2))
+            Self.checkConsistent(r, content: content)
+        }
+    }
+
+    /// logrotate's copytruncate: the file is emptied and written anew while the reader is deep in it.
+    @Test func fileTruncatedAndRewrittenWhileRead() throws {
+        let path = Self.tempPath()
+        defer { unlink(path) }
+        let old = Self.blocks(3000)
+        let new = Self.blocks(6000, from: 100_000)
+        try Data(old).write(to: URL(fileURLWithPath: path))
+        let rfd = open(path, O_RDONLY)
+        try #require(rfd >= 0)
+        defer { close(rfd) }
+        let scanner = LogScanner(path: path, chunkSize: 4096)
+        var buf = [UInt8](repeating: 0, count: old.count / 2)
+        _ = buf.withUnsafeMutableBytes { read(rfd, $0.baseAddress!, $0.count) }
+        buf.withUnsafeBytes { scanner.consume($0) }
+        let wfd = open(path, O_WRONLY | O_TRUNC | O_APPEND)
+        try #require(wfd >= 0)
+        Self.writeAll(wfd, new)
+        close(wfd)
+        try scanner.scan(fd: rfd)
+        let (stats, _) = scanner.finish()
+        // What was read: the old file's first half, then the new file from the same offset on.
+        let seen = Array(old.prefix(old.count / 2)) + Array(new.dropFirst(old.count / 2))
+        #expect(stats.bytes == seen.count)
+        #expect(stats.lines == seen.filter { $0 == 0x0A }.count + (seen.last == 0x0A ? 0 : 1))
+    }
+
+    /// A concurrent truncation at a random moment: whatever the timing, what was read is consistent.
+    @Test func fileTruncatedConcurrently() throws {
+        let content = Self.blocks(6000)
+        for attempt in 0..<3 {
+            let path = Self.tempPath()
+            defer { unlink(path) }
+            try Data(content).write(to: URL(fileURLWithPath: path))
+            let rfd = open(path, O_RDONLY)
+            try #require(rfd >= 0)
+            defer { close(rfd) }
+            let cut = content.count / (2 + attempt)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                usleep(UInt32(500 * attempt))
+                _ = truncate(path, off_t(cut))
+                done.signal()
+            }
+            var o = LintOptions()
+            o.chunkSize = 4096
+            let r = try Linter(options: o).lint(fd: rfd, path: path)
+            done.wait()
+            Self.checkConsistent(r, content: content)
+        }
+    }
+}
