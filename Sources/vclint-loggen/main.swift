@@ -6,7 +6,7 @@ import Glibc
 // vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
 //                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
-//                 missing-did-appear|event-after-dealloc] [--sessions N] [--steps N] [--noise X]
+//                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N] [--noise X]
 //                 [--size BYTES] [--truth FILE]
 // --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
 // the expected findings (`rule line`) of an injected fault.
