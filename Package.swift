@@ -18,9 +18,15 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
+        // `.gz` captures are inflated while streaming.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         .target(
             name: "VCLintCore",
-            dependencies: ["CPCRE2", .product(name: "Yams", package: "Yams")],
+            dependencies: ["CPCRE2", "CZlib", .product(name: "Yams", package: "Yams")],
             // Exclusivity checks cost ~5% on the per-line path; the scanner's state is confined to one thread.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),

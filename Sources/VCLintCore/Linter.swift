@@ -1,9 +1,21 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one input produced.
 public struct FileResult: Sendable {
     public var stats: InputStats
     public var findings: [Finding]
+
+    /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
+    public var timeline: TimelineRecording? = nil
+
+    public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
+        self.stats = stats
+        self.findings = findings
+        self.timeline = timeline
+    }
 }
 
 /// The result of a run over all inputs, in input order.
@@ -12,6 +24,11 @@ public struct LintResult: Sendable {
     public var seconds: Double = 0
     /// Inputs that could not be opened or read: the run failed (exit 2), whatever the findings.
     public var failures: [InputError] = []
+
+    public init(files: [FileResult], seconds: Double = 0) {
+        self.files = files
+        self.seconds = seconds
+    }
 
     public var findings: [Finding] { files.flatMap(\.findings) }
     public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }
@@ -24,6 +41,8 @@ public struct LintOptions: Sendable {
     public var chunkSize = LogScanner.defaultChunkSize
     /// The user's own message grammars (configuration `dialects`).
     public var customDialects: [CustomDialect] = []
+    /// The candidate-line search (on by default); off, every line is parsed in full.
+    public var prefilter = true
     public init() {}
 }
 
@@ -37,7 +56,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -54,16 +73,43 @@ public struct Linter: Sendable {
         lint(bytes: Array(text.utf8), path: path)
     }
 
-    /// Lints an open file descriptor to its end.
+    /// Lints an open file descriptor to its end. A gzip stream (a `.gz` capture, or one piped in)
+    /// is recognised by its first bytes and inflated while it is read.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects)
-        try scanner.scan(fd: fd)
+        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
+        let wanted = 2
+        var head = [UInt8](repeating: 0, count: wanted)
+        var got = 0
+        while got < wanted {
+            let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, wanted - got) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LogScanner.ReadError.io(errno)
+            }
+            if n == 0 { break }
+            got += n
+        }
+        head.removeLast(wanted - got)
+        if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
+            do {
+                try Inflater(fd: fd, prefix: head).run { scanner.consume($0) }
+            } catch Inflater.Failure.read(let code) {
+                throw LogScanner.ReadError.io(code)
+            } catch Inflater.Failure.corrupt(let why) {
+                throw LogScanner.ReadError.compressed("not a valid gzip stream (\(why))")
+            } catch {
+                throw LogScanner.ReadError.compressed("the gzip stream ends early (truncated)")
+            }
+        } else {
+            head.withUnsafeBytes { scanner.consume($0) }
+            try scanner.scan(fd: fd)
+        }
         return complete(scanner, path: path)
     }
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
         let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
-        return FileResult(stats: stats, findings: findings)
+        return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
     }
 }

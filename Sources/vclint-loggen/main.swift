@@ -6,8 +6,11 @@ import Glibc
 // vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
 //                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
-//                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N] [--noise X]
+//                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N]
+//                 [--noise X] [--mention-rate P]
 //                 [--size BYTES] [--truth FILE]
+// --noise: noise lines per lifecycle line (15 gives ~94% noise); --mention-rate: the share of noise lines
+// that mention a callback without being one (analytics, routing).
 // --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
 // the expected findings (`rule line`) of an injected fault.
 
@@ -31,6 +34,7 @@ while let flag = args.popFirst() {
     case "--sessions": options.sessions = Int(value) ?? { fail("bad number \(value)") }()
     case "--steps": options.steps = Int(value) ?? { fail("bad number \(value)") }()
     case "--noise": options.noise = Double(value) ?? { fail("bad number \(value)") }()
+    case "--mention-rate": options.mentionRate = Double(value) ?? { fail("bad number \(value)") }()
     case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
     case "--truth": truthPath = value
     default: fail("unknown option \(flag)")
@@ -60,6 +64,10 @@ repeat {
     for e in out.expected { truth += "\(e.rule) \(e.line + lineOffset)\n" }
     lineOffset += out.lines.count
     options.seed &+= 1
+    // The next run is a relaunch of the app: later clock, new pid.
+    options.startTime = out.endTime + 60
+    options.firstPID = out.nextPID
+    options.logsInit = out.logsInit
     options.fault = nil  // one fault per file
 } while written < size
 

@@ -34,7 +34,7 @@ struct BaselineCommand: ParsableCommand {
                 let file = try PendingReportFile(path: output)
                 let result: LintResult
                 do {
-                    result = linter.lint(try ruleOptions.inputs(paths, configuration))
+                    result = linter.lintAll(try ruleOptions.inputs(paths, configuration))
                 } catch {
                     file.discard()
                     throw error

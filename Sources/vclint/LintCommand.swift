@@ -42,6 +42,19 @@ struct LintCommand: ParsableCommand {
     @Option(name: .long, help: "Suppress the findings recorded in this baseline file (`vclint baseline create`).")
     var baseline: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Follow one growing input (a file, or - for a pipe) and print each finding as soon as it is decidable.",
+        discussion: """
+        A leak is printed once the grace period has passed in log time, a missing did-callback once its \
+        transition settled. A pipe is read to its end; a file is followed like tail -f until Ctrl-C. \
+        The summary and the exit code come at the end. Example: \
+        xcrun simctl spawn booted log stream --style ndjson | vclint lint --follow -
+        """))
+    var follow = false
+
+    @Option(name: [.customShort("j"), .long], help: "Files linted at once (default: the number of cores). Each file is read by one thread; the report order is the input order.")
+    var jobs: Int?
+
     @OptionGroup var ruleOptions: RuleOptions
 
     @Flag(name: .long, help: "Do not print the summary line on stderr.")
@@ -49,6 +62,13 @@ struct LintCommand: ParsableCommand {
 
     func validate() throws {
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+        if follow {
+            if paths.count > 1 { throw ValidationError("--follow reads one input (a file, or - for standard input)") }
+            if (try? ReporterRequest.parseAll(reporter))?.contains(where: { $0.path == nil && $0.name != XcodeReporter.identifier }) == true {
+                throw ValidationError("--follow prints findings as they come, in the xcode format; write other reports to a file with --reporter NAME:FILE")
+            }
+        }
         do {
             _ = try ReporterRequest.parseAll(reporter)
         } catch {
@@ -70,7 +90,12 @@ struct LintCommand: ParsableCommand {
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
             }
-            result = linter.lint(sources)
+            if follow {
+                guard sources.count == 1 else { throw InputError(path: paths.first ?? "-", reason: "--follow needs one file, not a directory of them") }
+                result = try self.follow(sources[0], options: options)
+            } else {
+                result = linter.lintAll(sources, jobs: jobs ?? Linter.defaultJobs)
+            }
             if let root = sourceRoot {
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
@@ -106,7 +131,7 @@ struct LintCommand: ParsableCommand {
             printError("vclint: error: \(error.description)")
             throw ExitCode(2)
         }
-        if let r = requests.first(where: { $0.path == nil }) {
+        if let r = requests.first(where: { $0.path == nil }), !follow {
             writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
         }
         if let outcome = baselineOutcome, let path = baseline {

@@ -30,6 +30,13 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 public enum InputResolver {
     public static let logExtensions: Set<String> = ["log", "txt", "ndjson", "jsonl"]
 
+    /// `capture.log`, `run.ndjson`, and their gzip-compressed forms (`capture.log.gz`).
+    public static func isLogName(_ name: String) -> Bool {
+        var n = name as NSString
+        if n.pathExtension.lowercased() == "gz" { n = n.deletingPathExtension as NSString }
+        return logExtensions.contains(n.pathExtension.lowercased())
+    }
+
     /// Paths as given on the command line → inputs. Directories are searched (sorted, so the
     /// report order is deterministic) for the log extensions; no path or `-` means stdin.
     public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }) throws -> [InputSource] {
@@ -46,8 +53,7 @@ public enum InputResolver {
                 }
                 var found: [String] = []
                 while let rel = walker.nextObject() as? String {
-                    let ext = (rel as NSString).pathExtension.lowercased()
-                    guard logExtensions.contains(ext) else { continue }
+                    guard isLogName(rel) else { continue }
                     let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
                     var sub: ObjCBool = false
                     if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue, admit(full) { found.append(full) }
@@ -75,27 +81,93 @@ public enum InputResolver {
 }
 
 extension Linter {
-    /// Lints every input in order. An input that cannot be opened or read is recorded in
-    /// `failures` (the run failed) and the others are still linted.
-    public func lint(_ sources: [InputSource]) -> LintResult {
+    /// Lints every input; the result lists them in input order whatever order they finish in.
+    /// An unreadable input stops the run with an `InputError` (the first one in input order).
+    public func lint(_ sources: [InputSource], jobs: Int = Linter.defaultJobs) throws -> LintResult {
         let start = Date()
         var files: [FileResult] = []
-        var failures: [InputError] = []
-        for source in sources {
-            do {
-                let fd = try InputResolver.open(source)
-                defer { if fd != 0 { close(fd) } }
-                files.append(try lint(fd: fd, path: source.displayPath))
-            } catch let error as InputError {
-                failures.append(error)
-            } catch LogScanner.ReadError.io(let code) {
-                failures.append(InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased()))
-            } catch {
-                failures.append(InputError(path: source.displayPath, reason: "\(error)"))
+        for outcome in lintEach(sources, jobs: jobs) {
+            files.append(try outcome.get())
+        }
+        return LintResult(files: files, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Lints every input, going on past the ones that cannot be opened or read: those are in
+    /// `failures` (the run failed, exit 2) and the others' findings are all there (`vclint lint`).
+    public func lintAll(_ sources: [InputSource], jobs: Int = Linter.defaultJobs) -> LintResult {
+        let start = Date()
+        var result = LintResult(files: [], seconds: 0)
+        for outcome in lintEach(sources, jobs: jobs) {
+            switch outcome {
+            case .success(let file): result.files.append(file)
+            case .failure(let error): result.failures.append(error)
             }
         }
-        var result = LintResult(files: files, seconds: Date().timeIntervalSince(start))
-        result.failures = failures
+        result.seconds = Date().timeIntervalSince(start)
         return result
+    }
+
+    /// One core per file: as many files in flight as there are cores.
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Lints the inputs on up to `jobs` threads, each file on one thread from start to end (a file's
+    /// timeline is sequential). Outcomes are in input order, so reports are deterministic.
+    public func lintEach(_ sources: [InputSource], jobs: Int = Linter.defaultJobs) -> [Result<FileResult, InputError>] {
+        let outcomes = OutcomeSlots(count: sources.count)
+        let workers = max(1, min(jobs, sources.count))
+        if workers == 1 {
+            for (i, source) in sources.enumerated() { outcomes.set(i, lintOne(source)) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while let i = outcomes.claim() { outcomes.set(i, lintOne(sources[i])) }
+            }
+        }
+        return outcomes.all
+    }
+
+    private func lintOne(_ source: InputSource) -> Result<FileResult, InputError> {
+        let fd: Int32
+        do { fd = try InputResolver.open(source) } catch let e as InputError { return .failure(e) } catch {
+            return .failure(InputError(path: source.displayPath, reason: "\(error)"))
+        }
+        defer { if fd != 0 { close(fd) } }
+        do {
+            return .success(try lint(fd: fd, path: source.displayPath))
+        } catch LogScanner.ReadError.io(let code) {
+            return .failure(InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased()))
+        } catch LogScanner.ReadError.compressed(let why) {
+            return .failure(InputError(path: source.displayPath, reason: why))
+        } catch {
+            return .failure(InputError(path: source.displayPath, reason: "\(error)"))
+        }
+    }
+}
+
+/// Work distribution and results for `lintEach`: a shared next-index counter and one slot per input.
+private final class OutcomeSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var slots: [Result<FileResult, InputError>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func claim() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < slots.count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func set(_ i: Int, _ r: Result<FileResult, InputError>) {
+        lock.lock()
+        slots[i] = r
+        lock.unlock()
+    }
+
+    var all: [Result<FileResult, InputError>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }

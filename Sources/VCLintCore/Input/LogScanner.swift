@@ -40,25 +40,29 @@ public final class LogScanner {
     public static let defaultChunkSize = 1 << 20
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).
     static let overlongHead = 64 * 1024
-    /// A noise line is sampled (its time and pid read) every this many input bytes: at fixed offsets,
-    /// so that findings never depend on where reads happen to split the input (a pipe's are random).
-    static let sampleInterval = 64 * 1024
 
     private let finder: CandidateFinder
     private let parser: MessageParser
     let builder: TimelineBuilder
     public private(set) var stats: InputStats
+    /// Sees each lifecycle line (its message bytes, event and envelope context) before the
+    /// timeline does; the micro-benchmarks use it to prepare the parser's and timeline's inputs.
+    var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
 
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
     private var filled = 0
+    /// The input offset of `buffer[0]`.
+    private var base = 0
+    /// The next input offset at which a line is sampled for its session's time.
+    private var nextSample = 0
+    /// Sampling interval: sessions' time is followed at least this often (in input bytes); in live
+    /// mode every line's time counts (a leak is due when the grace period has passed).
+    private let sampleInterval: Int
+    /// A copy of the latest complete line's head, sampled when the input ends.
+    private var lastLine: [UInt8] = []
     private var skippingOverlong = false
     private var lineNumber = 0
-    /// The input offset of `buffer[0]`, and of the next sample.
-    private var bufferOffset = 0
-    private var nextSample = LogScanner.sampleInterval
-    /// The last complete line seen so far, sampled when the input ends.
-    private var lastSample: (process: String, pid: Int?, time: LogTime?)?
     private var formatCounts = [Int](repeating: 0, count: EnvelopeFormat.allCases.count)
     private var lastEnvelope: EnvelopeFormat?
     private var contextProcess: String?
@@ -67,8 +71,14 @@ public final class LogScanner {
     private var internedName = ""
     private var internedBytes: [UInt8] = []
 
+    /// Off: every line goes through the full parser (the unoptimised path the equivalence test
+    /// compares against). The candidate search is only an optimisation: both must agree.
+    private let prefilter: Bool
+
     public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
-                customDialects: [CustomDialect] = []) {
+                customDialects: [CustomDialect] = [], prefilter: Bool = true) {
+        self.prefilter = prefilter
+        self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.parser = MessageParser(custom: customDialects)
         self.builder = TimelineBuilder(options: options)
@@ -79,7 +89,11 @@ public final class LogScanner {
 
     deinit { buffer.deallocate() }
 
-    public enum ReadError: Error { case io(Int32) }
+    public enum ReadError: Error {
+        case io(Int32)
+        /// A compressed input that cannot be inflated; the text says why.
+        case compressed(String)
+    }
 
     /// Reads a file descriptor to its end.
     public func scan(fd: Int32) throws {
@@ -111,9 +125,11 @@ public final class LogScanner {
     public func finish() -> (InputStats, TimelineSummary) {
         if !skippingOverlong && filled > 0 {
             process(0, filled)
+            base += filled
             filled = 0
         }
-        if let last = lastSample { builder.observe(process: last.process, pid: last.pid, time: last.time) }
+        // Where the input ends tells how far its last session went.
+        lastLine.withUnsafeBufferPointer { if let b = $0.baseAddress { sample(b, $0.count) } }
         let summary = builder.finish()
         stats.lines = lineNumber
         stats.patternLimitHits = parser.limitHits
@@ -128,11 +144,11 @@ public final class LogScanner {
         let start = filled
         filled += n
         if skippingOverlong {
-            guard let nl = memchr(buffer + start, 0x0A, n) else { bufferOffset += filled; filled = 0; return }
+            guard let nl = memchr(buffer + start, 0x0A, n) else { base += filled; filled = 0; return }
             let after = nl.assumingMemoryBound(to: UInt8.self) - buffer + 1
+            base += after
             let rest = filled - after
             if rest > 0 { memmove(buffer, buffer + after, rest) }
-            bufferOffset += after
             filled = rest
             skippingOverlong = false
             guard filled > 0 else { return }
@@ -147,9 +163,9 @@ public final class LogScanner {
         guard let last = vclint_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { return }
         let end = last.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1
         process(0, end)
+        base += end
         let rest = filled - end
         if rest > 0 { memmove(buffer, buffer + end, rest) }
-        bufferOffset += end
         filled = rest
     }
 
@@ -158,9 +174,10 @@ public final class LogScanner {
         stats.overlongLines += 1
         let head = min(filled, Self.overlongHead)
         finder.reset()
-        let cand = finder.next(buffer, from: 0, end: head) < head
+        let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
         line(buffer, head, candidate: cand)
-        bufferOffset += filled
+        keepLast(buffer, head)
+        base += filled
         filled = 0
         skippingOverlong = true
     }
@@ -179,18 +196,25 @@ public final class LogScanner {
             }
             var n = le - pos
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
-            let cand = next < le
+            let cand = next < le || !prefilter
             line(buffer + pos, n, candidate: cand)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
-            if bufferOffset + le >= nextSample {
+            if base + pos >= nextSample {
+                // Noise lines carry time too: sample one line per interval of input, at offsets that
+                // do not depend on how the input was chunked, so reports are the same for any reads.
                 sample(buffer + pos, n)
-                nextSample = (bufferOffset + le) / Self.sampleInterval * Self.sampleInterval + Self.sampleInterval
+                nextSample = base + pos - (base + pos) % sampleInterval + sampleInterval
             }
             lastLineStart = pos
             lastLineLength = n
             pos = le + 1
         }
-        lastSample = parseSample(buffer + lastLineStart, lastLineLength)
+        keepLast(buffer + lastLineStart, lastLineLength)
+    }
+
+    private func keepLast(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        lastLine.removeAll(keepingCapacity: true)
+        lastLine.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 4096)))
     }
 
     @inline(__always)
@@ -218,12 +242,16 @@ public final class LogScanner {
         var process: String?
         var pid: Int?
         var time: LogTime?
+        var message = UnsafeBufferPointer(start: p, count: n)
+        var decoded: [UInt8]?
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
             if info.isMetadata { return }
-            if let decoded = info.decodedMessage {
-                event = decoded.withUnsafeBufferPointer { parser.parse($0) }
+            if let d = info.decodedMessage {
+                decoded = d
+                event = d.withUnsafeBufferPointer { parser.parse($0) }
             } else {
-                event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
+                message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
+                event = parser.parse(message)
             }
             guard event != nil else { return }
             process = processName(info, p)
@@ -244,6 +272,9 @@ public final class LogScanner {
         e.line = lineNumber
         e.time = time
         stats.events += 1
+        if let tap {
+            if let decoded { decoded.withUnsafeBufferPointer { tap($0, e, process, pid) } } else { tap(message, e, process, pid) }
+        }
         builder.handle(e, process: process, pid: pid)
     }
 
@@ -260,19 +291,13 @@ public final class LogScanner {
         return internedName
     }
 
-    /// A line read every `sampleInterval` bytes, and the last one, tell how far in time its session
-    /// went (noise lines included) and reveal relaunches.
+    /// The last line of each chunk tells how far in time its session went (noise lines included).
     private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        guard let s = parseSample(p, n) else { return }
-        builder.observe(process: s.process, pid: s.pid, time: s.time)
-        if contextProcess == s.process { contextPID = s.pid }
-    }
-
-    private func parseSample(_ p: UnsafePointer<UInt8>, _ n: Int) -> (process: String, pid: Int?, time: LogTime?)? {
         guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
-              let process = processName(info, p) else { return nil }
-        return (process, info.pid, EnvelopeParser.time(p, n, info: info))
+              let process = processName(info, p) else { return }
+        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info))
+        if contextProcess == process { contextPID = info.pid }
     }
 }
 

@@ -39,6 +39,14 @@ public struct NavigationSimulator {
         public var steps = 30
         /// Average noise lines per lifecycle line.
         public var noise = 2.0
+        /// Share of noise lines that mention a callback without being one.
+        public var mentionRate = 0.25
+        /// Where the capture's clock and pids start (a long capture is several runs in a row).
+        public var startTime = 1_700_000_000.0
+        public var firstPID = 4000
+        /// Whether controllers log `init` (nil: decided by the seed). One app build logs the same
+        /// callbacks in every run, so runs put in one capture must agree.
+        public var logsInit: Bool?
         public var fault: Fault?
         public init(seed: UInt64) { self.seed = seed }
     }
@@ -47,6 +55,10 @@ public struct NavigationSimulator {
         public var lines: [String]
         /// The finding the injected fault must cause (rule, 1-based line); empty for legal logs.
         public var expected: [(rule: String, line: Int)]
+        /// Where a following run continues: after this clock, with a new pid.
+        public var endTime: Double
+        public var nextPID: Int
+        public var logsInit: Bool
         public var text: String { lines.joined(separator: "\n") + "\n" }
     }
 
@@ -84,8 +96,8 @@ public struct NavigationSimulator {
     private var rng: SplitMix64
     private let options: Options
     private var records: [Record] = []
-    private var time = 1_700_000_000.0
-    private var pid = 4000
+    private var time: Double
+    private var pid: Int
     private var nextAddress: UInt64 = 0x7fa1_c8d0_0000
     private var freed: [UInt64] = []
     private var live: [ObjectIdentifier: Controller] = [:]
@@ -102,8 +114,11 @@ public struct NavigationSimulator {
 
     init(_ options: Options) {
         self.options = options
+        self.time = options.startTime
+        self.pid = options.firstPID
         self.rng = SplitMix64(seed: options.seed)
-        self.logsInit = rng.next() % 2 == 0
+        let coin = rng.next() % 2 == 0
+        self.logsInit = options.logsInit ?? coin
         let markers = rng.next() % 2 == 0
         self.logsMarkers = options.dialect == .named || markers
     }
@@ -146,22 +161,47 @@ public struct NavigationSimulator {
         }
     }
 
+    /// Noise an app's console is made of. `#` becomes a number. Most lines are plain app and system
+    /// chatter; a few mention lifecycle callbacks without being one (analytics, routing, memory).
     private static let noiseTexts = [
-        "[Network] GET https://api.example.com/v2/feed -> 200 (231 ms)",
+        "[Network] GET https://api.example.com/v2/feed?page=# -> 200 (# ms)",
+        "[Network] POST https://api.example.com/v2/events -> 204 (# ms, # bytes)",
+        "[Image] decoded #x# thumbnail in # ms (cache miss)",
+        "CoreData: annotation: fetch request took # ms, # rows",
+        "[Sync] merged # records, # conflicts",
+        "Reachability: network changed to wifi (# ms since last change)",
+        "[Auth] access token refreshed, expires in # s",
+        "[Player] buffered #% of item #",
+        "[Cache] evicted # entries (# KB)",
+        "nw_connection_receive_internal_block_invoke [C#] Receive failed with error \"Software caused connection abort\"",
+        "[BoringSSL] boringssl_metrics_log_metric_block_invoke(#) Failed to log metrics",
+        "[Feed] prefetching rows #..# for the visible range",
+        "Task <#-A1B2-C3D4> HTTP load failed, # bytes (error code: -1005 [4:-4])",
+    ]
+    private static let mentionTexts = [
         "[Analytics] queued screen event viewDidAppear for HomeViewController",
         "[Router] will present login if the token expires (dismiss later)",
-        "CoreData: annotation: fetch request took 12 ms",
-        "[Sync] merged 14 records",
-        "Reachability: network changed to wifi",
-        "[Memory] footprint 212 MB after didReceiveMemoryWarning from the system",
+        "[Memory] footprint # MB after didReceiveMemoryWarning from the system",
+        "[Debug] swizzled viewWillAppear: and dealloc on UIViewController for tracking",
     ]
+
+    private mutating func noiseText() -> String {
+        let template = chance(options.mentionRate) ? Self.mentionTexts[pick(Self.mentionTexts.count)] : Self.noiseTexts[pick(Self.noiseTexts.count)]
+        guard template.contains("#") else { return template }
+        var out = ""
+        out.reserveCapacity(template.utf8.count + 8)
+        for ch in template {
+            if ch == "#" { out += String(pick(1000)) } else { out.append(ch) }
+        }
+        return out
+    }
 
     private mutating func noiseLine() {
         time += Double(pick(80)) / 1000
         if chance(0.05), options.envelope != .bare, options.envelope != .ndjson {
             records.append(Record(controller: nil, kind: .dictionary, time: time, pid: pid))
         } else {
-            records.append(Record(controller: nil, kind: .noise(Self.noiseTexts[pick(Self.noiseTexts.count)]), time: time, pid: pid))
+            records.append(Record(controller: nil, kind: .noise(noiseText()), time: time, pid: pid))
         }
     }
 
@@ -412,7 +452,7 @@ public struct NavigationSimulator {
                 lines.append("}")
             }
         }
-        return Output(lines: lines, expected: expected)
+        return Output(lines: lines, expected: expected, endTime: time, nextPID: pid, logsInit: logsInit)
     }
 
     static func message(_ c: Controller, _ kind: Kind, dialect: Dialect) -> String {

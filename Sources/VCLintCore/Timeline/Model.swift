@@ -79,6 +79,8 @@ final class Instance {
     var lastWillDisappear: EventRef?
     var dealloc: EventRef?
     var afterDeallocReported = false
+    /// Its leak was reported (live mode reports leaks before the session ends).
+    var leakReported = false
     var appearanceBeforeLoadReported = false
     var removal: Removal?
     var coveredBy: [Instance] = []

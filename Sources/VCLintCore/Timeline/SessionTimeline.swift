@@ -73,6 +73,8 @@ final class SessionTimeline {
     private var lastEventLine = 0
     private var hasTimes = false
     private var lastInitInstance: Instance?
+    /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
+    private let recorder: TimelineRecorder?
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial
@@ -80,6 +82,8 @@ final class SessionTimeline {
         self.pid = pid
         self.options = options
         self.context = context
+        self.recorder = context.recorder
+        recorder?.begin(session: serial, process: processName, pid: pid)
     }
 
     /// Any line of this session with a time (noise lines included) extends it.
@@ -87,6 +91,28 @@ final class SessionTimeline {
         hasTimes = true
         if let last = lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
         lastTime = time
+        if options.live { reportExpiredLeaks(now: time) }
+    }
+
+    /// Live mode (`--follow`): a removed controller is leaked as soon as the grace period has passed
+    /// in log time without its dealloc, instead of when the session ends.
+    private func reportExpiredLeaks(now: LogTime) {
+        for list in liveByClass.values {
+            for inst in list where !inst.leakReported {
+                guard let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
+                let wentOn = now.seconds - at.seconds
+                if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
+            }
+        }
+    }
+
+    private func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
+        inst.leakReported = true
+        // dealloc is instrumented when this class logs it, or every class of its dialect does.
+        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
+        let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
+        emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
+             line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
     }
 
     // MARK: - Events
@@ -96,6 +122,7 @@ final class SessionTimeline {
         lastEventLine = e.line
         if let t = e.time { observe(time: t) }
         if e.kind.isUIKitWarning {
+            recorder?.warning(e, session: serial)
             let known = e.address.flatMap { byAddress[$0] }
             let named = known?.ref ?? ControllerRef(className: e.className, address: e.address,
                                                     instance: liveByClass[e.className]?.last?.label ?? e.className)
@@ -112,7 +139,9 @@ final class SessionTimeline {
         let inst = resolve(e)
         inst.lastActivity = e.line
         let before = inst.appearance
+        recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
+        recorder?.applied(e, inst, session: serial)
         if TimelineDebug.enabled {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
@@ -504,7 +533,11 @@ final class SessionTimeline {
             // Members no longer need their transition; dropping the link frees both.
             for m in t.members where m.instance.transition === t { m.instance.transition = nil }
         }
-        if t.cancelled { return }
+        if t.cancelled {
+            recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
+            return
+        }
+        var poppedAny = false, coveringAny = false
         let goneMembers = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }
         let gone = goneMembers.map(\.instance)
         let came = t.members.filter { $0.direction == .appear }.map(\.instance)
@@ -522,6 +555,7 @@ final class SessionTimeline {
                     }
                     arriving.coveredBy.removeAll()
                     popped = true
+                    poppedAny = true
                 }
             }
             if popped { continue }
@@ -536,12 +570,19 @@ final class SessionTimeline {
                 // Pushed or presented over it: a controller made for this transition. One created
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
                 for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
+                    coveringAny = true
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) {
                         leaving.coveredBy.removeAll { !$0.isAlive }
                         leaving.coveredBy.append(arriving)
                     }
                 }
             }
+        }
+        if let recorder {
+            let othersVisible = liveByClass.values.contains { list in
+                list.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
+            }
+            recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
     }
 
@@ -682,7 +723,7 @@ final class SessionTimeline {
         }
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
-            if delay > options.leakGraceSeconds {
+            if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
                 emit(.lateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
             }
         }
@@ -719,6 +760,7 @@ final class SessionTimeline {
     /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
     func finish(captureEnded: Bool = false) {
         if let t = transition, !t.settled { settle(t) }
+        recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
         var live: [Instance] = []
         for list in liveByClass.values { live.append(contentsOf: list) }
         live.sort { $0.serial < $1.serial }
@@ -735,7 +777,7 @@ final class SessionTimeline {
                 emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
-            guard let r = inst.removal else { continue }
+            guard let r = inst.removal, !inst.leakReported else { continue }
             var wentOn: Double?
             var confirmed = true
             if hasTimes, let end = lastTime {
@@ -744,11 +786,7 @@ final class SessionTimeline {
                     confirmed = wentOn! >= options.leakGraceSeconds
                 }
             }
-            // dealloc is instrumented when this class logs it, or every class of its dialect does.
-            let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
-            let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
-            emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
-                 line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
+            reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
         // The session is over: release its controllers (memory follows live controllers only).
         for inst in live {

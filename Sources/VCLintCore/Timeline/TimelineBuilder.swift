@@ -6,6 +6,11 @@ public struct TimelineOptions: Sendable {
     public var ignoreClasses: [PCRE2Pattern] = []
     /// Controllers meant to live forever: never leaks (configuration `persistent_classes`).
     public var persistentClasses: [PCRE2Pattern] = []
+    /// Live mode (`lint --follow`): leaks are decided as soon as the grace period has passed in log
+    /// time, and every line's time is read (not a sample), since the input is still being written.
+    public var live = false
+    /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
+    public var recordTimeline = false
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
@@ -16,6 +21,8 @@ public struct TimelineOptions: Sendable {
 final class TimelineContext {
     let instrumentation = Instrumentation()
     var observations: [Observation] = []
+    /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
+    var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
     private var generations: [String: Int] = [:]
 
@@ -44,6 +51,7 @@ public final class TimelineBuilder {
         self.options = options
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
+        if options.recordTimeline { context.recorder = TimelineRecorder() }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
@@ -81,18 +89,35 @@ public final class TimelineBuilder {
         if s.eventCount > 0 { finishedWithEvents += 1 }
     }
 
+    /// The recorded timeline, after `finish()`; nil when recording was not started.
+    func recording(_ summary: TimelineSummary) -> TimelineRecording? {
+        context.recorder?.result(observations: summary.observations, instrumentation: context.instrumentation)
+    }
+
     /// Ends every session and returns the observations that the instrumentation allows.
     public func finish() -> TimelineSummary {
         let open = current.values.sorted { $0.serial < $1.serial }
         for s in open { end(s, captureEnded: true) }
         current = [:]
-        let kept = context.observations.filter { o in
-            if case .leaked = o.kind, persistent.matches(o.controller.className) { return false }
-            guard let r = o.requires else { return true }
-            return context.instrumentation.satisfies(r)
-        }
+        let kept = context.observations.filter { admits($0) ?? false }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
+
+    /// Whether an observation is reported: false for persistent classes' leaks; for one whose rule
+    /// needs a callback the class has not logged yet, nil until it does (false once the input ends).
+    func admits(_ o: Observation) -> Bool? {
+        if case .leaked = o.kind, persistent.matches(o.controller.className) { return false }
+        guard let r = o.requires else { return true }
+        return context.instrumentation.satisfies(r) ? true : nil
+    }
+
+    /// Observations made since the last call, in the order they were made (live mode).
+    func takeNewObservations() -> ArraySlice<Observation> {
+        let fresh = context.observations[drained...]
+        drained = context.observations.count
+        return fresh
+    }
+    private var drained = 0
 }
 
 /// Class-name patterns with a per-class cache (a capture names few classes, many times).

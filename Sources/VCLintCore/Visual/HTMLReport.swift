@@ -1,0 +1,215 @@
+import Foundation
+
+/// A self-contained HTML page: inline CSS, inline SVG, no script and no request of any kind, so it
+/// opens from a CI artifact or an e-mail as it is. Every text that came from a log goes through
+/// `HTMLText.escape`.
+enum HTMLPage {
+    static let style = """
+    body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;background:#fff}
+    h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+    h3{font-size:15px;margin:18px 0 6px}code{font:12px ui-monospace,Menlo,Consolas,monospace}
+    table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #d0d0d7;padding:3px 8px;text-align:left;vertical-align:top}
+    th{background:#f3f3f6}td ul{margin:0;padding-left:16px}.num{text-align:right}
+    .sev-error{color:#b00020;font-weight:600}.sev-warning{color:#9a6200;font-weight:600}.sev-info{color:#33658a}
+    .summary{font-size:15px}.muted{color:#6e6e73}tr:target{background:#fff3c4}
+    svg.lanes{display:block;margin:6px 0 4px;border:1px solid #e3e3e8;background:#fcfcfd}
+    svg text{font:11px ui-monospace,Menlo,Consolas,monospace;fill:#1d1d1f}svg text.t{fill:#225;font-weight:600}
+    .s-loaded{fill:#d9dbe1}.s-hidden{fill:#c5c8d0}.s-unknown{fill:#eceff3}.s-appearing,.s-disappearing{fill:#f2b134}
+    .s-visible{fill:#3a9d5d}.band{fill:#6b8fd6;opacity:.10}.dealloc{stroke:#7a2a8c;stroke-width:2}
+    .finding{fill:#d21f3c;stroke:#fff;stroke-width:1}.grid{stroke:#e6e6ec}
+    .legend span{display:inline-block;width:12px;height:10px;margin:0 4px 0 12px;vertical-align:middle}
+    """
+
+    static func document(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLText.escape(title))</title>
+        <style>
+        \(style)
+        </style>
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+
+        """
+    }
+}
+
+/// `vclint report`: summary, the SVG swimlanes with findings marked and linked to the findings
+/// table, the leak table and per-file stats.
+public struct HTMLReport {
+    public enum Section: Sendable { case summary, timelines, findings, leaks, files }
+
+    public var inputs: [TimelineInput]
+    public var leaks: LeakReport
+    public var sections: [Section]
+    public var title: String
+
+    public init(inputs: [TimelineInput], leaks: LeakReport, sections: [Section] = [.summary, .timelines, .findings, .leaks, .files],
+                title: String = "vclint report") {
+        self.inputs = inputs
+        self.leaks = leaks
+        self.sections = sections
+        self.title = title
+    }
+
+    private static let h = HTMLText.escape
+
+    static func anchor(_ file: Int, _ finding: Int) -> String { "finding-\(file + 1)-\(finding + 1)" }
+
+    public func render() -> String {
+        var body = "<h1>\(Self.h(title))</h1>\n"
+        for s in sections {
+            switch s {
+            case .summary: body += summary()
+            case .timelines: body += timelines()
+            case .findings: body += findings()
+            case .leaks: body += "<h2 id=\"leaks\">Leaks</h2>\n" + leaks.htmlSection()
+            case .files: body += files()
+            }
+        }
+        body += "<p class=\"muted\">\(Self.h(VCLintVersion.name)) \(Self.h(VCLintVersion.version))</p>\n"
+        return HTMLPage.document(title: title, body: body)
+    }
+
+    private func count(_ s: Severity) -> Int { inputs.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }
+
+    private func summary() -> String {
+        let lines = inputs.reduce(0) { $0 + $1.stats.lines }
+        let sessions = inputs.reduce(0) { $0 + $1.timeline.sessions.count }
+        let controllers = inputs.reduce(0) { $0 + $1.stats.controllers }
+        var out = "<h2 id=\"summary\">Summary</h2>\n<p class=\"summary\">"
+        out += "<span class=\"sev-error\">\(LeakReport.plural(count(.error), "error"))</span>, "
+        out += "<span class=\"sev-warning\">\(LeakReport.plural(count(.warning), "warning"))</span>, "
+        out += "<span class=\"sev-info\">\(LeakReport.plural(count(.info), "info"))</span> "
+        out += "in \(LeakReport.plural(inputs.count, "file")) (\(LeakReport.plural(lines, "line")), \(LeakReport.plural(sessions, "session")), "
+        out += "\(LeakReport.plural(controllers, "controller"))); \(LeakReport.plural(leaks.confirmedCount, "confirmed leak")).</p>\n"
+        return out
+    }
+
+    private func legend() -> String {
+        var out = "<p class=\"legend muted\">"
+        for (state, name) in [(LaneState.loaded, "loaded"), (.appearing, "appearing / disappearing"), (.visible, "visible"), (.hidden, "hidden")] {
+            out += "<svg width=\"12\" height=\"10\"><rect class=\"s-\(state.rawValue)\" width=\"12\" height=\"10\"/></svg> \(name) "
+        }
+        out += "<svg width=\"12\" height=\"10\"><line class=\"dealloc\" x1=\"2\" y1=\"1\" x2=\"10\" y2=\"9\"/><line class=\"dealloc\" x1=\"10\" y1=\"1\" x2=\"2\" y2=\"9\"/></svg> deallocated "
+        out += "<svg width=\"12\" height=\"12\"><circle class=\"finding\" cx=\"6\" cy=\"6\" r=\"5\"/></svg> finding (links to the table) "
+        out += "· left to right: one step per event</p>\n"
+        return out
+    }
+
+    private func timelines() -> String {
+        var out = "<h2 id=\"timelines\">Timelines</h2>\n" + legend()
+        for (fi, input) in inputs.enumerated() {
+            out += "<h3>\(Self.h(input.path))</h3>\n"
+            let findings = input.findings.enumerated().map { ($0.element, $0.offset) }
+            if input.timeline.sessions.isEmpty { out += "<p class=\"muted\">No lifecycle events.</p>\n" }
+            for s in input.timeline.sessions {
+                out += session(s, input: input, fileIndex: fi, findings: findings)
+            }
+        }
+        return out
+    }
+
+    private func session(_ s: RecordedSession, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int)]) -> String {
+        let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
+        guard let layout = SessionLayout(s, input: input, findings: findings, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
+            return ""
+        }
+        var head = "Session \(s.id): \(s.process.isEmpty ? "(no process)" : s.process)"
+        if let pid = s.pid { head += " [\(pid)]" }
+        head += ", lines \(s.firstEvent.line)–\(s.lastEvent.line)"
+        if let a = s.firstEvent.time { head += ", from \(a.iso)" }
+        var out = "<p><strong>\(Self.h(head))</strong></p>\n"
+        let height = top + Double(layout.lanes.count) * rowH + 22
+        let total = labelW + laneW + 10
+        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
+        // Transition bands and labels.
+        var free = 0.0
+        for p in layout.transitions {
+            let x0 = labelW + p.x0, x1 = labelW + max(p.x1, p.x0 + 2)
+            out += "<rect class=\"band\" x=\"\(f(x0))\" y=\"\(f(top - 4))\" width=\"\(f(x1 - x0))\" height=\"\(f(Double(layout.lanes.count) * rowH + 4))\"><title>\(Self.h("T\(p.transition.id) \(p.transition.kind.rawValue): \(p.transition.summary)"))</title></rect>\n"
+            var label = "T\(p.transition.id) \(p.transition.kind.rawValue)"
+            if x0 < free { continue }
+            let room = laneW + labelW - x0
+            if Double(label.count) * 6.6 > room { label = "T\(p.transition.id)" }
+            out += "<text class=\"t\" x=\"\(f(x0))\" y=\"13\">\(Self.h(label))</text>\n"
+            free = x0 + Double(label.count) * 6.6 + 6
+        }
+        for (row, lane) in layout.lanes.enumerated() {
+            let y = top + Double(row) * rowH
+            out += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
+            let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
+            out += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.instance?.controller.display ?? lane.label))</title></text>\n"
+            for seg in lane.segments {
+                let w = max(1, seg.x1 - seg.x0)
+                let hgt = seg.state == .visible ? 12.0 : 8.0
+                out += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
+            }
+            if let d = lane.dealloc {
+                let x = labelW + d + 2, yc = y + rowH / 2 - 1
+                out += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
+            }
+            for m in lane.marks {
+                let fnd = m.finding
+                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
+            }
+        }
+        // Ruler of line numbers.
+        var nextFree = 0.0
+        let ry = top + Double(layout.lanes.count) * rowH + 14
+        for step in layout.steps {
+            let x = labelW + step.x
+            let text = String(step.stamp.line)
+            guard x >= nextFree else { continue }
+            out += "<text class=\"muted\" x=\"\(f(x))\" y=\"\(f(ry))\">\(text)</text>\n"
+            nextFree = x + Double(text.count) * 6.6 + 10
+        }
+        out += "</svg>\n"
+        if !layout.transitions.isEmpty {
+            out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
+            for p in layout.transitions {
+                let t = p.transition
+                out += "<tr><td>T\(t.id)</td><td>\(Self.h(t.kind.rawValue))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
+            }
+            out += "</tbody></table>\n"
+        }
+        return out
+    }
+
+    private func findings() -> String {
+        var out = "<h2 id=\"findings\">Findings</h2>\n"
+        let total = inputs.reduce(0) { $0 + $1.findings.count }
+        if total == 0 { return out + "<p>No lifecycle violations.</p>\n" }
+        out += "<table><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n"
+        for (fi, input) in inputs.enumerated() {
+            for (i, f) in input.findings.enumerated() {
+                let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
+                out += "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td class=\"sev-\(f.severity.rawValue)\">\(f.severity.rawValue)</td>"
+                out += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))</td><td><ul>\(related)</ul></td></tr>\n"
+            }
+        }
+        return out + "</tbody></table>\n"
+    }
+
+    private func files() -> String {
+        var out = "<h2 id=\"files\">Files</h2>\n<table><thead><tr><th>file</th><th class=\"num\">lines</th><th class=\"num\">bytes</th><th class=\"num\">events</th>"
+        out += "<th class=\"num\">sessions</th><th class=\"num\">controllers</th><th>formats</th><th class=\"num\">errors</th><th class=\"num\">warnings</th><th class=\"num\">infos</th></tr></thead><tbody>\n"
+        for input in inputs {
+            let st = input.stats
+            let formats = st.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            func n(_ s: Severity) -> Int { input.findings.filter { $0.severity == s }.count }
+            out += "<tr><td><code>\(Self.h(input.path))</code></td><td class=\"num\">\(st.lines)</td><td class=\"num\">\(st.bytes)</td><td class=\"num\">\(st.events)</td>"
+            out += "<td class=\"num\">\(st.sessions)</td><td class=\"num\">\(st.controllers)</td><td>\(Self.h(formats))</td>"
+            out += "<td class=\"num\">\(n(.error))</td><td class=\"num\">\(n(.warning))</td><td class=\"num\">\(n(.info))</td></tr>\n"
+        }
+        return out + "</tbody></table>\n"
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// `vclint timeline` in the terminal: per session a swimlane row per controller instance, a row of
+/// transition labels above them, a ruler below, then the transitions and findings as text.
+public struct TimelineTextRenderer {
+    public var width: Int
+    public var color: Bool
+    public var axis: TimelineAxis
+    public var window: TimelineWindow
+
+    public init(width: Int, color: Bool = false, axis: TimelineAxis = .events, window: TimelineWindow = TimelineWindow()) {
+        self.width = max(width, 40)
+        self.color = color
+        self.axis = axis
+        self.window = window
+    }
+
+    static let glyphs: [LaneState: Character] = [
+        .unknown: "?", .loaded: ".", .appearing: ">", .visible: "#", .disappearing: "<", .hidden: "-",
+    ]
+    public static let legend = "legend: . loaded > appearing # visible < disappearing - hidden X deallocated ! finding ? unknown"
+
+    private enum Paint { case none, dim, state, moving, dealloc, finding, label }
+
+    private func paint(_ s: String, _ p: Paint) -> String {
+        guard color, !s.isEmpty else { return s }
+        let code: String
+        switch p {
+        case .none: return s
+        case .dim: code = "2"
+        case .state: code = "32"
+        case .moving: code = "33"
+        case .dealloc: code = "35"
+        case .finding: code = "1;31"
+        case .label: code = "36"
+        }
+        return "\u{1B}[\(code)m\(s)\u{1B}[0m"
+    }
+
+    public func render(_ inputs: [TimelineInput]) -> String {
+        var out = ""
+        var shown = 0
+        for input in inputs {
+            out += clip(Self.safe(input.path)) + "\n"
+            let findings = input.findings.enumerated().map { ($0.element, $0.offset) }
+            var any = false
+            for s in input.timeline.sessions {
+                guard let text = session(s, input: input, findings: findings) else { continue }
+                out += text
+                any = true
+                shown += 1
+            }
+            if !any { out += "  no lifecycle events" + (window.isEverything ? "" : " in the window") + "\n" }
+            out += "\n"
+        }
+        out += clip(Self.legend) + "\n"
+        let axisNote = axis == .time ? "axis: time (sessions without timestamps: one column per event)" : "axis: one step per event, in log order"
+        out += clip(axisNote) + "\n"
+        return out
+    }
+
+    /// Text from a log on a terminal: control characters (escape sequences) become spaces.
+    static func safe(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) { out += " " } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    private func clip(_ s: String, to w: Int? = nil) -> String {
+        let limit = w ?? width
+        if s.count <= limit { return s }
+        return String(s.prefix(max(0, limit - 1))) + "…"
+    }
+
+    private func pad(_ s: String, _ w: Int) -> String {
+        let c = clip(s, to: w)
+        return c + String(repeating: " ", count: max(0, w - c.count))
+    }
+
+    private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int)]) -> String? {
+        let labels = s.instances.map { Self.safe($0.controller.instance) } + ["(session)", "transitions"]
+        let labelWidth = min(labels.map(\.count).max() ?? 10, max(12, width / 3))
+        let cells = width - labelWidth - 3
+        guard let layout = SessionLayout(s, input: input, findings: findings, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
+            return nil
+        }
+        var out = ""
+        // Header.
+        var head = "session \(s.id): \(s.process.isEmpty ? "(no process)" : Self.safe(s.process))"
+        if let pid = s.pid { head += " [\(pid)]" }
+        head += ", \(s.instances.count) controller\(s.instances.count == 1 ? "" : "s"), lines \(s.firstEvent.line)-\(s.lastEvent.line)"
+        if let a = s.firstEvent.time {
+            let end = s.endTime ?? s.lastEvent.time ?? a
+            // The end's date only when it differs from the start's.
+            let endText = end.iso.hasPrefix(String(a.iso.prefix(11))) && a.iso.count > 11 ? String(end.iso.dropFirst(11)) : end.iso
+            head += ", \(a.iso) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
+        }
+        out += clip(head) + "\n"
+
+        let indent = "  "
+        // Transition labels: each at its first column, cut where the next begins.
+        var row = [Character](repeating: " ", count: cells)
+        let starts = layout.transitions.map { Int($0.x0.rounded(.down)) }
+        for (k, p) in layout.transitions.enumerated() {
+            let col = min(max(0, starts[k]), cells - 1)
+            let next = k + 1 < starts.count ? max(col + 1, starts[k + 1]) : cells
+            let room = min(next, cells) - col
+            var label = "T\(p.transition.id) \(p.transition.kind.rawValue)"
+            if label.count >= room { label = room > 2 ? "T\(p.transition.id)" : "|" }
+            if label.count >= room && room > 1 { label = "|" }
+            for (j, ch) in label.prefix(max(1, room - (room > 1 ? 1 : 0))).enumerated() where col + j < cells { row[col + j] = ch }
+        }
+        if !layout.transitions.isEmpty {
+            out += indent + pad("transitions", labelWidth) + " " + paint(String(row).trimmingTrailingSpaces(), .label) + "\n"
+        }
+        // Lanes.
+        for lane in layout.lanes {
+            out += indent + pad(Self.safe(lane.label), labelWidth) + " " + laneText(lane, cells: cells) + "\n"
+        }
+        // Ruler: line numbers (or seconds on the time axis) where they fit.
+        var ruler = [Character](repeating: " ", count: cells)
+        var free = 0
+        for step in layout.steps {
+            let col = Int(step.x.rounded(.down))
+            guard col >= free, col < cells else { continue }
+            let text: String
+            if layout.axis == .time {
+                text = "+" + String(format: "%.1f", layout.seconds(step.stamp)) + "s"
+            } else {
+                text = String(step.stamp.line)
+            }
+            guard col + text.count <= cells else { continue }
+            for (j, ch) in text.enumerated() { ruler[col + j] = ch }
+            free = col + text.count + 1
+        }
+        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + String(ruler).trimmingTrailingSpaces() + "\n"
+        // Transitions and findings as text.
+        for p in layout.transitions {
+            let t = p.transition
+            let lines = t.start.line == t.end.line ? "line \(t.start.line)" : "lines \(t.start.line)-\(t.end.line)"
+            out += clip(indent + "T\(t.id) \(t.kind.rawValue): \(lines): \(Self.safe(t.summary))") + "\n"
+        }
+        for lane in layout.lanes {
+            guard let i = lane.instance else { continue }
+            var facts: [String] = []
+            if let r = i.removal { facts.append("removed (\(r.kind.reportName)) at line \(r.evidence.line)") }
+            if let d = i.dealloc, layout.inWindow(d) { facts.append("deallocated at line \(d.line)") }
+            if facts.isEmpty { continue }
+            out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"
+        }
+        for m in layout.lanes.flatMap(\.marks).sorted(by: { ($0.finding.line, $0.index) < ($1.finding.line, $1.index) }) {
+            do {
+                let f = m.finding
+                out += paint(clip(indent + "! line \(f.line) \(f.severity.rawValue) \(f.rule): \(Self.safe(f.message))"), .finding) + "\n"
+            }
+        }
+        return out
+    }
+
+    private func laneText(_ lane: SessionLayout.Lane, cells: Int) -> String {
+        var rank = [Int](repeating: 0, count: cells)
+        var glyph = [Character](repeating: " ", count: cells)
+        var kind = [Paint](repeating: .none, count: cells)
+        func put(_ col: Int, _ r: Int, _ g: Character, _ p: Paint) {
+            guard col >= 0, col < cells, r > rank[col] else { return }
+            rank[col] = r
+            glyph[col] = g
+            kind[col] = p
+        }
+        for seg in lane.segments {
+            let a = Int(seg.x0.rounded(.down))
+            let b = max(a + 1, Int(seg.x1.rounded(.up)))
+            let r: Int
+            let p: Paint
+            switch seg.state {
+            case .appearing, .disappearing: r = 4; p = .moving
+            case .visible: r = 3; p = .state
+            case .loaded, .hidden, .unknown: r = 2; p = .dim
+            }
+            for c in a..<min(b, cells) { put(c, r, Self.glyphs[seg.state]!, p) }
+        }
+        if let d = lane.dealloc { put(Int(d.rounded(.down)), 5, "X", .dealloc) }
+        for m in lane.marks { put(Int(m.x.rounded(.down)), 6, "!", .finding) }
+        // Runs of one paint are colored together.
+        var out = ""
+        var run = ""
+        var runPaint = Paint.none
+        let last = (glyph.lastIndex { $0 != " " } ?? -1) + 1
+        for c in 0..<last {
+            if kind[c] != runPaint && !run.isEmpty {
+                out += paint(run, runPaint)
+                run = ""
+            }
+            runPaint = kind[c]
+            run.append(glyph[c])
+        }
+        out += paint(run, runPaint)
+        return out
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

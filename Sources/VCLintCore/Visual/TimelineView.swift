@@ -1,0 +1,305 @@
+import Foundation
+
+/// What the timeline views share: where a finding belongs, the clock of a session (microseconds for
+/// the trace, the time axis), the zoom window and the swimlane layout the text and SVG renderers draw.
+
+/// One input as the views see it: its stats, findings and recorded timeline.
+public struct TimelineInput: Sendable {
+    public var path: String
+    public var stats: InputStats
+    public var findings: [Finding]
+    public var timeline: TimelineRecording
+    /// Instance label → (session, instance id): labels are unique within an input.
+    private let byLabel: [String: (session: Int, instance: Int)]
+
+    public init(path: String, stats: InputStats, findings: [Finding], timeline: TimelineRecording) {
+        self.path = path
+        self.stats = stats
+        self.findings = findings
+        self.timeline = timeline
+        var index: [String: (session: Int, instance: Int)] = [:]
+        for s in timeline.sessions { for i in s.instances where index[i.controller.instance] == nil { index[i.controller.instance] = (s.id, i.id) } }
+        byLabel = index
+    }
+
+    /// The inputs of a run made with `TimelineOptions.recordTimeline`.
+    public static func from(_ result: LintResult) -> [TimelineInput] {
+        result.files.map { f in
+            TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
+                          timeline: f.timeline ?? TimelineRecording(sessions: [], leaks: [], unjudgedClasses: []))
+        }
+    }
+
+    /// The session and lane (instance id, nil: the session's own row) a finding is drawn on.
+    public func place(_ f: Finding) -> (session: Int, instance: Int?)? {
+        if let known = byLabel[f.controller.instance] { return (known.session, known.instance) }
+        for s in timeline.sessions where s.warnings.contains(where: { $0.stamp.line == f.line }) { return (s.id, nil) }
+        for s in timeline.sessions where s.firstEvent.line <= f.line && f.line <= s.lastEvent.line { return (s.id, nil) }
+        return timeline.sessions.first.map { ($0.id, nil) }
+    }
+
+    /// The earliest time of any event, the origin of every session's clock.
+    var timeBase: Double? {
+        var base: Double?
+        for s in timeline.sessions {
+            for i in s.instances { for c in i.callbacks { if let t = c.stamp.time { base = min(base ?? t.seconds, t.seconds) } } }
+            for w in s.warnings { if let t = w.stamp.time { base = min(base ?? t.seconds, t.seconds) } }
+        }
+        return base
+    }
+}
+
+/// Microseconds for every event of a session: from the log's time (made monotonic, clocks go
+/// backwards) relative to the input's first time, or one millisecond per event without times.
+struct SessionClock {
+    private var byOrder: [Int: Int64] = [:]
+    let start: Int64
+    /// The session's last event, or its last time seen (noise lines extend a session).
+    let end: Int64
+    let timed: Bool
+
+    init(_ s: RecordedSession, base: Double?) {
+        var stamps: [TimelineStamp] = s.warnings.map(\.stamp)
+        for i in s.instances { stamps.append(contentsOf: i.callbacks.map(\.stamp)) }
+        stamps.sort { $0.order < $1.order }
+        timed = s.hasTimes && base != nil
+        func fromTime(_ t: LogTime) -> Int64 { Int64(((t.seconds - (base ?? 0)) * 1_000_000).rounded()) }
+        var prev: Int64 = 0
+        var first: Int64?
+        if timed, let t0 = stamps.first(where: { $0.time != nil })?.time { prev = fromTime(t0) }
+        for st in stamps {
+            let v: Int64
+            if timed {
+                v = max(prev, st.time.map(fromTime) ?? prev)
+            } else {
+                v = Int64(st.order) * 1000
+            }
+            byOrder[st.order] = v
+            prev = v
+            if first == nil { first = v }
+        }
+        start = first ?? 0
+        var last = prev
+        if timed, let e = s.endTime { last = max(last, fromTime(e)) } else if !timed { last = prev + 1000 }
+        end = last
+    }
+
+    func micros(_ st: TimelineStamp) -> Int64 { byOrder[st.order] ?? start }
+}
+
+/// `--from`/`--to`: a line number or a time of day (`17:30:30.5`, optionally with its date).
+public enum TimelineBound: Sendable, Equatable {
+    case line(Int)
+    /// Seconds since midnight; with a date (year, month, day) when one was given.
+    case time(secondsOfDay: Double, date: [Int]?)
+
+    public static func parse(_ text: String) -> TimelineBound? {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        if let n = Int(s), n >= 1 { return .line(n) }
+        var rest = Substring(s)
+        var date: [Int]?
+        if rest.count >= 10, rest.dropFirst(4).first == "-" {
+            let d = rest.prefix(10).split(separator: "-").compactMap { Int($0) }
+            guard d.count == 3 else { return nil }
+            date = d
+            rest = rest.dropFirst(10)
+            if let c = rest.first, c == "T" || c == " " { rest = rest.dropFirst() } else if !rest.isEmpty { return nil }
+            if rest.isEmpty { return .time(secondsOfDay: 0, date: date) }
+        }
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, let h = Int(parts[0]), let m = Int(parts[1].prefix(2)),
+              (0..<24).contains(h), (0..<60).contains(m), parts[1].count == 2 else { return nil }
+        var secs = Double(h * 3600 + m * 60)
+        if parts.count == 3 {
+            guard let sec = Double(parts[2]), sec >= 0, sec < 61, parts[2].first?.isNumber == true else { return nil }
+            secs += sec
+        }
+        return .time(secondsOfDay: secs, date: date)
+    }
+
+    /// Negative: the stamp is before the bound; nil when the stamp cannot be compared (no time).
+    func compare(_ st: TimelineStamp) -> Int? {
+        switch self {
+        case .line(let n): return st.line < n ? -1 : st.line > n ? 1 : 0
+        case .time(let bound, let date):
+            guard let t = st.time else { return nil }
+            if let date, t.year != 0 {
+                let mine = [Int(t.year), Int(t.month), Int(t.day)]
+                if mine != date { return mine.lexicographicallyPrecedes(date) ? -1 : 1 }
+            }
+            var tod = Double(Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second))
+            if t.fractionDigits > 0 {
+                var scale = 1.0
+                for _ in 0..<t.fractionDigits { scale *= 10 }
+                tod += Double(t.fraction) / scale
+            }
+            return tod < bound ? -1 : tod > bound ? 1 : 0
+        }
+    }
+}
+
+/// Which events of a session a view shows.
+public struct TimelineWindow: Sendable, Equatable {
+    public var from: TimelineBound?
+    public var to: TimelineBound?
+
+    public init(from: TimelineBound? = nil, to: TimelineBound? = nil) {
+        self.from = from
+        self.to = to
+    }
+
+    /// Events without a time are not filtered by a time bound.
+    func contains(_ st: TimelineStamp) -> Bool {
+        if let from, let c = from.compare(st), c < 0 { return false }
+        if let to, let c = to.compare(st), c > 0 { return false }
+        return true
+    }
+
+    var isEverything: Bool { from == nil && to == nil }
+}
+
+/// Left to right: one step per event (the default: sub-millisecond transitions and minutes of idle
+/// time both stay readable), or proportional to the log's time.
+public enum TimelineAxis: String, Sendable, CaseIterable {
+    case events, time
+}
+
+/// A session laid out on `width` units (columns or pixels): lanes with their state segments,
+/// deallocs and findings, transitions, and the events for the ruler.
+struct SessionLayout {
+    struct Segment { var state: LaneState; var x0: Double; var x1: Double }
+    struct Mark { var x: Double; var finding: Finding; var index: Int }
+    struct Lane {
+        var instance: RecordedInstance?
+        var label: String
+        var segments: [Segment] = []
+        var dealloc: Double?
+        var marks: [Mark] = []
+    }
+    struct Placed { var transition: RecordedTransition; var x0: Double; var x1: Double }
+
+    let session: RecordedSession
+    let axis: TimelineAxis
+    let width: Double
+    var xEnd: Double = 0
+    var lanes: [Lane] = []
+    var transitions: [Placed] = []
+    /// The events in the window, in order, with their x.
+    var steps: [(stamp: TimelineStamp, x: Double)] = []
+
+    private var stepIndex: [Int: Int] = [:]
+    private var firstOrder = 0, lastOrder = 0
+    private let clock: SessionClock
+    private var t0: Int64 = 0, t1: Int64 = 0
+    /// Units per event on the events axis.
+    private var scale = 1.0
+
+    /// nil when nothing of the session is in the window.
+    init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int)], axis requested: TimelineAxis,
+          width: Double, maxStep: Double, window: TimelineWindow) {
+        session = s
+        clock = SessionClock(s, base: input.timeBase)
+        axis = requested == .time && clock.timed ? .time : .events
+        self.width = width
+        var all: [TimelineStamp] = s.warnings.map(\.stamp)
+        for i in s.instances { all.append(contentsOf: i.callbacks.map(\.stamp)) }
+        all.sort { $0.order < $1.order }
+        let shown = all.filter { window.contains($0) }
+        guard let first = shown.first, let last = shown.last else { return nil }
+        firstOrder = first.order
+        lastOrder = last.order
+        for (i, st) in shown.enumerated() { stepIndex[st.order] = i }
+        scale = min(maxStep, width / Double(shown.count))
+        t0 = clock.micros(first)
+        t1 = window.to == nil ? clock.end : clock.micros(last)
+        xEnd = axis == .events ? Double(shown.count) * scale : width
+        steps = shown.map { ($0, x($0)) }
+
+        for inst in s.instances {
+            var lane = Lane(instance: inst, label: inst.controller.instance)
+            for iv in inst.intervals {
+                let a = x(iv.start)
+                let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
+                if b > a || (b == a && inWindow(iv.start) && axis == .time) { lane.segments.append(Segment(state: iv.state, x0: a, x1: max(a, b))) }
+            }
+            if let d = inst.dealloc, inWindow(d) { lane.dealloc = x(d) }
+            if !lane.segments.isEmpty || lane.dealloc != nil { lanes.append(lane) }
+        }
+        var sessionLane = Lane(instance: nil, label: "(session)")
+        var laneOf: [Int: Int] = [:]
+        for (li, lane) in lanes.enumerated() { if let id = lane.instance?.id { laneOf[id] = li } }
+        for (f, index) in findings {
+            guard let st = stamp(forLine: f.line, in: all), inWindow(st) else { continue }
+            let mark = Mark(x: x(st), finding: f, index: index)
+            guard let p = input.place(f), p.session == s.id else { continue }
+            if let id = p.instance, let li = laneOf[id] {
+                lanes[li].marks.append(mark)
+            } else if let id = p.instance, let inst = s.instances.first(where: { $0.id == id }) {
+                // Its lane was empty in the window (e.g. a callback long after its dealloc).
+                laneOf[id] = lanes.count
+                lanes.append(Lane(instance: inst, label: inst.controller.instance, marks: [mark]))
+            } else {
+                sessionLane.marks.append(mark)
+            }
+        }
+        if !sessionLane.marks.isEmpty { lanes.append(sessionLane) }
+        for t in s.transitions where inWindow(t.start) || inWindow(t.end) {
+            transitions.append(Placed(transition: t, x0: x(t.start), x1: x(t.end)))
+        }
+    }
+
+    /// The last event at or before `line` (events are in line order within an input).
+    private func stamp(forLine line: Int, in all: [TimelineStamp]) -> TimelineStamp? {
+        var lo = 0, hi = all.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if all[mid].line <= line { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? all[lo - 1] : nil
+    }
+
+    func inWindow(_ st: TimelineStamp) -> Bool { st.order >= firstOrder && st.order <= lastOrder }
+
+    /// Where a stamp falls (clamped to the window).
+    func x(_ st: TimelineStamp) -> Double {
+        if st.order < firstOrder { return 0 }
+        if st.order > lastOrder { return xEnd }
+        switch axis {
+        case .events:
+            let i = stepIndex[st.order] ?? 0
+            return Double(i) * scale
+        case .time:
+            let m = clock.micros(st)
+            guard t1 > t0 else { return 0 }
+            return min(width - 1, Double(m - t0) / Double(t1 - t0) * (width - 1))
+        }
+    }
+
+    /// Seconds from the session's first shown event (time axis labels).
+    func seconds(_ st: TimelineStamp) -> Double { Double(clock.micros(st) - t0) / 1_000_000 }
+}
+
+extension RecordedTransition {
+    /// `A#1 → B#1`: who left (as announced) and who came.
+    public var summary: String {
+        let out = members.filter { $0.direction == .disappear }.map(\.label)
+        let came = members.filter { $0.direction == .appear }.map(\.label)
+        var s = (out.isEmpty ? "(none)" : out.joined(separator: ", ")) + " → " + (came.isEmpty ? "(none)" : came.joined(separator: ", "))
+        if kind == .cancelledSwipeBack || kind == .cancelled { s += ", taken back" }
+        return s
+    }
+}
+
+extension RemovalKind {
+    /// How the leak report names it (lifecycle.md §4: markers and parent moves are evidence,
+    /// the rest is inferred from the transitions).
+    public var reportName: String {
+        switch self {
+        case .dismissed: return "dismiss"
+        case .removedFromParent: return "removed from parent"
+        case .popped: return "pop/dismiss (inferred)"
+        case .poppedWithTop: return "with the controller above (inferred)"
+        case .closed: return "sheet/child closed (inferred)"
+        }
+    }
+}

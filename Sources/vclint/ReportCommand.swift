@@ -1,0 +1,42 @@
+import ArgumentParser
+import VCLintCore
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write one self-contained HTML report: summary, swimlane timelines, findings, leaks, file stats.",
+        discussion: """
+        The page has no script and makes no network request (inline CSS and SVG), so it opens from a \
+        CI artifact as it is. Each session's controllers are drawn as swimlanes (loaded, appearing, \
+        visible, disappearing, hidden, deallocated) with the transitions labelled; a finding is a red \
+        dot on its controller's lane that links to its row in the findings table. Everything taken \
+        from a log is escaped.
+
+        Examples:
+          vclint report Fixtures/seeds/ --output report.html
+          vclint report capture.log --output - > report.html
+
+        Exit codes (as for lint): 0 no finding at a failing severity, 1 at least one (the report is \
+        written either way), 2 the run failed (unreadable input, unwritable output).
+        """
+    )
+
+    @Argument(help: "Log files or directories; - or nothing for standard input.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "The HTML file to write (replaced only once complete); - for standard output.")
+    var output: String
+
+    @Flag(name: .long, help: "Fail (exit 1) on warnings too.")
+    var strict = false
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func run() throws {
+        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output)
+        let inputs = TimelineInput.from(result)
+        let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
+        try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks).render(), to: file)
+        if result.findings.contains(where: { $0.severity == .error || (strict && $0.severity == .warning) }) { throw ExitCode(1) }
+    }
+}

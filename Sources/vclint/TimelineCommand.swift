@@ -1,0 +1,92 @@
+import ArgumentParser
+import VCLintCore
+
+struct TimelineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timeline",
+        abstract: "Show every controller's lifecycle side by side, or export the timeline (JSON, Chrome trace).",
+        discussion: """
+        Per session (one run of the app), a swimlane per controller instance: . loaded, > appearing, \
+        # visible, < disappearing, - hidden, X deallocated, ! a finding. Above the lanes each transition \
+        is labelled with what the timeline made of it: push, pop, present, dismiss, sheet, tab, child, \
+        cancelled swipe-back, or push/present and pop/dismiss where the log cannot tell them apart \
+        (log `X present end`/`X dismiss end` in completion blocks, or willMove(toParent:), and it can). \
+        Below, a ruler of log lines, the transitions with their members, removals, deallocs and findings.
+
+        The text fits the terminal (or --width); colors only on a terminal and never with NO_COLOR. \
+        Left to right is one step per event by default; --axis time spaces events by their timestamps. \
+        --from/--to zoom on a line range or a time of day.
+
+        --format json prints the timeline as data (sessions, instances with their state intervals and \
+        callbacks, transitions with kind and members, findings); --format chrome-trace prints Trace Event \
+        Format JSON for ui.perfetto.dev or chrome://tracing: a process per session, a track per controller.
+
+        Examples:
+          vclint timeline Fixtures/seeds/navtest-seed000.log
+          vclint timeline capture.log --from 1200 --to 1400 --width 160
+          vclint timeline capture.log --format chrome-trace --output capture.trace.json
+
+        Exit codes: 0 the timeline was written, 2 the run failed (unreadable input, bad arguments).
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+        case chromeTrace = "chrome-trace"
+    }
+
+    @Argument(help: "Log files or directories; - or nothing for standard input.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "text (swimlanes), json (the timeline as data) or chrome-trace (Perfetto, chrome://tracing).")
+    var format: Format = .text
+
+    @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
+    var output: String?
+
+    @Option(name: .long, help: "Text width in columns (default: the terminal's, else $COLUMNS, else 100).")
+    var width: Int?
+
+    @Option(name: .long, help: "Left to right: one step per event (events), or by timestamp (time).")
+    var axis: TimelineAxis = .events
+
+    @Option(name: .long, help: "Text: start at this line number or time of day (17:30:30.5, or 2017-02-11T17:30:30).")
+    var from: String?
+
+    @Option(name: .long, help: "Text: end at this line number or time of day.")
+    var to: String?
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func validate() throws {
+        if let width, width < 40 { throw ValidationError("--width must be at least 40") }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            if let value, TimelineBound.parse(value) == nil {
+                throw ValidationError("\(name) '\(value)' is neither a line number nor a time of day (HH:MM:SS.fff)")
+            }
+        }
+        if format != .text, from != nil || to != nil {
+            throw ValidationError("--from/--to zoom the text timeline; the json and chrome-trace formats hold the whole timeline")
+        }
+    }
+
+    func run() throws {
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output)
+        let inputs = TimelineInput.from(result)
+        let text: String
+        switch format {
+        case .text:
+            let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
+            let toFile = file != nil
+            text = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: !toFile && Terminal.color,
+                                        axis: axis, window: window).render(inputs)
+        case .json:
+            text = TimelineJSON.render(inputs)
+        case .chromeTrace:
+            text = ChromeTrace.render(inputs)
+        }
+        try VisualRun.emit(text, to: file)
+    }
+}
+
+extension TimelineAxis: ExpressibleByArgument {}

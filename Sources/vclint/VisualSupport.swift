@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `timeline`, `leaks` and `report` share: the captures linted with the timeline recorded,
+/// and the result written to stdout or, atomically, to `--output`.
+enum VisualRun {
+    /// Lints the inputs with the timeline recorded. An unreadable input or a bad configuration
+    /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
+    static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?) throws -> (LintResult, LintOptions, PendingReportFile?) {
+        var (options, configuration) = try ruleOptions.resolve()
+        options.timeline.recordTimeline = true
+        var file: PendingReportFile?
+        do {
+            if let output, output != "-" { file = try PendingReportFile(path: output) }
+            let result = try Linter(options: options).lint(try ruleOptions.inputs(paths, configuration))
+            return (result, options, file)
+        } catch let error as InputError {
+            file?.discard()
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        } catch let error as ReportFileError {
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// Writes the whole text to the pending file, or to stdout when there is none.
+    static func emit(_ text: String, to file: PendingReportFile?) throws {
+        guard let file else {
+            writeStdout(text)
+            return
+        }
+        do {
+            try file.commit(text)
+        } catch {
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// The terminal: its width (`ioctl(TIOCGWINSZ)` on stdout, else `COLUMNS`, else 100) and whether
+/// colors are wanted (stdout is a terminal and `NO_COLOR` is not set, https://no-color.org).
+enum Terminal {
+    static var isTTY: Bool { isatty(1) == 1 }
+
+    static var width: Int {
+        if isTTY {
+            var ws = winsize()
+            if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+        }
+        if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n > 0 { return n }
+        return 100
+    }
+
+    static var color: Bool {
+        guard isTTY else { return false }
+        if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
+        return true
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// `vclint lint --follow`: findings come out while the capture is still being written.
+@Suite struct FollowTests {
+    static let leakCapture = "Fixtures/seeds/navtest-missing-dealloc.log"
+
+    static func lines(_ fixture: String) throws -> [String] {
+        try String(contentsOf: packageRoot.appendingPathComponent(fixture), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// The leak (dismissed at line 11, never deallocated) is decided by the first line that is more
+    /// than the grace period later (line 25, 14.6 s on), not at the end of the input.
+    @Test func leakIsDecidedWhenTheGracePeriodHasPassed() throws {
+        let live = LiveLinter(path: "live.log")
+        var decidedAt: [Int: [String]] = [:]
+        for (i, line) in try Self.lines(Self.leakCapture).enumerated() {
+            let found = Array((line + "\n").utf8).withUnsafeBytes { live.consume($0) }
+            if !found.isEmpty { decidedAt[i + 1] = found.map { "\($0.rule)@\($0.line)" } }
+        }
+        #expect(decidedAt == [25: ["leaked_controller@15"]])
+        let (late, result) = live.finish()
+        #expect(late.isEmpty, "nothing is reported twice")
+        #expect(result.findings.map { "\($0.rule)@\($0.line)" } == ["leaked_controller@15"])
+        #expect(result.stats.lines == 28)
+    }
+
+    /// Bytes arrive in any split; an unfinished line waits for its newline.
+    @Test func partialLinesWaitForTheirNewline() throws {
+        let text = try Self.lines(Self.leakCapture).joined(separator: "\n") + "\n"
+        let live = LiveLinter(path: "live.log")
+        var found: [Finding] = []
+        for chunk in Array(text.utf8).chunked(into: 5) { found += chunk.withUnsafeBytes { live.consume($0) } }
+        #expect(found.map(\.line) == [15])
+        #expect(live.finish().late.isEmpty)
+    }
+
+    /// A finding whose rule needs a callback the class has not logged yet waits; at the end, one that
+    /// never became judgeable is dropped, as in a batch run.
+    @Test func batchAndLiveAgreeOnTheFixtures() throws {
+        for fixture in allFixtureLogs() where !fixture.contains("custom") {
+            let bytes = [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
+            let live = LiveLinter(path: fixture)
+            var streamed: [Finding] = []
+            for chunk in bytes.chunked(into: 64) { streamed += chunk.withUnsafeBytes { live.consume($0) } }
+            let (late, result) = live.finish()
+            streamed += late
+            #expect(Set(streamed.map { "\($0.rule)@\($0.line)" }) == Set(result.findings.map { "\($0.rule)@\($0.line)" }),
+                    "\(fixture): what was printed live is the run's result")
+            #expect(streamed.count == result.findings.count, "\(fixture): nothing printed twice")
+            // Live mode decides a leak when the grace period has passed, so a controller deallocated
+            // later still is a leak there (late_dealloc in a batch run); everything else is the same.
+            let batch = Linter().lint(bytes: bytes, path: fixture)
+            func key(_ f: Finding) -> String {
+                f.rule == "late_dealloc" || f.rule == "leaked_controller" ? "leak \(f.controller.instance)" : "\(f.rule)@\(f.line)"
+            }
+            #expect(Set(batch.findings.map(key)) == Set(result.findings.map(key)), "\(fixture)")
+        }
+    }
+
+    /// The acceptance test: a writer keeps the pipe open; the leak is printed before EOF.
+    @Test func followPrintsTheLeakBeforeThePipeCloses() throws {
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "--follow", "-"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = errors
+        let seen = LockedText()
+        output.fileHandleForReading.readabilityHandler = { h in seen.append(h.availableData) }
+        try p.run()
+        for line in try Self.lines(Self.leakCapture) {
+            input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while !seen.text.contains("leaked_controller"), Date() < deadline { usleep(20_000) }
+        #expect(p.isRunning, "the pipe is still open")
+        #expect(seen.text.contains("<stdin>:15: error: Child1ViewController#1 was dismissed at line 11 but never deallocated"))
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationStatus == 1)
+        #expect(stderr.contains("1 error, 0 warnings in 1 file (28 lines"))
+        #expect(seen.text.components(separatedBy: "leaked_controller").count == 2, "printed once")
+    }
+
+    /// A growing file is followed like `tail -f` until Ctrl-C, then the summary and exit code.
+    @Test func followAGrowingFileUntilInterrupted() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-follow-\(getpid()).log")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let lines = try Self.lines(Self.leakCapture)
+        try (lines[..<12].joined(separator: "\n") + "\n").write(to: url, atomically: false, encoding: .utf8)
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "--follow", url.path]
+        let output = Pipe(), errors = Pipe()
+        p.standardOutput = output
+        p.standardError = errors
+        let seen = LockedText()
+        output.fileHandleForReading.readabilityHandler = { h in seen.append(h.availableData) }
+        try p.run()
+        usleep(300_000)
+        let h = try FileHandle(forWritingTo: url)
+        h.seekToEndOfFile()
+        h.write(Data((lines[12...].joined(separator: "\n") + "\n").utf8))
+        try h.close()
+        let deadline = Date().addingTimeInterval(20)
+        while !seen.text.contains("leaked_controller"), Date() < deadline { usleep(20_000) }
+        #expect(p.isRunning, "a file is followed until interrupted")
+        p.interrupt()
+        p.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(seen.text.contains(":15: error: Child1ViewController#1 was dismissed"))
+        #expect(p.terminationStatus == 1)
+        #expect(stderr.contains("1 error, 0 warnings in 1 file (28 lines"))
+    }
+
+    @Test func followRejectsSeveralInputsAndBatchReportersOnStdout() throws {
+        let cli = CLITests()
+        let two = try cli.run(["lint", "--follow", Self.leakCapture, Self.leakCapture])
+        #expect(two.status == 2 && two.stderr.contains("--follow reads one input"))
+        let json = try cli.run(["lint", "--follow", "--reporter", "json", "-"])
+        #expect(json.status == 2 && json.stderr.contains("xcode format"))
+    }
+}
+
+final class LockedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
+}
+
+extension Array {
+    func chunked(into size: Int) -> [[Element]] {
+        stride(from: 0, to: count, by: size).map { Array(self[$0..<Swift.min($0 + size, count)]) }
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// `vclint timeline`, `leaks` and `report` as a user or a CI job runs them.
+@Suite(.serialized) struct VisualCLITests {
+    let cli = CLITests()
+
+    func run(_ args: [String], env extra: [String: String] = [:]) throws -> CLITests.Run {
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = args
+        p.currentDirectoryURL = packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        env["COLUMNS"] = nil
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLITests.Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func tempDir() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-visual-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func helpExplainsEachCommand() throws {
+        for (command, needle) in [("timeline", "chrome-trace"), ("leaks", "cannot be judged"), ("report", "self-contained")] {
+            let r = try run([command, "--help"])
+            #expect(r.status == 0)
+            #expect(r.stdout.contains("OVERVIEW:"))
+            #expect(r.stdout.contains("Examples:"))
+            #expect(r.stdout.contains("vclint \(command) "))
+            #expect(r.stdout.contains("Exit codes"))
+            #expect(r.stdout.contains(needle))
+        }
+        #expect(try run(["--help"]).stdout.contains("timeline"))
+    }
+
+    @Test func timelineTextMatchesTheLibraryAndTheGolden() throws {
+        let r = try run(["timeline", "Fixtures/seeds/navtest-seed000.log"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        // Not a terminal and no COLUMNS: 100 columns, no color.
+        let golden = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/timeline/navtest-seed000.timeline.golden"), encoding: .utf8)
+        #expect(r.stdout == golden)
+        let narrow = try run(["timeline", "Fixtures/seeds/navtest-seed000.log"], env: ["COLUMNS": "70"])
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 70 })
+        #expect(narrow.stdout != golden)
+        let wide = try run(["timeline", "--width", "100", "Fixtures/seeds/navtest-seed000.log"], env: ["COLUMNS": "70"])
+        #expect(wide.stdout == golden)
+    }
+
+    @Test func timelineExportsToFiles() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("t.json")
+        let r = try run(["timeline", "--format", "chrome-trace", "--output", trace.path, "Fixtures/seeds", "Fixtures/dialects/uikit-warnings.log"])
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty)
+        let text = try String(contentsOf: trace, encoding: .utf8)
+        try TraceChecks.validate(text)
+        // 8 seed files (one session each) and the two sessions of uikit-warnings: one process each.
+        #expect(text.components(separatedBy: "\"name\":\"process_name\"").count - 1 == 10)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.json"])
+        let json = try run(["timeline", "--format", "json", "Fixtures/flows/leak-pop.log"])
+        #expect(json.status == 0)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(doc["version"] as? Int == 1)
+    }
+
+    @Test func timelineArgumentErrorsExitTwo() throws {
+        for args in [["timeline", "--from", "soon", "Fixtures/seeds/navtest-seed000.log"],
+                     ["timeline", "--format", "json", "--from", "3", "Fixtures/seeds/navtest-seed000.log"],
+                     ["timeline", "--width", "10", "Fixtures/seeds/navtest-seed000.log"],
+                     ["timeline", "--format", "svg", "Fixtures/seeds/navtest-seed000.log"],
+                     ["timeline", "Fixtures/nope.log"]] {
+            let r = try run(args)
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+        }
+    }
+
+    @Test func leaksExitCodes() throws {
+        let leak = try run(["leaks", "Fixtures/flows/leak-pop.log"])
+        #expect(leak.status == 1)
+        #expect(leak.stdout.contains("ProductDetailViewController: 1 leaked instance"))
+        #expect(leak.stdout.contains("Fixtures/flows/leak-pop.log:26: viewDidDisappear"))
+        let clean = try run(["leaks", "Fixtures/seeds/navtest-seed000.log"])
+        #expect(clean.status == 0)
+        #expect(clean.stdout.hasPrefix("vclint leaks: 0 confirmed leaks"))
+        // An unconfirmed leak alone does not fail.
+        let grace = try run(["leaks", "--leak-grace-seconds", "60", "Fixtures/flows/leak-pop.log"])
+        #expect(grace.status == 0)
+        #expect(grace.stdout.contains("Unconfirmed (the log ended within the grace period): 1"))
+        let missing = try run(["leaks", "Fixtures/nope.log"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "vclint: error: Fixtures/nope.log: no such file or directory\n")
+        for format in ["json", "markdown", "html"] {
+            let r = try run(["leaks", "--format", format, "Fixtures/seeds"])
+            #expect(r.status == 1, "\(format)")
+            #expect(r.stdout.contains("Child1ViewController"))
+        }
+    }
+
+    @Test func reportIsWrittenAtomically() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("report.html")
+        let r = try run(["report", "Fixtures/flows/leak-pop.log", "--output", out.path])
+        #expect(r.status == 1)  // a leak: an error finding, as lint
+        #expect(r.stdout.isEmpty)
+        #expect(try String(contentsOf: out, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        let clean = try run(["report", "Fixtures/seeds/navtest-seed000.log", "--output", out.path])
+        #expect(clean.status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report.html"])
+        // A run that fails leaves the previous report.
+        let before = try Data(contentsOf: out)
+        let failed = try run(["report", "Fixtures/nope.log", "--output", out.path])
+        #expect(failed.status == 2)
+        #expect(try Data(contentsOf: out) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["report.html"])
+        let unwritable = try run(["report", "Fixtures/seeds/navtest-seed000.log", "--output", dir.appendingPathComponent("no/such/dir/r.html").path])
+        #expect(unwritable.status == 2)
+        #expect(unwritable.stderr.split(separator: "\n").count == 1)
+        #expect(try run(["report", "Fixtures/seeds/navtest-seed000.log"]).status == 2)  // --output is required
+    }
+}
+
+/// The HTML report in a real browser: headless Chromium (Debian's `chromium`, which `.ci/run`
+/// installs) renders the report of multi-session captures to a PNG that is not blank, logs no
+/// console message, and shows the hostile fixture's markup as text.
+@Suite(.serialized) struct BrowserTests {
+    static let chromium: String? = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            for name in ["chromium", "chromium-browser"] {
+                let path = "\(dir)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+        }
+        return nil
+    }()
+
+    static func exec(_ tool: String, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = [tool] + args
+        p.currentDirectoryURL = packageRoot
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// Decodes the PNG (8-bit RGB/RGBA, non-interlaced, as Chromium writes) and prints its size, the
+    /// number of distinct colors and the share of pixels that are not the background.
+    static let pngStats = #"""
+    import struct, sys, zlib
+    data = open(sys.argv[1], "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w = 8, b"", 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and ctype in (2, 6) and interlace == 0, (depth, ctype, interlace)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    colors, counts = set(), {}
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        for x in range(0, stride, bpp * 2):
+            px = bytes(line[x:x + 3])
+            colors.add(px)
+            counts[px] = counts.get(px, 0) + 1
+        prev = line
+    total = sum(counts.values())
+    background = max(counts.values())
+    print(w, h, len(colors), round(1 - background / total, 4))
+    """#
+
+    @Test(.enabled(if: chromium != nil, "chromium is not installed: skipping the headless-browser test of the HTML report (.ci/run installs it)"))
+    func reportRendersInHeadlessChromium() throws {
+        let browser = try #require(Self.chromium)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let html = dir.appendingPathComponent("report.html")
+        let report = try VisualCLITests().run(["report", "--output", html.path, "Fixtures/dialects/uikit-warnings.log",
+                                               "Fixtures/hostile/html-injection.log", "Fixtures/seeds/navtest-seed000.log"])
+        #expect(report.status == 1)
+        let png = dir.appendingPathComponent("shot.png")
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                     "--user-data-dir=\(dir.appendingPathComponent("profile").path)", "--enable-logging=stderr", "--v=0"]
+        let shot = try Self.exec("timeout", ["120", browser] + flags + ["--screenshot=\(png.path)", "--window-size=1200,2000", html.absoluteString])
+        #expect(shot.status == 0, "\(shot.err)")
+        let console = shot.err.split(separator: "\n").filter { $0.contains(":CONSOLE") || $0.contains("Uncaught") }
+        #expect(console.isEmpty, "console messages: \(console)")
+        let stats = try Self.exec("python3", ["-c", Self.pngStats, png.path])
+        #expect(stats.status == 0, "\(stats.err)")
+        let fields = stats.out.split(separator: " ").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(fields.count == 4)
+        if fields.count == 4 {
+            #expect(fields[0] == "1200" && fields[1] == "2000")
+            #expect(Int(fields[2]) ?? 0 >= 8, "distinct colors: \(fields[2])")  // text, lanes, findings: not blank
+            #expect(Double(fields[3]) ?? 0 > 0.02, "non-background share: \(fields[3])")
+        }
+        // The DOM as the browser built it: the hostile markup is text, not elements.
+        let dom = try Self.exec("timeout", ["120", browser] + flags + ["--dump-dom", html.absoluteString])
+        #expect(dom.status == 0)
+        #expect(dom.out.contains("Shop &lt;script&gt;alert(\"p\")&lt;/script&gt; &amp; Co"))
+        #expect(!dom.out.lowercased().contains("<script"))
+        #expect(dom.out.contains("<svg class=\"lanes\""))
+    }
+}
