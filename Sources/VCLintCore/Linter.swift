@@ -22,6 +22,8 @@ public struct FileResult: Sendable {
 public struct LintResult: Sendable {
     public var files: [FileResult]
     public var seconds: Double = 0
+    /// Inputs that could not be opened or read: the run failed (exit 2), whatever the findings.
+    public var failures: [InputError] = []
 
     public init(files: [FileResult], seconds: Double = 0) {
         self.files = files

@@ -6,7 +6,8 @@ import Glibc
 // vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
 //                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
-//                 missing-did-appear|event-after-dealloc] [--sessions N] [--steps N] [--noise X] [--mention-rate P]
+//                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N]
+//                 [--noise X] [--mention-rate P]
 //                 [--size BYTES] [--truth FILE]
 // --noise: noise lines per lifecycle line (15 gives ~94% noise); --mention-rate: the share of noise lines
 // that mention a callback without being one (analytics, routing).

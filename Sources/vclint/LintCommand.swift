@@ -98,7 +98,7 @@ struct LintCommand: ParsableCommand {
                 let progress = ProgressDisplay.start(for: sources, quiet: quiet)
                 batch.options.progress = progress?.counter
                 defer { progress?.end() }
-                result = try batch.lint(sources, jobs: jobs ?? Linter.defaultJobs)
+                result = batch.lintAll(sources, jobs: jobs ?? Linter.defaultJobs)
             }
             if let root = sourceRoot {
                 var isDir: ObjCBool = false
@@ -111,6 +111,13 @@ struct LintCommand: ParsableCommand {
                 let outcome = known.apply(to: result)
                 result = outcome.result
                 baselineOutcome = outcome
+            }
+            if !result.failures.isEmpty {
+                // An input is missing from every report: a report file or document that looks complete
+                // (and maybe clean) would lie, so none is written; findings of the inputs read still print.
+                files.forEach { $0.file.discard() }
+                failedInputs(result, requests: requests, rules: options.rules)
+                throw ExitCode(2)
             }
             // Every file first: a run that fails prints nothing on stdout.
             for (r, file) in files {
@@ -145,6 +152,19 @@ struct LintCommand: ParsableCommand {
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
             || maxWarnings.map { warnings > $0 } == true
         if failing { throw ExitCode(1) }
+    }
+
+    /// Reporters whose every stdout line is one finding: nothing they print can pass for a clean report.
+    static let findingPerLineReporters: Set<String> = [XcodeReporter.identifier, GitHubActionsReporter.identifier]
+
+    /// Some inputs could not be read (the others were linted): their findings on stdout when the
+    /// reporter prints one finding per line, then one stderr line per unreadable input (no summary:
+    /// a "0 errors" line must not be the last word of a failed run).
+    private func failedInputs(_ result: LintResult, requests: [ReporterRequest], rules: RuleSettings) {
+        if let r = requests.first(where: { $0.path == nil }), Self.findingPerLineReporters.contains(r.name) {
+            writeStdout(ReporterRegistry.reporter(named: r.name, rules: rules)!.report(result))
+        }
+        for failure in result.failures { printError("vclint: error: \(failure.description)") }
     }
 }
 

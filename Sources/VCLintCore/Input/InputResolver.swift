@@ -46,10 +46,8 @@ public enum InputResolver {
         for path in paths {
             if path == "-" { out.append(.standardInput); continue }
             var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw InputError(path: path, reason: "no such file or directory")
-            }
-            if isDir.boolValue {
+            // A missing path stays an input: `open` reports it, and the other inputs are still linted.
+            if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
                 guard let walker = fm.enumerator(atPath: path) else {
                     throw InputError(path: path, reason: "cannot read directory")
                 }
@@ -92,6 +90,21 @@ extension Linter {
             files.append(try outcome.get())
         }
         return LintResult(files: files, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// Lints every input, going on past the ones that cannot be opened or read: those are in
+    /// `failures` (the run failed, exit 2) and the others' findings are all there (`vclint lint`).
+    public func lintAll(_ sources: [InputSource], jobs: Int = Linter.defaultJobs) -> LintResult {
+        let start = Date()
+        var result = LintResult(files: [], seconds: 0)
+        for outcome in lintEach(sources, jobs: jobs) {
+            switch outcome {
+            case .success(let file): result.files.append(file)
+            case .failure(let error): result.failures.append(error)
+            }
+        }
+        result.seconds = Date().timeIntervalSince(start)
+        return result
     }
 
     /// One core per file: as many files in flight as there are cores.

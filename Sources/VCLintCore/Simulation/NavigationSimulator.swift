@@ -17,6 +17,8 @@ public struct NavigationSimulator {
         case missingDidAppear = "missing-did-appear"
         /// A callback is logged for a controller after its dealloc.
         case eventAfterDealloc = "event-after-dealloc"
+        /// A dismiss completion is logged before the dismissed controller's viewDidDisappear.
+        case completionBeforeDisappearance = "completion-before-disappearance"
 
         public var rule: String {
             switch self {
@@ -24,6 +26,7 @@ public struct NavigationSimulator {
             case .missingDidDisappear: return "missing_did_disappear"
             case .missingDidAppear: return "missing_did_appear"
             case .eventAfterDealloc: return "event_after_dealloc"
+            case .completionBeforeDisappearance: return "completion_before_disappearance"
             }
         }
     }
@@ -70,7 +73,8 @@ public struct NavigationSimulator {
 
     enum Kind: Equatable {
         case initialize, viewDidLoad, willAppear, didAppear, willDisappear, didDisappear, layout
-        case willMove(parent: Bool), didMove(parent: Bool), memoryWarning, dealloc
+        case willMove(parent: Bool), didMove(parent: Bool), memoryWarning, willUnload, didUnload, dealloc
+        case presentBegin, presentEnd, dismissBegin, dismissEnd
         case noise(String), dictionary
     }
 
@@ -98,6 +102,10 @@ public struct NavigationSimulator {
     private var freed: [UInt64] = []
     private var live: [ObjectIdentifier: Controller] = [:]
     private let logsInit: Bool
+    /// Whether the app logs `X present begin/end`, `X dismiss begin/end` in its completion blocks.
+    private let logsMarkers: Bool
+    /// iOS < 6 in this session: a memory warning unloads hidden views, which load again later.
+    private var unloadsViews = false
 
     public static func generate(_ options: Options) -> Output {
         var sim = NavigationSimulator(options)
@@ -111,6 +119,8 @@ public struct NavigationSimulator {
         self.rng = SplitMix64(seed: options.seed)
         let coin = rng.next() % 2 == 0
         self.logsInit = options.logsInit ?? coin
+        let markers = rng.next() % 2 == 0
+        self.logsMarkers = options.dialect == .named || markers
     }
 
     private mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 10_000) / 10_000 < p }
@@ -130,7 +140,7 @@ public struct NavigationSimulator {
         return c
     }
 
-    private mutating func log(_ c: Controller?, _ kind: Kind, removedBy did: Int? = nil, own: Bool = false) {
+    private mutating func log(_ c: Controller?, _ kind: Kind, removedBy did: Int? = nil, own: Bool = false, quiet: Bool = false) {
         let step: Double = Double(pick(150)) / 1000
         time += 0.005 + step
         var count = 0
@@ -142,7 +152,7 @@ public struct NavigationSimulator {
             freed.append(c.address)
         }
         if case .noise = kind { return }
-        if kind == .dictionary { return }
+        if kind == .dictionary || quiet { return }
         // Noise between lifecycle lines.
         var k = options.noise
         while k > 0 {
@@ -227,6 +237,9 @@ public struct NavigationSimulator {
     // MARK: - Navigation
 
     private mutating func session() {
+        // Without init or addresses in the log, a new instance's viewDidLoad could be a hidden one's
+        // view loading again: only unambiguous histories are simulated.
+        unloadsViews = (logsInit || options.dialect == .described) && chance(0.3)
         let tabCount = [0, 2, 3][pick(3)]
         var stacks: [[Controller]]
         var current = 0
@@ -248,32 +261,44 @@ public struct NavigationSimulator {
                 stacks[current].append(c)
             } else if r < 0.36 && stack.count > 1 && modals.isEmpty {
                 let below = stack[stack.count - 2]
-                log(top, .willDisappear); log(below, .willAppear)
+                load(below); log(top, .willDisappear); log(below, .willAppear)
                 let did = dids(top, below)
                 stacks[current].removeLast()
                 log(top, .dealloc, removedBy: did, own: true)
             } else if r < 0.41 && stack.count > 2 && modals.isEmpty {
                 let root = stack[0]
-                log(top, .willDisappear); log(root, .willAppear)
+                load(root); log(top, .willDisappear); log(root, .willAppear)
                 let did = dids(top, root)
                 let gone = stack.dropFirst()
                 stacks[current] = [root]
-                for g in gone.reversed() { log(g, .dealloc, removedBy: did, own: g === top) }
+                for g in gone.reversed() { log(g, .dealloc, removedBy: did, own: g === top, quiet: g !== gone.first) }
             } else if r < 0.48 && stack.count > 1 && modals.isEmpty {
                 // Interactive pop, cancelled (seed 002).
                 let below = stack[stack.count - 2]
-                log(top, .willDisappear); log(below, .willAppear)
+                load(below); log(top, .willDisappear); log(below, .willAppear)
                 log(below, .willDisappear); log(below, .didDisappear)
                 log(top, .willAppear); log(top, .didAppear)
             } else if r < 0.56 {
-                let c = make("ModalViewController")
+                let c = make(["ModalViewController", "ComposeViewController"][pick(2)])
+                if logsMarkers { log(top, .presentBegin) }
                 load(c); log(top, .willDisappear); log(c, .willAppear); dids(top, c)
+                if logsMarkers { log(top, .presentEnd) }
                 modals.append(c)
+            } else if r < 0.60 && modals.count > 1 {
+                // Recursive dismiss to the stack (seed 000): the modals in the middle get no callbacks
+                // and go together with the top one.
+                let base = stack.last!
+                load(base); log(top, .willDisappear); log(base, .willAppear)
+                let did = dids(top, base)
+                for g in modals.reversed() { log(g, .dealloc, removedBy: did, own: g === top, quiet: g !== modals.first) }
+                modals.removeAll()
             } else if r < 0.66 && !modals.isEmpty {
                 let m = modals.removeLast()
                 let below = modals.last ?? stack.last!
-                log(m, .willDisappear); log(below, .willAppear)
+                if logsMarkers { log(m, .dismissBegin) }
+                load(below); log(m, .willDisappear); log(below, .willAppear)
                 let did = dids(m, below)
+                if logsMarkers { log(m, .dismissEnd) }
                 log(m, .dealloc, removedBy: did, own: true)
             } else if r < 0.72 {
                 // iOS 13 page sheet: the presenter gets no callbacks.
@@ -294,6 +319,18 @@ public struct NavigationSimulator {
                 log(child, .didMove(parent: false)); log(child, .dealloc)
             } else {
                 log(top, .memoryWarning)
+                if unloadsViews {
+                    // Every hidden controller gets the warning and unloads its view (iOS < 6).
+                    var hidden = stacks.enumerated().flatMap { i, st in i == current && modals.isEmpty ? Array(st.dropLast()) : st }
+                    hidden += modals.dropLast()
+                    // Without addresses, two hidden instances of one class unloading are told apart by
+                    // order only: unload only a class's sole live instance then.
+                    for h in hidden where h.loaded && h !== top
+                        && (options.dialect == .described || live.values.filter({ $0.className == h.className }).count == 1) {
+                        log(h, .memoryWarning); log(h, .willUnload); log(h, .didUnload)
+                        h.loaded = false
+                    }
+                }
             }
         }
         time += 10
@@ -358,6 +395,18 @@ public struct NavigationSimulator {
                   let did = records[firstWill...].firstIndex(where: { $0.controller === c && $0.kind == .didAppear }) else { return nil }
             records.remove(at: did)
             return firstWill
+        case .completionBeforeDisappearance:
+            // The completion moves to just before the dismissed controller's viewDidDisappear.
+            let candidates = records.indices.filter { i in
+                records[i].kind == .dismissEnd && records[i].liveOfClass == 1 && last(records[i].controller!, .didDisappear, before: i) != nil
+            }
+            guard !candidates.isEmpty else { return nil }
+            let i = candidates[pick(candidates.count)]
+            let did = last(records[i].controller!, .didDisappear, before: i)!
+            var r = records.remove(at: i)
+            r.time = records[did].time
+            records.insert(r, at: did)
+            return did
         case .eventAfterDealloc:
             let candidates = records.indices.filter { records[$0].kind == .dealloc && records[$0].liveOfClass == 1 }
             guard !candidates.isEmpty else { return nil }
@@ -420,6 +469,12 @@ public struct NavigationSimulator {
         case .willMove(let p): name = "willMove"; arg = p ? "<ContainerViewController: 0x600003d0c000>" : "nil"
         case .didMove(let p): name = "didMove"; arg = p ? "<ContainerViewController: 0x600003d0c000>" : "nil"
         case .memoryWarning: name = "didReceiveMemoryWarning"
+        case .willUnload: name = "viewWillUnload"
+        case .didUnload: name = "viewDidUnload"
+        case .presentBegin: return c.className + " present begin"
+        case .presentEnd: return c.className + " present end"
+        case .dismissBegin: return c.className + " dismiss begin"
+        case .dismissEnd: return c.className + " dismiss end"
         case .dealloc: name = "dealloc"
         case .noise, .dictionary: name = ""
         }

@@ -60,6 +60,9 @@ final class SessionTimeline {
 
     private var liveByClass: [String: [Instance]] = [:]
     private var byAddress: [UInt64: Instance] = [:]
+    /// Classes that ever had an instance without an address: only their new addresses may bind one
+    /// (skips a scan of every live instance of the class per new address).
+    private var classesWithUnbound: Set<String> = []
     private var lastDeadByClass: [String: Instance] = [:]
     private var transition: Transition?
     private var transitionSerial = 0
@@ -150,7 +153,7 @@ final class SessionTimeline {
     private func newInstance(_ e: Event) -> Instance {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
         liveByClass[e.className, default: []].append(inst)
-        if let a = e.address { byAddress[a] = inst }
+        if let a = e.address { byAddress[a] = inst } else { classesWithUnbound.insert(e.className) }
         return inst
     }
 
@@ -168,7 +171,8 @@ final class SessionTimeline {
                 forget(known)
             }
             // An instance of this class first seen without an address takes it.
-            if let live = liveByClass[e.className], let unbound = pick(live.filter { $0.address == nil }, for: e) {
+            if classesWithUnbound.contains(e.className), let live = liveByClass[e.className],
+               let unbound = pick(live.filter { $0.address == nil }, for: e) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
@@ -567,7 +571,10 @@ final class SessionTimeline {
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
                 for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
                     coveringAny = true
-                    if !leaving.coveredBy.contains(where: { $0 === arriving }) { leaving.coveredBy.append(arriving) }
+                    if !leaving.coveredBy.contains(where: { $0 === arriving }) {
+                        leaving.coveredBy.removeAll { !$0.isAlive }
+                        leaving.coveredBy.append(arriving)
+                    }
                 }
             }
         }
@@ -595,7 +602,7 @@ final class SessionTimeline {
         while !frontier.isEmpty, steps < 256 {
             let (node, path) = frontier.removeFirst()
             steps += 1
-            for above in node.coveredBy where !seen.contains(ObjectIdentifier(above)) {
+            for above in node.coveredBy where above.isAlive && !seen.contains(ObjectIdentifier(above)) {
                 let p = path + [above]
                 if above === leaving { return p }
                 seen.insert(ObjectIdentifier(above))
@@ -726,7 +733,8 @@ final class SessionTimeline {
         inst.coveredBy.removeAll()
         liveByClass[inst.className]?.removeAll { $0 === inst }
         lastDeadByClass[inst.className] = inst
-        for list in liveByClass.values { for other in list { other.coveredBy.removeAll { $0 === inst } } }
+        // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
+        // controller here made each dealloc cost O(live controllers), quadratic on long captures).
         if let a = inst.address { rememberDead(a) }
     }
 

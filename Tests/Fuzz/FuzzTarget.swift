@@ -1,0 +1,58 @@
+// libFuzzer entry point over the whole pipeline: bytes → lines → events → timeline → findings →
+// every report. Compiled into the VCLintCore module by Tests/Fuzz/run.sh (not part of the package).
+import Foundation
+
+/// One custom dialect and the pattern options, so that the user-pattern paths are fuzzed too.
+private let fuzzOptions: LintOptions = {
+    var o = LintOptions()
+    o.rules = .all
+    o.timeline.ignoreClasses = [try! PCRE2Pattern("^_UI", matchLimit: CustomDialect.matchLimit, depthLimit: CustomDialect.depthLimit)]
+    o.timeline.persistentClasses = [try! PCRE2Pattern("^(Tab|Main)\\w*Root", matchLimit: CustomDialect.matchLimit, depthLimit: CustomDialect.depthLimit)]
+    o.customDialects = [try! CustomDialect(
+        pattern: #"^\[Screen\] (?<class>(\w|\.)+)(?: (?<address>0x[0-9a-f]+))? (?<event>loaded|shown|hidden|freed)$"#,
+        events: ["loaded": "viewDidLoad", "shown": "viewDidAppear", "hidden": "viewDidDisappear", "freed": "dealloc"])]
+    return o
+}()
+
+private let chunkSizes = [256, 300, 1024, 4096, 65536, LogScanner.defaultChunkSize]
+
+private func fuzzFail(_ why: String) -> Never {
+    FileHandle.standardError.write(Data("fuzz oracle: \(why)\n".utf8))
+    abort()
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+    // Read sizes and chunk sizes come from the input, so boundaries fall everywhere.
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes.prefix(64) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    var options = fuzzOptions
+    options.chunkSize = chunkSizes[Int(h % UInt64(chunkSizes.count))]
+    let linter = Linter(options: options)
+    let feed = 1 + Int((h >> 8) % 4097)
+    let a = linter.lint(bytes: bytes, path: "fuzz.log", feedSize: feed)
+    let b = linter.lint(bytes: bytes, path: "fuzz.log")
+
+    // Oracles: line numbers are physical lines; where the read boundaries fall changes nothing.
+    if a.stats.bytes != size { fuzzFail("bytes \(a.stats.bytes) != \(size)") }
+    if a.stats.lines != b.stats.lines || a.stats.events != b.stats.events { fuzzFail("stats depend on read size: \(a.stats.lines)/\(a.stats.events) vs \(b.stats.lines)/\(b.stats.events)") }
+    let expectedLines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+    if a.stats.lines != expectedLines { fuzzFail("lines \(a.stats.lines) != \(expectedLines)") }
+    let ka = a.findings.map { "\($0.rule)@\($0.line)" }, kb = b.findings.map { "\($0.rule)@\($0.line)" }
+    if ka != kb { fuzzFail("findings depend on read size: \(ka) vs \(kb)") }
+    for f in a.findings {
+        if f.line < 1 || f.line > a.stats.lines { fuzzFail("\(f.rule) points at line \(f.line) of \(a.stats.lines)") }
+        for r in f.related where r.line < 1 || r.line > a.stats.lines { fuzzFail("\(f.rule) relates line \(r.line) of \(a.stats.lines)") }
+    }
+
+    let result = LintResult(files: [a], seconds: 0)
+    for name in ReporterRegistry.names {
+        let text = ReporterRegistry.reporter(named: name, rules: options.rules)!.report(result)
+        if !text.isEmpty && !text.hasSuffix("\n") { fuzzFail("\(name) report does not end with a newline") }
+        if name == JSONReporter.identifier || name == SARIFReporter.identifier {
+            guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil else { fuzzFail("\(name) report is not JSON") }
+        }
+    }
+    return 0
+}

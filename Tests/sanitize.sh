@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The test suite under AddressSanitizer and ThreadSanitizer, each in its own build directory so that
+# the normal .build stays as it is. Usage: Tests/sanitize.sh [address|thread]… (default: both).
+# Timings on the 2-core CI machine kind: see the README's Development section.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kinds=("$@")
+[[ ${#kinds[@]} -gt 0 ]] || kinds=(address thread)
+# The Swift runtime's backtracer would fight the sanitizers over the crash report.
+export SWIFT_BACKTRACE=enable=no
+export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+for kind in "${kinds[@]}"; do
+    case "$kind" in
+        address) dir=.build-asan ;;
+        thread) dir=.build-tsan ;;
+        *) echo "usage: $0 [address|thread]…" >&2; exit 2 ;;
+    esac
+    echo "sanitize: $kind"
+    start=$SECONDS
+    swift build --build-tests --sanitize="$kind" --scratch-path "$dir"
+    swift test --skip-build --sanitize="$kind" --scratch-path "$dir"
+    echo "sanitize: $kind passed in $((SECONDS - start)) s"
+done
