@@ -30,7 +30,7 @@ capture() {  # capture SIZE SEED → path
     if [ ! -s "$path" ]; then
         echo "generating $path…" >&2
         "$bin/vclint-loggen" --seed "$2" --envelope nslog-tz --noise 15 --mention-rate 0.05 \
-            --sessions 3 --steps 400 --size "$1" > "$path.tmp"
+            --sessions 3 --steps 60 --size "$1" > "$path.tmp"
         mv "$path.tmp" "$path"
     fi
     echo "$path"

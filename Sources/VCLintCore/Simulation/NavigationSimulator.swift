@@ -142,7 +142,9 @@ public struct NavigationSimulator {
 
     private mutating func log(_ c: Controller?, _ kind: Kind, removedBy did: Int? = nil, own: Bool = false, quiet: Bool = false) {
         let step: Double = Double(pick(150)) / 1000
-        time += 0.005 + step
+        // Controllers released together (a pop to root, a dismissed stack) deallocate within
+        // milliseconds of each other, however deep the stack was.
+        time += kind == .dealloc ? 0.001 + step / 50 : 0.005 + step
         var count = 0
         if let c { for other in live.values where other.className == c.className { count += 1 } }
         records.append(Record(controller: c, kind: kind, time: time, pid: pid, afterRemoval: did != nil,
@@ -197,7 +199,9 @@ public struct NavigationSimulator {
     }
 
     private mutating func noiseLine() {
-        time += Double(pick(80)) / 1000
+        // A noisy app logs more lines in the same time: the noise between two callbacks takes about as
+        // long whatever its amount (else deep pops would stretch over seconds and read as late deallocs).
+        time += Double(pick(80)) / 1000 / max(1, options.noise / 2)
         if chance(0.05), options.envelope != .bare, options.envelope != .ndjson {
             records.append(Record(controller: nil, kind: .dictionary, time: time, pid: pid))
         } else {
