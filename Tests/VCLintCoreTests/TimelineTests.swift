@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import VCLintCore
 
@@ -334,5 +335,25 @@ import Testing
         #expect(r.findings.first?.severity == .warning)
         #expect(r.findings.first?.message.contains("unconfirmed") == true)
         #expect(r.findings.first?.related.map(\.line) == [17, 19])
+    }
+}
+
+/// Address-less controllers that pile up (captures concatenated without a relaunch, a class that is
+/// never deallocated) must not make each event cost a scan or a copy of all of them.
+@Suite struct RoutingScaleTests {
+    @Test(.timeLimit(.minutes(1))) func manyLiveInstancesOfOneClassStayLinear() throws {
+        let seed = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"), encoding: .utf8)
+        func seconds(_ repeats: Int) -> (Double, FileResult) {
+            let text = String(repeating: seed, count: repeats)
+            let start = Date()
+            let r = Linter().lint(text: text)
+            return (Date().timeIntervalSince(start), r)
+        }
+        let (small, a) = seconds(1_000)
+        let (large, b) = seconds(4_000)
+        #expect(a.findings.isEmpty && b.findings.isEmpty)
+        #expect(b.stats.lines == 4 * a.stats.lines)
+        // Linear: 4× the input takes about 4× the time (quadratic routing took 15×).
+        #expect(large < 8 * max(small, 0.05), "1,000 repeats \(small) s, 4,000 repeats \(large) s")
     }
 }

@@ -172,14 +172,24 @@ final class SessionTimeline {
             }
             // An instance of this class first seen without an address takes it.
             if classesWithUnbound.contains(e.className), let live = liveByClass[e.className],
-               let unbound = pick(live.filter { $0.address == nil }, for: e) {
+               let unbound = pick(ArraySlice(live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
             }
             return newInstance(e)
         }
-        let live = liveByClass[e.className] ?? []
+        // Decided apart from creating the instance: a copy of the class's list held here while
+        // appending to it would copy the whole list on every new instance.
+        return routeWithoutAddress(e) ?? newInstance(e)
+    }
+
+    /// The live (or dead) instance an address-less event belongs to; nil: a new instance.
+    private func routeWithoutAddress(_ e: Event) -> Instance? {
+        // Without addresses, an event goes to the live instance of its class whose state accepts it.
+        // Only the most recent ones are candidates: thousands of live instances of one class (logs
+        // concatenated without relaunch lines, say) would make every event cost a scan of them all.
+        let live = (liveByClass[e.className] ?? []).suffix(Self.routingWindow)
         switch e.kind {
         case .initialize:
             // initWithNibName: → init chains log several initializers for one object.
@@ -188,7 +198,7 @@ final class SessionTimeline {
                fresh.lastActivity == fresh.firstLine, lastInitInstance === fresh {
                 return fresh
             }
-            return newInstance(e)
+            return nil
         case .loadView:
             if let fresh = live.last(where: { !$0.loaded && !$0.loadViewPending && ($0.initSeen) }) { return fresh }
             if let unloaded = live.last(where: { $0.viewUnloadLogged && !$0.loadViewPending }) { return unloaded }
@@ -196,7 +206,7 @@ final class SessionTimeline {
             // instance would have announced itself, so this is that view reloading.
             if context.instrumentation.logs(e.className, .initialize),
                let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
-            return newInstance(e)
+            return nil
         case .viewDidLoad:
             if let pending = live.last(where: { $0.loadViewPending }) { return pending }
             if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
@@ -205,7 +215,7 @@ final class SessionTimeline {
             if classLogsCreation, let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
             if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
             if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
-            return newInstance(e)
+            return nil
         default:
             if let chosen = pick(live, for: e) { return chosen }
             // Only dead instances of this class: an event after dealloc, unless the class never logs
@@ -218,16 +228,18 @@ final class SessionTimeline {
                     return dead
                 }
             }
-            return newInstance(e)
+            return nil
         }
     }
 
     static func startsChild(_ e: Event) -> Bool { e.kind == .willMoveToParent && e.parent != .none }
 
     /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
-    private func pick(_ live: [Instance], for e: Event) -> Instance? {
+    static let routingWindow = 64
+
+    private func pick(_ live: ArraySlice<Instance>, for e: Event) -> Instance? {
         guard !live.isEmpty else { return nil }
-        if live.count == 1 { return live[0] }
+        if live.count == 1 { return live[live.startIndex] }
         func best(_ ok: (Instance) -> Bool) -> Instance? {
             var chosen: Instance?
             for i in live where ok(i) {
