@@ -7,10 +7,11 @@ import Glibc
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
 //                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
 //                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N]
-//                 [--noise X] [--mention-rate P]
+//                 [--noise X] [--mention-rate P] [--memory-warnings P]
 //                 [--size BYTES] [--truth FILE]
 // --noise: noise lines per lifecycle line (15 gives ~94% noise); --mention-rate: the share of noise lines
-// that mention a callback without being one (analytics, routing).
+// that mention a callback without being one (analytics, routing); --memory-warnings: the share of
+// navigation steps that are a memory warning (default 0.08).
 // --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
 // the expected findings (`rule line`) of an injected fault.
 
@@ -35,6 +36,7 @@ while let flag = args.popFirst() {
     case "--steps": options.steps = Int(value) ?? { fail("bad number \(value)") }()
     case "--noise": options.noise = Double(value) ?? { fail("bad number \(value)") }()
     case "--mention-rate": options.mentionRate = Double(value) ?? { fail("bad number \(value)") }()
+    case "--memory-warnings": options.memoryWarningRate = Double(value) ?? { fail("bad number \(value)") }()
     case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
     case "--truth": truthPath = value
     default: fail("unknown option \(flag)")

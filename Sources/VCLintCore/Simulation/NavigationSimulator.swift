@@ -41,6 +41,8 @@ public struct NavigationSimulator {
         public var noise = 2.0
         /// Share of noise lines that mention a callback without being one.
         public var mentionRate = 0.25
+        /// Share of steps that are a memory warning (each is an info finding: a report holds them all).
+        public var memoryWarningRate = 0.08
         /// Where the capture's clock and pids start (a long capture is several runs in a row).
         public var startTime = 1_700_000_000.0
         public var firstPID = 4000
@@ -315,7 +317,7 @@ public struct NavigationSimulator {
                 let arriving = stacks[next].last!
                 load(arriving); log(arriving, .willAppear); log(top, .willDisappear); log(top, .didDisappear); log(arriving, .didAppear)
                 current = next
-            } else if r < 0.92 {
+            } else if r < 1 - options.memoryWarningRate {
                 let child = make("ChildViewController")
                 log(child, .willMove(parent: true)); load(child); log(child, .willAppear); log(child, .didAppear)
                 log(child, .didMove(parent: true))
