@@ -19,13 +19,15 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }
 
-    func run(_ args: [String], stdin: Data? = nil) throws -> Run {
+    /// Runs the built binary in the package root with NO_COLOR set; `env` adds or (nil) removes variables.
+    func run(_ args: [String], stdin: Data? = nil, env extra: [String: String?] = [:]) throws -> Run {
         let p = Process()
         p.executableURL = Self.binary
         p.arguments = args
         p.currentDirectoryURL = packageRoot
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        for (k, v) in extra { env[k] = v }
         p.environment = env
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = out

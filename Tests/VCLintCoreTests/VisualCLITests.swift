@@ -6,25 +6,11 @@ import Testing
 @Suite(.serialized) struct VisualCLITests {
     let cli = CLITests()
 
+    /// COLUMNS is removed so that the width comes from `--width` or the default.
     func run(_ args: [String], env extra: [String: String] = [:]) throws -> CLITests.Run {
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = args
-        p.currentDirectoryURL = packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        env["COLUMNS"] = nil
+        var env: [String: String?] = ["COLUMNS": nil]
         for (k, v) in extra { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return CLITests.Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return try cli.run(args, env: env)
     }
 
     func tempDir() throws -> URL {
