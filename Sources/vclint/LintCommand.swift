@@ -7,9 +7,10 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Lint captured logs and report lifecycle violations.",
         discussion: """
-        PATH is a log file, a directory (every *.log, *.txt, *.ndjson, *.jsonl below it) or - for \
-        standard input; no PATH reads standard input. Findings are reported per input file, with \
-        1-based physical line numbers.
+        PATH is a log file, a directory (every *.log, *.txt, *.ndjson, *.jsonl below it, and their .gz \
+        forms) or - for standard input; no PATH reads standard input. gzip input is inflated while it \
+        is read. Files are linted in parallel (--jobs); findings are reported per input file, in input \
+        order, with 1-based physical line numbers.
 
         Exit codes: 0 no finding at a failing severity (error; with --strict also warning), \
         1 at least one such finding, 2 the run failed (bad arguments, unreadable input).
