@@ -46,6 +46,13 @@ public struct LintOptions: Sendable {
     /// Counts bytes read and files done, for a progress display.
     public var progress: ProgressCounter?
     public init() {}
+
+    /// The front end these options describe, for one input.
+    func makeScanner(path: String) -> LogScanner {
+        let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects, prefilter: prefilter)
+        scanner.progress = progress
+        return scanner
+    }
 }
 
 /// The whole pipeline for one input: bytes → lines → events → timeline → findings.
@@ -58,7 +65,7 @@ public struct Linter: Sendable {
 
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
+        let scanner = options.makeScanner(path: path)
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
@@ -78,7 +85,7 @@ public struct Linter: Sendable {
     /// Lints an open file descriptor to its end. A gzip stream (a `.gz` capture, or one piped in)
     /// is recognised by its first bytes and inflated while it is read.
     public func lint(fd: Int32, path: String) throws -> FileResult {
-        let scanner = LogScanner(path: path, options: options.timeline, chunkSize: options.chunkSize, customDialects: options.customDialects, prefilter: options.prefilter)
+        let scanner = options.makeScanner(path: path)
         let wanted = 2
         var head = [UInt8](repeating: 0, count: wanted)
         var got = 0
@@ -92,7 +99,6 @@ public struct Linter: Sendable {
             got += n
         }
         head.removeLast(wanted - got)
-        scanner.progress = options.progress
         options.progress?.add(bytes: got)
         defer { options.progress?.fileDone() }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {

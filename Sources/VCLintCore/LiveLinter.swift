@@ -13,8 +13,7 @@ public final class LiveLinter {
         o.timeline.live = true
         self.path = path
         self.options = o
-        scanner = LogScanner(path: path, options: o.timeline, chunkSize: o.chunkSize, customDialects: o.customDialects,
-                             prefilter: o.prefilter)
+        scanner = o.makeScanner(path: path)
     }
 
     /// Reads more of the input (any split; an unfinished last line waits for its newline) and

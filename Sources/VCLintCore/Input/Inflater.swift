@@ -135,20 +135,14 @@ final class Inflater: @unchecked Sendable {
                 return
             }
             if produced == Self.blockSize {
-                guard hand(index: index, count: produced) else { return }
+                lengths[index] = produced
+                full.signal()
                 index = (index + 1) % Self.blocksInFlight
                 free.wait()
                 block = blocks[index]
                 produced = 0
             }
         }
-    }
-
-    /// Passes a full block to the consumer.
-    private func hand(index: Int, count: Int) -> Bool {
-        lengths[index] = count
-        full.signal()
-        return true
     }
 
     /// Hands over what is left, then the end marker (an empty block).

@@ -18,8 +18,7 @@ public enum BenchmarkSupport {
     /// (the scanner itself, with a tap): for preparing benchmark inputs.
     public static func lifecycleLines(in capture: [UInt8], customDialects: [CustomDialect] = []) -> [LifecycleLine] {
         var out: [LifecycleLine] = []
-        let scanner = LogScanner(path: "benchmark", chunkSize: max(LogScanner.defaultChunkSize, capture.count + 1),
-                                 customDialects: customDialects)
+        let scanner = LogScanner(path: "benchmark", customDialects: customDialects)
         scanner.tap = { message, event, process, pid in
             out.append(LifecycleLine(message: Array(message), event: event, process: process, pid: pid))
         }
