@@ -1,4 +1,7 @@
 import CPCRE2
+#if VCLINT_SSSE3
+import _Builtin_intrinsics.intel
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -65,7 +68,8 @@ public final class LogScanner {
     private var lastLine: [UInt8] = []
     private var skippingOverlong = false
     private var lineNumber = 0
-    private var formatCounts = [Int](repeating: 0, count: EnvelopeFormat.allCases.count)
+    /// Lines per envelope format, by `EnvelopeFormat.index`.
+    private let formatCounts: UnsafeMutablePointer<Int>
     private var lastEnvelope: EnvelopeFormat?
     private var contextProcess: String?
     private var contextPID: Int?
@@ -76,6 +80,18 @@ public final class LogScanner {
     /// Off: every line goes through the full parser (the unoptimised path the equivalence test
     /// compares against). The candidate search is only an optimisation: both must agree.
     private let prefilter: Bool
+#if VCLINT_SSSE3
+    /// The vector path: built-in literals found with Teddy, custom dialects' patterns with PCRE2, and
+    /// envelopes recognised by the shape of recent lines.
+    private let literals = CandidateLiterals()
+    private let customFinder: CandidateFinder?
+    private var nextCustom = Int.max
+    private let templates: UnsafeMutablePointer<EnvelopeTemplate>
+    private var templateCount = 0
+    private static let maxTemplates = 4
+#endif
+    /// Vector loads may read this far past the data (never past the allocation).
+    private static let slack = 64
 
     public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
                 customDialects: [CustomDialect] = [], prefilter: Bool = true) {
@@ -86,10 +102,25 @@ public final class LogScanner {
         self.builder = TimelineBuilder(options: options)
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
-        self.buffer = .allocate(capacity: self.capacity)
+        self.buffer = .allocate(capacity: self.capacity + Self.slack)
+        self.buffer.initialize(repeating: 0, count: self.capacity + Self.slack)
+        self.formatCounts = .allocate(capacity: EnvelopeFormat.allCases.count)
+        self.formatCounts.initialize(repeating: 0, count: EnvelopeFormat.allCases.count)
+#if VCLINT_SSSE3
+        let custom = customDialects.compactMap(\.candidatePattern)
+        self.customFinder = custom.isEmpty ? nil : CandidateFinder(custom)
+        self.templates = .allocate(capacity: Self.maxTemplates)
+#endif
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        buffer.deallocate()
+        formatCounts.deallocate()
+#if VCLINT_SSSE3
+        templates.deinitialize(count: templateCount)
+        templates.deallocate()
+#endif
+    }
 
     public enum ReadError: Error {
         case io(Int32)
@@ -178,7 +209,7 @@ public final class LogScanner {
         let head = min(filled, Self.overlongHead)
         finder.reset()
         let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
-        line(buffer, head, candidate: cand)
+        line(buffer, head, format: EnvelopeParser.classify(buffer, head), candidate: cand)
         keepLast(buffer, head)
         base += filled
         filled = 0
@@ -186,6 +217,9 @@ public final class LogScanner {
     }
 
     private func process(_ start: Int, _ end: Int) {
+#if VCLINT_SSSE3
+        if prefilter { return processVectors(start, end) }
+#endif
         var pos = start
         finder.reset()
         var next = finder.next(buffer, from: start, end: end)
@@ -200,7 +234,7 @@ public final class LogScanner {
             var n = le - pos
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
             let cand = next < le || !prefilter
-            line(buffer + pos, n, candidate: cand)
+            line(buffer + pos, n, format: EnvelopeParser.classify(buffer + pos, n), candidate: cand)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
             if base + pos >= nextSample {
                 // Noise lines carry time too: sample one line per interval of input, at offsets that
@@ -220,10 +254,106 @@ public final class LogScanner {
         lastLine.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 4096)))
     }
 
+#if VCLINT_SSSE3
+    /// `process` 32 bytes at a time: one pass finds the newlines and the candidate literals, and a
+    /// line without either that has the latest envelope's shape costs a few vector compares.
+    private func processVectors(_ start: Int, _ end: Int) {
+        let newline = _mm_set1_epi8(0x0A)
+        if let customFinder {
+            customFinder.reset()
+            nextCustom = customFinder.next(buffer, from: start, end: end)
+        }
+        var lineStart = start
+        var candidate = false
+        var lastLineStart = start, lastLineLength = 0
+        var block = start
+        while block < end {
+            let p = buffer + block
+            var nl = positions(of: newline, in: load(p)) | positions(of: newline, in: load(p + 16)) << 16
+            let fp0 = literals.fingerprints(at: p), fp1 = literals.fingerprints(at: p + 16)
+            var hits = nonzeroPositions(fp0) | nonzeroPositions(fp1) << 16
+            if end - block < 32 {
+                let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - block)) &- 1)
+                nl &= valid
+                hits &= valid
+            }
+            while nl != 0 {
+                let k = UInt32(nl.trailingZeroBitCount)
+                let lineEnd = block + Int(k)
+                let before = hits & ((1 << k) &- 1)
+                if !candidate, before != 0 {
+                    candidate = literals.verify(buffer, block: block, positions: before, buckets: fp0, fp1, end: end)
+                }
+                hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
+                lastLineStart = lineStart
+                lastLineLength = vectorLine(lineStart, lineEnd, end: end, candidate: candidate)
+                candidate = false
+                lineStart = lineEnd + 1
+                nl &= nl &- 1
+            }
+            if !candidate, hits != 0 {
+                candidate = literals.verify(buffer, block: block, positions: hits, buckets: fp0, fp1, end: end)
+            }
+            block += 32
+        }
+        if lineStart < end {
+            lastLineStart = lineStart
+            lastLineLength = vectorLine(lineStart, end, end: end, candidate: candidate)
+        }
+        keepLast(buffer + lastLineStart, lastLineLength)
+    }
+
+    /// One line of `processVectors`; returns its length without the line break.
     @inline(__always)
-    private func line(_ p: UnsafePointer<UInt8>, _ n: Int, candidate: Bool) {
-        lineNumber += 1
+    private func vectorLine(_ lineStart: Int, _ lineEnd: Int, end: Int, candidate: Bool) -> Int {
+        let p = buffer + lineStart
+        var n = lineEnd - lineStart
+        if n > 0, p[n - 1] == 0x0D { n -= 1 }
+        var cand = candidate
+        if let customFinder, nextCustom < lineEnd {
+            cand = true
+            nextCustom = customFinder.next(buffer, from: lineEnd + 1, end: end)
+        }
+        if !cand, templateCount > 0, contextProcess != nil, templates.pointee.matches(p, n) {
+            // Noise with the latest envelope: `line` would only count it.
+            lineNumber += 1
+            let format = templates.pointee.format
+            formatCounts[format.index] += 1
+            lastEnvelope = format
+        } else {
+            line(p, n, format: templatedFormat(p, n), candidate: cand)
+        }
+        if base + lineStart >= nextSample {
+            sample(p, n)
+            nextSample = base + lineStart - (base + lineStart) % sampleInterval + sampleInterval
+        }
+        return n
+    }
+
+    /// `EnvelopeParser.classify`, answered by a recent line's shape when the line has it.
+    private func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
+        for t in 0..<templateCount where templates[t].matches(p, n) {
+            if t > 0 { swap(&templates[0], &templates[t]) }
+            return templates[0].format
+        }
         let format = EnvelopeParser.classify(p, n)
+        if format != nil, let template = EnvelopeTemplate(p, n) {
+            // Most recent first; the oldest drops out.
+            if templateCount == Self.maxTemplates {
+                templateCount -= 1
+                (templates + templateCount).deinitialize(count: 1)
+            }
+            if templateCount > 0 { (templates + 1).moveInitialize(from: templates, count: templateCount) }
+            templates.initialize(to: template)
+            templateCount += 1
+        }
+        return format
+    }
+#endif
+
+    @inline(__always)
+    private func line(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, candidate: Bool) {
+        lineNumber += 1
         let hadEnvelope = lastEnvelope != nil
         if let format {
             formatCounts[format.index] += 1

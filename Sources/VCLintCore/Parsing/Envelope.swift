@@ -29,28 +29,7 @@ enum EnvelopeParser {
         guard n > 0 else { return nil }
         let b0 = p[0]
         if b0 == 0x7B { return .ndjson }  // {
-        if ByteCursor.isDigit(b0) {
-            // YYYY-MM-DD HH:MM:SS
-            guard n >= 20, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20 || p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A,
-                  ByteCursor.isDigit(p[1]), ByteCursor.isDigit(p[2]), ByteCursor.isDigit(p[3]),
-                  ByteCursor.isDigit(p[11]), ByteCursor.isDigit(p[17]), ByteCursor.isDigit(p[18]) else { return nil }
-            var i = 19
-            if i < n, p[i] == 0x2E || p[i] == 0x2C {
-                i += 1
-                while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-            }
-            var tz = false
-            if i < n, p[i] == 0x2B || p[i] == 0x2D { tz = true; i += 1; while i < n, ByteCursor.isDigit(p[i]) || p[i] == 0x3A { i += 1 } }
-            else if i < n, p[i] == 0x5A { tz = true; i += 1 }
-            guard i < n, p[i] == 0x20 else { return nil }
-            while i < n, p[i] == 0x20 { i += 1 }
-            if i + 1 < n, p[i] == 0x30, p[i + 1] == 0x78 { return .oslog }  // thread column 0x…
-            // compact: a one- or two-letter type code then the process
-            var j = i
-            while j < n, j - i < 3, (p[j] | 0x20) &- 0x61 < 26 { j += 1 }
-            if j > i, j - i <= 2, j < n, p[j] == 0x20 { return .compact }
-            return tz ? .nslogTZ : .nslog
-        }
+        if ByteCursor.isDigit(b0) { return classifyTimestamped(p, n)?.format }
         if n >= 15, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == 0x20 {
             var c = ByteCursor(p, count: min(n, 40))
             if TimestampParser.parseSyslog(&c) != nil { return .syslog }
@@ -64,6 +43,34 @@ enum EnvelopeParser {
         }
         if b0 == 0x46, isPrefix("Filtering the log data", p, n) { return .oslog }
         return nil
+    }
+
+    /// The timestamped envelopes (NSLog, `log show`/`log stream`, compact): their format and the
+    /// column after the timestamp where the thread or type column starts. The decision reads nothing
+    /// at or past `column + 4`, and depends only on which bytes are digits, the other bytes' values and
+    /// whether the byte at `column` is `0` (`EnvelopeTemplate` relies on exactly this).
+    @inline(__always)
+    static func classifyTimestamped(_ p: UnsafePointer<UInt8>, _ n: Int) -> (format: EnvelopeFormat, column: Int)? {
+        // YYYY-MM-DD HH:MM:SS
+        guard n >= 20, p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x20 || p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A,
+              ByteCursor.isDigit(p[0]), ByteCursor.isDigit(p[1]), ByteCursor.isDigit(p[2]), ByteCursor.isDigit(p[3]),
+              ByteCursor.isDigit(p[11]), ByteCursor.isDigit(p[17]), ByteCursor.isDigit(p[18]) else { return nil }
+        var i = 19
+        if i < n, p[i] == 0x2E || p[i] == 0x2C {
+            i += 1
+            while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+        }
+        var tz = false
+        if i < n, p[i] == 0x2B || p[i] == 0x2D { tz = true; i += 1; while i < n, ByteCursor.isDigit(p[i]) || p[i] == 0x3A { i += 1 } }
+        else if i < n, p[i] == 0x5A { tz = true; i += 1 }
+        guard i < n, p[i] == 0x20 else { return nil }
+        while i < n, p[i] == 0x20 { i += 1 }
+        if i + 1 < n, p[i] == 0x30, p[i + 1] == 0x78 { return (.oslog, i) }  // thread column 0x…
+        // compact: a one- or two-letter type code then the process
+        var j = i
+        while j < n, j - i < 3, (p[j] | 0x20) &- 0x61 < 26 { j += 1 }
+        if j > i, j - i <= 2, j < n, p[j] == 0x20 { return (.compact, i) }
+        return (tz ? .nslogTZ : .nslog, i)
     }
 
     @inline(__always)
