@@ -20,6 +20,33 @@ public enum EventKind: String, Sendable, CaseIterable {
 
     public var isUIKitWarning: Bool { self == .uikitUnbalancedTransition || self == .uikitPresentationConflict }
 
+    /// One bit per kind (`Instrumentation.EventKinds`).
+    var bit: UInt32 {
+        switch self {
+        case .initialize: return 1 << 0
+        case .loadView: return 1 << 1
+        case .viewDidLoad: return 1 << 2
+        case .viewWillAppear: return 1 << 3
+        case .viewDidAppear: return 1 << 4
+        case .viewWillDisappear: return 1 << 5
+        case .viewDidDisappear: return 1 << 6
+        case .viewWillLayoutSubviews: return 1 << 7
+        case .viewDidLayoutSubviews: return 1 << 8
+        case .willMoveToParent: return 1 << 9
+        case .didMoveToParent: return 1 << 10
+        case .didReceiveMemoryWarning: return 1 << 11
+        case .viewWillUnload: return 1 << 12
+        case .viewDidUnload: return 1 << 13
+        case .dealloc: return 1 << 14
+        case .presentBegin: return 1 << 15
+        case .presentEnd: return 1 << 16
+        case .dismissBegin: return 1 << 17
+        case .dismissEnd: return 1 << 18
+        case .uikitUnbalancedTransition: return 1 << 19
+        case .uikitPresentationConflict: return 1 << 20
+        }
+    }
+
     /// Events that create an instance or (re)load its view: they may start a new instance.
     var isCreation: Bool { self == .initialize || self == .loadView || self == .viewDidLoad }
 }

@@ -49,6 +49,8 @@ public final class MessageParser {
     private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
 
     private let custom: [(dialect: CustomDialect, matcher: PCRE2Matcher)]
+    /// Class names seen recently, so that an event does not build its class's String again.
+    private var names = NameCache()
     /// How many messages a custom pattern gave up on (PCRE2 limits).
     public private(set) var limitHits = 0
 
@@ -143,10 +145,21 @@ public final class MessageParser {
             }
             return false
         }
+        /// (memchr for the first byte, then a compare: glibc's memmem costs more to set up than a
+        /// message takes to scan.)
         func contains(_ needle: StaticString) -> Bool {
             let k = needle.utf8CodeUnitCount
-            guard k <= count else { return false }
-            return vclint_memmem(base, count, needle.utf8Start, k) != nil
+            guard k > 0, k <= count else { return k == 0 }
+            let q = needle.utf8Start
+            var i = 0
+            let last = count - k
+            while i <= last {
+                guard let hit = memchr(base + i, Int32(q[0]), last - i + 1) else { return false }
+                let j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                if memcmp(base + j, q, k) == 0 { return true }
+                i = j + 1
+            }
+            return false
         }
     }
 
@@ -192,20 +205,25 @@ public final class MessageParser {
             while k > clsRange.lowerBound, m.base[k] != 0x2E { k -= 1 }
             if k > clsRange.lowerBound, k + 1 < clsRange.upperBound { clsRange = (k + 1)..<clsRange.upperBound }
         }
-        let className = m.text(clsRange)
-        guard !className.isEmpty else { return nil }
+        guard !clsRange.isEmpty else { return nil }
+        let className = names.string(m.bytes(clsRange))
         var event = Event(kind: kind, className: className, address: address, dialect: dialect)
         guard applyRest(m.bytes(restRange), to: &event) else { return nil }
         return event
     }
 
     private func uikitWarning(_ m: Message) -> Event? {
-        if unbalanced.search(m.base, length: m.count) == .match, let r = unbalanced.range(1),
+        // Each grammar needs its literal: tagged noise (`[Router] …`) skips the regexes.
+        let hasUnbalanced = m.contains("Unbalanced calls to begin/end appearance transitions for ")
+        let hasAttempt = m.contains("Attempt to ")
+        guard hasUnbalanced || hasAttempt else { return nil }
+        if hasUnbalanced, unbalanced.search(m.base, length: m.count) == .match, let r = unbalanced.range(1),
            let (cls, addr) = describedObject(m.bytes(r)) {
             var e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
             e.text = m.text(0..<m.count)
             return e
         }
+        guard hasAttempt else { return nil }
         if attemptPresent.search(m.base, length: m.count) == .match, let a = attemptPresent.range(1), let b = attemptPresent.range(2),
            let (pc, pa) = describedObject(m.bytes(a)), let (hc, ha) = describedObject(m.bytes(b)) {
             // The presenter (the `on` controller) is the one whose state was wrong.
@@ -345,7 +363,8 @@ enum MethodTable {
     static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>) -> EventKind? {
         let n = name.count
         guard n >= 4, let first = name.first, first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
-        for entry in table where entry.name.count == n && entry.name[0] == first && name.elementsEqual(entry.name) {
+        for entry in table where entry.name.count == n && entry.name[0] == first
+            && entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, n) == 0 }) {
             if let k = entry.kind { return k }
             // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
             let isWill = first == 0x77
@@ -364,5 +383,25 @@ enum MethodTable {
             if ok { return true }
         }
         return false
+    }
+}
+
+/// Strings for byte sequences that recur (class names): a small direct-mapped cache keyed by a cheap
+/// hash of the bytes, so a recurring name costs a hash and a compare instead of a new String.
+struct NameCache {
+    private var keys = [[UInt8]](repeating: [], count: 256)
+    private var values = [String](repeating: "", count: 256)
+
+    mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = bytes.baseAddress, bytes.count <= 64 else { return String(decoding: bytes, as: UTF8.self) }
+        var h: UInt32 = 2166136261
+        for b in bytes { h = (h ^ UInt32(b)) &* 16777619 }
+        let slot = Int((h ^ h >> 8 ^ h >> 16) & 0xFF)
+        let hit = keys[slot].count == bytes.count && keys[slot].withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        if hit { return values[slot] }
+        let s = String(decoding: bytes, as: UTF8.self)
+        keys[slot] = Array(bytes)
+        values[slot] = s
+        return s
     }
 }

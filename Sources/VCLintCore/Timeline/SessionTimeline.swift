@@ -7,8 +7,8 @@ import Glibc
 /// the rest of it when another class of the same dialect does (seed 000 logs each controller's
 /// viewDidDisappear once; deleting one must still be a finding).
 final class Instrumentation {
-    private(set) var kindsByClass: [String: Set<EventKind>] = [:]
-    private var kindsByDialect: [Dialect: Set<EventKind>] = [:]
+    private(set) var kindsByClass: [String: EventKinds] = [:]
+    private var kindsByDialect: [Dialect: EventKinds] = [:]
     private var dialectOfClass: [String: Dialect] = [:]
 
     @inline(__always)
@@ -17,6 +17,14 @@ final class Instrumentation {
         kindsByClass[className, default: []].insert(kind)
         kindsByDialect[dialect, default: []].insert(kind)
         if dialectOfClass[className] == nil { dialectOfClass[className] = dialect }
+    }
+
+    /// A set of event kinds as one word (recorded for every event).
+    struct EventKinds: ExpressibleByArrayLiteral {
+        private var bits: UInt32 = 0
+        init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
+        @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
+        @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {

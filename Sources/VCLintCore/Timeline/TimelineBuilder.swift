@@ -55,6 +55,18 @@ public final class TimelineBuilder {
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
+        // Consecutive events mostly come from one process: skip the dictionary.
+        if let s = lastSession, s.processName == process, pid == nil || s.pid == nil || s.pid == pid {
+            return s
+        }
+        let s = lookUpSession(process: process, pid: pid)
+        lastSession = s
+        return s
+    }
+    /// The session of the latest event; cleared whenever `current` changes.
+    private var lastSession: SessionTimeline?
+
+    private func lookUpSession(process: String, pid: Int?) -> SessionTimeline {
         if let s = current[process] {
             if pid == nil || s.pid == nil || s.pid == pid { return s }
             end(s)
@@ -79,6 +91,7 @@ public final class TimelineBuilder {
         if let pid, let old = s.pid, old != pid {
             end(s)
             current[process] = nil
+            lastSession = nil
             return
         }
         if let time { s.observe(time: time) }
@@ -99,6 +112,7 @@ public final class TimelineBuilder {
         let open = current.values.sorted { $0.serial < $1.serial }
         for s in open { end(s, captureEnded: true) }
         current = [:]
+        lastSession = nil
         let kept = context.observations.filter { admits($0) ?? false }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
