@@ -258,7 +258,6 @@ public final class LogScanner {
     /// `process` 32 bytes at a time: one pass finds the newlines and the candidate literals, and a
     /// line without either that has the latest envelope's shape costs a few vector compares.
     private func processVectors(_ start: Int, _ end: Int) {
-        let newline = _mm_set1_epi8(0x0A)
         if let customFinder {
             customFinder.reset()
             nextCustom = customFinder.next(buffer, from: start, end: end)
@@ -266,12 +265,13 @@ public final class LogScanner {
         var lineStart = start
         var candidate = false
         var lastLineStart = start, lastLineLength = 0
+        var buckets: CandidateLiterals.Buckets = (0, 0, 0, 0)
         var block = start
         while block < end {
             let p = buffer + block
-            var nl = positions(of: newline, in: load(p)) | positions(of: newline, in: load(p + 16)) << 16
-            let fp0 = literals.fingerprints(at: p), fp1 = literals.fingerprints(at: p + 16)
-            var hits = nonzeroPositions(fp0) | nonzeroPositions(fp1) << 16
+            let step = literals.step(p, &buckets)
+            var nl = step.newlines
+            var hits = step.hits
             if end - block < 32 {
                 let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - block)) &- 1)
                 nl &= valid
@@ -282,7 +282,7 @@ public final class LogScanner {
                 let lineEnd = block + Int(k)
                 let before = hits & ((1 << k) &- 1)
                 if !candidate, before != 0 {
-                    candidate = literals.verify(buffer, block: block, positions: before, buckets: fp0, fp1, end: end)
+                    candidate = literals.verify(buffer, block: block, positions: before, buckets: buckets, end: end)
                 }
                 hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
                 lastLineStart = lineStart
@@ -292,7 +292,7 @@ public final class LogScanner {
                 nl &= nl &- 1
             }
             if !candidate, hits != 0 {
-                candidate = literals.verify(buffer, block: block, positions: hits, buckets: fp0, fp1, end: end)
+                candidate = literals.verify(buffer, block: block, positions: hits, buckets: buckets, end: end)
             }
             block += 32
         }

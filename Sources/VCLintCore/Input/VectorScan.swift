@@ -63,10 +63,18 @@ struct CandidateLiterals {
         self.buckets = buckets
     }
 
+    /// What one 32-byte step of the scanner finds: a bit per newline and a bit per position where a
+    /// fingerprint starts; when there are any, each position's candidate buckets are in `buckets`.
+    struct Step {
+        var newlines: UInt32
+        var hits: UInt32
+    }
+    typealias Buckets = (UInt64, UInt64, UInt64, UInt64)
+
     /// The buckets that may match at each of the 16 positions starting at `p` (reads `p..<p+18`).
     @inline(__always)
-    func fingerprints(at p: UnsafePointer<UInt8>) -> __m128i {
-        let v0 = load(p), v1 = load(p + 1), v2 = load(p + 2)
+    private func fingerprints(_ v0: __m128i, _ p: UnsafePointer<UInt8>) -> __m128i {
+        let v1 = load(p + 1), v2 = load(p + 2)
         let m0 = _mm_and_si128(_mm_shuffle_epi8(lo0, _mm_and_si128(v0, nibble)),
                                _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(v0, 4), nibble)))
         let m1 = _mm_and_si128(_mm_shuffle_epi8(lo1, _mm_and_si128(v1, nibble)),
@@ -76,14 +84,27 @@ struct CandidateLiterals {
         return _mm_and_si128(_mm_and_si128(m0, m1), m2)
     }
 
-    /// Whether a literal whose fingerprint passed at one of `positions` (bits relative to `block`,
-    /// 32 positions whose buckets are `low` and `high`) really occurs within `buffer[0..<end]`.
-    func verify(_ buffer: UnsafePointer<UInt8>, block: Int, positions: UInt32, buckets low: __m128i, _ high: __m128i, end: Int) -> Bool {
-        var lanes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-        withUnsafeMutableBytes(of: &lanes) {
-            _mm_storeu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self), low)
-            _mm_storeu_si128(($0.baseAddress! + 16).assumingMemoryBound(to: __m128i.self), high)
+    /// One step: 32 bytes at `p` as two 16-byte halves (reads `p..<p+34`).
+    @inline(__always)
+    func step(_ p: UnsafePointer<UInt8>, _ buckets: inout Buckets) -> Step {
+        let newline = _mm_set1_epi8(0x0A)
+        let v0 = load(p), v1 = load(p + 16)
+        let nl = positions(of: newline, in: v0) | positions(of: newline, in: v1) << 16
+        let f0 = fingerprints(v0, p), f1 = fingerprints(v1, p + 16)
+        let hits = nonzeroPositions(f0) | nonzeroPositions(f1) << 16
+        if hits != 0 {
+            withUnsafeMutableBytes(of: &buckets) {
+                _mm_storeu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self), f0)
+                _mm_storeu_si128(($0.baseAddress! + 16).assumingMemoryBound(to: __m128i.self), f1)
+            }
         }
+        return Step(newlines: nl, hits: hits)
+    }
+
+    /// Whether a literal whose fingerprint passed at one of `positions` (bits relative to `block`,
+    /// 32 positions whose candidate buckets are `buckets`) really occurs within `buffer[0..<end]`.
+    func verify(_ buffer: UnsafePointer<UInt8>, block: Int, positions: UInt32, buckets: Buckets, end: Int) -> Bool {
+        var lanes = buckets
         return withUnsafeBytes(of: &lanes) { laneBytes in
             var bits = positions
             while bits != 0 {
@@ -93,7 +114,7 @@ struct CandidateLiterals {
                 while set != 0 {
                     let b = set.trailingZeroBitCount
                     set &= set - 1
-                    for literal in buckets[b] where matches(literal, buffer, at: block + j - literal.fingerprint, end: end) {
+                    for literal in self.buckets[b] where matches(literal, buffer, at: block + j - literal.fingerprint, end: end) {
                         return true
                     }
                 }

@@ -244,7 +244,7 @@ public final class MessageParser {
 
     private func describedObject(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt64?)? {
         guard let base = bytes.baseAddress, object.search(base, length: bytes.count) == .match, let c = object.range(1) else { return nil }
-        let cls = Self.normalizeClass(String(decoding: UnsafeBufferPointer(start: base + c.lowerBound, count: c.count), as: UTF8.self))
+        let cls = normalizedName(UnsafeBufferPointer(start: base + c.lowerBound, count: c.count))
         let addr = object.range(2).flatMap { Self.hexValue(UnsafeBufferPointer(start: base + $0.lowerBound, count: $0.count)) }
         return (cls, addr)
     }
@@ -334,6 +334,24 @@ public final class MessageParser {
             k += 1
         }
         return digits > 0 ? v : nil
+    }
+
+    /// `normalizeClass` of a name given as bytes, through the name cache. An ASCII name is cut at its
+    /// last dot directly (one byte per Character there); others go through `normalizeClass`.
+    private func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
+        var ascii = true
+        var dot = -1
+        for k in 0..<bytes.count {
+            let b = base[k]
+            if b >= 0x80 { ascii = false; break }
+            if b == 0x2E { dot = k }
+        }
+        guard ascii else { return Self.normalizeClass(String(decoding: bytes, as: UTF8.self)) }
+        let first = base[0]
+        let leadsWithLetter = (first | 0x20) &- 0x61 < 26 || first == 0x5F
+        guard dot >= 0, leadsWithLetter, dot + 1 < bytes.count else { return names.string(bytes) }
+        return names.string(UnsafeBufferPointer(start: base + dot + 1, count: bytes.count - dot - 1))
     }
 
     /// `MyApp.HomeViewController` → `HomeViewController` (Swift's module prefix is not part of identity).
