@@ -9,8 +9,10 @@ let vectorSettings: [SwiftSetting] = [
     .unsafeFlags(["-Xcc", "-msse4.2", "-Xcc", "-mpopcnt"]),
     .define("VCLINT_SSSE3"),
 ]
+let vectorTestSettings: [SwiftSetting] = [.define("VCLINT_SSSE3")]
 #else
 let vectorSettings: [SwiftSetting] = []
+let vectorTestSettings: [SwiftSetting] = []
 #endif
 
 let package = Package(
@@ -55,7 +57,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VCLintCoreTests",
-            dependencies: ["VCLintCore"]
+            dependencies: ["VCLintCore"],
+            swiftSettings: vectorTestSettings
         ),
     ],
     swiftLanguageModes: [.v6]

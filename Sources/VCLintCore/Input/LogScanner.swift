@@ -90,6 +90,20 @@ public final class LogScanner {
     private var templateCount = 0
     private static let maxTemplates = 4
 #endif
+    /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
+    /// numbers of the lines the candidate search let through.
+    var portable = false
+    var candidateLines: [Int]?
+
+    /// The literals the vector path searches for (nil where it is not built).
+    static var vectorLiterals: [String]? {
+#if VCLINT_SSSE3
+        return CandidateLiterals.table.map(\.0)
+#else
+        return nil
+#endif
+    }
+
     /// Vector loads may read this far past the data (never past the allocation).
     private static let slack = 64
 
@@ -218,7 +232,7 @@ public final class LogScanner {
 
     private func process(_ start: Int, _ end: Int) {
 #if VCLINT_SSSE3
-        if prefilter { return processVectors(start, end) }
+        if prefilter, !portable { return processVectors(start, end) }
 #endif
         var pos = start
         finder.reset()
@@ -367,7 +381,10 @@ public final class LogScanner {
         } else {
             formatCounts[(lastEnvelope ?? .bare).index] += 1
         }
-        if candidate { candidateLine(p, n, format: format, afterEnvelope: hadEnvelope) }
+        if candidate {
+            candidateLines?.append(lineNumber)
+            candidateLine(p, n, format: format, afterEnvelope: hadEnvelope)
+        }
     }
 
     private func candidateLine(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// The vector scanner (x86-64) against the portable one (memchr and the PCRE2 candidate patterns):
+/// the same lines must pass the candidate search, and envelope shapes must never change a line's
+/// format. Reports are compared as a whole in `EquivalenceTests`; these tests aim at the edges.
+@Suite struct VectorScanTests {
+    /// Every literal of the vector path is one of the PCRE2 candidate patterns' alternatives, and
+    /// the other way round (`\b` marks the word-start literal).
+    @Test func literalsAreTheCandidatePatterns() throws {
+        guard let vector = LogScanner.vectorLiterals else { return }  // portable build
+        var fromPatterns: [String] = []
+        for pattern in LogScanner.candidatePatterns {
+            for alternative in pattern.source.split(separator: "|") {
+                fromPatterns.append(alternative.replacingOccurrences(of: #"\b"#, with: ""))
+            }
+        }
+        #expect(vector.sorted() == fromPatterns.sorted())
+    }
+
+    static func candidates(_ text: String, portable: Bool, chunkSize: Int, feed: Int) -> [Int] {
+        let scanner = LogScanner(path: "t.log", chunkSize: chunkSize)
+        scanner.portable = portable
+        scanner.candidateLines = []
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            let n = min(feed, bytes.count - i)
+            bytes[i..<(i + n)].withUnsafeBytes { scanner.consume($0) }
+            i += n
+        }
+        _ = scanner.finish()
+        return scanner.candidateLines ?? []
+    }
+
+    /// Literals at every offset against the 32-byte steps, cut short, glued to word characters,
+    /// at the start and the very end of the input, split by chunk boundaries.
+    @Test func candidateLinesMatchThePortableSearch() {
+        let literals = LogScanner.vectorLiterals ?? ["viewDid", "dealloc", "init"]
+        let glue = ["", " ", "x", "_", "9", "-[", "(", "\u{e9}", "\t"]
+        var rng = SplitMix(seed: 7)
+        var lines: [String] = []
+        for literal in literals {
+            for offset in 0..<40 {
+                let pad = String(repeating: "ab", count: offset / 2) + (offset % 2 == 0 ? "" : "q")
+                let before = glue[Int(rng.next() % UInt64(glue.count))]
+                let after = glue[Int(rng.next() % UInt64(glue.count))]
+                lines.append(pad + before + literal + after)
+                lines.append(pad + before + String(literal.dropLast()) + after)  // one byte short
+                lines.append(pad + String(literal.dropFirst()))
+            }
+        }
+        // Near misses of the fingerprints, and several literals on one line.
+        lines += ["viewWil", "iewDid", "deallo", "reinit", "_init", "xinit", " init", "init", "Attempt t",
+                  "appearance transition", "present", "present x", "dismiss", "willMov", "awakeFromNi",
+                  "viewDid dealloc init", "initinit", "-[A init]", "", "\r", "init\r"]
+        for _ in 0..<300 { lines.swapAt(Int(rng.next() % UInt64(lines.count)), Int(rng.next() % UInt64(lines.count))) }
+        let text = lines.joined(separator: "\n")
+        for (chunk, feed) in [(256, 7), (300, 64), (4096, 4096), (1 << 20, 1 << 20)] {
+            let vector = Self.candidates(text, portable: false, chunkSize: chunk, feed: feed)
+            let portable = Self.candidates(text, portable: true, chunkSize: chunk, feed: feed)
+            let differ = Set(vector).symmetricDifference(portable).sorted()
+            #expect(differ.isEmpty, "chunk \(chunk), reads of \(feed): lines \(differ.prefix(8)) differ, e.g. \(differ.first.map { lines[$0 - 1] } ?? "")")
+            #expect(portable.count > lines.count / 4)
+        }
+        // The last line without a newline, as the input's only line.
+        for literal in literals {
+            #expect(Self.candidates(literal, portable: false, chunkSize: 256, feed: 5) == [1])
+        }
+    }
+
+#if VCLINT_SSSE3
+    /// A line with a template's shape has the template's format: mutations of real envelope lines
+    /// (digits, the thread column's `0x`, type codes, lengths) never make `matches` and `classify`
+    /// disagree.
+    @Test func envelopeShapesNeverChangeTheFormat() {
+        let bases = [
+            "2024-03-01 22:13:28.546420+0800 Shop App[4000:51413] [Sync] merged 251 records",
+            "2024-03-01 22:13:28.546 Shop App[4000:51413] -[A viewDidLoad]",
+            "2024-03-01 22:13:28.546420+0800 0x1a2b3c   Default     0x0                  4000   0    Shop App: x",
+            "2024-03-01 22:13:28.546 Df Shop App[4000:51413] x",
+            "2024-03-01 22:13:28.546 E  Shop App[4000:51413] x",
+            "2024-03-01T22:13:28Z 1Password[12:34] x",
+            "2024-03-01 22:13:28,5 0x A[1:2] x",
+            "{\"eventMessage\":\"x\"}",
+        ]
+        var rng = SplitMix(seed: 11)
+        let alphabet = Array("0123456789x :.-+TZ[]Shp Ab{".utf8)
+        var checked = 0, matched = 0
+        for base in bases {
+            let baseBytes = Array(base.utf8)
+            let template: EnvelopeTemplate? = baseBytes.withUnsafeBufferPointer { EnvelopeTemplate($0.baseAddress!, $0.count) }
+            guard let template else { continue }
+            for _ in 0..<4000 {
+                var line = baseBytes
+                for _ in 0..<Int(1 + rng.next() % 3) {
+                    let i = Int(rng.next() % UInt64(min(line.count, 44)))
+                    switch rng.next() % 4 {
+                    case 0: line[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    case 1: if ByteCursor.isDigit(line[i]) { line[i] = 0x30 + UInt8(rng.next() % 10) }
+                    case 2: line.remove(at: i)
+                    default: line.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
+                    }
+                }
+                if rng.next() % 8 == 0 { line = Array(line.prefix(Int(rng.next() % UInt64(line.count + 1)))) }
+                var padded = line + [UInt8](repeating: 0x41, count: EnvelopeTemplate.width)
+                let n = line.count
+                let (shaped, classified) = padded.withUnsafeMutableBufferPointer { b in
+                    (template.matches(b.baseAddress!, n), EnvelopeParser.classify(b.baseAddress!, n))
+                }
+                if shaped {
+                    #expect(classified == template.format, "\(String(decoding: line, as: UTF8.self))")
+                    matched += 1
+                }
+                checked += 1
+            }
+        }
+        #expect(checked == 4000 * bases.count)
+        #expect(matched > 1000)
+    }
+#endif
+}
+
+/// A small deterministic generator for test inputs.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
