@@ -15,6 +15,10 @@ work=.build-fuzz
 mkdir -p "$work/corpus" "$work/artifacts"
 
 pcre_flags=$(pkg-config --cflags --libs libpcre2-8)
+zlib_flags=$(pkg-config --cflags --libs zlib)
+# The vector scanner, as Package.swift builds it on x86-64.
+vector_flags=()
+if [[ "$(uname -m)" == x86_64 ]]; then vector_flags=(-D VCLINT_SSSE3 -Xcc -msse4.2 -Xcc -mpopcnt); fi
 sources=$(find Sources/VCLintCore -name '*.swift' ! -path '*/Config/Configuration.swift' | sort)
 binary="$work/vclint-fuzz"
 # Rebuild when a source is newer than the binary.
@@ -24,7 +28,7 @@ if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Tests/Fuzz -name '*.
     # Configuration.swift (YAML, via Yams) is left out: the fuzzed path is bytes → report.
     # shellcheck disable=SC2086
     swiftc -sanitize=fuzzer,address -O -parse-as-library -module-name VCLintCore \
-        -I Sources/CPCRE2 $pcre_flags \
+        -I Sources/CPCRE2 -I Sources/CZlib $pcre_flags $zlib_flags "${vector_flags[@]}" \
         $sources Tests/Fuzz/FuzzTarget.swift -o "$binary" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
     [[ -x "$binary" ]] || { echo "fuzz: build failed" >&2; exit 1; }
 fi

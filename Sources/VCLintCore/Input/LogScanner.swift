@@ -27,12 +27,15 @@ public struct InputStats: Sendable {
 }
 
 /// bytes → lines → events (STYLE.md's first two stages). Reads fixed-size chunks, finds candidate
-/// lines with one PCRE2 JIT search over the buffer, and builds Strings only for lines that carry
-/// lifecycle keywords. Memory is the buffer plus the live controllers, whatever the input size.
+/// lines in one pass over the buffer and builds Strings only for lines that carry lifecycle keywords.
+/// On x86-64 the pass is vectorised (`processVectors`: newlines, the candidate literals with Teddy,
+/// envelope shapes); elsewhere, and for custom dialects' patterns, PCRE2 JIT searches the buffer.
+/// Memory is the buffer plus the live controllers, whatever the input size.
 public final class LogScanner {
     /// Every lifecycle statement contains one of these literals; everything else is noise and costs
     /// nothing. They are split so that each pattern starts with at most two distinct bytes: PCRE2's
-    /// JIT then skips ahead with SIMD instead of testing every position (4× faster in total).
+    /// JIT then skips ahead with SIMD instead of testing every position (4× faster in total). The
+    /// vector path (`CandidateLiterals`) searches the same literals.
     static let candidatePatterns: [PCRE2Pattern] = [
         #"viewWill|viewDid|dealloc|deinit|didMove|didReceive|dismiss "#,
         #"\binit|loadView"#,
