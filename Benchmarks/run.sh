@@ -71,23 +71,26 @@ import json, os, sys
 d, one, big, rss_one, rss_big = sys.argv[1:6]
 t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("one", "rg", "grep", "wc", "big", "two", "gz", "zcat")}
 mean = {n: r["mean"] for n, r in t.items()}
+low = {n: r["min"] for n, r in t.items()}  # on a shared machine the fastest run shows the cost best
 s1, s4 = os.path.getsize(one), os.path.getsize(big)
 rep = json.load(open(f"{d}/report.json"))
 inp = rep["inputs"][0]
 lines, events = inp["lines"], inp["events"]
-def row(name, secs, note=""):
-    print(f"| {name:<44} | {secs:7.2f} s | {note}")
+def row(name, n, note=""):
+    print(f"| {name:<44} | {mean[n]:7.2f} s | {low[n]:7.2f} s | {note}")
+def both(f):  # a ratio from the means, and from the fastest runs
+    return f"{f(mean):.2f}× (fastest runs: {f(low):.2f}×)"
 print(f"machine: {os.cpu_count()} cores; {s1 / 2**30:.2f} GiB capture: {lines:,} lines, {events:,} events "
       f"({100 * (1 - events / lines):.1f}% noise); {s4 / 2**30:.2f} GiB capture for the linear check")
 print("findings in the 1 GiB capture: " + ", ".join(f"{n} {k}" for k, n in rep["summary"].items() if k != "files"))
-print("| command | mean wall | |")
-print("|---|---|---|")
-row("vclint lint (1 file)", mean["one"], f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {mean['one'] / mean['rg']:.2f}× rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB")
-row("rg -c PATTERN", mean["rg"], f"{s1 / mean['rg'] / 1e6:,.0f} MB/s")
-row("grep -cE PATTERN", mean["grep"], f"{s1 / mean['grep'] / 1e6:,.0f} MB/s")
-row("wc -l", mean["wc"], f"{s1 / mean['wc'] / 1e6:,.0f} MB/s")
-row("vclint lint (4× the size)", mean["big"], f"{mean['big'] / mean['one']:.2f}× the time of 1 file, peak RSS {int(rss_big) / 1024:.1f} MiB")
-row("vclint lint, 2 files on all cores", mean["two"], f"{2 * s1 / mean['two'] / 1e6:,.0f} MB/s = {(2 * s1 / mean['two']) / (s1 / mean['one']):.2f}× the 1-file throughput")
-row("vclint lint FILE.gz", mean["gz"], f"{100 * mean['zcat'] / mean['gz']:.0f}% of zcat | vclint lint -")
-row("zcat FILE.gz | vclint lint -", mean["zcat"])
+print("| command | mean wall | fastest | |")
+print("|---|---|---|---|")
+row("vclint lint (1 file)", "one", f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {both(lambda m: m['one'] / m['rg'])} rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB")
+row("rg -c PATTERN", "rg", f"{s1 / mean['rg'] / 1e6:,.0f} MB/s")
+row("grep -cE PATTERN", "grep", f"{s1 / mean['grep'] / 1e6:,.0f} MB/s")
+row("wc -l", "wc", f"{s1 / mean['wc'] / 1e6:,.0f} MB/s")
+row("vclint lint (4× the size)", "big", f"{both(lambda m: m['big'] / m['one'])} the time of 1 file, peak RSS {int(rss_big) / 1024:.1f} MiB")
+row("vclint lint, 2 files on all cores", "two", f"{2 * s1 / mean['two'] / 1e6:,.0f} MB/s = {both(lambda m: 2 * m['one'] / m['two'])} the 1-file throughput")
+row("vclint lint FILE.gz", "gz", f"{100 * mean['zcat'] / mean['gz']:.0f}% of zcat | vclint lint -")
+row("zcat FILE.gz | vclint lint -", "zcat")
 PY
