@@ -86,7 +86,7 @@ public final class LogScanner {
 #if VCLINT_SSSE3
     /// The vector path: built-in literals found with Teddy, custom dialects' patterns with PCRE2, and
     /// envelopes recognised by the shape of recent lines.
-    private let literals = CandidateLiterals()
+    private let literals = CandidateLiterals.shared
     private let customFinder: CandidateFinder?
     private var nextCustom = Int.max
     private let templates: UnsafeMutablePointer<EnvelopeTemplate>

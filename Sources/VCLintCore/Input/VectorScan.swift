@@ -36,6 +36,9 @@ struct CandidateLiterals {
         ("present ", 2, 7, false),
     ]
 
+    /// Built once: the tables are immutable, and scanners copy them (arrays shared, not copied).
+    static let shared = CandidateLiterals()
+
     /// Per fingerprint byte k: which buckets accept a byte by its low and its high nibble.
     private let lo0, hi0, lo1, hi1, lo2, hi2: __m128i
     private let buckets: [[Literal]]

@@ -103,8 +103,11 @@ public final class MessageParser {
         let m = Message(base: p, count: n)
         switch p[0] {
         case 0x2D, 0x2B:  // -[ +[
-            if n > 2, p[1] == 0x5B { return callback(objc, objcGroups, m, dialect: .objcFunction) }
-            return nil
+            guard n > 2, p[1] == 0x5B else { return nil }
+            if objcFastPath, let r = Self.objcShape(m) {
+                return event(m, cls: r.cls, method: r.method, signature: r.signature, rest: r.rest, address: nil, dialect: .objcFunction)
+            }
+            return callback(objc, objcGroups, m, dialect: .objcFunction)
         case 0x3C:  // <
             return callback(described, describedGroups, m, dialect: .describedObject)
         case 0x55, 0x41, 0x57, 0x5B:  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
@@ -184,10 +187,51 @@ public final class MessageParser {
     /// Matches a "class + method (+ rest)" grammar and validates method and rest.
     private func callback(_ matcher: PCRE2Matcher, _ g: Groups, _ m: Message, dialect: Dialect) -> Event? {
         guard matcher.search(m.base, length: m.count) == .match else { return nil }
-        guard var clsRange = matcher.range(g.cls), var mRange = matcher.range(g.m) else { return nil }
+        guard let clsRange = matcher.range(g.cls), let mRange = matcher.range(g.m) else { return nil }
         let sigRange = g.sig.flatMap { matcher.range($0) } ?? (mRange.upperBound..<mRange.upperBound)
         let restRange = g.rest.flatMap { matcher.range($0) } ?? (m.count..<m.count)
-        var address = g.addr.flatMap { matcher.range($0) }.flatMap { Self.hexValue(m.bytes($0)) }
+        let address = g.addr.flatMap { matcher.range($0) }.flatMap { Self.hexValue(m.bytes($0)) }
+        return event(m, cls: clsRange, method: mRange, signature: sigRange, rest: restRange, address: address, dialect: dialect)
+    }
+
+    /// Tests: off, every ObjC message goes through the `objc` regex.
+    var objcFastPath = true
+
+    /// The `objc` grammar's groups for the common shape `-[Class method:with:] rest`, found without
+    /// the regex: each step takes what the regex's first choice takes (greedy runs, the category
+    /// group skipped when no `(` follows), and any other shape (a dotted class, a category, a
+    /// missing `]`) returns nil so that the regex decides. Where this succeeds the regex's first
+    /// path succeeds too, with the same groups.
+    static func objcShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
+        let p = m.base, n = m.count
+        @inline(__always) func isWord(_ b: UInt8) -> Bool { b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == 0x5F }
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
+        // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
+        guard n > 3, p[0] == 0x2D || p[0] == 0x2B, p[1] == 0x5B, isClassStart(p[2]) else { return nil }
+        var i = 3
+        while i < n, isWord(p[i]) || p[i] == 0x24 || p[i] >= 0x80 { i += 1 }
+        guard i < n, p[i] != 0x2E else { return nil }  // MyApp.Class: the regex
+        let cls = 2..<i
+        var j = i
+        while j < n, isSpace(p[j]) { j += 1 }
+        guard j > i, j < n, p[j] != 0x28 else { return nil }  // a category `(Name)`: the regex
+        guard (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else { return nil }
+        var k = j + 1
+        while k < n, isWord(p[k]) { k += 1 }
+        let method = j..<k
+        while k < n, p[k] == 0x3A {
+            k += 1
+            while k < n, isWord(p[k]) { k += 1 }
+        }
+        guard k < n, p[k] == 0x5D else { return nil }
+        return (cls, method, method.upperBound..<k, (k + 1)..<n)
+    }
+
+    /// The event of a "class + method (+ rest)" match, after validating method and rest.
+    private func event(_ m: Message, cls: Range<Int>, method: Range<Int>, signature sigRange: Range<Int>, rest restRange: Range<Int>,
+                       address: UInt64?, dialect: Dialect) -> Event? {
+        var clsRange = cls, mRange = method, address = address
         var kind = MethodTable.kind(m.bytes(mRange), signature: m.bytes(sigRange))
         if kind == nil, dialect == .swiftFunction, sigRange.isEmpty {
             // "method Class" (seed 001: `viewWillLayoutSubviews ViewController2`).
