@@ -46,3 +46,37 @@ import Testing
         #expect(events > 800)
     }
 }
+
+/// Timestamps read through the minute cache equal timestamps read from scratch, with the cursor at
+/// the same place, whatever came before (same minute, another minute, invalid dates, short lines).
+@Suite struct MinuteCacheTests {
+    @Test func cachedTimestampsEqualFreshOnes() {
+        let seeds = ["2024-03-01 22:13:28.546420+0800 x", "2024-03-01 22:13:29,5 y", "2024-03-01T22:13:59Z",
+                     "2024-03-01 22:14:00.000-05:00 z", "2024-13-01 22:13:28 bad month", "2024-03-01 22:13:61 leap?",
+                     "2024-03-01 22:13", "2024-03-01 22:13:", "2024-02-30 23:59:59.999999999999 long fraction",
+                     "1999-12-31 23:59:60+14:00"]
+        let alphabet = Array("0123456789:-.,+ TZ".utf8)
+        var rng = SplitMix(seed: 5)
+        var cache = TimestampParser.MinuteCache()
+        var compared = 0, parsed = 0
+        for _ in 0..<20_000 {
+            var bytes = Array(seeds[Int(rng.next() % UInt64(seeds.count))].utf8)
+            if rng.next() % 2 == 0 {
+                let i = Int(rng.next() % UInt64(bytes.count))
+                if rng.next() % 2 == 0 { bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))] } else { bytes = Array(bytes.prefix(i)) }
+            }
+            bytes.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                var fresh = ByteCursor(base, count: b.count), cached = fresh
+                let a = TimestampParser.parseISOLike(&fresh)
+                let c = TimestampParser.parseISOLike(&cached, cache: &cache)
+                #expect(a?.0 == c?.0 && a?.hasOffset == c?.hasOffset && fresh.pos == cached.pos,
+                        "\(String(decoding: bytes, as: UTF8.self))")
+                if a != nil { parsed += 1 }
+            }
+            compared += 1
+        }
+        #expect(compared == 20_000)
+        #expect(parsed > 5_000)
+    }
+}

@@ -74,6 +74,7 @@ public final class LogScanner {
     /// Lines per envelope format, by `EnvelopeFormat.index`.
     private let formatCounts: UnsafeMutablePointer<Int>
     private var lastEnvelope: EnvelopeFormat?
+    private var minuteCache = TimestampParser.MinuteCache()
     private var contextProcess: String?
     private var contextPID: Int?
     /// The last process name built, reused while lines come from the same process.
@@ -409,7 +410,7 @@ public final class LogScanner {
             guard event != nil else { return }
             process = processName(info, p)
             pid = info.pid
-            time = EnvelopeParser.time(p, n, info: info)
+            time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
             contextProcess = process
             contextPID = pid
         } else {
@@ -449,7 +450,7 @@ public final class LogScanner {
         guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
               let process = processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info))
+        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info, cache: &minuteCache))
         if contextProcess == process { contextPID = info.pid }
     }
 }

@@ -111,11 +111,17 @@ enum EnvelopeParser {
 
     /// The timestamp of a line whose envelope was parsed (computed only for lines with events).
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo) -> LogTime? {
+        var cache = TimestampParser.MinuteCache()
+        return time(p, n, info: info, cache: &cache)
+    }
+
+    /// `time`, remembering the date and minute for the next line (one cache per scanner).
+    static func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo, cache: inout TimestampParser.MinuteCache) -> LogTime? {
         if let t = info.time { return t }
         switch info.format {
         case .nslog, .nslogTZ, .oslog, .compact:
             var c = ByteCursor(p, count: n)
-            return TimestampParser.parseISOLike(&c)?.0
+            return TimestampParser.parseISOLike(&c, cache: &cache)?.0
         case .syslog:
             var c = ByteCursor(p, count: n)
             return TimestampParser.parseSyslog(&c)

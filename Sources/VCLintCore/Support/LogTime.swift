@@ -140,7 +140,45 @@ enum TimestampParser {
         var k = c
         guard let year = k.digits(4), k.expect(0x2D), let month = k.digits(2), k.expect(0x2D), let day = k.digits(2) else { return nil }
         guard k.expect(0x20) || k.expect(0x54) else { return nil }
-        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2), k.expect(0x3A), let second = k.digits(2) else { return nil }
+        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2) else { return nil }
+        return parseISOSeconds(&c, k, year: year, month: month, day: day, hour: hour, minute: minute, requireOffset: requireOffset)
+    }
+
+    /// The date and minute of the last ISO timestamp one scanner read (the first 16 bytes,
+    /// `YYYY-MM-DD HH:MM`): lines of a capture share them, so the next line with the same 16 bytes
+    /// only reads its seconds, fraction and offset.
+    struct MinuteCache {
+        fileprivate var key: (UInt64, UInt64) = (0, 0)
+        fileprivate var valid = false
+        fileprivate var year = 0, month = 0, day = 0, hour = 0, minute = 0
+    }
+
+    /// `parseISOLike`, through `cache`: the same result and cursor for every input.
+    static func parseISOLike(_ c: inout ByteCursor, cache: inout MinuteCache) -> (LogTime, hasOffset: Bool)? {
+        guard c.end - c.pos >= 16 else { return parseISOLike(&c) }
+        let raw = UnsafeRawPointer(c.base + c.pos)
+        let key = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        if cache.valid, key == cache.key {
+            var k = c
+            k.pos += 16
+            return parseISOSeconds(&c, k, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
+                                   requireOffset: false)
+        }
+        let start = c
+        guard let parsed = parseISOLike(&c) else { return nil }
+        // Cached only after a whole timestamp was read: its date and minute were valid.
+        let t = parsed.0
+        if c.pos - start.pos >= 16 {
+            cache = MinuteCache(key: key, valid: true, year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute))
+        }
+        return parsed
+    }
+
+    /// The rest of an ISO timestamp after `HH:MM` (`k` is there; `c` moves on success).
+    private static func parseISOSeconds(_ c: inout ByteCursor, _ k0: ByteCursor, year: Int, month: Int, day: Int, hour: Int, minute: Int,
+                                        requireOffset: Bool) -> (LogTime, hasOffset: Bool)? {
+        var k = k0
+        guard k.expect(0x3A), let second = k.digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         var fracValue: UInt32 = 0
