@@ -130,14 +130,8 @@ struct CandidateLiterals {
     private func matches(_ literal: Literal, _ buffer: UnsafePointer<UInt8>, at start: Int, end: Int) -> Bool {
         let n = literal.bytes.count
         guard start >= 0, start + n <= end else { return false }
-        if literal.wordStart, start > 0, isWordByte(buffer[start - 1]) { return false }
+        if literal.wordStart, start > 0, ByteCursor.isWord(buffer[start - 1]) { return false }
         return literal.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, buffer + start, n) == 0 }
-    }
-
-    /// PCRE2's `\w` without UCP: ASCII letters, digits and underscore.
-    @inline(__always)
-    private func isWordByte(_ b: UInt8) -> Bool {
-        b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == 0x5F
     }
 }
 

@@ -204,13 +204,12 @@ public final class MessageParser {
     /// path succeeds too, with the same groups.
     static func objcShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
         let p = m.base, n = m.count
-        @inline(__always) func isWord(_ b: UInt8) -> Bool { b &- 0x30 < 10 || (b | 0x20) &- 0x61 < 26 || b == 0x5F }
         @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
         @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
         guard n > 3, p[0] == 0x2D || p[0] == 0x2B, p[1] == 0x5B, isClassStart(p[2]) else { return nil }
         var i = 3
-        while i < n, isWord(p[i]) || p[i] == 0x24 || p[i] >= 0x80 { i += 1 }
+        while i < n, ByteCursor.isWord(p[i]) || p[i] == 0x24 || p[i] >= 0x80 { i += 1 }
         guard i < n, p[i] != 0x2E else { return nil }  // MyApp.Class: the regex
         let cls = 2..<i
         var j = i
@@ -218,11 +217,11 @@ public final class MessageParser {
         guard j > i, j < n, p[j] != 0x28 else { return nil }  // a category `(Name)`: the regex
         guard (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else { return nil }
         var k = j + 1
-        while k < n, isWord(p[k]) { k += 1 }
+        while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         let method = j..<k
         while k < n, p[k] == 0x3A {
             k += 1
-            while k < n, isWord(p[k]) { k += 1 }
+            while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         }
         guard k < n, p[k] == 0x5D else { return nil }
         return (cls, method, method.upperBound..<k, (k + 1)..<n)

@@ -89,6 +89,8 @@ struct ByteCursor {
         return i < end && i >= 0 ? base[i] : nil
     }
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    /// PCRE2's `\w` without UCP: ASCII letters, digits and underscore.
+    @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20) &- 0x61 < 26 || b == 0x5F }
     @inline(__always) static func isHex(_ b: UInt8) -> Bool {
         isDigit(b) || (b | 0x20) &- 0x61 < 6
     }
