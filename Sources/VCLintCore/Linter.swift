@@ -45,11 +45,15 @@ public struct LintOptions: Sendable {
     public var prefilter = true
     /// Counts bytes read and files done, for a progress display.
     public var progress: ProgressCounter?
+    /// Two threads per input: one reads and scans, the other parses the lines that may carry events
+    /// and rebuilds the timeline. Same results; `lintEach` sets it when there are cores to spare.
+    public var pipelined = false
     public init() {}
 
     /// The front end these options describe, for one input.
     func makeScanner(path: String) -> LogScanner {
-        let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects, prefilter: prefilter)
+        let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects,
+                                 prefilter: prefilter, pipelined: pipelined && !timeline.live)
         scanner.progress = progress
         return scanner
     }

@@ -110,16 +110,21 @@ extension Linter {
     /// One core per file: as many files in flight as there are cores.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// Lints the inputs on up to `jobs` threads, each file on one thread from start to end (a file's
-    /// timeline is sequential). Outcomes are in input order, so reports are deterministic.
+    /// Lints the inputs on up to `jobs` threads, one file per thread (a file's timeline is
+    /// sequential); when there are at least twice as many threads as files in flight, each file
+    /// also gets a second thread for its events (`LintOptions.pipelined`). Outcomes are in input
+    /// order, so reports are deterministic.
     public func lintEach(_ sources: [InputSource], jobs: Int = Linter.defaultJobs) -> [Result<FileResult, InputError>] {
         let outcomes = OutcomeSlots(count: sources.count)
         let workers = max(1, min(jobs, sources.count))
+        var spare = self
+        if jobs >= 2 * workers { spare.options.pipelined = true }
+        let linter = spare
         if workers == 1 {
-            for (i, source) in sources.enumerated() { outcomes.set(i, lintOne(source)) }
+            for (i, source) in sources.enumerated() { outcomes.set(i, linter.lintOne(source)) }
         } else {
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while let i = outcomes.claim() { outcomes.set(i, lintOne(sources[i])) }
+                while let i = outcomes.claim() { outcomes.set(i, linter.lintOne(sources[i])) }
             }
         }
         return outcomes.all

@@ -48,12 +48,21 @@ public final class LogScanner {
     static let overlongHead = 64 * 1024
 
     private let finder: CandidateFinder
-    private let parser: MessageParser
-    let builder: TimelineBuilder
+    /// The lines' second half: events, their context and the timeline.
+    private let stage: EventStage
+    /// With a core to spare, the stage runs on its own thread and the scanner hands it lines.
+    private var pipe: EventPipe?
+    /// While the stage runs on its own thread: known to the scanner that the stage has a context
+    /// process (so enveloped noise lines need not be offered to `EventStage.learn`).
+    private var pipeContextKnown = false
+    var builder: TimelineBuilder { stage.builder }
     public private(set) var stats: InputStats
     /// Sees each lifecycle line (its message bytes, event and envelope context) before the
     /// timeline does; the micro-benchmarks use it to prepare the parser's and timeline's inputs.
-    var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
+    var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)? {
+        get { stage.tap }
+        set { stage.tap = newValue }
+    }
     /// Counts the bytes read from file descriptors (the CLI's progress line).
     var progress: ProgressCounter?
 
@@ -74,12 +83,6 @@ public final class LogScanner {
     /// Lines per envelope format, by `EnvelopeFormat.index`.
     private let formatCounts: UnsafeMutablePointer<Int>
     private var lastEnvelope: EnvelopeFormat?
-    private var minuteCache = TimestampParser.MinuteCache()
-    private var contextProcess: String?
-    private var contextPID: Int?
-    /// The last process name built, reused while lines come from the same process.
-    private var internedName = ""
-    private var internedBytes: [UInt8] = []
 
     /// Off: every line goes through the full parser (the unoptimised path the equivalence test
     /// compares against). The candidate search is only an optimisation: both must agree.
@@ -112,12 +115,12 @@ public final class LogScanner {
     private static let slack = 64
 
     public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
-                customDialects: [CustomDialect] = [], prefilter: Bool = true) {
+                customDialects: [CustomDialect] = [], prefilter: Bool = true, pipelined: Bool = false) {
         self.prefilter = prefilter
         self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
-        self.parser = MessageParser(custom: customDialects)
-        self.builder = TimelineBuilder(options: options)
+        self.stage = EventStage(options: options, customDialects: customDialects)
+        if pipelined { pipe = EventPipe(stage: stage) }
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
         self.buffer = .allocate(capacity: self.capacity + Self.slack)
@@ -132,6 +135,8 @@ public final class LogScanner {
     }
 
     deinit {
+        // A read error ends the input early: the stage's thread still stops.
+        pipe?.finish()
         buffer.deallocate()
         formatCounts.deallocate()
 #if VCLINT_SSSE3
@@ -182,9 +187,11 @@ public final class LogScanner {
         }
         // Where the input ends tells how far its last session went.
         lastLine.withUnsafeBufferPointer { if let b = $0.baseAddress { sample(b, $0.count) } }
-        let summary = builder.finish()
+        pipe?.finish()
+        let summary = stage.builder.finish()
         stats.lines = lineNumber
-        stats.patternLimitHits = parser.limitHits
+        stats.events = stage.events
+        stats.patternLimitHits = stage.parser.limitHits
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
         for f in EnvelopeFormat.allCases where formatCounts[f.index] > 0 { stats.formats[f] = formatCounts[f.index] }
@@ -332,7 +339,7 @@ public final class LogScanner {
             cand = true
             nextCustom = customFinder.next(buffer, from: lineEnd + 1, end: end)
         }
-        if !cand, templateCount > 0, contextProcess != nil, templates.pointee.matches(p, n) {
+        if !cand, templateCount > 0, contextKnown, templates.pointee.matches(p, n) {
             // Noise with the latest envelope: `line` would only count it.
             lineNumber += 1
             let format = templates.pointee.format
@@ -369,6 +376,11 @@ public final class LogScanner {
     }
 #endif
 
+    /// Whether the stage has a process for unenveloped lines (on another thread: whether the
+    /// scanner knows it has).
+    @inline(__always)
+    private var contextKnown: Bool { pipe == nil ? stage.contextProcess != nil : pipeContextKnown }
+
     @inline(__always)
     private func line(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, candidate: Bool) {
         lineNumber += 1
@@ -378,80 +390,32 @@ public final class LogScanner {
             lastEnvelope = format
             // `print` lines get the process of the enveloped lines around them: learn it from the
             // first enveloped line, event or not.
-            if contextProcess == nil, format != .bare, let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata {
-                contextProcess = processName(info, p)
-                contextPID = info.pid
-            }
+            if format != .bare, !contextKnown { learn(p, n, format: format) }
         } else {
             formatCounts[(lastEnvelope ?? .bare).index] += 1
         }
         if candidate {
             candidateLines?.append(lineNumber)
-            candidateLine(p, n, format: format, afterEnvelope: hadEnvelope)
-        }
-    }
-
-    private func candidateLine(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
-        var event: Event?
-        var process: String?
-        var pid: Int?
-        var time: LogTime?
-        var message = UnsafeBufferPointer(start: p, count: n)
-        var decoded: [UInt8]?
-        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
-            if info.isMetadata { return }
-            if let d = info.decodedMessage {
-                decoded = d
-                event = d.withUnsafeBufferPointer { parser.parse($0) }
+            if let pipe {
+                // An ndjson event may lack a process and leave the stage without one.
+                if format == .ndjson { pipeContextKnown = false }
+                pipe.append(.candidate, p, n, line: lineNumber, format: format, afterEnvelope: hadEnvelope)
             } else {
-                message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
-                event = parser.parse(message)
+                stage.candidate(p, n, line: lineNumber, format: format, afterEnvelope: hadEnvelope)
             }
-            guard event != nil else { return }
-            process = processName(info, p)
-            pid = info.pid
-            time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
-            contextProcess = process
-            contextPID = pid
-        } else {
-            // No envelope: a continuation of the previous message (indented, as NSLog prints a
-            // dictionary) is part of that message; an unindented complete statement after enveloped
-            // lines is a `print` mixed into the console and belongs to the same process.
-            if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
-            event = parser.parse(UnsafeBufferPointer(start: p, count: n))
-            process = contextProcess
-            pid = contextPID
         }
-        guard var e = event else { return }
-        e.line = lineNumber
-        e.time = time
-        stats.events += 1
-        if let tap {
-            if let decoded { decoded.withUnsafeBufferPointer { tap($0, e, process, pid) } } else { tap(message, e, process, pid) }
-        }
-        builder.handle(e, process: process, pid: pid)
     }
 
-    private func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
-        if let d = info.decodedProcess { return d }
-        guard let r = info.process else { return nil }
-        let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
-        if bytes.count == internedBytes.count, bytes.count > 0,
-           internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-            return internedName
-        }
-        internedBytes = Array(bytes)
-        internedName = String(decoding: bytes, as: UTF8.self)
-        return internedName
+    private func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {
+        guard let pipe else { return stage.learn(p, n, format: format) }
+        guard let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata else { return }
+        pipe.append(.learn, p, n, format: format)
+        if EventStage.givesProcess(info) { pipeContextKnown = true }
     }
 
-    /// The last line of each chunk tells how far in time its session went (noise lines included).
+    /// A line that tells how far in time its session went (the stage keeps the lines' time).
     private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
-              let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
-              let process = processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info, cache: &minuteCache))
-        if contextProcess == process { contextPID = info.pid }
+        if let pipe { pipe.append(.sample, p, n) } else { stage.sample(p, n) }
     }
 }
 
