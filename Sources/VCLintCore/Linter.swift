@@ -48,12 +48,14 @@ public struct LintOptions: Sendable {
     /// Two threads per input: one reads and scans, the other parses the lines that may carry events
     /// and rebuilds the timeline. Same results; `lintEach` sets it when there are cores to spare.
     public var pipelined = false
+    /// The size of the batches a pipelined scanner hands over.
+    var pipeBatch = EventPipe.BatchSize()
     public init() {}
 
     /// The front end these options describe, for one input.
     func makeScanner(path: String) -> LogScanner {
         let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects,
-                                 prefilter: prefilter, pipelined: pipelined && !timeline.live)
+                                 prefilter: prefilter, pipelined: pipelined && !timeline.live, pipeBatch: pipeBatch)
         scanner.progress = progress
         return scanner
     }

@@ -8,6 +8,14 @@ import Testing
 @Suite struct EquivalenceTests {
     static func json(_ files: [FileResult]) -> String { JSONReporter().report(LintResult(files: files)) }
 
+    /// The events on a second thread, in batches of a few lines (many hand-overs).
+    static func pipelined(batchRecords: Int) -> LintOptions {
+        var o = LintOptions()
+        o.pipelined = true
+        o.pipeBatch = EventPipe.BatchSize(bytes: 600, records: batchRecords)
+        return o
+    }
+
     static func reference(_ bytes: [UInt8], path: String, options: LintOptions = LintOptions()) -> FileResult {
         var o = options
         o.prefilter = false
@@ -22,6 +30,8 @@ import Testing
             let fast = Self.json([Linter().lint(bytes: bytes, path: fixture)])
             let slow = Self.json([Self.reference(bytes, path: fixture)])
             #expect(fast == slow, "\(fixture): the candidate search changed the report")
+            let piped = Self.json([Linter(options: Self.pipelined(batchRecords: 3)).lint(bytes: bytes, path: fixture, feedSize: 4093)])
+            #expect(piped == slow, "\(fixture): the events thread changed the report")
         }
     }
 
@@ -44,6 +54,10 @@ import Testing
                 let fast = Self.json([Linter(options: fastOptions).lint(bytes: bytes, path: "gen.log", feedSize: 997)])
                 let slow = Self.json([Self.reference(bytes, path: "gen.log")])
                 #expect(fast == slow, "seed \(seed) \(envelope) \(dialect): reports differ")
+                var pipedOptions = Self.pipelined(batchRecords: 1 + compared % 50)
+                pipedOptions.chunkSize = 4096
+                let piped = Self.json([Linter(options: pipedOptions).lint(bytes: bytes, path: "gen.log", feedSize: 1009)])
+                #expect(piped == slow, "seed \(seed) \(envelope) \(dialect): the events thread changed the report")
                 compared += 1
             }
         }
@@ -69,6 +83,9 @@ import Testing
         let parallel = try Linter().lint(sources, jobs: 4)
         #expect(sequential.findings.count > 0)
         #expect(Self.json(parallel.files) == Self.json(sequential.files))
+        // Twice as many threads as files: each file also gets an events thread.
+        let pipelined = try Linter().lint(sources, jobs: 2 * sources.count)
+        #expect(Self.json(pipelined.files) == Self.json(sequential.files))
         #expect(parallel.files.map(\.stats.path) == sources.map(\.displayPath))
     }
 

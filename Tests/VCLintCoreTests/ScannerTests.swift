@@ -17,6 +17,39 @@ import Testing
         return Linter(options: o).lint(bytes: bytes, path: "t.log", feedSize: feed)
     }
 
+    /// An input that fails part-way (a read error) drops its scanner without `finish`: the events
+    /// thread still ends, and a later scanner works.
+    @Test func abandonedPipelinedScannerStopsItsThread() {
+        for _ in 0..<20 {
+            let scanner = LogScanner(path: "cut.log", chunkSize: 256, pipelined: true,
+                                     pipeBatch: EventPipe.BatchSize(bytes: 64, records: 2))
+            Array(Self.flow.utf8).withUnsafeBytes { scanner.consume($0) }
+        }
+        let scanner = LogScanner(path: "whole.log", pipelined: true)
+        Array((Self.flow + "\n").utf8).withUnsafeBytes { scanner.consume($0) }
+        let (stats, _) = scanner.finish()
+        #expect(stats.lines == 4)
+        #expect(stats.events == 4)
+    }
+
+    /// The context process `print` lines inherit: an ndjson event without a process leaves none,
+    /// and the next enveloped line (noise) gives it again. The events thread must see that line too.
+    @Test func contextProcessAfterAnEventWithoutProcess() {
+        let text = [
+            #"{"timestamp":"2024-03-01 10:00:00.000000+0000","process":"Shop","processID":10,"eventMessage":"app started"}"#,
+            #"{"timestamp":"2024-03-01 10:00:01.000000+0000","processID":11,"eventMessage":"-[AViewController viewDidLoad]"}"#,
+            #"{"timestamp":"2024-03-01 10:00:02.000000+0000","process":"Other","processID":12,"eventMessage":"network up"}"#,
+            "-[BViewController viewDidLoad]",
+        ].joined(separator: "\n") + "\n"
+        for pipelined in [false, true] {
+            var o = LintOptions()
+            o.pipelined = pipelined
+            let r = Linter(options: o).lint(text: text)
+            #expect(r.stats.events == 2)
+            #expect(r.stats.sessions == 2, "pipelined \(pipelined): the print line belongs to Other, not to the process-less event")
+        }
+    }
+
     @Test func crlfLineEndings() {
         let r = lintBytes(Array(Self.flow.replacingOccurrences(of: "\n", with: "\r\n").utf8))
         #expect(r.summary == ["unbalanced_appearance@4"])

@@ -23,15 +23,15 @@ final class EventPipe: @unchecked Sendable {
         private(set) var used = 0
         private(set) var records: [Record] = []
 
-        init(capacity: Int) {
+        init(capacity: Int, records: Int) {
             self.capacity = capacity
             bytes = .allocate(capacity: capacity)
-            records.reserveCapacity(EventPipe.recordsPerBatch)
+            self.records.reserveCapacity(records)
         }
 
         deinit { bytes.deallocate() }
 
-        var isFull: Bool { records.count >= EventPipe.recordsPerBatch }
+        var count: Int { records.count }
 
         func fits(_ n: Int) -> Bool { used + n <= capacity }
 
@@ -55,11 +55,15 @@ final class EventPipe: @unchecked Sendable {
         }
     }
 
-    static let recordsPerBatch = 4096
-    static let batchBytes = 512 * 1024
+    /// How much one batch holds before it is handed over (tests make batches tiny).
+    struct BatchSize: Sendable {
+        var bytes = 512 * 1024
+        var records = 4096
+    }
     static let batchCount = 4
 
     private let stage: EventStage
+    private let size: BatchSize
     private let condition = NSCondition()
     private var full: [Batch] = []
     private var free: [Batch]
@@ -67,10 +71,11 @@ final class EventPipe: @unchecked Sendable {
     private var ended = false
     private var done = false
 
-    init(stage: EventStage) {
+    init(stage: EventStage, size: BatchSize = BatchSize()) {
         self.stage = stage
-        current = Batch(capacity: Self.batchBytes)
-        free = (1..<Self.batchCount).map { _ in Batch(capacity: Self.batchBytes) }
+        self.size = size
+        current = Batch(capacity: size.bytes, records: size.records)
+        free = (1..<Self.batchCount).map { _ in Batch(capacity: size.bytes, records: size.records) }
         let thread = Thread { [self] in run() }
         thread.name = "vclint events"
         thread.start()
@@ -79,7 +84,7 @@ final class EventPipe: @unchecked Sendable {
     /// Scanner side: one line for the stage, in input order.
     @inline(__always)
     func append(_ kind: Kind, _ p: UnsafePointer<UInt8>, _ n: Int, line: Int = 0, format: EnvelopeFormat? = nil, afterEnvelope: Bool = false) {
-        if current.isFull || (!current.fits(n) && !current.records.isEmpty) { submit() }
+        if current.count >= size.records || (!current.fits(n) && current.count > 0) { submit() }
         current.append(kind, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
     }
 
@@ -98,7 +103,7 @@ final class EventPipe: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if !ended {
-            if !current.records.isEmpty { full.append(current) }
+            if current.count > 0 { full.append(current) }
             ended = true
             condition.broadcast()
         }

@@ -114,13 +114,20 @@ public final class LogScanner {
     /// Vector loads may read this far past the data (never past the allocation).
     private static let slack = 64
 
-    public init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
-                customDialects: [CustomDialect] = [], prefilter: Bool = true, pipelined: Bool = false) {
+    /// `pipelined`: events are parsed and the timeline rebuilt on a second thread (`EventPipe`).
+    public convenience init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
+                            customDialects: [CustomDialect] = [], prefilter: Bool = true, pipelined: Bool = false) {
+        self.init(path: path, options: options, chunkSize: chunkSize, customDialects: customDialects, prefilter: prefilter,
+                  pipelined: pipelined, pipeBatch: EventPipe.BatchSize())
+    }
+
+    init(path: String, options: TimelineOptions = TimelineOptions(), chunkSize: Int = LogScanner.defaultChunkSize,
+         customDialects: [CustomDialect] = [], prefilter: Bool = true, pipelined: Bool, pipeBatch: EventPipe.BatchSize) {
         self.prefilter = prefilter
         self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.stage = EventStage(options: options, customDialects: customDialects)
-        if pipelined { pipe = EventPipe(stage: stage) }
+        if pipelined { pipe = EventPipe(stage: stage, size: pipeBatch) }
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
         self.buffer = .allocate(capacity: self.capacity + Self.slack)
