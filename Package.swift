@@ -10,7 +10,10 @@ let vectorSettings: [SwiftSetting] = [
     .define("VCLINT_SSSE3"),
 ]
 let vectorTestSettings: [SwiftSetting] = [.define("VCLINT_SSSE3")]
+// The bulk pass has an AVX2 version in a module of its own, used only where the CPU has AVX2.
+let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mavx2"])]
 #else
+let avx2Settings: [SwiftSetting] = []
 let vectorSettings: [SwiftSetting] = []
 let vectorTestSettings: [SwiftSetting] = []
 #endif
@@ -38,10 +41,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        .target(name: "VCLintAVX2", swiftSettings: avx2Settings),
         .target(
             name: "VCLintCore",
-            dependencies: ["CPCRE2", "CZlib", .product(name: "Yams", package: "Yams")],
-            // Exclusivity checks cost ~5% on the per-line path; the scanner's state is confined to one thread.
+            dependencies: ["CPCRE2", "CZlib", "VCLintAVX2", .product(name: "Yams", package: "Yams")],
+            // Exclusivity checks cost ~5% on the per-line path; each object's state is confined to one thread.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] + vectorSettings
         ),
         .executableTarget(

@@ -17,14 +17,20 @@ mkdir -p "$work/corpus" "$work/artifacts"
 pcre_flags=$(pkg-config --cflags --libs libpcre2-8)
 zlib_flags=$(pkg-config --cflags --libs zlib)
 # The vector scanner, as Package.swift builds it on x86-64.
+# The vector scanner, as Package.swift builds it on x86-64 (the AVX2 bulk pass is a module of its own).
 vector_flags=()
-if [[ "$(uname -m)" == x86_64 ]]; then vector_flags=(-D VCLINT_SSSE3 -Xcc -msse4.2 -Xcc -mpopcnt); fi
+if [[ "$(uname -m)" == x86_64 ]]; then vector_flags=(-D VCLINT_SSSE3 -Xcc -msse4.2 -Xcc -mpopcnt -I "$work" "$work/VCLintAVX2.o"); fi
 sources=$(find Sources/VCLintCore -name '*.swift' ! -path '*/Config/Configuration.swift' | sort)
 binary="$work/vclint-fuzz"
 # Rebuild when a source is newer than the binary.
-if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Tests/Fuzz -name '*.swift' -newer "$binary" | head -1)" ]]; then
+if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/VCLintAVX2 Tests/Fuzz -name '*.swift' -newer "$binary" | head -1)" ]]; then
     echo "fuzz: building $binary"
     rm -f "$binary"
+    if [[ "$(uname -m)" == x86_64 ]]; then
+        swiftc -sanitize=address -O -wmo -parse-as-library -module-name VCLintAVX2 -Xcc -mavx2 \
+            -emit-module -emit-module-path "$work/VCLintAVX2.swiftmodule" -emit-object -o "$work/VCLintAVX2.o" \
+            Sources/VCLintAVX2/TeddyAVX2.swift
+    fi
     # Configuration.swift (YAML, via Yams) is left out: the fuzzed path is bytes → report.
     # shellcheck disable=SC2086
     swiftc -sanitize=fuzzer,address -O -parse-as-library -module-name VCLintCore \

@@ -45,6 +45,47 @@ import Testing
         #expect(compared == seeds.count * 600)
         #expect(events > 800)
     }
+
+    /// `twoWordShape` against the `twoWord` regex: Swift-style statements, tagged noise that mentions
+    /// callbacks, addresses, dotted names, odd separators and bytes ≥ 0x80, mutated.
+    @Test func twoWordShapeAgreesWithTheRegex() {
+        let seeds = [
+            "HomeViewController viewDidAppear(_:)", "[Lifecycle] HomeViewController viewWillAppear(_:)", "DetailVC deinit",
+            "[Debug] swizzled viewWillAppear: and dealloc on UIViewController for tracking",
+            "[Router] will present login if the token expires (dismiss later)", "ListVC viewDidLoad()",
+            "[Memory] footprint 12 MB after didReceiveMemoryWarning from the system", "VC viewWillAppear(animated: true)",
+            "[Analytics] queued screen event viewDidAppear for HomeViewController", "A  viewDidDisappear(_ animated:) extra",
+            "VC 0x7fa1c8d0a200 viewDidLoad", "VC <0x1f> viewDidLoad", "MyApp.VC viewDidLoad", "VC.viewDidLoad()", "VC: viewDidLoad",
+            "VC - viewDidLoad", "VC -> viewDidLoad", "\u{1F4F1} VC viewDidLoad", "[] VC viewDidLoad", "VC viewDidLoad(_:x",
+            "VC viewWillAppear:animated:", "[\(String(repeating: "t", count: 59))] VC viewDidLoad", "VC\tdeinit", "_VC$1 init(coder:)",
+        ]
+        let alphabet = Array("[]():.-> \t\u{0B}_$xA0a9vd".utf8) + [0xC3, 0xA9, 0x80, 0x85, 0xA0, 0x0A]
+        var rng = SplitMix(seed: 11)
+        let fast = MessageParser(), slow = MessageParser()
+        slow.twoWordFastPath = false
+        var compared = 0, events = 0
+        for seed in seeds {
+            for round in 0..<500 {
+                var bytes = Array(seed.utf8)
+                if round > 0 {
+                    for _ in 0..<Int(1 + rng.next() % 3) {
+                        let i = Int(rng.next() % UInt64(bytes.count))
+                        switch rng.next() % 3 {
+                        case 0: bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                        case 1: if bytes.count > 3 { bytes.remove(at: i) }
+                        default: bytes.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
+                        }
+                    }
+                }
+                let (a, b) = bytes.withUnsafeBufferPointer { (fast.parse($0), slow.parse($0)) }
+                #expect(Self.describe(a) == Self.describe(b), "\(String(decoding: bytes, as: UTF8.self))")
+                compared += 1
+                if a != nil { events += 1 }
+            }
+        }
+        #expect(compared == seeds.count * 500)
+        #expect(events > 1_000)
+    }
 }
 
 /// Timestamps read through the minute cache equal timestamps read from scratch, with the cursor at

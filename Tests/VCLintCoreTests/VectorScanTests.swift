@@ -19,6 +19,45 @@ import Testing
         #expect(vector.sorted() == fromPatterns.sorted())
     }
 
+#if VCLINT_SSSE3
+    /// The AVX2 bulk pass (where this CPU has AVX2) marks exactly the newlines and fingerprint hits
+    /// of the SSSE3 one, on text full of literal fragments and on random bytes, at every offset.
+    @Test func avx2MasksEqualSSSE3Masks() {
+        guard VectorLevel.avx2 else { return }
+        let sse = CandidateLiterals(avx2: false), avx = CandidateLiterals(avx2: true)
+        let pieces = LogScanner.vectorLiterals!.map { Array($0.utf8) } + [Array("\n".utf8), Array(" x".utf8)]
+        var rng = SplitMix(seed: 9)
+        let size = 8192
+        let data = UnsafeMutablePointer<UInt8>.allocate(capacity: size + 128)
+        defer { data.deallocate() }
+        var i = 0
+        while i < size + 128 {
+            if rng.next() % 4 == 0 {
+                data[i] = UInt8(truncatingIfNeeded: rng.next())
+                i += 1
+            } else {
+                var piece = pieces[Int(rng.next() % UInt64(pieces.count))]
+                if rng.next() % 3 == 0 { piece = Array(piece.prefix(Int(rng.next() % UInt64(piece.count)))) }
+                for b in piece where i < size + 128 { data[i] = b; i += 1 }
+            }
+        }
+        let blocks = size / 32 - 1
+        let n1 = UnsafeMutablePointer<UInt32>.allocate(capacity: blocks), h1 = UnsafeMutablePointer<UInt32>.allocate(capacity: blocks)
+        let n2 = UnsafeMutablePointer<UInt32>.allocate(capacity: blocks), h2 = UnsafeMutablePointer<UInt32>.allocate(capacity: blocks)
+        defer { n1.deallocate(); h1.deallocate(); n2.deallocate(); h2.deallocate() }
+        var hits = 0
+        for offset in 0..<32 {
+            sse.masks(data + offset, blocks: blocks, newlines: n1, hits: h1)
+            avx.masks(data + offset, blocks: blocks, newlines: n2, hits: h2)
+            for b in 0..<blocks {
+                #expect(n1[b] == n2[b] && h1[b] == h2[b], "offset \(offset) block \(b)")
+                hits += h1[b].nonzeroBitCount
+            }
+        }
+        #expect(hits > 1_000)
+    }
+#endif
+
     static func candidates(_ text: String, portable: Bool, chunkSize: Int, feed: Int) -> [Int] {
         let scanner = LogScanner(path: "t.log", chunkSize: chunkSize)
         scanner.portable = portable

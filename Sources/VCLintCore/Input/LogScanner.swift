@@ -96,6 +96,10 @@ public final class LogScanner {
     private let templates: UnsafeMutablePointer<EnvelopeTemplate>
     private var templateCount = 0
     private static let maxTemplates = 4
+    /// The bulk pass's output for one window of 32-byte blocks (64 KiB of input: stays in L1).
+    private static let windowBlocks = 2048
+    private let newlineMasks: UnsafeMutablePointer<UInt32>
+    private let hitMasks: UnsafeMutablePointer<UInt32>
 #endif
     /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
     /// numbers of the lines the candidate search let through.
@@ -138,6 +142,8 @@ public final class LogScanner {
         let custom = customDialects.compactMap(\.candidatePattern)
         self.customFinder = custom.isEmpty ? nil : CandidateFinder(custom)
         self.templates = .allocate(capacity: Self.maxTemplates)
+        self.newlineMasks = .allocate(capacity: Self.windowBlocks)
+        self.hitMasks = .allocate(capacity: Self.windowBlocks)
 #endif
     }
 
@@ -149,6 +155,8 @@ public final class LogScanner {
 #if VCLINT_SSSE3
         templates.deinitialize(count: templateCount)
         templates.deallocate()
+        newlineMasks.deallocate()
+        hitMasks.deallocate()
 #endif
     }
 
@@ -287,8 +295,10 @@ public final class LogScanner {
     }
 
 #if VCLINT_SSSE3
-    /// `process` 32 bytes at a time: one pass finds the newlines and the candidate literals, and a
-    /// line without either that has the latest envelope's shape costs a few vector compares.
+    /// `process` in windows of 32-byte blocks: a bulk pass (`CandidateLiterals.masks`, AVX2 where
+    /// the CPU has it) marks each block's newlines and fingerprint hits, then the lines are walked
+    /// by their newline bits; a hit is verified only when its line is not a candidate already, and
+    /// a line without either that has the latest envelope's shape costs a few vector compares.
     private func processVectors(_ start: Int, _ end: Int) {
         if let customFinder {
             customFinder.reset()
@@ -297,36 +307,42 @@ public final class LogScanner {
         var lineStart = start
         var candidate = false
         var lastLineStart = start, lastLineLength = 0
-        var buckets: CandidateLiterals.Buckets = (0, 0, 0, 0)
-        var block = start
-        while block < end {
-            let p = buffer + block
-            let step = literals.step(p, &buckets)
-            var nl = step.newlines
-            var hits = step.hits
-            if end - block < 32 {
-                let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - block)) &- 1)
-                nl &= valid
-                hits &= valid
-            }
-            while nl != 0 {
-                let k = UInt32(nl.trailingZeroBitCount)
-                let lineEnd = block + Int(k)
-                let before = hits & ((1 << k) &- 1)
-                if !candidate, before != 0 {
-                    candidate = literals.verify(buffer, block: block, positions: before, buckets: buckets, end: end)
+        var window = start
+        while window < end {
+            let blocks = min(Self.windowBlocks, (end - window + 31) / 32)
+            literals.masks(buffer + window, blocks: blocks, newlines: newlineMasks, hits: hitMasks)
+            for b in 0..<blocks {
+                let block = window + 32 * b
+                var nl = newlineMasks[b]
+                var hits = hitMasks[b]
+                if nl | hits == 0 { continue }
+                if end - block < 32 {
+                    let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - block)) &- 1)
+                    nl &= valid
+                    hits &= valid
                 }
-                hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
-                lastLineStart = lineStart
-                lastLineLength = vectorLine(lineStart, lineEnd, end: end, candidate: candidate)
-                candidate = false
-                lineStart = lineEnd + 1
-                nl &= nl &- 1
+                var buckets: CandidateLiterals.Buckets?
+                while nl != 0 {
+                    let k = UInt32(nl.trailingZeroBitCount)
+                    let lineEnd = block + Int(k)
+                    let before = hits & ((1 << k) &- 1)
+                    if !candidate, before != 0 {
+                        if buckets == nil { buckets = literals.buckets(buffer + block) }
+                        candidate = literals.verify(buffer, block: block, positions: before, buckets: buckets!, end: end)
+                    }
+                    hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
+                    lastLineStart = lineStart
+                    lastLineLength = vectorLine(lineStart, lineEnd, end: end, candidate: candidate)
+                    candidate = false
+                    lineStart = lineEnd + 1
+                    nl &= nl &- 1
+                }
+                if !candidate, hits != 0 {
+                    if buckets == nil { buckets = literals.buckets(buffer + block) }
+                    candidate = literals.verify(buffer, block: block, positions: hits, buckets: buckets!, end: end)
+                }
             }
-            if !candidate, hits != 0 {
-                candidate = literals.verify(buffer, block: block, positions: hits, buckets: buckets, end: end)
-            }
-            block += 32
+            window += 32 * blocks
         }
         if lineStart < end {
             lastLineStart = lineStart
@@ -403,6 +419,9 @@ public final class LogScanner {
         }
         if candidate {
             candidateLines?.append(lineNumber)
+            // An indented line without an envelope after enveloped ones continues the previous
+            // message (`EventStage.candidate` drops it): not worth a trip to the stage.
+            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
             if let pipe {
                 // An ndjson event may lack a process and leave the stage without one.
                 if format == .ndjson { pipeContextKnown = false }

@@ -1,5 +1,6 @@
 #if VCLINT_SSSE3
 import _Builtin_intrinsics.intel
+import VCLintAVX2
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -41,10 +42,15 @@ struct CandidateLiterals {
 
     /// Per fingerprint byte k: which buckets accept a byte by its low and its high nibble.
     private let lo0, hi0, lo1, hi1, lo2, hi2: __m128i
+    /// The same six tables as bytes, for the AVX2 pass.
+    private let tableBytes: [UInt8]
     private let buckets: [[Literal]]
     private let nibble = _mm_set1_epi8(0x0F)
+    /// Whether the bulk pass runs with AVX2 (`VectorLevel`).
+    let avx2: Bool
 
-    init() {
+    init(avx2: Bool = VectorLevel.avx2) {
+        self.avx2 = avx2
         var lo = [[UInt8]](repeating: [UInt8](repeating: 0, count: 16), count: 3)
         var hi = lo
         var buckets = [[Literal]](repeating: [], count: 8)
@@ -64,14 +70,40 @@ struct CandidateLiterals {
         lo1 = vector(lo[1]); hi1 = vector(hi[1])
         lo2 = vector(lo[2]); hi2 = vector(hi[2])
         self.buckets = buckets
+        tableBytes = lo[0] + hi[0] + lo[1] + hi[1] + lo[2] + hi[2]
     }
 
-    /// What one 32-byte step of the scanner finds: a bit per newline and a bit per position where a
-    /// fingerprint starts; when there are any, each position's candidate buckets are in `buckets`.
-    struct Step {
-        var newlines: UInt32
-        var hits: UInt32
+    /// The bulk pass over `blocks` 32-byte blocks from `p` (reads `p ..< p + 32 * blocks + 34`): per
+    /// block, a bit per newline and a bit per position where a fingerprint starts.
+    @inline(__always)
+    func masks(_ p: UnsafePointer<UInt8>, blocks: Int, newlines: UnsafeMutablePointer<UInt32>, hits: UnsafeMutablePointer<UInt32>) {
+        if avx2 {
+            tableBytes.withUnsafeBufferPointer {
+                TeddyAVX2.masks(p, blocks: blocks, tables: $0.baseAddress!, newlines: newlines, hits: hits)
+            }
+            return
+        }
+        let newline = _mm_set1_epi8(0x0A)
+        var q = p
+        for i in 0..<blocks {
+            let v0 = load(q), v1 = load(q + 16)
+            newlines[i] = positions(of: newline, in: v0) | positions(of: newline, in: v1) << 16
+            hits[i] = nonzeroPositions(fingerprints(v0, q)) | nonzeroPositions(fingerprints(v1, q + 16)) << 16
+            q += 32
+        }
     }
+
+    /// Each position's candidate buckets in the 32-byte block at `p`, for `verify`.
+    @inline(__always)
+    func buckets(_ p: UnsafePointer<UInt8>) -> Buckets {
+        var b: Buckets = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &b) {
+            _mm_storeu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self), fingerprints(load(p), p))
+            _mm_storeu_si128(($0.baseAddress! + 16).assumingMemoryBound(to: __m128i.self), fingerprints(load(p + 16), p + 16))
+        }
+        return b
+    }
+
     typealias Buckets = (UInt64, UInt64, UInt64, UInt64)
 
     /// The buckets that may match at each of the 16 positions starting at `p` (reads `p..<p+18`).
@@ -85,23 +117,6 @@ struct CandidateLiterals {
         let m2 = _mm_and_si128(_mm_shuffle_epi8(lo2, _mm_and_si128(v2, nibble)),
                                _mm_shuffle_epi8(hi2, _mm_and_si128(_mm_srli_epi16(v2, 4), nibble)))
         return _mm_and_si128(_mm_and_si128(m0, m1), m2)
-    }
-
-    /// One step: 32 bytes at `p` as two 16-byte halves (reads `p..<p+34`).
-    @inline(__always)
-    func step(_ p: UnsafePointer<UInt8>, _ buckets: inout Buckets) -> Step {
-        let newline = _mm_set1_epi8(0x0A)
-        let v0 = load(p), v1 = load(p + 16)
-        let nl = positions(of: newline, in: v0) | positions(of: newline, in: v1) << 16
-        let f0 = fingerprints(v0, p), f1 = fingerprints(v1, p + 16)
-        let hits = nonzeroPositions(f0) | nonzeroPositions(f1) << 16
-        if hits != 0 {
-            withUnsafeMutableBytes(of: &buckets) {
-                _mm_storeu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self), f0)
-                _mm_storeu_si128(($0.baseAddress! + 16).assumingMemoryBound(to: __m128i.self), f1)
-            }
-        }
-        return Step(newlines: nl, hits: hits)
     }
 
     /// Whether a literal whose fingerprint passed at one of `positions` (bits relative to `block`,
@@ -223,5 +238,28 @@ struct EnvelopeTemplate {
         let eq = UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(s, shape)))
         return eq & care == care
     }
+}
+/// Which vector instructions the scanner's bulk pass uses: AVX2 where the CPU has it (Linux tells in
+/// /proc/cpuinfo, macOS in sysctl), else SSSE3. `VCLINT_NO_AVX2=1` forces SSSE3 (tests compare both).
+enum VectorLevel {
+    static let avx2: Bool = {
+        if let off = getenv("VCLINT_NO_AVX2"), off.pointee != 0, off.pointee != 0x30 { return false }
+#if canImport(Darwin)
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        return sysctlbyname("hw.optional.avx2_0", &value, &size, nil, 0) == 0 && value != 0
+#else
+        guard let f = fopen("/proc/cpuinfo", "r") else { return false }
+        defer { fclose(f) }
+        var line: UnsafeMutablePointer<CChar>?
+        var cap = 0
+        defer { free(line) }
+        while getline(&line, &cap, f) > 0, let l = line {
+            let text = String(cString: l)
+            if text.hasPrefix("flags") { return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains("avx2") }
+        }
+        return false
+#endif
+    }()
 }
 #endif

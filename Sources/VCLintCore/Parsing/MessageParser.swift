@@ -120,6 +120,9 @@ public final class MessageParser {
             if let e = namedDialect(m) { return e }
             if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
         }
+        if twoWordFastPath, let r = Self.twoWordShape(m) {
+            return event(m, cls: r.cls, method: r.method, signature: r.signature, rest: r.rest, address: nil, dialect: .swiftFunction)
+        }
         return callback(twoWord, twoWordGroups, m, dialect: .swiftFunction)
     }
 
@@ -196,6 +199,57 @@ public final class MessageParser {
 
     /// Tests: off, every ObjC message goes through the `objc` regex.
     var objcFastPath = true
+    /// Tests: off, every message the other grammars left goes through the `twoWord` regex.
+    var twoWordFastPath = true
+
+    /// The `twoWord` grammar's groups for its common shape `[Tag] Class method(sig) rest` (the tag
+    /// optional, the separator spaces), found without the regex: each step takes what the regex's
+    /// first choice takes, and where that choice could fail and the regex would backtrack into
+    /// another (a dotted class, an address, `.`/`:`/`-` separators, a leading byte ≥ 0x80, a long
+    /// tag) it returns nil so that the regex decides. Most noise that mentions a callback
+    /// (`[Router] will present login`) has this shape and is rejected without PCRE2.
+    static func twoWordShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
+        let p = m.base, n = m.count
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
+        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == 0x24 || b >= 0x80 }
+        // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
+        guard n > 0, p[0] < 0x80 else { return nil }
+        var i = 0
+        if p[0] == 0x5B {
+            // `\[[^\]]{1,60}\]\s*`: the first `]` closes the tag.
+            var j = 1
+            while j < n, j <= 61, p[j] != 0x5D { j += 1 }
+            guard j < n, j <= 61, p[j] == 0x5D, j >= 2 else { return nil }
+            i = j + 1
+            while i < n, isSpace(p[i]) { i += 1 }
+        }
+        guard i < n, isClassStart(p[i]) else { return nil }
+        var e = i + 1
+        while e < n, isClassByte(p[e]) { e += 1 }
+        guard e < n, p[e] != 0x2E else { return nil }  // MyApp.Class or Class.method: the regex
+        var j = e
+        while j < n, isSpace(p[j]) { j += 1 }
+        // Spaces, then a method name: neither the address group nor the `.`, `:`, `-`, `->`
+        // separators can match here, and `\s+` takes all the spaces.
+        guard j > e, j < n, (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else { return nil }
+        var k = j + 1
+        while k < n, ByteCursor.isWord(p[k]) { k += 1 }
+        var s = k
+        if s < n, p[s] == 0x28 {
+            // `\((?:[\w ]*:)*[\w ]*\)` takes `(…)` when only word bytes, spaces and colons come
+            // before the `)`; else the other alternative, `(?::\w*)*`, matches nothing.
+            var t = s + 1
+            while t < n, ByteCursor.isWord(p[t]) || p[t] == 0x20 || p[t] == 0x3A { t += 1 }
+            if t < n, p[t] == 0x29 { s = t + 1 }
+        } else {
+            while s < n, p[s] == 0x3A {
+                s += 1
+                while s < n, ByteCursor.isWord(p[s]) { s += 1 }
+            }
+        }
+        return (i..<e, j..<k, k..<s, s..<n)
+    }
 
     /// The `objc` grammar's groups for the common shape `-[Class method:with:] rest`, found without
     /// the regex: each step takes what the regex's first choice takes (greedy runs, the category
