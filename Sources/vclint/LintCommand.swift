@@ -53,7 +53,7 @@ struct LintCommand: ParsableCommand {
         """))
     var follow = false
 
-    @Option(name: [.customShort("j"), .long], help: "Files linted at once (default: the number of cores). Each file is read by one thread; the report order is the input order.")
+    @Option(name: [.customShort("j"), .long], help: "Threads (default: the number of cores). Each file is read by one thread; with at least two threads per file, its events are parsed on a second one. The report order is the input order.")
     var jobs: Int?
 
     @OptionGroup var ruleOptions: RuleOptions

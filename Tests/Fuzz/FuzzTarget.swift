@@ -54,6 +54,14 @@ public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     if JSONReporter().report(LintResult(files: [a], seconds: 0)) != JSONReporter().report(LintResult(files: [c], seconds: 0)) {
         fuzzFail("the candidate search changed the report")
     }
+    // The events on a second thread, handed over in small batches: the same report.
+    var piped = options
+    piped.pipelined = true
+    piped.pipeBatch = EventPipe.BatchSize(bytes: 256, records: 3, scannerParsesEvery: 2)
+    let d = Linter(options: piped).lint(bytes: bytes, path: "fuzz.log", feedSize: 1021)
+    if JSONReporter().report(LintResult(files: [a], seconds: 0)) != JSONReporter().report(LintResult(files: [d], seconds: 0)) {
+        fuzzFail("the events thread changed the report")
+    }
 
     let result = LintResult(files: [a], seconds: 0)
     for name in ReporterRegistry.names {

@@ -8,11 +8,12 @@ import Testing
 @Suite struct EquivalenceTests {
     static func json(_ files: [FileResult]) -> String { JSONReporter().report(LintResult(files: files)) }
 
-    /// The events on a second thread, in batches of a few lines (many hand-overs).
+    /// The events on a second thread, in batches of a few lines (many hand-overs), every other
+    /// batch parsed on the scanner's thread.
     static func pipelined(batchRecords: Int) -> LintOptions {
         var o = LintOptions()
         o.pipelined = true
-        o.pipeBatch = EventPipe.BatchSize(bytes: 600, records: batchRecords)
+        o.pipeBatch = EventPipe.BatchSize(bytes: 600, records: batchRecords, scannerParsesEvery: 2)
         return o
     }
 

@@ -4,6 +4,11 @@ import Foundation
 /// the scanner lets through (about one in ten) are copied into batches and handed over in order, so
 /// the events, their line numbers and the timeline are exactly those of the one-thread run. A few
 /// batches are in flight at most: memory stays bounded, and a slow stage holds the scanner back.
+///
+/// The two threads share the work where it piles up: when the stage is behind (no free batch), the
+/// scanner parses the candidate lines of the batch it hands over itself (`LineParser`: envelope,
+/// message grammars, timestamp; everything that does not depend on the lines before), and the
+/// stage only puts them in context and on the timeline.
 final class EventPipe: @unchecked Sendable {
     enum Kind: UInt8 { case learn, candidate, sample }
 
@@ -22,6 +27,8 @@ final class EventPipe: @unchecked Sendable {
         private(set) var capacity: Int
         private(set) var used = 0
         private(set) var records: [Record] = []
+        /// When the scanner parsed the batch: what each record's line said (in record order).
+        private(set) var parsed: [ParsedLine] = []
 
         init(capacity: Int, records: Int) {
             self.capacity = capacity
@@ -49,21 +56,38 @@ final class EventPipe: @unchecked Sendable {
             used += n
         }
 
+        /// Parses the candidate lines (on the scanner's thread, before the batch is handed over).
+        func parse(with lines: LineParser) {
+            let base = UnsafePointer(bytes)
+            parsed.reserveCapacity(records.count)
+            for r in records {
+                parsed.append(r.kind == .candidate ? lines.parse(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope) : .none)
+            }
+        }
+
         func reset() {
             used = 0
             records.removeAll(keepingCapacity: true)
+            parsed.removeAll(keepingCapacity: true)
         }
     }
 
     /// How much one batch holds before it is handed over (tests make batches tiny).
     struct BatchSize: Sendable {
-        var bytes = 512 * 1024
-        var records = 4096
+        var bytes = 128 * 1024
+        var records = 1024
+        /// Tests: the scanner parses every n-th batch whether the stage is behind or not (0: only
+        /// when it is behind).
+        var scannerParsesEvery = 0
     }
-    static let batchCount = 4
+    static let batchCount = 8
 
     private let stage: EventStage
     private let size: BatchSize
+    /// The scanner thread's parser, for batches it parses itself.
+    private let lines: LineParser
+    /// Batches the scanner parsed, of all it handed over (tests: both sides worked).
+    private(set) var parsedBatches = 0, batches = 0
     private let condition = NSCondition()
     private var full: [Batch] = []
     private var free: [Batch]
@@ -71,9 +95,10 @@ final class EventPipe: @unchecked Sendable {
     private var ended = false
     private var done = false
 
-    init(stage: EventStage, size: BatchSize = BatchSize()) {
+    init(stage: EventStage, customDialects: [CustomDialect], size: BatchSize = BatchSize()) {
         self.stage = stage
         self.size = size
+        lines = LineParser(customDialects: customDialects)
         current = Batch(capacity: size.bytes, records: size.records)
         free = (1..<Self.batchCount).map { _ in Batch(capacity: size.bytes, records: size.records) }
         let thread = Thread { [self] in run() }
@@ -88,7 +113,19 @@ final class EventPipe: @unchecked Sendable {
         current.append(kind, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
     }
 
+    /// How often a custom dialect's pattern gave up on the scanner's side (see `MessageParser`).
+    var limitHits: Int { lines.parser.limitHits }
+
     private func submit() {
+        condition.lock()
+        let behind = free.isEmpty
+        condition.unlock()
+        batches += 1
+        if size.scannerParsesEvery > 0 ? batches % size.scannerParsesEvery == 0 : behind {
+            // The stage has a backlog: take part of its work instead of waiting.
+            current.parse(with: lines)
+            parsedBatches += 1
+        }
         condition.lock()
         full.append(current)
         condition.broadcast()
@@ -130,11 +167,17 @@ final class EventPipe: @unchecked Sendable {
 
     private func process(_ batch: Batch) {
         let base = UnsafePointer(batch.bytes)
-        for r in batch.records {
+        let parsed = batch.parsed
+        for (i, r) in batch.records.enumerated() {
             let p = base + r.offset
             switch r.kind {
             case .learn: if let format = r.format { stage.learn(p, r.length, format: format) }
-            case .candidate: stage.candidate(p, r.length, line: r.line, format: r.format, afterEnvelope: r.afterEnvelope)
+            case .candidate:
+                if parsed.isEmpty {
+                    stage.candidate(p, r.length, line: r.line, format: r.format, afterEnvelope: r.afterEnvelope)
+                } else {
+                    stage.apply(parsed[i], line: r.line)
+                }
             case .sample: stage.sample(p, r.length)
             }
         }

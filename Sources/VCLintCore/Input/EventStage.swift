@@ -4,12 +4,79 @@ import Glibc
 import Darwin
 #endif
 
+/// What a candidate line says on its own, before the lines around it give it a context.
+enum ParsedLine {
+    /// Not an event (noise, a continuation, a capture's metadata).
+    case none
+    /// An event in an envelope: its process, pid and time are the envelope's. `message` (or the
+    /// decoded ndjson message) is what the message parser read.
+    case enveloped(Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?)
+    /// An event in a line without an envelope: it belongs to the context process.
+    case bare(Event)
+}
+
+/// The context-free half of turning a line into an event: envelope, message grammars, timestamp.
+/// One per thread (it owns PCRE2 match data and caches); the same line gives the same result in
+/// any instance.
+final class LineParser {
+    let parser: MessageParser
+    private var minuteCache = TimestampParser.MinuteCache()
+    /// The last process name built, reused while lines come from the same process.
+    private var internedName = ""
+    private var internedBytes: [UInt8] = []
+
+    init(customDialects: [CustomDialect]) {
+        parser = MessageParser(custom: customDialects)
+    }
+
+    /// A line the candidate search let through; `format` is its envelope (`EnvelopeParser.classify`)
+    /// and `afterEnvelope` whether an enveloped line came before it.
+    func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
+        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
+            if info.isMetadata { return .none }
+            let event: Event?
+            if let d = info.decodedMessage {
+                event = d.withUnsafeBufferPointer { parser.parse($0) }
+            } else {
+                event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
+            }
+            guard var e = event else { return .none }
+            e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+            return .enveloped(e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+        }
+        // No envelope: a continuation of the previous message (indented, as NSLog prints a
+        // dictionary) is part of that message; an unindented complete statement after enveloped
+        // lines is a `print` mixed into the console and belongs to the same process.
+        if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return .none }
+        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return .none }
+        return .bare(e)
+    }
+
+    func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo) -> LogTime? {
+        EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+    }
+
+    func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
+        if let d = info.decodedProcess { return d }
+        guard let r = info.process else { return nil }
+        let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
+        if bytes.count == internedBytes.count, bytes.count > 0,
+           internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+            return internedName
+        }
+        internedBytes = Array(bytes)
+        internedName = String(decoding: bytes, as: UTF8.self)
+        return internedName
+    }
+}
+
 /// lines → events → timeline (the second half of `LogScanner`): parses the lines the scanner let
 /// through and keeps the context a line's envelope gives to the unenveloped lines after it. It sees
 /// the lines in input order, either called by the scanner directly or, for a file with a core to
-/// spare, from `EventPipe` on a thread of its own; both give the same events.
+/// spare, from `EventPipe` on a thread of its own, possibly parsed already (`apply`); all give the
+/// same events.
 final class EventStage {
-    let parser: MessageParser
+    let lines: LineParser
     let builder: TimelineBuilder
     /// Lines that carried a lifecycle event or a UIKit warning.
     private(set) var events = 0
@@ -20,15 +87,13 @@ final class EventStage {
     /// line): `print` lines without an envelope belong to it.
     private(set) var contextProcess: String?
     private var contextPID: Int?
-    private var minuteCache = TimestampParser.MinuteCache()
-    /// The last process name built, reused while lines come from the same process.
-    private var internedName = ""
-    private var internedBytes: [UInt8] = []
 
     init(options: TimelineOptions, customDialects: [CustomDialect]) {
-        parser = MessageParser(custom: customDialects)
+        lines = LineParser(customDialects: customDialects)
         builder = TimelineBuilder(options: options)
     }
+
+    var parser: MessageParser { lines.parser }
 
     /// Whether a line with this envelope would give `learn` a process (the scanner's own record of
     /// whether the context is known, when this stage runs on another thread).
@@ -40,72 +105,56 @@ final class EventStage {
     /// the enveloped lines around them.
     func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {
         guard contextProcess == nil, let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata else { return }
-        contextProcess = processName(info, p)
+        contextProcess = lines.processName(info, p)
         contextPID = info.pid
     }
 
-    /// A line the candidate search let through, numbered `line`; `format` is its envelope
-    /// (`EnvelopeParser.classify`) and `afterEnvelope` whether an enveloped line came before it.
+    /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
-        var event: Event?
-        var process: String?
-        var pid: Int?
-        var time: LogTime?
-        var message = UnsafeBufferPointer(start: p, count: n)
-        var decoded: [UInt8]?
-        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
-            if info.isMetadata { return }
-            if let d = info.decodedMessage {
-                decoded = d
-                event = d.withUnsafeBufferPointer { parser.parse($0) }
-            } else {
-                message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
-                event = parser.parse(message)
+        let parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
+        if let tap {
+            switch parsed {
+            case .none: break
+            case .enveloped(let e, let process, let pid, let message, let decoded):
+                var e = e
+                e.line = line
+                if let decoded {
+                    decoded.withUnsafeBufferPointer { tap($0, e, process, pid) }
+                } else {
+                    tap(UnsafeBufferPointer(start: p + message.lowerBound, count: message.count), e, process, pid)
+                }
+            case .bare(var e):
+                e.line = line
+                tap(UnsafeBufferPointer(start: p, count: n), e, contextProcess, contextPID)
             }
-            guard event != nil else { return }
-            process = processName(info, p)
-            pid = info.pid
-            time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+        }
+        apply(parsed, line: line)
+    }
+
+    /// A parsed candidate line in its context: an enveloped event gives the context its process.
+    func apply(_ parsed: ParsedLine, line: Int) {
+        switch parsed {
+        case .none:
+            return
+        case .enveloped(var e, let process, let pid, _, _):
             contextProcess = process
             contextPID = pid
-        } else {
-            // No envelope: a continuation of the previous message (indented, as NSLog prints a
-            // dictionary) is part of that message; an unindented complete statement after enveloped
-            // lines is a `print` mixed into the console and belongs to the same process.
-            if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
-            event = parser.parse(UnsafeBufferPointer(start: p, count: n))
-            process = contextProcess
-            pid = contextPID
+            e.line = line
+            events += 1
+            builder.handle(e, process: process, pid: pid)
+        case .bare(var e):
+            e.line = line
+            events += 1
+            builder.handle(e, process: contextProcess, pid: contextPID)
         }
-        guard var e = event else { return }
-        e.line = line
-        e.time = time
-        events += 1
-        if let tap {
-            if let decoded { decoded.withUnsafeBufferPointer { tap($0, e, process, pid) } } else { tap(message, e, process, pid) }
-        }
-        builder.handle(e, process: process, pid: pid)
     }
 
     /// A line (event or noise) that tells how far in time its session went.
     func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
         guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
               let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
-              let process = processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: EnvelopeParser.time(p, n, info: info, cache: &minuteCache))
+              let process = lines.processName(info, p) else { return }
+        builder.observe(process: process, pid: info.pid, time: lines.time(p, n, info: info))
         if contextProcess == process { contextPID = info.pid }
-    }
-
-    private func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
-        if let d = info.decodedProcess { return d }
-        guard let r = info.process else { return nil }
-        let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
-        if bytes.count == internedBytes.count, bytes.count > 0,
-           internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
-            return internedName
-        }
-        internedBytes = Array(bytes)
-        internedName = String(decoding: bytes, as: UTF8.self)
-        return internedName
     }
 }

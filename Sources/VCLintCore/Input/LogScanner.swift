@@ -131,7 +131,7 @@ public final class LogScanner {
         self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.stage = EventStage(options: options, customDialects: customDialects)
-        if pipelined { pipe = EventPipe(stage: stage, size: pipeBatch) }
+        if pipelined { pipe = EventPipe(stage: stage, customDialects: customDialects, size: pipeBatch) }
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
         self.buffer = .allocate(capacity: self.capacity + Self.slack)
@@ -206,7 +206,7 @@ public final class LogScanner {
         let summary = stage.builder.finish()
         stats.lines = lineNumber
         stats.events = stage.events
-        stats.patternLimitHits = stage.parser.limitHits
+        stats.patternLimitHits = stage.parser.limitHits + (pipe?.limitHits ?? 0)
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
         for f in EnvelopeFormat.allCases where formatCounts[f.index] > 0 { stats.formats[f] = formatCounts[f.index] }
