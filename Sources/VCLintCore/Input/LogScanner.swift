@@ -307,6 +307,17 @@ public final class LogScanner {
         var lineStart = start
         var candidate = false
         var lastLineStart = start, lastLineLength = 0
+        // Noise lines with the latest envelope's shape are only counted: here, in locals, written
+        // back (`flush`) before anything else looks at the counts.
+        var template = fastTemplate()
+        var templateLines = 0
+        @inline(__always) func flush() {
+            guard templateLines > 0, let t = template else { return }
+            lineNumber += templateLines
+            formatCounts[t.format.index] += templateLines
+            lastEnvelope = t.format
+            templateLines = 0
+        }
         var window = start
         while window < end {
             let blocks = min(Self.windowBlocks, (end - window + 31) / 32)
@@ -332,7 +343,21 @@ public final class LogScanner {
                     }
                     hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
                     lastLineStart = lineStart
+                    if !candidate, let t = template, base + lineStart < nextSample {
+                        let p = buffer + lineStart
+                        var n = lineEnd - lineStart
+                        if n > 0, p[n - 1] == 0x0D { n -= 1 }
+                        lastLineLength = n
+                        if t.matches(p, n) {
+                            templateLines += 1
+                            lineStart = lineEnd + 1
+                            nl &= nl &- 1
+                            continue
+                        }
+                    }
+                    flush()
                     lastLineLength = vectorLine(lineStart, lineEnd, end: end, candidate: candidate)
+                    template = fastTemplate()
                     candidate = false
                     lineStart = lineEnd + 1
                     nl &= nl &- 1
@@ -344,11 +369,19 @@ public final class LogScanner {
             }
             window += 32 * blocks
         }
+        flush()
         if lineStart < end {
             lastLineStart = lineStart
             lastLineLength = vectorLine(lineStart, end, end: end, candidate: candidate)
         }
         keepLast(buffer + lastLineStart, lastLineLength)
+    }
+
+    /// The latest envelope's template while a noise line that has its shape needs nothing but
+    /// counting (no custom dialect to search, the context process known).
+    @inline(__always)
+    private func fastTemplate() -> EnvelopeTemplate? {
+        customFinder == nil && templateCount > 0 && contextKnown ? templates.pointee : nil
     }
 
     /// One line of `processVectors`; returns its length without the line break.
