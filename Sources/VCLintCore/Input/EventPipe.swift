@@ -109,8 +109,13 @@ final class EventPipe: @unchecked Sendable {
     /// Scanner side: one line for the stage, in input order.
     @inline(__always)
     func append(_ kind: Kind, _ p: UnsafePointer<UInt8>, _ n: Int, line: Int = 0, format: EnvelopeFormat? = nil, afterEnvelope: Bool = false) {
-        if current.count >= size.records || (!current.fits(n) && current.count > 0) { submit() }
-        current.append(kind, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
+        // The batch is this thread's until `submit`: no reference counting on the way.
+        Unmanaged.passUnretained(current)._withUnsafeGuaranteedRef { batch in
+            if batch.count >= size.records || (!batch.fits(n) && batch.count > 0) { submit() }
+        }
+        Unmanaged.passUnretained(current)._withUnsafeGuaranteedRef {
+            $0.append(kind, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
+        }
     }
 
     /// How often a custom dialect's pattern gave up on the scanner's side (see `MessageParser`).

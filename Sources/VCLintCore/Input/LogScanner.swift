@@ -51,7 +51,7 @@ public final class LogScanner {
     /// The lines' second half: events, their context and the timeline.
     private let stage: EventStage
     /// With a core to spare, the stage runs on its own thread and the scanner hands it lines.
-    private var pipe: EventPipe?
+    private let pipe: EventPipe?
     /// While the stage runs on its own thread: known to the scanner that the stage has a context
     /// process (so enveloped noise lines need not be offered to `EventStage.learn`).
     private var pipeContextKnown = false
@@ -131,7 +131,7 @@ public final class LogScanner {
         self.sampleInterval = options.live ? 1 : 64 * 1024
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.stage = EventStage(options: options, customDialects: customDialects)
-        if pipelined { pipe = EventPipe(stage: stage, customDialects: customDialects, size: pipeBatch) }
+        pipe = pipelined ? EventPipe(stage: stage, customDialects: customDialects, size: pipeBatch) : nil
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
         self.buffer = .allocate(capacity: self.capacity + Self.slack)
