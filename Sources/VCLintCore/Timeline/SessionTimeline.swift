@@ -11,12 +11,23 @@ final class Instrumentation {
     private var kindsByDialect: [Dialect: EventKinds] = [:]
     private var dialectOfClass: [String: Dialect] = [:]
 
+    /// Recently recorded classes and (a copy of) their kinds, by name length: most events repeat a
+    /// class and a kind already recorded, and a String compare costs less than a hash. Kinds only
+    /// grow, so a stale copy can only send an event the long way.
+    private var recent = [(name: String, kinds: EventKinds)](repeating: ("", []), count: 8)
+
     @inline(__always)
     func record(_ className: String, _ kind: EventKind, dialect: Dialect) {
-        if kindsByClass[className]?.contains(kind) == true { return }
+        let slot = className.utf8.count & 7
+        if recent[slot].kinds.contains(kind), recent[slot].name == className { return }
+        if let known = kindsByClass[className], known.contains(kind) {
+            recent[slot] = (className, known)
+            return
+        }
         kindsByClass[className, default: []].insert(kind)
         kindsByDialect[dialect, default: []].insert(kind)
         if dialectOfClass[className] == nil { dialectOfClass[className] = dialect }
+        recent[slot] = (className, kindsByClass[className]!)
     }
 
     /// A set of event kinds as one word (recorded for every event).
@@ -66,12 +77,20 @@ final class SessionTimeline {
     let options: TimelineOptions
     unowned let context: TimelineContext
 
-    private var liveByClass: [String: [Instance]] = [:]
+    /// What the session knows per class, found once per event (`classState`).
+    final class ClassState {
+        /// The class's live instances, oldest first.
+        var live: [Instance] = []
+        /// The instance of the class deallocated last.
+        var lastDead: Instance?
+        /// Whether the class ever had an instance without an address: only its new addresses may
+        /// bind one (skips a scan of every live instance of the class per new address).
+        var hasUnbound = false
+    }
+    private var classes: [String: ClassState] = [:]
+    /// Recently used classes by name length (a String compare costs less than a hash).
+    private var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
     private var byAddress: [UInt64: Instance] = [:]
-    /// Classes that ever had an instance without an address: only their new addresses may bind one
-    /// (skips a scan of every live instance of the class per new address).
-    private var classesWithUnbound: Set<String> = []
-    private var lastDeadByClass: [String: Instance] = [:]
     private var transition: Transition?
     private var transitionSerial = 0
     private var memoryWarnings = 0
@@ -105,8 +124,8 @@ final class SessionTimeline {
     /// Live mode (`--follow`): a removed controller is leaked as soon as the grace period has passed
     /// in log time without its dealloc, instead of when the session ends.
     private func reportExpiredLeaks(now: LogTime) {
-        for list in liveByClass.values {
-            for inst in list where !inst.leakReported {
+        for state in classes.values {
+            for inst in state.live where !inst.leakReported {
                 guard let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
                 let wentOn = now.seconds - at.seconds
                 if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
@@ -133,7 +152,7 @@ final class SessionTimeline {
             recorder?.warning(e, session: serial)
             let known = e.address.flatMap { byAddress[$0] }
             let named = known?.ref ?? ControllerRef(className: e.className, address: e.address,
-                                                    instance: liveByClass[e.className]?.last?.label ?? e.className)
+                                                    instance: existingClass(e.className)?.live.last?.label ?? e.className)
             if e.kind == .uikitUnbalancedTransition {
                 emit(.uikitUnbalanced(event: EventRef(e), text: e.text ?? ""), named, line: e.line, time: e.time)
             } else {
@@ -158,10 +177,31 @@ final class SessionTimeline {
 
     // MARK: - Identity (lifecycle.md §3)
 
+    /// The class's state, if the session has seen the class.
+    @inline(__always)
+    private func existingClass(_ name: String) -> ClassState? {
+        let slot = name.utf8.count & 7
+        if let s = recentClasses[slot].state, recentClasses[slot].name == name { return s }
+        guard let s = classes[name] else { return nil }
+        recentClasses[slot] = (name, s)
+        return s
+    }
+
+    /// The class's state, made when the session first sees the class.
+    @inline(__always)
+    private func classState(_ name: String) -> ClassState {
+        if let s = existingClass(name) { return s }
+        let s = ClassState()
+        classes[name] = s
+        recentClasses[name.utf8.count & 7] = (name, s)
+        return s
+    }
+
     private func newInstance(_ e: Event) -> Instance {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
-        liveByClass[e.className, default: []].append(inst)
-        if let a = e.address { byAddress[a] = inst } else { classesWithUnbound.insert(e.className) }
+        let state = classState(e.className)
+        state.live.append(inst)
+        if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         return inst
     }
 
@@ -179,8 +219,8 @@ final class SessionTimeline {
                 forget(known)
             }
             // An instance of this class first seen without an address takes it.
-            if classesWithUnbound.contains(e.className), let live = liveByClass[e.className],
-               let unbound = pick(ArraySlice(live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
+            if let state = existingClass(e.className), state.hasUnbound,
+               let unbound = pick(ArraySlice(state.live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
@@ -197,7 +237,8 @@ final class SessionTimeline {
         // Without addresses, an event goes to the live instance of its class whose state accepts it.
         // Only the most recent ones are candidates: thousands of live instances of one class (logs
         // concatenated without relaunch lines, say) would make every event cost a scan of them all.
-        let live = (liveByClass[e.className] ?? []).suffix(Self.routingWindow)
+        let state = existingClass(e.className)
+        let live = (state?.live ?? []).suffix(Self.routingWindow)
         switch e.kind {
         case .initialize:
             // initWithNibName: → init chains log several initializers for one object.
@@ -230,7 +271,7 @@ final class SessionTimeline {
             // its creation (then a new instance may simply have been created silently).
             // willMove(toParent: parent) is the first callback of a child being added (addChild
             // calls it before the child's view loads): a new instance, not a zombie.
-            if e.kind.isCallback, !Self.startsChild(e), let dead = lastDeadByClass[e.className] {
+            if e.kind.isCallback, !Self.startsChild(e), let dead = state?.lastDead {
                 let i = context.instrumentation
                 if i.logs(e.className, .initialize) || i.logs(e.className, .loadView) || i.logs(e.className, .viewDidLoad) {
                     return dead
@@ -292,7 +333,7 @@ final class SessionTimeline {
 
     private func forget(_ inst: Instance) {
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
-        liveByClass[inst.className]?.removeAll { $0 === inst }
+        existingClass(inst.className)?.live.removeAll { $0 === inst }
     }
 
     // MARK: - The state machine
@@ -599,16 +640,16 @@ final class SessionTimeline {
             }
         }
         if let recorder {
-            let othersVisible = liveByClass.values.contains { list in
-                list.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
+            let othersVisible = classes.values.contains { state in
+                state.live.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
             }
             recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
     }
 
     private func stillVisible(except inst: Instance) -> Bool {
-        for (_, list) in liveByClass {
-            for i in list where i !== inst && (i.appearance == .appeared || i.appearance == .appearing) { return true }
+        for state in classes.values {
+            for i in state.live where i !== inst && (i.appearance == .appeared || i.appearance == .appearing) { return true }
         }
         return false
     }
@@ -751,8 +792,9 @@ final class SessionTimeline {
         if let t = inst.transition, let m = t.member(inst), m.pending { m.failed = true; settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
-        liveByClass[inst.className]?.removeAll { $0 === inst }
-        lastDeadByClass[inst.className] = inst
+        let state = classState(inst.className)
+        state.live.removeAll { $0 === inst }
+        state.lastDead = inst
         // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
         // controller here made each dealloc cost O(live controllers), quadratic on long captures).
         if let a = inst.address { rememberDead(a) }
@@ -782,7 +824,7 @@ final class SessionTimeline {
         if let t = transition, !t.settled { settle(t) }
         recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
         var live: [Instance] = []
-        for list in liveByClass.values { live.append(contentsOf: list) }
+        for state in classes.values { live.append(contentsOf: state.live) }
         live.sort { $0.serial < $1.serial }
         for inst in live {
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
@@ -813,9 +855,11 @@ final class SessionTimeline {
             inst.transition = nil
             inst.coveredBy.removeAll()
         }
-        liveByClass = [:]
+        for state in classes.values {
+            state.live = []
+            state.lastDead = nil
+        }
         byAddress = [:]
-        lastDeadByClass = [:]
         transition = nil
         lastInitInstance = nil
     }
