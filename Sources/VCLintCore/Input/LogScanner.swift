@@ -100,6 +100,9 @@ public final class LogScanner {
     private static let windowBlocks = 2048
     private let newlineMasks: UnsafeMutablePointer<UInt32>
     private let hitMasks: UnsafeMutablePointer<UInt32>
+    /// A window's line ends and verified literals, as positions in the window (see `processVectors`).
+    private let lineEnds: UnsafeMutablePointer<Int32>
+    private let literalHits: UnsafeMutablePointer<Int32>
 #endif
     /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
     /// numbers of the lines the candidate search let through.
@@ -142,8 +145,10 @@ public final class LogScanner {
         let custom = customDialects.compactMap(\.candidatePattern)
         self.customFinder = custom.isEmpty ? nil : CandidateFinder(custom)
         self.templates = .allocate(capacity: Self.maxTemplates)
-        self.newlineMasks = .allocate(capacity: Self.windowBlocks)
-        self.hitMasks = .allocate(capacity: Self.windowBlocks)
+        self.newlineMasks = .allocate(capacity: Self.windowBlocks + 1)
+        self.hitMasks = .allocate(capacity: Self.windowBlocks + 1)
+        self.lineEnds = .allocate(capacity: 32 * Self.windowBlocks + 2)
+        self.literalHits = .allocate(capacity: 32 * Self.windowBlocks)
 #endif
     }
 
@@ -157,6 +162,8 @@ public final class LogScanner {
         templates.deallocate()
         newlineMasks.deallocate()
         hitMasks.deallocate()
+        lineEnds.deallocate()
+        literalHits.deallocate()
 #endif
     }
 
@@ -295,22 +302,26 @@ public final class LogScanner {
     }
 
 #if VCLINT_SSSE3
-    /// `process` in windows of 32-byte blocks: a bulk pass (`CandidateLiterals.masks`, AVX2 where
-    /// the CPU has it) marks each block's newlines and fingerprint hits, then the lines are walked
-    /// by their newline bits; a hit is verified only when its line is not a candidate already, and
-    /// a line without either that has the latest envelope's shape costs a few vector compares.
+    /// `process` in windows of 32-byte blocks. A bulk pass (`CandidateLiterals.masks`, AVX2 where
+    /// the CPU has it) marks each block's newlines and fingerprint hits; the hits are verified and
+    /// both are turned into lists of positions, so the lines are walked by one loop over their ends
+    /// (no branch per block, none that depends on how many lines a block holds). A line with no
+    /// verified literal that has the latest envelope's shape is only counted; any other goes to
+    /// `vectorLine`.
     private func processVectors(_ start: Int, _ end: Int) {
         if let customFinder {
             customFinder.reset()
             nextCustom = customFinder.next(buffer, from: start, end: end)
         }
         var lineStart = start
+        /// A verified literal in the line that is still open at a window's end.
         var candidate = false
-        var lastLineStart = start, lastLineLength = 0
         // Noise lines with the latest envelope's shape are only counted: here, in locals, written
         // back (`flush`) before anything else looks at the counts.
         var template = fastTemplate()
         var templateLines = 0
+        /// Lines that start before this buffer index need no time sample.
+        var sampleAt = nextSample - base
         @inline(__always) func flush() {
             guard templateLines > 0, let t = template else { return }
             lineNumber += templateLines
@@ -318,63 +329,104 @@ public final class LogScanner {
             lastEnvelope = t.format
             templateLines = 0
         }
+        let ends = lineEnds, found = literalHits
         var window = start
         while window < end {
             let blocks = min(Self.windowBlocks, (end - window + 31) / 32)
             literals.masks(buffer + window, blocks: blocks, newlines: newlineMasks, hits: hitMasks)
-            for b in 0..<blocks {
-                let block = window + 32 * b
-                var nl = newlineMasks[b]
-                var hits = hitMasks[b]
-                if nl | hits == 0 { continue }
-                if end - block < 32 {
-                    let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - block)) &- 1)
-                    nl &= valid
-                    hits &= valid
-                }
-                var buckets: CandidateLiterals.Buckets?
-                while nl != 0 {
-                    let k = UInt32(nl.trailingZeroBitCount)
-                    let lineEnd = block + Int(k)
-                    let before = hits & ((1 << k) &- 1)
-                    if !candidate, before != 0 {
-                        if buckets == nil { buckets = literals.buckets(buffer + block) }
-                        candidate = literals.verify(buffer, block: block, positions: before, buckets: buckets!, end: end)
-                    }
-                    hits &= ~(UInt32(truncatingIfNeeded: (UInt64(2) << UInt64(k)) &- 1))
-                    lastLineStart = lineStart
-                    if !candidate, let t = template, base + lineStart < nextSample {
-                        let p = buffer + lineStart
-                        var n = lineEnd - lineStart
-                        if n > 0, p[n - 1] == 0x0D { n -= 1 }
-                        lastLineLength = n
-                        if t.matches(p, n) {
-                            templateLines += 1
-                            lineStart = lineEnd + 1
-                            nl &= nl &- 1
-                            continue
-                        }
-                    }
-                    flush()
-                    lastLineLength = vectorLine(lineStart, lineEnd, end: end, candidate: candidate)
-                    template = fastTemplate()
-                    candidate = false
-                    lineStart = lineEnd + 1
-                    nl &= nl &- 1
-                }
-                if !candidate, hits != 0 {
-                    if buckets == nil { buckets = literals.buckets(buffer + block) }
-                    candidate = literals.verify(buffer, block: block, positions: hits, buckets: buckets!, end: end)
-                }
+            if end - window < 32 * blocks {
+                // The last block runs past the data: drop what its tail marked.
+                let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - window - 32 * (blocks - 1))) &- 1)
+                newlineMasks[blocks - 1] &= valid
+                hitMasks[blocks - 1] &= valid
             }
+            if blocks & 1 != 0 { newlineMasks[blocks] = 0; hitMasks[blocks] = 0 }
+            let (lines, hits) = Self.positions(newlineMasks, hitMasks, pairs: (blocks + 1) / 2, ends: ends, found: found) { at in
+                literals.verify(buffer, block: window + at & ~31, positions: 1 << UInt32(at & 31),
+                                buckets: literals.buckets(buffer + window + at & ~31), end: end)
+            }
+            // The lines, by their ends; a literal belongs to the line it lies in.
+            var next = 0  // the first verified literal not yet in a line
+            var i = 0
+            while i < lines {
+                if !candidate, let t = template {
+                    // A run of noise lines with the template's shape, up to the next literal.
+                    let limit = next < hits ? window + Int(found[next]) : Int.max
+                    let k = t.run(buffer, ends: ends, from: i, to: lines, window: window, lineStart: &lineStart, hit: limit, sampleAt: sampleAt)
+                    templateLines += k - i
+                    i = k
+                    if i == lines { break }
+                }
+                let lineEnd = window + Int(ends[i])
+                i += 1
+                var cand = candidate
+                if next < hits, window + Int(found[next]) < lineEnd {
+                    cand = true
+                    repeat { next += 1 } while next < hits && window + Int(found[next]) < lineEnd
+                }
+                flush()
+                _ = vectorLine(lineStart, lineEnd, end: end, candidate: cand)
+                template = fastTemplate()
+                sampleAt = nextSample - base
+                candidate = false
+                lineStart = lineEnd + 1
+            }
+            if next < hits { candidate = true }
             window += 32 * blocks
         }
         flush()
         if lineStart < end {
-            lastLineStart = lineStart
-            lastLineLength = vectorLine(lineStart, end, end: end, candidate: candidate)
+            _ = vectorLine(lineStart, end, end: end, candidate: candidate)
         }
-        keepLast(buffer + lastLineStart, lastLineLength)
+        // The last line, without its line break: the unfinished one, or the one before the last newline.
+        var lastStart = lineStart, lastEnd = end
+        if lineStart >= end, end > start {
+            lastEnd = end - 1
+            lastStart = vclint_memrchr(buffer + start, 0x0A, lastEnd - start)
+                .map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? start
+        }
+        var lastLength = lastEnd - lastStart
+        if lastLength > 0, buffer[lastStart + lastLength - 1] == 0x0D { lastLength -= 1 }
+        keepLast(buffer + lastStart, max(0, lastLength))
+    }
+
+    /// A window's line ends and verified literals, as positions in the window, from the bulk pass's
+    /// masks read as 64-bit pairs. Two ends are written per pair whether it has them or not (the
+    /// next pair overwrites what it lacked), so most pairs cost no branch on their newlines.
+    @inline(__always)
+    private static func positions(_ newlines: UnsafeMutablePointer<UInt32>, _ hitMasks: UnsafeMutablePointer<UInt32>, pairs: Int,
+                                  ends: UnsafeMutablePointer<Int32>, found: UnsafeMutablePointer<Int32>,
+                                  verify: (Int) -> Bool) -> (lines: Int, hits: Int) {
+        let nlPairs = UnsafeRawPointer(newlines), hitPairs = UnsafeRawPointer(hitMasks)
+        var lines = 0, hits = 0
+        for b in 0..<pairs {
+            var nl = nlPairs.load(fromByteOffset: 8 &* b, as: UInt64.self)
+            let at = Int32(truncatingIfNeeded: 64 &* b)
+            let count = nl.nonzeroBitCount
+            ends[lines] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+            nl &= nl &- 1
+            ends[lines &+ 1] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+            if count > 2 {
+                nl &= nl &- 1
+                var k = lines &+ 2
+                while nl != 0 {
+                    ends[k] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+                    nl &= nl &- 1
+                    k &+= 1
+                }
+            }
+            lines &+= count
+            var h = hitPairs.load(fromByteOffset: 8 &* b, as: UInt64.self)
+            while h != 0 {
+                let j = 64 &* b &+ h.trailingZeroBitCount
+                if verify(j) {
+                    found[hits] = Int32(truncatingIfNeeded: j)
+                    hits &+= 1
+                }
+                h &= h &- 1
+            }
+        }
+        return (lines, hits)
     }
 
     /// The latest envelope's template while a noise line that has its shape needs nothing but

@@ -230,6 +230,28 @@ struct EnvelopeTemplate {
         return zeroColumn < 0 || p[zeroColumn] == zeroByte
     }
 
+    /// The scanner's hot loop: from line `from` (its start `lineStart`; `ends` are window-relative
+    /// positions of the line breaks), the lines that have this shape, start before `sampleAt` and end
+    /// at or before `hit` (the next literal's position). Returns the first line that does not, with
+    /// `lineStart` moved to it.
+    func run(_ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>, from: Int, to: Int, window: Int,
+             lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
+        var s = lineStart
+        var i = from
+        while i < to {
+            let e = window &+ Int(ends[i])
+            if e > hit || s >= sampleAt { break }
+            var n = e &- s
+            // A carriage return only matters to a line exactly as long as the shape.
+            if n == extent, n > 0, buffer[s &+ n &- 1] == 0x0D { n &-= 1 }
+            if !matches(buffer + s, n) { break }
+            s = e &+ 1
+            i &+= 1
+        }
+        lineStart = s
+        return i
+    }
+
     @inline(__always)
     private static func same(_ v: __m128i, _ shape: __m128i, _ care: UInt32) -> Bool {
         let d = _mm_sub_epi8(v, _mm_set1_epi8(0x30))
