@@ -65,6 +65,11 @@ final class EventPipe: @unchecked Sendable {
             }
         }
 
+        /// The parsed lines, to be applied in place (by the stage's thread, once the batch is its).
+        func withParsed(_ body: (UnsafeMutableBufferPointer<ParsedLine>) -> Void) {
+            parsed.withUnsafeMutableBufferPointer { body($0) }
+        }
+
         func reset() {
             used = 0
             records.removeAll(keepingCapacity: true)
@@ -172,18 +177,19 @@ final class EventPipe: @unchecked Sendable {
 
     private func process(_ batch: Batch) {
         let base = UnsafePointer(batch.bytes)
-        let parsed = batch.parsed
-        for (i, r) in batch.records.enumerated() {
-            let p = base + r.offset
-            switch r.kind {
-            case .learn: if let format = r.format { stage.learn(p, r.length, format: format) }
-            case .candidate:
-                if parsed.isEmpty {
-                    stage.candidate(p, r.length, line: r.line, format: r.format, afterEnvelope: r.afterEnvelope)
-                } else {
-                    stage.apply(parsed[i], line: r.line)
+        batch.withParsed { parsed in
+            for (i, r) in batch.records.enumerated() {
+                let p = base + r.offset
+                switch r.kind {
+                case .learn: if let format = r.format { stage.learn(p, r.length, format: format) }
+                case .candidate:
+                    if parsed.isEmpty {
+                        stage.candidate(p, r.length, line: r.line, format: r.format, afterEnvelope: r.afterEnvelope)
+                    } else {
+                        stage.apply(&parsed[i], line: r.line)
+                    }
+                case .sample: stage.sample(p, r.length)
                 }
-            case .sample: stage.sample(p, r.length)
             }
         }
     }

@@ -4,15 +4,34 @@ import Glibc
 import Darwin
 #endif
 
-/// What a candidate line says on its own, before the lines around it give it a context.
-enum ParsedLine {
-    /// Not an event (noise, a continuation, a capture's metadata).
-    case none
-    /// An event in an envelope: its process, pid and time are the envelope's. `message` (or the
-    /// decoded ndjson message) is what the message parser read.
-    case enveloped(Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?)
-    /// An event in a line without an envelope: it belongs to the context process.
-    case bare(Event)
+/// What a candidate line says on its own, before the lines around it give it a context. A struct
+/// rather than an enum with payloads, so that the stage sets the line number and hands the event on
+/// in place (an enum's payload is copied out, and an event's strings with it, at every step).
+struct ParsedLine {
+    enum Kind: UInt8 {
+        /// Not an event (noise, a continuation, a capture's metadata).
+        case none
+        /// An event in an envelope: its process, pid and time are the envelope's. `message` (or
+        /// the decoded ndjson message) is what the message parser read.
+        case enveloped
+        /// An event in a line without an envelope: it belongs to the context process.
+        case bare
+    }
+    var kind: Kind
+    /// Meaningless for `.none`.
+    var event: Event
+    var process: String? = nil
+    var pid: Int? = nil
+    var message: Range<Int> = 0..<0
+    var decoded: [UInt8]? = nil
+
+    static let none = ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit))
+
+    static func enveloped(_ e: Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
+        ParsedLine(kind: .enveloped, event: e, process: process, pid: pid, message: message, decoded: decoded)
+    }
+
+    static func bare(_ e: Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
 }
 
 /// The context-free half of turning a line into an event: envelope, message grammars, timestamp.
@@ -111,41 +130,36 @@ final class EventStage {
 
     /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
-        let parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
-        if let tap {
-            switch parsed {
-            case .none: break
-            case .enveloped(let e, let process, let pid, let message, let decoded):
-                var e = e
-                e.line = line
-                if let decoded {
-                    decoded.withUnsafeBufferPointer { tap($0, e, process, pid) }
-                } else {
-                    tap(UnsafeBufferPointer(start: p + message.lowerBound, count: message.count), e, process, pid)
-                }
-            case .bare(var e):
-                e.line = line
+        var parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
+        if let tap, parsed.kind != .none {
+            var e = parsed.event
+            e.line = line
+            if parsed.kind == .bare {
                 tap(UnsafeBufferPointer(start: p, count: n), e, contextProcess, contextPID)
+            } else if let decoded = parsed.decoded {
+                decoded.withUnsafeBufferPointer { tap($0, e, parsed.process, parsed.pid) }
+            } else {
+                tap(UnsafeBufferPointer(start: p + parsed.message.lowerBound, count: parsed.message.count), e, parsed.process, parsed.pid)
             }
         }
-        apply(parsed, line: line)
+        apply(&parsed, line: line)
     }
 
     /// A parsed candidate line in its context: an enveloped event gives the context its process.
-    func apply(_ parsed: ParsedLine, line: Int) {
-        switch parsed {
+    func apply(_ parsed: inout ParsedLine, line: Int) {
+        switch parsed.kind {
         case .none:
             return
-        case .enveloped(var e, let process, let pid, _, _):
-            contextProcess = process
-            contextPID = pid
-            e.line = line
+        case .enveloped:
+            contextProcess = parsed.process
+            contextPID = parsed.pid
+            parsed.event.line = line
             events += 1
-            builder.handle(e, process: process, pid: pid)
-        case .bare(var e):
-            e.line = line
+            builder.handle(parsed.event, process: parsed.process, pid: parsed.pid)
+        case .bare:
+            parsed.event.line = line
             events += 1
-            builder.handle(e, process: contextProcess, pid: contextPID)
+            builder.handle(parsed.event, process: contextProcess, pid: contextPID)
         }
     }
 

@@ -52,6 +52,9 @@ public final class LogScanner {
     private let stage: EventStage
     /// With a core to spare, the stage runs on its own thread and the scanner hands it lines.
     private let pipe: EventPipe?
+    /// `pipe`, borrowed: the scanner owns it for its whole life, so handing it a line needs no
+    /// reference counting (an atomic increment and decrement per candidate line otherwise).
+    private let pipeRef: Unmanaged<EventPipe>?
     /// While the stage runs on its own thread: known to the scanner that the stage has a context
     /// process (so enveloped noise lines need not be offered to `EventStage.learn`).
     private var pipeContextKnown = false
@@ -135,6 +138,7 @@ public final class LogScanner {
         self.finder = CandidateFinder(Self.candidatePatterns + customDialects.compactMap(\.candidatePattern))
         self.stage = EventStage(options: options, customDialects: customDialects)
         pipe = pipelined ? EventPipe(stage: stage, customDialects: customDialects, size: pipeBatch) : nil
+        pipeRef = pipe.map { Unmanaged.passUnretained($0) }
         self.stats = InputStats(path: path)
         self.capacity = max(chunkSize, 256)
         self.buffer = .allocate(capacity: self.capacity + Self.slack)
@@ -507,10 +511,11 @@ public final class LogScanner {
             // An indented line without an envelope after enveloped ones continues the previous
             // message (`EventStage.candidate` drops it): not worth a trip to the stage.
             if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
-            if let pipe {
+            if let pipeRef {
                 // An ndjson event may lack a process and leave the stage without one.
                 if format == .ndjson { pipeContextKnown = false }
-                pipe.append(.candidate, p, n, line: lineNumber, format: format, afterEnvelope: hadEnvelope)
+                let line = lineNumber
+                pipeRef._withUnsafeGuaranteedRef { $0.append(.candidate, p, n, line: line, format: format, afterEnvelope: hadEnvelope) }
             } else {
                 stage.candidate(p, n, line: lineNumber, format: format, afterEnvelope: hadEnvelope)
             }
@@ -526,7 +531,7 @@ public final class LogScanner {
 
     /// A line that tells how far in time its session went (the stage keeps the lines' time).
     private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        if let pipe { pipe.append(.sample, p, n) } else { stage.sample(p, n) }
+        if let pipeRef { pipeRef._withUnsafeGuaranteedRef { $0.append(.sample, p, n) } } else { stage.sample(p, n) }
     }
 }
 
