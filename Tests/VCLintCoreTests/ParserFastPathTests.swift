@@ -58,6 +58,10 @@ import Testing
             "VC 0x7fa1c8d0a200 viewDidLoad", "VC <0x1f> viewDidLoad", "MyApp.VC viewDidLoad", "VC.viewDidLoad()", "VC: viewDidLoad",
             "VC - viewDidLoad", "VC -> viewDidLoad", "\u{1F4F1} VC viewDidLoad", "[] VC viewDidLoad", "VC viewDidLoad(_:x",
             "VC viewWillAppear:animated:", "[\(String(repeating: "t", count: 59))] VC viewDidLoad", "VC\tdeinit", "_VC$1 init(coder:)",
+            // Where the shape decides that the regex cannot match: no method after the class, unless
+            // an address (also one inside the class's run) or a separator could still follow.
+            "[Memory] footprint 925 MB", "VC0x1f viewDidLoad", "[T] VC 9 viewDidLoad", "VC (0x1f) viewDidLoad", "VC [0x2] deinit",
+            "VC , viewDidLoad", "[T]VC\u{e9} 1 deinit", "[T] 9VC deinit", "[\(String(repeating: "t", count: 61))] VC deinit",
         ]
         let alphabet = Array("[]():.-> \t\u{0B}_$xA0a9vd".utf8) + [0xC3, 0xA9, 0x80, 0x85, 0xA0, 0x0A]
         var rng = SplitMix(seed: 11)
@@ -85,6 +89,17 @@ import Testing
         }
         #expect(compared == seeds.count * 500)
         #expect(events > 1_000)
+    }
+}
+
+/// The fraction digits' weights are the values a running division by ten gives.
+@Suite struct FractionScaleTests {
+    @Test func weightsAreTheRunningDivision() {
+        var scale = 0.1
+        for i in 0..<9 {
+            #expect(TimestampParser.fractionScale(i).bitPattern == scale.bitPattern, "digit \(i)")
+            scale /= 10
+        }
     }
 }
 

@@ -27,11 +27,11 @@ struct ParsedLine {
 
     static let none = ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit))
 
-    static func enveloped(_ e: Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
+    static func enveloped(_ e: consuming Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
         ParsedLine(kind: .enveloped, event: e, process: process, pid: pid, message: message, decoded: decoded)
     }
 
-    static func bare(_ e: Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
+    static func bare(_ e: consuming Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
 }
 
 /// The context-free half of turning a line into an event: envelope, message grammars, timestamp.

@@ -120,8 +120,15 @@ public final class MessageParser {
             if let e = namedDialect(m) { return e }
             if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
         }
-        if twoWordFastPath, let r = Self.twoWordShape(m) {
-            return event(m, cls: r.cls, method: r.method, signature: r.signature, rest: r.rest, address: nil, dialect: .swiftFunction)
+        if twoWordFastPath {
+            switch Self.twoWordShape(m) {
+            case .match(let cls, let method, let signature, let rest):
+                return event(m, cls: cls, method: method, signature: signature, rest: rest, address: nil, dialect: .swiftFunction)
+            case .noMatch:
+                return nil
+            case .undecided:
+                break
+            }
         }
         return callback(twoWord, twoWordGroups, m, dialect: .swiftFunction)
     }
@@ -202,37 +209,63 @@ public final class MessageParser {
     /// Tests: off, every message the other grammars left goes through the `twoWord` regex.
     var twoWordFastPath = true
 
+    /// What `twoWordShape` found without the regex.
+    enum Shape {
+        /// The regex's groups.
+        case match(cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)
+        /// The regex cannot match (no backtracking alternative can either).
+        case noMatch
+        /// Not the common shape: the regex decides.
+        case undecided
+    }
+
     /// The `twoWord` grammar's groups for its common shape `[Tag] Class method(sig) rest` (the tag
     /// optional, the separator spaces), found without the regex: each step takes what the regex's
     /// first choice takes, and where that choice could fail and the regex would backtrack into
     /// another (a dotted class, an address, `.`/`:`/`-` separators, a leading byte ≥ 0x80, a long
-    /// tag) it returns nil so that the regex decides. Most noise that mentions a callback
-    /// (`[Router] will present login`) has this shape and is rejected without PCRE2.
-    static func twoWordShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
+    /// tag) it answers `undecided` so that the regex decides. Most noise that mentions a callback
+    /// (`[Router] will present login`) has this shape and is rejected without PCRE2; so is noise
+    /// whose second word cannot start a method nor an address (`[Memory] footprint 925 MB …`).
+    static func twoWordShape(_ m: Message) -> Shape {
         let p = m.base, n = m.count
         @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
         @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == 0x24 || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
         @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
-        guard n > 0, p[0] < 0x80 else { return nil }
+        guard n > 0, p[0] < 0x80 else { return .undecided }
         var i = 0
         if p[0] == 0x5B {
-            // `\[[^\]]{1,60}\]\s*`: the first `]` closes the tag.
+            // `\[[^\]]{1,60}\]\s*`: the first `]` closes the tag. Without a tag the class would
+            // start at `[`, which it cannot.
             var j = 1
             while j < n, j <= 61, p[j] != 0x5D { j += 1 }
-            guard j < n, j <= 61, p[j] == 0x5D, j >= 2 else { return nil }
+            guard j < n, j <= 61, p[j] == 0x5D, j >= 2 else { return .noMatch }
             i = j + 1
             while i < n, isSpace(p[i]) { i += 1 }
         }
-        guard i < n, isClassStart(p[i]) else { return nil }
+        // The class starts here (spaces and the tag cannot be part of it).
+        guard i < n, isClassStart(p[i]) else { return .noMatch }
         var e = i + 1
         while e < n, isClassByte(p[e]) { e += 1 }
-        guard e < n, p[e] != 0x2E else { return nil }  // MyApp.Class or Class.method: the regex
+        guard e < n, p[e] != 0x2E else { return .undecided }  // MyApp.Class or Class.method: the regex
         var j = e
         while j < n, isSpace(p[j]) { j += 1 }
         // Spaces, then a method name: neither the address group nor the `.`, `:`, `-`, `->`
         // separators can match here, and `\s+` takes all the spaces.
-        guard j > e, j < n, (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else { return nil }
+        guard j > e, j < n, (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else {
+            // No method here. The regex could still go on with an address (`(0x…`, `<0x…`,
+            // `[0x…`, `0x…`: also inside the class's run, ending the class early) or a `.`, `:`,
+            // `-` separator; without those, it cannot match at all.
+            if j < n, p[j] == 0x2E || p[j] == 0x3A || p[j] == 0x2D || p[j] == 0x28 || p[j] == 0x3C || p[j] == 0x5B || p[j] == 0x30 {
+                return .undecided
+            }
+            var k = i + 1
+            while k + 1 < e {
+                if p[k] == 0x30, p[k + 1] == 0x78 { return .undecided }
+                k += 1
+            }
+            return .noMatch
+        }
         var k = j + 1
         while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         var s = k
@@ -248,7 +281,7 @@ public final class MessageParser {
                 while s < n, ByteCursor.isWord(p[s]) { s += 1 }
             }
         }
-        return (i..<e, j..<k, k..<s, s..<n)
+        return .match(cls: i..<e, method: j..<k, signature: k..<s, rest: s..<n)
     }
 
     /// The `objc` grammar's groups for the common shape `-[Class method:with:] rest`, found without

@@ -187,11 +187,9 @@ enum TimestampParser {
         var fracDigits = 0
         if k.peek() == 0x2E || k.peek() == 0x2C {
             k.pos += 1
-            var scale = 0.1
             while let b = k.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
-                fraction += Double(b - 0x30) * scale
+                fraction += Double(b - 0x30) * fractionScale(fracDigits)
                 fracValue = fracValue * 10 + UInt32(b - 0x30)
-                scale /= 10
                 k.pos += 1
                 fracDigits += 1
             }
@@ -225,6 +223,24 @@ enum TimestampParser {
         return (t, offsetMinutes != nil)
     }
 
+    /// The weight of fraction digit `i` (0-based): exactly the value that dividing 0.1 by ten `i`
+    /// times gives (a running `scale /= 10`, which the times were computed with; from the sixth digit
+    /// on it differs from the decimal literal), without a division per digit. A test checks them.
+    @inline(__always)
+    static func fractionScale(_ i: Int) -> Double {
+        switch i {
+        case 0: return 0x1.999999999999ap-4
+        case 1: return 0x1.47ae147ae147bp-7
+        case 2: return 0x1.0624dd2f1a9fcp-10
+        case 3: return 0x1.a36e2eb1c432dp-14
+        case 4: return 0x1.4f8b588e368f1p-17
+        case 5: return 0x1.0c6f7a0b5ed8ep-20
+        case 6: return 0x1.ad7f29abcaf4ap-24
+        case 7: return 0x1.5798ee2308c3bp-27
+        default: return 0x1.12e0be826d696p-30
+        }
+    }
+
     /// Parses syslog's `Mmm dD HH:MM:SS` (no year).
     static func parseSyslog(_ c: inout ByteCursor) -> LogTime? {
         var k = c
@@ -241,11 +257,9 @@ enum TimestampParser {
         if k.peek() == 0x2E {
             var j = k
             j.pos += 1
-            var scale = 0.1
             while let b = j.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
-                fraction += Double(b - 0x30) * scale
+                fraction += Double(b - 0x30) * fractionScale(fracDigits)
                 fracValue = fracValue * 10 + UInt32(b - 0x30)
-                scale /= 10
                 j.pos += 1
                 fracDigits += 1
             }
