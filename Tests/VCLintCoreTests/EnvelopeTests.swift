@@ -109,3 +109,48 @@ import Testing
         #expect(parse("Apr is a month").format == nil)
     }
 }
+
+/// The NSLog envelope cache gives what parsing from scratch gives, line after line, whatever the
+/// line before was: same or another process, pid or thread, brackets in the name, no space after
+/// `]`, lines that end at or inside the cached bytes, timestamps of other lengths.
+@Suite struct NSLogCacheTests {
+    static func describe(_ info: EnvelopeInfo?) -> String {
+        guard let info else { return "nil" }
+        return "\(info.format) \(info.process.map { "\($0)" } ?? "-") \(info.pid.map { "\($0)" } ?? "-") \(info.message) \(info.isMetadata)"
+    }
+
+    @Test func cachedEnvelopesEqualFreshOnes() {
+        let seeds = ["2020-04-01 16:30:45.465638+0800 App Name[63209:914637] -[A viewDidLoad]",
+                     "2020-04-01 16:30:45.465638+0800 App Name[63209:914637] x",
+                     "2020-04-01 16:30:45.4+0800 App Name[63209:914637] x",
+                     "2017-02-11 17:25:16.964 navTest[933:17086] mainViewCtrl invoke viewDidLoad",
+                     "2017-02-11 17:25:16.964 navTest[933:17086]", "2017-02-11 17:25:16.964 nav[1]Test[933:1a] y",
+                     "2017-02-11 17:25:16.964 navTest[933:17086]x y", "2017-02-11 17:25:16.964  navTest[933:17086] z",
+                     "2024-03-01T22:13:28+0000 host App(Lib)[12]: syslog style"]
+        let alphabet = Array("0123456789[]: xA.+".utf8)
+        var rng = SplitMix(seed: 21)
+        var cache = EnvelopeParser.NSLogCache()
+        var compared = 0, parsed = 0
+        for _ in 0..<20_000 {
+            var bytes = Array(seeds[Int(rng.next() % UInt64(seeds.count))].utf8)
+            switch rng.next() % 4 {
+            case 0:
+                let i = 24 + Int(rng.next() % UInt64(bytes.count - 24))
+                bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+            case 1: bytes = Array(bytes.prefix(30 + Int(rng.next() % UInt64(bytes.count - 29))))
+            default: break
+            }
+            bytes.withUnsafeBufferPointer { b in
+                let p = b.baseAddress!
+                guard let format = EnvelopeParser.classify(p, b.count), format != .bare else { return }
+                let fresh = EnvelopeParser.parse(p, b.count, format: format)
+                let cached = EnvelopeParser.parse(p, b.count, format: format, cache: &cache)
+                #expect(Self.describe(fresh) == Self.describe(cached), "\(String(decoding: bytes, as: UTF8.self))")
+                if fresh != nil { parsed += 1 }
+                compared += 1
+            }
+        }
+        #expect(compared > 15_000)
+        #expect(parsed > 10_000)
+    }
+}

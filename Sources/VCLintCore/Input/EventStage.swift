@@ -40,6 +40,7 @@ struct ParsedLine {
 final class LineParser {
     let parser: MessageParser
     private var minuteCache = TimestampParser.MinuteCache()
+    private var envelopeCache = EnvelopeParser.NSLogCache()
     /// The last process name built, reused while lines come from the same process.
     private var internedName = ""
     private var internedBytes: [UInt8] = []
@@ -51,7 +52,7 @@ final class LineParser {
     /// A line the candidate search let through; `format` is its envelope (`EnvelopeParser.classify`)
     /// and `afterEnvelope` whether an enveloped line came before it.
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
-        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format) {
+        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
             if info.isMetadata { return .none }
             let event: Event?
             if let d = info.decodedMessage {

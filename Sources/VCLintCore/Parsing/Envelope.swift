@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Where a console line came from (lifecycle.md §1). Detected per line, so mixed files work.
 public enum EnvelopeFormat: String, Sendable, CaseIterable, Comparable {
     case nslog, nslogTZ = "nslog-tz", oslog, compact, syslog, ndjson, bare
@@ -132,6 +138,14 @@ enum EnvelopeParser {
 
     /// `PROCESS NAME[PID:TID] message` (NSLog; the process name may hold spaces).
     private static func parseNSLog(_ c: inout ByteCursor, time: LogTime?, format: EnvelopeFormat) -> EnvelopeInfo? {
+        if let (info, _) = parseNSLogBrackets(c, time: time, format: format) { return info }
+        return parseTimestampedSyslog(&c, time: time, format: format)
+    }
+
+    /// The `NAME[PID:TID]` reading of `parseNSLog`, and the position after its `]`: what it decided
+    /// depends on no byte past that one.
+    @inline(__always)
+    private static func parseNSLogBrackets(_ c: ByteCursor, time: LogTime?, format: EnvelopeFormat) -> (EnvelopeInfo, after: Int)? {
         let start = c.pos
         var i = c.pos
         while i < c.end {
@@ -143,13 +157,55 @@ enum EnvelopeParser {
                     if k.pos > tidStart, k.expect(0x5D) {
                         let msgStart = k.peek() == 0x20 ? k.pos + 1 : k.pos
                         guard k.atEnd || k.peek() == 0x20 else { i += 1; continue }
-                        return EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end)
+                        return (EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end), k.pos)
                     }
                 }
             }
             i += 1
         }
-        return parseTimestampedSyslog(&c, time: time, format: format)
+        return nil
+    }
+
+    /// The last NSLog envelope one parser read. The lines of a process repeat `Name[pid:tid] `
+    /// byte for byte after their timestamps, and `parseNSLogBrackets` decides on those bytes alone:
+    /// a line that has them at the same place has the same envelope, found with one compare.
+    struct NSLogCache {
+        fileprivate var format: EnvelopeFormat = .nslog
+        /// Where the key starts in the line (after the timestamp), -1 when nothing is cached.
+        fileprivate var start = -1
+        /// The bytes from `start` through the space after `]`.
+        fileprivate var key: [UInt8] = []
+        fileprivate var process: Range<Int> = 0..<0
+        fileprivate var pid = 0
+    }
+
+    /// `parse`, through `cache` for NSLog lines: the same result for every input.
+    static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
+        guard format == .nslog || format == .nslogTZ, p[0] != 0x54, p[0] != 0x46 else { return parse(p, n, format: format) }
+        var c = ByteCursor(p, count: n)
+        c.pos = 19
+        while let b = c.peek(), b != 0x20 { c.pos += 1 }
+        _ = c.skipSpaces()
+        let start = c.pos
+        let keyLength = cache.key.count
+        if cache.start == start, cache.format == format, start + keyLength <= n,
+           cache.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p + start, keyLength) == 0 }) {
+            return EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + keyLength)..<n)
+        }
+        guard let (info, after) = parseNSLogBrackets(c, time: nil, format: format) else {
+            cache.start = -1
+            return parseTimestampedSyslog(&c, time: nil, format: format)
+        }
+        if after < n, let process = info.process, let pid = info.pid {  // `]` then a space: the common shape
+            cache.format = format
+            cache.start = start
+            cache.key = Array(UnsafeBufferPointer(start: p + start, count: after + 1 - start))
+            cache.process = process
+            cache.pid = pid
+        } else {
+            cache.start = -1
+        }
+        return info
     }
 
     /// `log show --style syslog`: `HOST Process(Library)[PID]: message` after an ISO timestamp.
