@@ -346,8 +346,7 @@ public final class LogScanner {
             }
             if blocks & 1 != 0 { newlineMasks[blocks] = 0; hitMasks[blocks] = 0 }
             let (lines, hits) = Self.positions(newlineMasks, hitMasks, pairs: (blocks + 1) / 2, ends: ends, found: found) { at in
-                literals.verify(buffer, block: window + at & ~31, positions: 1 << UInt32(at & 31),
-                                buckets: literals.buckets(buffer + window + at & ~31), end: end)
+                literals.verify(buffer, at: window + at, end: end)
             }
             // The lines, by their ends; a literal belongs to the line it lies in.
             var next = 0  // the first verified literal not yet in a line
@@ -469,6 +468,8 @@ public final class LogScanner {
 
     /// `EnvelopeParser.classify`, answered by a recent line's shape when the line has it.
     private func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
+        // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.classify(p, n) }
         for t in 0..<templateCount where templates[t].matches(p, n) {
             if t > 0 { swap(&templates[0], &templates[t]) }
             return templates[0].format

@@ -93,19 +93,6 @@ struct CandidateLiterals {
         }
     }
 
-    /// Each position's candidate buckets in the 32-byte block at `p`, for `verify`.
-    @inline(__always)
-    func buckets(_ p: UnsafePointer<UInt8>) -> Buckets {
-        var b: Buckets = (0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &b) {
-            _mm_storeu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self), fingerprints(load(p), p))
-            _mm_storeu_si128(($0.baseAddress! + 16).assumingMemoryBound(to: __m128i.self), fingerprints(load(p + 16), p + 16))
-        }
-        return b
-    }
-
-    typealias Buckets = (UInt64, UInt64, UInt64, UInt64)
-
     /// The buckets that may match at each of the 16 positions starting at `p` (reads `p..<p+18`).
     @inline(__always)
     private func fingerprints(_ v0: __m128i, _ p: UnsafePointer<UInt8>) -> __m128i {
@@ -119,26 +106,22 @@ struct CandidateLiterals {
         return _mm_and_si128(_mm_and_si128(m0, m1), m2)
     }
 
-    /// Whether a literal whose fingerprint passed at one of `positions` (bits relative to `block`,
-    /// 32 positions whose candidate buckets are `buckets`) really occurs within `buffer[0..<end]`.
-    func verify(_ buffer: UnsafePointer<UInt8>, block: Int, positions: UInt32, buckets: Buckets, end: Int) -> Bool {
-        var lanes = buckets
-        return withUnsafeBytes(of: &lanes) { laneBytes in
-            var bits = positions
-            while bits != 0 {
-                let j = bits.trailingZeroBitCount
-                bits &= bits - 1
-                var set = laneBytes[j]
-                while set != 0 {
-                    let b = set.trailingZeroBitCount
-                    set &= set - 1
-                    for literal in self.buckets[b] where matches(literal, buffer, at: block + j - literal.fingerprint, end: end) {
-                        return true
-                    }
-                }
-            }
-            return false
+    /// Whether a literal whose fingerprint may start at `position` (a hit of the bulk pass) really
+    /// occurs within `buffer[0..<end]`: the position's buckets from the same nibble tables, read
+    /// one byte at a time (reads up to `position + 2`).
+    func verify(_ buffer: UnsafePointer<UInt8>, at position: Int, end: Int) -> Bool {
+        let b0 = Int(buffer[position]), b1 = Int(buffer[position + 1]), b2 = Int(buffer[position + 2])
+        var set = tableBytes.withUnsafeBufferPointer { t in
+            t[b0 & 15] & t[16 + b0 >> 4] & t[32 + b1 & 15] & t[48 + b1 >> 4] & t[64 + b2 & 15] & t[80 + b2 >> 4]
         }
+        while set != 0 {
+            let b = set.trailingZeroBitCount
+            set &= set - 1
+            for literal in buckets[b] where matches(literal, buffer, at: position - literal.fingerprint, end: end) {
+                return true
+            }
+        }
+        return false
     }
 
     @inline(__always)

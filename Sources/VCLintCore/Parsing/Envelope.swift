@@ -36,7 +36,7 @@ enum EnvelopeParser {
         let b0 = p[0]
         if b0 == 0x7B { return .ndjson }  // {
         if ByteCursor.isDigit(b0) { return classifyTimestamped(p, n)?.format }
-        if n >= 15, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == 0x20 {
+        if n >= 15, b0 &- 0x41 < 26, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == 0x20 {
             var c = ByteCursor(p, count: min(n, 40))
             if TimestampParser.parseSyslog(&c) != nil { return .syslog }
             return nil
