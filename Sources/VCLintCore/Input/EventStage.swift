@@ -25,7 +25,8 @@ struct ParsedLine {
     var message: Range<Int> = 0..<0
     var decoded: [UInt8]? = nil
 
-    static let none = ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit))
+    /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
+    static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
 
     static func enveloped(_ e: consuming Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
         ParsedLine(kind: .enveloped, event: e, process: process, pid: pid, message: message, decoded: decoded)
@@ -54,15 +55,16 @@ final class LineParser {
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
             if info.isMetadata { return .none }
-            let event: Event?
+            var event: Event?
             if let d = info.decodedMessage {
                 event = d.withUnsafeBufferPointer { parser.parse($0) }
             } else {
                 event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
             }
-            guard var e = event else { return .none }
+            // The event moves into the result (`take`): no copy of it, nor of its strings.
+            guard var e = event.take() else { return .none }
             e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
-            return .enveloped(e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+            return .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
         }
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
