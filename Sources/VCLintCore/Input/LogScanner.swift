@@ -106,6 +106,8 @@ public final class LogScanner {
     /// A window's line ends and verified literals, as positions in the window (see `processVectors`).
     private let lineEnds: UnsafeMutablePointer<Int32>
     private let literalHits: UnsafeMutablePointer<Int32>
+    /// The window's 64-byte pairs that have fingerprint hits.
+    private let hitPairList: UnsafeMutablePointer<Int32>
 #endif
     /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
     /// numbers of the lines the candidate search let through.
@@ -153,6 +155,7 @@ public final class LogScanner {
         self.hitMasks = .allocate(capacity: Self.windowBlocks + 1)
         self.lineEnds = .allocate(capacity: 32 * Self.windowBlocks + 2)
         self.literalHits = .allocate(capacity: 32 * Self.windowBlocks)
+        self.hitPairList = .allocate(capacity: Self.windowBlocks / 2 + 1)
 #endif
     }
 
@@ -168,6 +171,7 @@ public final class LogScanner {
         hitMasks.deallocate()
         lineEnds.deallocate()
         literalHits.deallocate()
+        hitPairList.deallocate()
 #endif
     }
 
@@ -345,8 +349,23 @@ public final class LogScanner {
                 hitMasks[blocks - 1] &= valid
             }
             if blocks & 1 != 0 { newlineMasks[blocks] = 0; hitMasks[blocks] = 0 }
-            let (lines, hits) = Self.positions(newlineMasks, hitMasks, pairs: (blocks + 1) / 2, ends: ends, found: found) { at in
-                literals.verify(buffer, at: window + at, end: end)
+            let pairs = (blocks + 1) / 2
+            let (lines, withHits) = Self.lineEnds(UnsafeRawPointer(newlineMasks), UnsafeRawPointer(hitMasks), pairs: pairs,
+                                                  into: ends, hitPairs: hitPairList)
+            // The fingerprint hits that are literals, as positions in the window (they are rare).
+            var hits = 0
+            let hitPairs = UnsafeRawPointer(hitMasks)
+            for k in 0..<withHits {
+                let b = Int(hitPairList[k])
+                var h = hitPairs.load(fromByteOffset: 8 &* b, as: UInt64.self)
+                while h != 0 {
+                    let at = 64 &* b &+ h.trailingZeroBitCount
+                    if literals.verify(buffer, at: window + at, end: end) {
+                        found[hits] = Int32(truncatingIfNeeded: at)
+                        hits &+= 1
+                    }
+                    h &= h &- 1
+                }
             }
             // The lines, by their ends; a literal belongs to the line it lies in.
             var next = 0  // the first verified literal not yet in a line
@@ -393,43 +412,36 @@ public final class LogScanner {
         keepLast(buffer + lastStart, max(0, lastLength))
     }
 
-    /// A window's line ends and verified literals, as positions in the window, from the bulk pass's
-    /// masks read as 64-bit pairs. Two ends are written per pair whether it has them or not (the
-    /// next pair overwrites what it lacked), so most pairs cost no branch on their newlines.
-    @inline(__always)
-    private static func positions(_ newlines: UnsafeMutablePointer<UInt32>, _ hitMasks: UnsafeMutablePointer<UInt32>, pairs: Int,
-                                  ends: UnsafeMutablePointer<Int32>, found: UnsafeMutablePointer<Int32>,
-                                  verify: (Int) -> Bool) -> (lines: Int, hits: Int) {
-        let nlPairs = UnsafeRawPointer(newlines), hitPairs = UnsafeRawPointer(hitMasks)
-        var lines = 0, hits = 0
+    /// A window's line ends, as positions in the window, from the bulk pass's newline masks read as
+    /// 64-bit pairs, and the pairs that have fingerprint hits. Two ends are written per pair whether
+    /// it has them or not (the next pair overwrites what it lacked), and a pair's number whether it
+    /// has hits or not, so most pairs cost no branch. (A function of its own: inlined into
+    /// `processVectors`, its loop lost its registers to the caller's state.)
+    @inline(never)
+    static func lineEnds(_ newlines: UnsafeRawPointer, _ hits: UnsafeRawPointer, pairs: Int,
+                         into ends: UnsafeMutablePointer<Int32>, hitPairs: UnsafeMutablePointer<Int32>) -> (lines: Int, hitPairs: Int) {
+        var lines = 0, withHits = 0
         for b in 0..<pairs {
-            var nl = nlPairs.load(fromByteOffset: 8 &* b, as: UInt64.self)
+            var nl = newlines.load(fromByteOffset: 8 &* b, as: UInt64.self)
             let at = Int32(truncatingIfNeeded: 64 &* b)
             let count = nl.nonzeroBitCount
-            ends[lines] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+            ends[lines] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
             nl &= nl &- 1
-            ends[lines &+ 1] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+            ends[lines &+ 1] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
             if count > 2 {
                 nl &= nl &- 1
                 var k = lines &+ 2
                 while nl != 0 {
-                    ends[k] = at &+ Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
+                    ends[k] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
                     nl &= nl &- 1
                     k &+= 1
                 }
             }
             lines &+= count
-            var h = hitPairs.load(fromByteOffset: 8 &* b, as: UInt64.self)
-            while h != 0 {
-                let j = 64 &* b &+ h.trailingZeroBitCount
-                if verify(j) {
-                    found[hits] = Int32(truncatingIfNeeded: j)
-                    hits &+= 1
-                }
-                h &= h &- 1
-            }
+            hitPairs[withHits] = Int32(truncatingIfNeeded: b)
+            withHits &+= hits.load(fromByteOffset: 8 &* b, as: UInt64.self) != 0 ? 1 : 0
         }
-        return (lines, hits)
+        return (lines, withHits)
     }
 
     /// The latest envelope's template while a noise line that has its shape needs nothing but

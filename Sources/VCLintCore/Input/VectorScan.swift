@@ -159,11 +159,13 @@ struct EnvelopeTemplate {
     static let width = 48
     let format: EnvelopeFormat
     let extent: Int
-    private let shape0, shape1, shape2: __m128i
-    private let care0, care1, care2: UInt32
-    /// A column whose digit must match exactly (-1: none).
-    private let zeroColumn: Int
-    private let zeroByte: UInt8
+    /// Per 16-byte chunk of the line's head: how far above `base` each byte may be (`limit`, an
+    /// unsigned saturating difference): 0 where the byte must be the template's (or, at the thread
+    /// column, its exact digit), 9 where any digit will do (base `0`), 255 past the extent. A chunk
+    /// matches when no byte goes over its limit: two vector operations and a compare per chunk.
+    private let base0, base1, base2, limit0, limit1, limit2: __m128i
+    /// How many chunks the extent covers (1...3).
+    private let chunks: Int
 
     /// The template of a line, if its format is decided by a short shape (not syslog, whose day and
     /// hour values matter).
@@ -184,39 +186,42 @@ struct EnvelopeTemplate {
         guard extent <= min(n, Self.width) else { return nil }
         self.format = format
         self.extent = extent
-        if column >= 0, ByteCursor.isDigit(p[column]) {
-            zeroColumn = column
-            zeroByte = p[column]
-        } else {
-            zeroColumn = -1
-            zeroByte = 0
+        var base = [UInt8](repeating: 0, count: Self.width)
+        var limit = [UInt8](repeating: 0xFF, count: Self.width)
+        for i in 0..<extent {
+            let anyDigit = ByteCursor.isDigit(p[i]) && i != column
+            base[i] = anyDigit ? 0x30 : p[i]
+            limit[i] = anyDigit ? 9 : 0
         }
-        var shape = [UInt8](repeating: 0, count: Self.width)
-        for i in 0..<extent { shape[i] = ByteCursor.isDigit(p[i]) ? 0x30 : p[i] }
-        func care(_ from: Int) -> UInt32 {
-            let k = max(0, min(16, extent - from))
-            return k == 0 ? 0 : UInt32((1 << k) - 1)
-        }
-        shape0 = shape.withUnsafeBufferPointer { load($0.baseAddress!) }
-        shape1 = shape.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
-        shape2 = shape.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
-        care0 = care(0); care1 = care(16); care2 = care(32)
+        base0 = base.withUnsafeBufferPointer { load($0.baseAddress!) }
+        base1 = base.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
+        base2 = base.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
+        limit0 = limit.withUnsafeBufferPointer { load($0.baseAddress!) }
+        limit1 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
+        limit2 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
+        chunks = (extent + 15) / 16
     }
 
     /// Whether the line at `p` (length `n`; `width` bytes readable) has this template's shape.
     @inline(__always)
     func matches(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n >= extent else { return false }
-        if !Self.same(load(p), shape0, care0) { return false }
-        if care1 != 0, !Self.same(load(p + 16), shape1, care1) { return false }
-        if care2 != 0, !Self.same(load(p + 32), shape2, care2) { return false }
-        return zeroColumn < 0 || p[zeroColumn] == zeroByte
+        guard n >= extent, Self.fits(load(p), base0, limit0) else { return false }
+        if chunks > 1, !Self.fits(load(p + 16), base1, limit1) { return false }
+        if chunks > 2, !Self.fits(load(p + 32), base2, limit2) { return false }
+        return true
+    }
+
+    @inline(__always)
+    private static func fits(_ v: __m128i, _ base: __m128i, _ limit: __m128i) -> Bool {
+        let over = _mm_subs_epu8(_mm_sub_epi8(v, base), limit)
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xFFFF
     }
 
     /// The scanner's hot loop: from line `from` (its start `lineStart`; `ends` are window-relative
     /// positions of the line breaks), the lines that have this shape, start before `sampleAt` and end
     /// at or before `hit` (the next literal's position). Returns the first line that does not, with
-    /// `lineStart` moved to it.
+    /// `lineStart` moved to it. (Not inlined: the loop keeps its registers.)
+    @inline(never)
     func run(_ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>, from: Int, to: Int, window: Int,
              lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
         var s = lineStart
@@ -235,14 +240,6 @@ struct EnvelopeTemplate {
         return i
     }
 
-    @inline(__always)
-    private static func same(_ v: __m128i, _ shape: __m128i, _ care: UInt32) -> Bool {
-        let d = _mm_sub_epi8(v, _mm_set1_epi8(0x30))
-        let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)
-        let s = _mm_blendv_epi8(v, _mm_set1_epi8(0x30), digit)
-        let eq = UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(s, shape)))
-        return eq & care == care
-    }
 }
 /// Which vector instructions the scanner's bulk pass uses: AVX2 where the CPU has it (Linux tells in
 /// /proc/cpuinfo, macOS in sysctl), else SSSE3. `VCLINT_NO_AVX2=1` forces SSSE3 (tests compare both).
