@@ -153,6 +153,8 @@ enum TimestampParser {
         fileprivate var key: (UInt64, UInt64) = (0, 0)
         fileprivate var valid = false
         fileprivate var year = 0, month = 0, day = 0, hour = 0, minute = 0
+        /// `CivilTime.daysFromCivil` of the date.
+        fileprivate var days = 0
     }
 
     /// `parseISOLike`, through `cache`: the same result and cursor for every input.
@@ -164,21 +166,22 @@ enum TimestampParser {
             var k = c
             k.pos += 16
             return parseISOSeconds(&c, k, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
-                                   requireOffset: false)
+                                   requireOffset: false, days: cache.days)
         }
         let start = c
         guard let parsed = parseISOLike(&c) else { return nil }
         // Cached only after a whole timestamp was read: its date and minute were valid.
         let t = parsed.0
         if c.pos - start.pos >= 16 {
-            cache = MinuteCache(key: key, valid: true, year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute))
+            cache = MinuteCache(key: key, valid: true, year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute),
+                                days: CivilTime.daysFromCivil(year: Int(t.year), month: Int(t.month), day: Int(t.day)))
         }
         return parsed
     }
 
     /// The rest of an ISO timestamp after `HH:MM` (`k` is there; `c` moves on success).
     private static func parseISOSeconds(_ c: inout ByteCursor, _ k0: ByteCursor, year: Int, month: Int, day: Int, hour: Int, minute: Int,
-                                        requireOffset: Bool) -> (LogTime, hasOffset: Bool)? {
+                                        requireOffset: Bool, days known: Int? = nil) -> (LogTime, hasOffset: Bool)? {
         var k = k0
         guard k.expect(0x3A), let second = k.digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
@@ -215,7 +218,7 @@ enum TimestampParser {
             offsetMinutes = Int16.min
         }
         if requireOffset && offsetMinutes == nil { return nil }
-        let days = CivilTime.daysFromCivil(year: year, month: month, day: day)
+        let days = known ?? CivilTime.daysFromCivil(year: year, month: month, day: day)
         let secs = Double(days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
         c = k
         let t = LogTime(seconds: secs, year: year, month: month, day: day, hour: hour, minute: minute, second: second,
