@@ -7,27 +7,30 @@ import Glibc
 /// the rest of it when another class of the same dialect does (seed 000 logs each controller's
 /// viewDidDisappear once; deleting one must still be a finding).
 final class Instrumentation {
-    private(set) var kindsByClass: [String: EventKinds] = [:]
+    /// What one class logs, shared by every session's `SessionTimeline.ClassState` of the class:
+    /// recording an event, or asking what its class logs, costs no lookup by name.
+    final class ClassKinds {
+        fileprivate(set) var kinds: EventKinds = []
+        /// The dialect of the class's first event (whose family `instruments` consults).
+        let dialect: Dialect
+        init(dialect: Dialect) { self.dialect = dialect }
+    }
+    private var kindsByClass: [String: ClassKinds] = [:]
     private var kindsByDialect: [Dialect: EventKinds] = [:]
-    private var dialectOfClass: [String: Dialect] = [:]
 
-    /// Recently recorded classes and (a copy of) their kinds, by name length: most events repeat a
-    /// class and a kind already recorded, and a String compare costs less than a hash. Kinds only
-    /// grow, so a stale copy can only send an event the long way.
-    private var recent = [(name: String, kinds: EventKinds)](repeating: ("", []), count: 8)
+    /// The class's entry, made at its first event.
+    func classKinds(_ className: String, dialect: Dialect) -> ClassKinds {
+        if let known = kindsByClass[className] { return known }
+        let made = ClassKinds(dialect: dialect)
+        kindsByClass[className] = made
+        return made
+    }
 
     @inline(__always)
-    func record(_ className: String, _ kind: EventKind, dialect: Dialect) {
-        let slot = className.utf8.count & 7
-        if recent[slot].kinds.contains(kind), recent[slot].name == className { return }
-        if let known = kindsByClass[className], known.contains(kind) {
-            recent[slot] = (className, known)
-            return
-        }
-        kindsByClass[className, default: []].insert(kind)
+    func record(_ c: ClassKinds, _ kind: EventKind, dialect: Dialect) {
+        if c.kinds.contains(kind) { return }
+        c.kinds.insert(kind)
         kindsByDialect[dialect, default: []].insert(kind)
-        if dialectOfClass[className] == nil { dialectOfClass[className] = dialect }
-        recent[slot] = (className, kindsByClass[className]!)
     }
 
     /// A set of event kinds as one word (recorded for every event).
@@ -39,15 +42,16 @@ final class Instrumentation {
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {
-        kindsByClass[className]?.contains(kind) == true
+        kindsByClass[className]?.kinds.contains(kind) == true
     }
 
     /// Whether `kind` is logged for the class, directly or through its dialect's family.
     func instruments(_ className: String, _ kind: EventKind) -> Bool {
-        guard let own = kindsByClass[className] else { return false }
+        guard let entry = kindsByClass[className] else { return false }
+        let own = entry.kinds
         if own.contains(kind) { return true }
         guard let sibling = Self.sibling(kind), own.contains(sibling),
-              let d = dialectOfClass[className], kindsByDialect[d]?.contains(kind) == true else { return false }
+              kindsByDialect[entry.dialect]?.contains(kind) == true else { return false }
         return true
     }
 
@@ -76,6 +80,8 @@ final class SessionTimeline {
     let pid: Int?
     let options: TimelineOptions
     unowned let context: TimelineContext
+    /// The context's, held strongly: an `unowned` reference costs a check and a retain per use.
+    private let instrumentation: Instrumentation
 
     /// What the session knows per class, found once per event (`classState`).
     final class ClassState {
@@ -86,6 +92,9 @@ final class SessionTimeline {
         /// Whether the class ever had an instance without an address: only its new addresses may
         /// bind one (skips a scan of every live instance of the class per new address).
         var hasUnbound = false
+        /// What the class logs (shared with the other sessions).
+        let kinds: Instrumentation.ClassKinds
+        init(kinds: Instrumentation.ClassKinds) { self.kinds = kinds }
     }
     private var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
@@ -95,6 +104,8 @@ final class SessionTimeline {
     private var transitionSerial = 0
     private var memoryWarnings = 0
     private var deallocDialects: Set<Dialect> = []
+    /// The dialect of the latest dealloc (inserted already): skips hashing it again.
+    private var lastDeallocDialect: Dialect?
     private(set) var lastTime: LogTime?
     private(set) var eventCount = 0
     private var lastEventLine = 0
@@ -102,6 +113,8 @@ final class SessionTimeline {
     private var lastInitInstance: Instance?
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     private let recorder: TimelineRecorder?
+    /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
+    private let debug = TimelineDebug.enabled
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial
@@ -109,6 +122,7 @@ final class SessionTimeline {
         self.pid = pid
         self.options = options
         self.context = context
+        self.instrumentation = context.instrumentation
         self.recorder = context.recorder
         recorder?.begin(session: serial, process: processName, pid: pid)
     }
@@ -161,15 +175,20 @@ final class SessionTimeline {
             }
             return
         }
-        context.instrumentation.record(e.className, e.kind, dialect: e.dialect)
-        if e.kind == .dealloc { deallocDialects.insert(e.dialect) }
-        let inst = resolve(e)
+        // The class's state, made at its first event: the one lookup by name of the event.
+        let state = classState(e.className, dialect: e.dialect)
+        instrumentation.record(state.kinds, e.kind, dialect: e.dialect)
+        if e.kind == .dealloc, e.dialect != lastDeallocDialect {
+            deallocDialects.insert(e.dialect)
+            lastDeallocDialect = e.dialect
+        }
+        let inst = resolve(e, state)
         inst.lastActivity = e.line
         let before = inst.appearance
         recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
         recorder?.applied(e, inst, session: serial)
-        if TimelineDebug.enabled {
+        if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
         if e.kind == .initialize { lastInitInstance = inst } else { lastInitInstance = nil }
@@ -189,56 +208,57 @@ final class SessionTimeline {
 
     /// The class's state, made when the session first sees the class.
     @inline(__always)
-    private func classState(_ name: String) -> ClassState {
+    private func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
-        let s = ClassState()
+        let s = ClassState(kinds: instrumentation.classKinds(name, dialect: dialect))
         classes[name] = s
         recentClasses[name.utf8.count & 7] = (name, s)
         return s
     }
 
-    private func newInstance(_ e: Event) -> Instance {
+    /// A new instance of the event's class (`state`).
+    private func newInstance(_ e: Event, _ state: ClassState) -> Instance {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
-        let state = classState(e.className)
         state.live.append(inst)
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         return inst
     }
 
-    private func resolve(_ e: Event) -> Instance {
+    /// The instance an event belongs to; `state`: its class's.
+    private func resolve(_ e: Event, _ state: ClassState) -> Instance {
         if let addr = e.address {
             if let known = byAddress[addr] {
                 if known.className == e.className {
                     if known.isAlive { return known }
                     // An address seen again after dealloc: a new instance if it is being created
                     // (or added as a child, which addChild announces before the view loads).
-                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e) }
+                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e, state) }
                     return known
                 }
                 // Another class at this address: the old object is gone without a logged dealloc.
                 forget(known)
             }
             // An instance of this class first seen without an address takes it.
-            if let state = existingClass(e.className), state.hasUnbound,
+            if state.hasUnbound,
                let unbound = pick(ArraySlice(state.live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
             }
-            return newInstance(e)
+            return newInstance(e, state)
         }
         // Decided apart from creating the instance: a copy of the class's list held here while
         // appending to it would copy the whole list on every new instance.
-        return routeWithoutAddress(e) ?? newInstance(e)
+        return routeWithoutAddress(e, state) ?? newInstance(e, state)
     }
 
     /// The live (or dead) instance an address-less event belongs to; nil: a new instance.
-    private func routeWithoutAddress(_ e: Event) -> Instance? {
+    private func routeWithoutAddress(_ e: Event, _ state: ClassState) -> Instance? {
         // Without addresses, an event goes to the live instance of its class whose state accepts it.
         // Only the most recent ones are candidates: thousands of live instances of one class (logs
         // concatenated without relaunch lines, say) would make every event cost a scan of them all.
-        let state = existingClass(e.className)
-        let live = (state?.live ?? []).suffix(Self.routingWindow)
+        let live = state.live.suffix(Self.routingWindow)
+        let logged = state.kinds.kinds
         switch e.kind {
         case .initialize:
             // initWithNibName: → init chains log several initializers for one object.
@@ -253,14 +273,14 @@ final class SessionTimeline {
             if let unloaded = live.last(where: { $0.viewUnloadLogged && !$0.loadViewPending }) { return unloaded }
             // A memory warning may have unloaded a hidden view; when the class logs init, a new
             // instance would have announced itself, so this is that view reloading.
-            if context.instrumentation.logs(e.className, .initialize),
+            if logged.contains(.initialize),
                let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
             return nil
         case .viewDidLoad:
             if let pending = live.last(where: { $0.loadViewPending }) { return pending }
             if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
             if let unloaded = live.last(where: { $0.viewUnloadLogged }) { return unloaded }
-            let classLogsCreation = context.instrumentation.logs(e.className, .initialize) || context.instrumentation.logs(e.className, .loadView)
+            let classLogsCreation = logged.contains(.initialize) || logged.contains(.loadView)
             if classLogsCreation, let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
             if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
             if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
@@ -271,9 +291,8 @@ final class SessionTimeline {
             // its creation (then a new instance may simply have been created silently).
             // willMove(toParent: parent) is the first callback of a child being added (addChild
             // calls it before the child's view loads): a new instance, not a zombie.
-            if e.kind.isCallback, !Self.startsChild(e), let dead = state?.lastDead {
-                let i = context.instrumentation
-                if i.logs(e.className, .initialize) || i.logs(e.className, .loadView) || i.logs(e.className, .viewDidLoad) {
+            if e.kind.isCallback, !Self.startsChild(e), let dead = state.lastDead {
+                if logged.contains(.initialize) || logged.contains(.loadView) || logged.contains(.viewDidLoad) {
                     return dead
                 }
             }
@@ -792,7 +811,7 @@ final class SessionTimeline {
         if let t = inst.transition, let m = t.member(inst), m.pending { m.failed = true; settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
-        let state = classState(inst.className)
+        let state = classState(inst.className, dialect: inst.dialect)
         state.live.removeAll { $0 === inst }
         state.lastDead = inst
         // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
