@@ -510,12 +510,11 @@ final class SessionTimeline {
         } else {
             if let open = transition, !open.settled { settle(open) }
             transitionSerial += 1
-            t = Transition(serial: transitionSerial)
-            transition = t
+            t = nextTransition()
         }
-        if let old = t.member(inst) {
+        if let old = t.memberIndex(inst) {
             // Seen again in the same transition after completing: a new member entry.
-            t.members.removeAll { $0 === old }
+            t.members.remove(at: old)
         }
         t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown, will: ref))
         if t.firstDirection == nil { t.firstDirection = dir }
@@ -523,6 +522,18 @@ final class SessionTimeline {
         t.lastLine = max(t.lastLine, ref.line)
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
+    }
+
+    /// A new current transition. The previous one is settled, and its members no longer point at it:
+    /// unless something else still holds it, it is reset and reused, with its members' buffer.
+    private func nextTransition() -> Transition {
+        if isKnownUniquelyReferenced(&transition), let t = transition, t.settled {
+            t.reset(serial: transitionSerial)
+            return t
+        }
+        let t = Transition(serial: transitionSerial)
+        transition = t
+        return t
     }
 
     /// A transition whose last callback is long past is over, even if some did-callback never came.
@@ -534,12 +545,12 @@ final class SessionTimeline {
     /// The opposite will-callback while a will/did pair is open: an interactive transition that was
     /// cancelled (seed 002), legal while no member of its transition has completed the move.
     private func cancel(_ inst: Instance, to dir: Transition.Direction, _ ref: EventRef) -> Bool {
-        guard let t = inst.transition, !t.settled, let m = t.member(inst), m.pending, !t.committed else { return false }
+        guard let t = inst.transition, !t.settled, let k = t.memberIndex(inst), t.members[k].pending, !t.committed else { return false }
         // An appearance is only cancelled by an interactive pop or dismissal, which has a controller
         // leaving; a lone appearing controller (a child, a sheet) cannot take it back. A lone
         // disappearance can be cancelled (a sheet swiped down and let go).
-        if dir == .disappear, !t.members.contains(where: { $0 !== m && $0.initialDirection == .disappear }) { return false }
-        m.direction = dir
+        if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
+        t.members[k].direction = dir
         t.cancelled = true
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
@@ -556,11 +567,11 @@ final class SessionTimeline {
                 emit(.slowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time)
             }
         }
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.done = true
-            if m.direction == m.initialDirection { t.committed = true }
+        if let t = inst.transition, let k = t.memberIndex(inst), t.members[k].pending {
+            t.members[k].done = true
+            if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
-        t.lastLine = max(t.lastLine, ref.line)
+            t.lastLine = max(t.lastLine, ref.line)
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
@@ -570,10 +581,7 @@ final class SessionTimeline {
     }
 
     private func dropFromTransition(_ inst: Instance) {
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.failed = true
-            settleIfDone(t)
-        }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
     }
 
     /// A will-callback that never completed: one missing_did_* finding, then the pair is closed.
@@ -588,17 +596,17 @@ final class SessionTimeline {
                  requires: [.viewDidDisappear], of: inst)
         }
         inst.pendingWill = nil
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.failed = true
-            settleIfDone(t)
-        }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
     }
 
     /// The log has a gap: a controller whose arrival was never logged is leaving in this transition,
     /// so the state of the others is what that unlogged arrival left (seed 000's excerpt).
     private func gapExplains(_ inst: Instance, direction: Transition.Direction) -> Bool {
         guard let t = transition, !t.settled, t.hasPending else { return false }
-        return t.members.contains { $0.instance !== inst && $0.fromUnknown && $0.initialDirection != direction }
+        for k in t.members.indices where t.members[k].instance !== inst {
+            if t.members[k].fromUnknown && t.members[k].initialDirection != direction { return true }
+        }
+        return false
     }
 
     private func settleIfDone(_ t: Transition?) {
@@ -660,7 +668,7 @@ final class SessionTimeline {
         }
         if let recorder {
             let othersVisible = classes.values.contains { state in
-                state.live.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
+                state.live.contains { i in !t.isMember(i) && (i.appearance == .appeared || i.appearance == .appearing) }
             }
             recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
@@ -778,7 +786,7 @@ final class SessionTimeline {
         if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
             markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
         }
-        if let t = transition, !t.settled, t.member(inst) != nil {
+        if let t = transition, !t.settled, t.isMember(inst) {
             for m in t.members where m.instance !== inst && m.pending && m.direction == .disappear {
                 m.instance.completionPending = (ref, false)
                 return
@@ -808,7 +816,7 @@ final class SessionTimeline {
             }
         }
         inst.dealloc = ref
-        if let t = inst.transition, let m = t.member(inst), m.pending { m.failed = true; settleIfDone(t) }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
         let state = classState(inst.className, dialect: inst.dialect)
