@@ -84,6 +84,8 @@ final class Instance {
     var appearanceBeforeLoadReported = false
     var removal: Removal?
     var coveredBy: [Instance] = []
+    /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
+    var coverMark = 0
     var dismissPending: (ref: EventRef, transitionSerial: Int)?
     var presentPending: EventRef?
     /// A completion marker seen while this instance's did-callback was still due.

@@ -626,28 +626,34 @@ final class SessionTimeline {
             return
         }
         var poppedAny = false, coveringAny = false
-        let goneMembers = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }
-        let gone = goneMembers.map(\.instance)
-        let came = t.members.filter { $0.direction == .appear }.map(\.instance)
-        for (leaving, member) in zip(gone, goneMembers) {
+        // The members are walked in place rather than filtered into lists of the leaving and the
+        // arriving: settling changes no member, and no instance dies meanwhile.
+        let members = t.members
+        let stacks = t.firstDirection == .disappear
+        let cameAny = members.contains { $0.direction == .appear }
+        for member in members where member.direction == .disappear && member.instance.isAlive {
+            let leaving = member.instance
             // Its viewDidDisappear in this transition, or (when that never came) the will-callback.
             let ownDid = leaving.lastDidDisappear.flatMap { $0.line > member.will.line ? $0 : nil }
             var popped = false
             // Pops and dismissals, like pushes, announce the leaving controller first.
-            for arriving in came where t.firstDirection == .disappear {
+            for arrival in members where stacks && arrival.direction == .appear {
+                let arriving = arrival.instance
                 if let path = coverPath(from: arriving, to: leaving) {
                     let anchor = ownDid ?? member.will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
+                    var leavingName: String?  // made once, for the first controller taken along
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
-                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leaving.ref.display)
+                        if leavingName == nil { leavingName = leaving.ref.display }
+                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                     }
-                    arriving.coveredBy.removeAll()
+                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll() }
                     popped = true
                     poppedAny = true
                 }
             }
             if popped { continue }
-            if came.isEmpty {
+            if !cameAny {
                 // Sheet dismissal or child removal, but only while something of ours stays on screen
                 // (a system controller we cannot see may have covered it instead).
                 if stillVisible(except: leaving) {
@@ -657,7 +663,9 @@ final class SessionTimeline {
             } else if t.firstDirection == .disappear {
                 // Pushed or presented over it: a controller made for this transition. One created
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
-                for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
+                for arrival in members where arrival.direction == .appear {
+                    let arriving = arrival.instance
+                    guard arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) else { continue }
                     coveringAny = true
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) {
                         leaving.coveredBy.removeAll { !$0.isAlive }
@@ -682,23 +690,37 @@ final class SessionTimeline {
     }
 
     /// The chain of instances from `arriving` up through what covered it to `leaving` (exclusive of
-    /// `arriving`), or nil when `leaving` is not above it.
+    /// `arriving`), or nil when `leaving` is not above it: breadth first, at most 256 nodes expanded.
     private func coverPath(from arriving: Instance, to leaving: Instance) -> [Instance]? {
-        var frontier: [(Instance, [Instance])] = [(arriving, [])]
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(arriving)]
-        var steps = 0
-        while !frontier.isEmpty, steps < 256 {
-            let (node, path) = frontier.removeFirst()
-            steps += 1
-            for above in node.coveredBy where above.isAlive && !seen.contains(ObjectIdentifier(above)) {
-                let p = path + [above]
-                if above === leaving { return p }
-                seen.insert(ObjectIdentifier(above))
-                frontier.append((above, p))
+        // Most controllers are covered by nothing, or directly by the one leaving (a pop, a dismissal).
+        if arriving.coveredBy.isEmpty { return nil }
+        if leaving !== arriving, arriving.coveredBy.contains(where: { $0 === leaving }), leaving.isAlive { return [leaving] }
+        // The nodes reached, in order (the queue), each with the index of the node it covers (the
+        // paths, walked back). A node is seen when it carries this search's mark (no hashing).
+        coverSearches += 1
+        let mark = coverSearches
+        arriving.coverMark = mark
+        var nodes: [Instance] = [arriving]
+        var below: [Int] = [-1]
+        var next = 0
+        while next < nodes.count, next < 256 {
+            let node = nodes[next]
+            for above in node.coveredBy where above.isAlive && above.coverMark != mark {
+                if above === leaving {
+                    var path = [above]
+                    var k = next
+                    while k > 0 { path.append(nodes[k]); k = below[k] }
+                    return path.reversed()
+                }
+                above.coverMark = mark
+                nodes.append(above)
+                below.append(next)
             }
+            next += 1
         }
         return nil
     }
+    private var coverSearches = 0
 
     private func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
         if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
