@@ -13,6 +13,9 @@ final class Instrumentation {
         fileprivate(set) var kinds: EventKinds = []
         /// The dialect of the class's first event (whose family `instruments` consults).
         let dialect: Dialect
+        /// How many instances of the class the input has had: `TimelineContext.makeInstance`
+        /// numbers them here (`Type#3`), which saves it a lookup by name.
+        var instancesMade = 0
         init(dialect: Dialect) { self.dialect = dialect }
     }
     private var kindsByClass: [String: ClassKinds] = [:]
@@ -218,7 +221,7 @@ final class SessionTimeline {
 
     /// A new instance of the event's class (`state`).
     private func newInstance(_ e: Event, _ state: ClassState) -> Instance {
-        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
+        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.kinds)
         state.live.append(inst)
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         return inst
@@ -238,9 +241,9 @@ final class SessionTimeline {
                 // Another class at this address: the old object is gone without a logged dealloc.
                 forget(known)
             }
-            // An instance of this class first seen without an address takes it.
-            if state.hasUnbound,
-               let unbound = pick(ArraySlice(state.live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
+            // An instance of this class first seen without an address takes it: one of the latest
+            // `routingWindow` of them, found in place (without a filtered copy of the class's list).
+            if state.hasUnbound, let unbound = pick(unboundWindow(state.live), for: e, unboundOnly: true) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
@@ -250,6 +253,16 @@ final class SessionTimeline {
         // Decided apart from creating the instance: a copy of the class's list held here while
         // appending to it would copy the whole list on every new instance.
         return routeWithoutAddress(e, state) ?? newInstance(e, state)
+    }
+
+    /// The end of `live` that holds its latest `routingWindow` instances without an address.
+    private func unboundWindow(_ live: [Instance]) -> ArraySlice<Instance> {
+        var start = live.endIndex, found = 0
+        while start > 0, found < Self.routingWindow {
+            start -= 1
+            if live[start].address == nil { found += 1 }
+        }
+        return live[start...]
     }
 
     /// The live (or dead) instance an address-less event belongs to; nil: a new instance.
@@ -269,22 +282,27 @@ final class SessionTimeline {
             }
             return nil
         case .loadView:
-            if let fresh = live.last(where: { !$0.loaded && !$0.loadViewPending && ($0.initSeen) }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewUnloadLogged && !$0.loadViewPending }) { return unloaded }
             // A memory warning may have unloaded a hidden view; when the class logs init, a new
             // instance would have announced itself, so this is that view reloading.
-            if logged.contains(.initialize),
-               let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
-            return nil
+            let logsInit = logged.contains(.initialize)
+            return latest(live) { i in
+                if i.loadViewPending { return nil }
+                if !i.loaded && i.initSeen { return 0 }  // fresh
+                if i.viewUnloadLogged { return 1 }
+                if logsInit && i.viewMayBeUnloaded { return 2 }
+                return nil
+            }
         case .viewDidLoad:
-            if let pending = live.last(where: { $0.loadViewPending }) { return pending }
-            if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewUnloadLogged }) { return unloaded }
             let classLogsCreation = logged.contains(.initialize) || logged.contains(.loadView)
-            if classLogsCreation, let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
-            if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
-            if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
-            return nil
+            return latest(live) { i in
+                if i.loadViewPending { return 0 }
+                if !i.loaded && i.initSeen { return 1 }  // fresh
+                if i.viewUnloadLogged { return 2 }
+                if classLogsCreation && i.viewMayBeUnloaded { return 3 }
+                if classLogsCreation && i.loaded { return 4 }  // duplicate_view_did_load
+                if !i.loaded && i.appearance == .unknown { return 5 }
+                return nil
+            }
         default:
             if let chosen = pick(live, for: e) { return chosen }
             // Only dead instances of this class: an event after dealloc, unless the class never logs
@@ -305,48 +323,84 @@ final class SessionTimeline {
     /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
     static let routingWindow = 64
 
-    private func pick(_ live: ArraySlice<Instance>, for e: Event) -> Instance? {
+    /// The latest instance of the lowest rank (nil: not a candidate). The same as asking each rank's
+    /// `last(where:)` in turn, in one pass from the end.
+    @inline(__always)
+    private func latest(_ live: ArraySlice<Instance>, _ rank: (Instance) -> Int?) -> Instance? {
+        var chosen = -1, chosenRank = Int.max
+        var k = live.endIndex
+        while k > live.startIndex {
+            k -= 1
+            guard let r = rank(live[k]), r < chosenRank else { continue }
+            chosen = k
+            chosenRank = r
+            if r == 0 { break }
+        }
+        return chosen < 0 ? nil : live[chosen]
+    }
+
+    /// `unboundOnly`: only the instances of `live` without an address are candidates.
+    private func pick(_ live: ArraySlice<Instance>, for e: Event, unboundOnly: Bool = false) -> Instance? {
         guard !live.isEmpty else { return nil }
-        if live.count == 1 { return live[live.startIndex] }
-        func best(_ ok: (Instance) -> Bool) -> Instance? {
-            var chosen: Instance?
-            for i in live where ok(i) {
-                if chosen == nil || i.lastActivity >= chosen!.lastActivity { chosen = i }
+        if live.count == 1 && !unboundOnly { return live[live.startIndex] }
+        // The fallbacks of each kind of event are ranks: an instance's rank is the first fallback it
+        // satisfies (the last, any instance, always). The latest active instance of the lowest rank
+        // wins, later instances on ties: the same as trying each fallback in turn, in one pass.
+        func best(_ rank: (Instance) -> Int) -> Instance? {
+            var chosen = -1, chosenRank = Int.max, chosenActivity = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                let r = rank(i)
+                if r < chosenRank || (r == chosenRank && i.lastActivity >= chosenActivity) {
+                    chosen = k
+                    chosenRank = r
+                    chosenActivity = i.lastActivity
+                }
             }
-            return chosen
+            return chosen < 0 ? nil : live[chosen]
         }
         switch e.kind {
         case .viewWillAppear:
             // Inside an interactive transition that is being cancelled, the leaving controller comes back.
             // Then a hidden controller that is still in the stack before one that was removed (a
             // removed one may come back, but a pop reveals the controller below).
-            return best { $0.appearance == .disappearing && $0.transition.map { $0.cancelled && !$0.settled } == true }
-                ?? best { ($0.appearance == .disappeared || $0.appearance == .unknown) && $0.removal == nil }
-                ?? best { $0.appearance == .disappeared || $0.appearance == .unknown }
-                ?? best { $0.appearance == .disappearing } ?? best { _ in true }
+            return best { i in
+                switch i.appearance {
+                case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 3
+                case .disappeared, .unknown: return i.removal == nil ? 1 : 2
+                case .appearing, .appeared: return 4
+                }
+            }
         case .viewDidAppear:
-            return best { $0.appearance == .appearing } ?? best { _ in true }
+            return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
-            return best { $0.appearance == .appeared } ?? best { $0.appearance == .appearing } ?? best { _ in true }
+            return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
         case .viewDidDisappear:
-            return best { $0.appearance == .disappearing } ?? best { _ in true }
+            return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
             // Usually the instance removed most recently.
-            var removed: Instance?
-            for i in live where i.removal != nil {
-                if removed == nil || i.removal!.anchor.line >= removed!.removal!.anchor.line { removed = i }
+            var removed = -1, removedLine = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                if let line = i.removal?.anchor.line, removed < 0 || line >= removedLine {
+                    removed = k
+                    removedLine = line
+                }
             }
-            return removed ?? best { $0.appearance == .disappeared || $0.appearance == .unknown } ?? best { _ in true }
+            if removed >= 0 { return live[removed] }
+            return best { $0.appearance == .disappeared || $0.appearance == .unknown ? 0 : 1 }
         case .willMoveToParent, .didMoveToParent:
             return best {
-                switch $0.parentState { case .adding, .removing: return true; default: return false }
-            } ?? best { _ in true }
+                switch $0.parentState { case .adding, .removing: return 0; default: return 1 }
+            }
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
-            return best { $0.appearance == .appearing || $0.appearance == .appeared } ?? best { _ in true }
+            return best { $0.appearance == .appearing || $0.appearance == .appeared ? 0 : 1 }
         case .viewWillUnload, .viewDidUnload:
-            return best { $0.appearance != .appeared && $0.appearance != .appearing } ?? best { _ in true }
+            return best { $0.appearance != .appeared && $0.appearance != .appearing ? 0 : 1 }
         default:
-            return best { _ in true }
+            return best { _ in 0 }
         }
     }
 
@@ -619,7 +673,7 @@ final class SessionTimeline {
         t.settled = true
         defer {
             // Members no longer need their transition; dropping the link frees both.
-            for m in t.members where m.instance.transition === t { m.instance.transition = nil }
+            for k in t.members.indices where t.members[k].instance.transition === t { t.members[k].instance.transition = nil }
         }
         if t.cancelled {
             recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
@@ -630,24 +684,27 @@ final class SessionTimeline {
         // arriving: settling changes no member, and no instance dies meanwhile.
         let members = t.members
         let stacks = t.firstDirection == .disappear
-        let cameAny = members.contains { $0.direction == .appear }
-        for member in members where member.direction == .disappear && member.instance.isAlive {
-            let leaving = member.instance
+        var cameAny = false
+        for k in members.indices where members[k].direction == .appear { cameAny = true; break }
+        for g in members.indices where members[g].direction == .disappear && members[g].instance.isAlive {
+            let leaving = members[g].instance
+            let will = members[g].will
             // Its viewDidDisappear in this transition, or (when that never came) the will-callback.
-            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > member.will.line ? $0 : nil }
+            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > will.line ? $0 : nil }
             var popped = false
             // Pops and dismissals, like pushes, announce the leaving controller first.
-            for arrival in members where stacks && arrival.direction == .appear {
-                let arriving = arrival.instance
+            for c in members.indices where stacks && members[c].direction == .appear {
+                let arriving = members[c].instance
                 if let path = coverPath(from: arriving, to: leaving) {
-                    let anchor = ownDid ?? member.will
+                    let anchor = ownDid ?? will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
                     var leavingName: String?  // made once, for the first controller taken along
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
                         if leavingName == nil { leavingName = leaving.ref.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                     }
-                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll() }
+                    // Keeping the buffer: it is likely to be covered again (the next push or presentation).
+                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll(keepingCapacity: true) }
                     popped = true
                     poppedAny = true
                 }
@@ -657,18 +714,18 @@ final class SessionTimeline {
                 // Sheet dismissal or child removal, but only while something of ours stays on screen
                 // (a system controller we cannot see may have covered it instead).
                 if stillVisible(except: leaving) {
-                    let anchor = ownDid ?? member.will
+                    let anchor = ownDid ?? will
                     markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
                 }
             } else if t.firstDirection == .disappear {
                 // Pushed or presented over it: a controller made for this transition. One created
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
-                for arrival in members where arrival.direction == .appear {
-                    let arriving = arrival.instance
+                for c in members.indices where members[c].direction == .appear {
+                    let arriving = members[c].instance
                     guard arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) else { continue }
                     coveringAny = true
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) {
-                        leaving.coveredBy.removeAll { !$0.isAlive }
+                        if leaving.coveredBy.contains(where: { !$0.isAlive }) { leaving.coveredBy.removeAll { !$0.isAlive } }
                         leaving.coveredBy.append(arriving)
                     }
                 }
