@@ -180,7 +180,8 @@ final class Transition {
     /// object and its members' buffer rather than freeing and allocating them at every transition).
     func reset(serial: Int) {
         self.serial = serial
-        members.removeAll(keepingCapacity: true)
+        // Keeps the buffer; removeLast costs less than removeAll(keepingCapacity:)'s replaceSubrange.
+        while !members.isEmpty { members.removeLast() }
         firstDirection = nil
         committed = false
         cancelled = false

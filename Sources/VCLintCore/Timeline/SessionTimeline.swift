@@ -194,7 +194,7 @@ final class SessionTimeline {
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
-        if e.kind == .initialize { lastInitInstance = inst } else { lastInitInstance = nil }
+        if e.kind == .initialize { lastInitInstance = inst } else if lastInitInstance != nil { lastInitInstance = nil }
     }
 
     // MARK: - Identity (lifecycle.md §3)
@@ -767,7 +767,8 @@ final class SessionTimeline {
                     var path = [above]
                     var k = next
                     while k > 0 { path.append(nodes[k]); k = below[k] }
-                    return path.reversed()
+                    path.reverse()
+                    return path
                 }
                 above.coverMark = mark
                 nodes.append(above)
@@ -786,8 +787,9 @@ final class SessionTimeline {
 
     private func unremove(_ inst: Instance) {
         // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4).
-        inst.removal = nil
-        inst.dismissPending = nil
+        // (Checked first: storing nil destroys the old value even when there is none.)
+        if inst.removal != nil { inst.removal = nil }
+        if inst.dismissPending != nil { inst.dismissPending = nil }
     }
 
     // MARK: - Containment
@@ -899,7 +901,8 @@ final class SessionTimeline {
         inst.transition = nil
         inst.coveredBy.removeAll()
         let state = classState(inst.className, dialect: inst.dialect)
-        state.live.removeAll { $0 === inst }
+        // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
+        if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
         state.lastDead = inst
         // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
         // controller here made each dealloc cost O(live controllers), quadratic on long captures).
