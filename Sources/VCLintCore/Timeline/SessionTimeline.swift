@@ -7,9 +7,9 @@ import Glibc
 /// the rest of it when another class of the same dialect does (seed 000 logs each controller's
 /// viewDidDisappear once; deleting one must still be a finding).
 final class Instrumentation {
-    /// What one class logs, shared by every session's `SessionTimeline.ClassState` of the class:
-    /// recording an event, or asking what its class logs, costs no lookup by name.
-    final class ClassKinds {
+    /// One class: what it logs, shared by every session's `SessionTimeline.ClassState` of the class
+    /// (recording an event, or asking what its class logs, costs no lookup by name).
+    final class ClassEntry {
         fileprivate(set) var kinds: EventKinds = []
         /// The dialect of the class's first event (whose family `instruments` consults).
         let dialect: Dialect
@@ -18,19 +18,19 @@ final class Instrumentation {
         var instancesMade = 0
         init(dialect: Dialect) { self.dialect = dialect }
     }
-    private var kindsByClass: [String: ClassKinds] = [:]
+    private var entries: [String: ClassEntry] = [:]
     private var kindsByDialect: [Dialect: EventKinds] = [:]
 
     /// The class's entry, made at its first event.
-    func classKinds(_ className: String, dialect: Dialect) -> ClassKinds {
-        if let known = kindsByClass[className] { return known }
-        let made = ClassKinds(dialect: dialect)
-        kindsByClass[className] = made
+    func entry(_ className: String, dialect: Dialect) -> ClassEntry {
+        if let known = entries[className] { return known }
+        let made = ClassEntry(dialect: dialect)
+        entries[className] = made
         return made
     }
 
     @inline(__always)
-    func record(_ c: ClassKinds, _ kind: EventKind, dialect: Dialect) {
+    func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
         if c.kinds.contains(kind) { return }
         c.kinds.insert(kind)
         kindsByDialect[dialect, default: []].insert(kind)
@@ -45,12 +45,12 @@ final class Instrumentation {
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {
-        kindsByClass[className]?.kinds.contains(kind) == true
+        entries[className]?.kinds.contains(kind) == true
     }
 
     /// Whether `kind` is logged for the class, directly or through its dialect's family.
     func instruments(_ className: String, _ kind: EventKind) -> Bool {
-        guard let entry = kindsByClass[className] else { return false }
+        guard let entry = entries[className] else { return false }
         let own = entry.kinds
         if own.contains(kind) { return true }
         guard let sibling = Self.sibling(kind), own.contains(sibling),
@@ -95,9 +95,9 @@ final class SessionTimeline {
         /// Whether the class ever had an instance without an address: only its new addresses may
         /// bind one (skips a scan of every live instance of the class per new address).
         var hasUnbound = false
-        /// What the class logs (shared with the other sessions).
-        let kinds: Instrumentation.ClassKinds
-        init(kinds: Instrumentation.ClassKinds) { self.kinds = kinds }
+        /// What the class logs, and how many instances it had (shared with the other sessions).
+        let entry: Instrumentation.ClassEntry
+        init(entry: Instrumentation.ClassEntry) { self.entry = entry }
     }
     private var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
@@ -180,7 +180,7 @@ final class SessionTimeline {
         }
         // The class's state, made at its first event: the one lookup by name of the event.
         let state = classState(e.className, dialect: e.dialect)
-        instrumentation.record(state.kinds, e.kind, dialect: e.dialect)
+        instrumentation.record(state.entry, e.kind, dialect: e.dialect)
         if e.kind == .dealloc, e.dialect != lastDeallocDialect {
             deallocDialects.insert(e.dialect)
             lastDeallocDialect = e.dialect
@@ -213,7 +213,7 @@ final class SessionTimeline {
     @inline(__always)
     private func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
-        let s = ClassState(kinds: instrumentation.classKinds(name, dialect: dialect))
+        let s = ClassState(entry: instrumentation.entry(name, dialect: dialect))
         classes[name] = s
         recentClasses[name.utf8.count & 7] = (name, s)
         return s
@@ -221,7 +221,7 @@ final class SessionTimeline {
 
     /// A new instance of the event's class (`state`).
     private func newInstance(_ e: Event, _ state: ClassState) -> Instance {
-        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.kinds)
+        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         return inst
@@ -271,7 +271,7 @@ final class SessionTimeline {
         // Only the most recent ones are candidates: thousands of live instances of one class (logs
         // concatenated without relaunch lines, say) would make every event cost a scan of them all.
         let live = state.live.suffix(Self.routingWindow)
-        let logged = state.kinds.kinds
+        let logged = state.entry.kinds
         switch e.kind {
         case .initialize:
             // initWithNibName: → init chains log several initializers for one object.
@@ -778,6 +778,7 @@ final class SessionTimeline {
         }
         return nil
     }
+    /// Numbers `coverPath`'s searches (`Instance.coverMark`).
     private var coverSearches = 0
 
     private func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {

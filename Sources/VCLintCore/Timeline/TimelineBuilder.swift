@@ -26,7 +26,7 @@ final class TimelineContext {
     private(set) var instanceCount = 0
 
     /// `entry`: the class's, which counts its instances (their generation).
-    func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int, of entry: Instrumentation.ClassKinds) -> Instance {
+    func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int, of entry: Instrumentation.ClassEntry) -> Instance {
         instanceCount += 1
         entry.instancesMade += 1
         let g = entry.instancesMade
