@@ -108,7 +108,7 @@ final class Instance {
     }
 
     var label: String { "\(className)#\(generation)" }
-    var isAlive: Bool { dealloc == nil }
+    @inline(__always) var isAlive: Bool { dealloc == nil }
 
     var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
 }

@@ -304,6 +304,7 @@ final class SessionTimeline {
                 return nil
             }
         default:
+            if live.count == 1 { return live[live.startIndex] }  // most events: pick's shortcut, without the call
             if let chosen = pick(live, for: e) { return chosen }
             // Only dead instances of this class: an event after dealloc, unless the class never logs
             // its creation (then a new instance may simply have been created silently).
