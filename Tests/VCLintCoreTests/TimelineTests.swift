@@ -247,6 +247,57 @@ import Testing
         #expect(r.findings.first?.controller.className == "ListViewController")
     }
 
+    /// A pop to root finds the popped controller through a chain of covers (Root ← List ← Item ←
+    /// Detail): every controller in between goes with it, named after it; the same stack built
+    /// again and popped again (a second search, a reused transition) is judged the same way.
+    @Test func popToRootThroughALongerChainTakesEveryMiddleControllerAlong() {
+        let r = lint("""
+        -[RootViewController viewDidLoad]
+        -[RootViewController viewWillAppear:]
+        -[RootViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ItemViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[ItemViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ItemViewController viewDidAppear:]
+        -[DetailViewController viewDidLoad]
+        -[ItemViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[ItemViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[RootViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[RootViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        -[ListViewController dealloc]
+        -[ListViewController viewDidLoad]
+        -[RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[DetailViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[DetailViewController viewWillDisappear:]
+        -[RootViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[RootViewController viewDidAppear:]
+        -[DetailViewController dealloc]
+        """)
+        // List#1 was deallocated; Item#1 and List#2 were not.
+        #expect(r.summary == ["leaked_controller@21", "leaked_controller@37"])
+        #expect(r.findings.map(\.controller.display) == ["ItemViewController#1", "ListViewController#2"])
+        #expect(r.findings.allSatisfy { $0.message.contains("removed together with the controller above it (DetailViewController#") })
+    }
+
     @Test func presentThenRecursiveDismissOfSeed000IsClean() throws {
         let r = try lintFixture("Fixtures/seeds/navtest-seed000.log")
         #expect(r.findings.isEmpty)

@@ -84,6 +84,8 @@ final class Instance {
     var appearanceBeforeLoadReported = false
     var removal: Removal?
     var coveredBy: [Instance] = []
+    /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
+    var coverMark = 0
     var dismissPending: (ref: EventRef, transitionSerial: Int)?
     var presentPending: EventRef?
     /// A completion marker seen while this instance's did-callback was still due.
@@ -106,7 +108,7 @@ final class Instance {
     }
 
     var label: String { "\(className)#\(generation)" }
-    var isAlive: Bool { dealloc == nil }
+    @inline(__always) var isAlive: Bool { dealloc == nil }
 
     var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
 }
@@ -136,7 +138,9 @@ public struct ControllerRef: Sendable, Equatable, Hashable {
 final class Transition {
     enum Direction { case appear, disappear }
 
-    final class Member {
+    /// An instance's part in the transition. A value, read and updated in place through its index
+    /// (`memberIndex`): no allocation, and no reference counting, per member.
+    struct Member {
         let instance: Instance
         let initialDirection: Direction
         var direction: Direction
@@ -155,7 +159,8 @@ final class Transition {
         var pending: Bool { !done && !failed }
     }
 
-    let serial: Int
+    private(set) var serial: Int
+    /// At most one entry per instance (`SessionTimeline.begin` replaces an instance's old entry).
     var members: [Member] = []
     /// Navigation and modal transitions announce the disappearance first; a tab switch or a page
     /// scroll announces the new controller first (UITabBarController: new viewWillAppear, then the
@@ -171,6 +176,38 @@ final class Transition {
 
     init(serial: Int) { self.serial = serial }
 
-    func member(_ i: Instance) -> Member? { members.first { $0.instance === i } }
-    var hasPending: Bool { members.contains { $0.pending } }
+    /// Makes a settled transition that nothing else holds a new one (`SessionTimeline` reuses the
+    /// object and its members' buffer rather than freeing and allocating them at every transition).
+    func reset(serial: Int) {
+        self.serial = serial
+        // Keeps the buffer; removeLast costs less than removeAll(keepingCapacity:)'s replaceSubrange.
+        while !members.isEmpty { members.removeLast() }
+        firstDirection = nil
+        committed = false
+        cancelled = false
+        settled = false
+        lastTime = nil
+        lastLine = 0
+    }
+
+    /// The index of the instance's entry.
+    func memberIndex(_ i: Instance) -> Int? {
+        for k in members.indices where members[k].instance === i { return k }
+        return nil
+    }
+
+    func isMember(_ i: Instance) -> Bool { memberIndex(i) != nil }
+
+    var hasPending: Bool {
+        for k in members.indices where members[k].pending { return true }
+        return false
+    }
+
+    /// Marks the instance's entry failed if it is pending (its did-callback will not come); false
+    /// when it has no pending entry.
+    func failPending(_ i: Instance) -> Bool {
+        guard let k = memberIndex(i), members[k].pending else { return false }
+        members[k].failed = true
+        return true
+    }
 }

@@ -7,27 +7,33 @@ import Glibc
 /// the rest of it when another class of the same dialect does (seed 000 logs each controller's
 /// viewDidDisappear once; deleting one must still be a finding).
 final class Instrumentation {
-    private(set) var kindsByClass: [String: EventKinds] = [:]
+    /// One class: what it logs, shared by every session's `SessionTimeline.ClassState` of the class
+    /// (recording an event, or asking what its class logs, costs no lookup by name).
+    final class ClassEntry {
+        fileprivate(set) var kinds: EventKinds = []
+        /// The dialect of the class's first event (whose family `instruments` consults).
+        let dialect: Dialect
+        /// How many instances of the class the input has had: `TimelineContext.makeInstance`
+        /// numbers them here (`Type#3`), which saves it a lookup by name.
+        var instancesMade = 0
+        init(dialect: Dialect) { self.dialect = dialect }
+    }
+    private var entries: [String: ClassEntry] = [:]
     private var kindsByDialect: [Dialect: EventKinds] = [:]
-    private var dialectOfClass: [String: Dialect] = [:]
 
-    /// Recently recorded classes and (a copy of) their kinds, by name length: most events repeat a
-    /// class and a kind already recorded, and a String compare costs less than a hash. Kinds only
-    /// grow, so a stale copy can only send an event the long way.
-    private var recent = [(name: String, kinds: EventKinds)](repeating: ("", []), count: 8)
+    /// The class's entry, made at its first event.
+    func entry(_ className: String, dialect: Dialect) -> ClassEntry {
+        if let known = entries[className] { return known }
+        let made = ClassEntry(dialect: dialect)
+        entries[className] = made
+        return made
+    }
 
     @inline(__always)
-    func record(_ className: String, _ kind: EventKind, dialect: Dialect) {
-        let slot = className.utf8.count & 7
-        if recent[slot].kinds.contains(kind), recent[slot].name == className { return }
-        if let known = kindsByClass[className], known.contains(kind) {
-            recent[slot] = (className, known)
-            return
-        }
-        kindsByClass[className, default: []].insert(kind)
+    func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
+        if c.kinds.contains(kind) { return }
+        c.kinds.insert(kind)
         kindsByDialect[dialect, default: []].insert(kind)
-        if dialectOfClass[className] == nil { dialectOfClass[className] = dialect }
-        recent[slot] = (className, kindsByClass[className]!)
     }
 
     /// A set of event kinds as one word (recorded for every event).
@@ -39,15 +45,16 @@ final class Instrumentation {
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {
-        kindsByClass[className]?.contains(kind) == true
+        entries[className]?.kinds.contains(kind) == true
     }
 
     /// Whether `kind` is logged for the class, directly or through its dialect's family.
     func instruments(_ className: String, _ kind: EventKind) -> Bool {
-        guard let own = kindsByClass[className] else { return false }
+        guard let entry = entries[className] else { return false }
+        let own = entry.kinds
         if own.contains(kind) { return true }
         guard let sibling = Self.sibling(kind), own.contains(sibling),
-              let d = dialectOfClass[className], kindsByDialect[d]?.contains(kind) == true else { return false }
+              kindsByDialect[entry.dialect]?.contains(kind) == true else { return false }
         return true
     }
 
@@ -76,6 +83,8 @@ final class SessionTimeline {
     let pid: Int?
     let options: TimelineOptions
     unowned let context: TimelineContext
+    /// The context's, held strongly: an `unowned` reference costs a check and a retain per use.
+    private let instrumentation: Instrumentation
 
     /// What the session knows per class, found once per event (`classState`).
     final class ClassState {
@@ -86,6 +95,9 @@ final class SessionTimeline {
         /// Whether the class ever had an instance without an address: only its new addresses may
         /// bind one (skips a scan of every live instance of the class per new address).
         var hasUnbound = false
+        /// What the class logs, and how many instances it had (shared with the other sessions).
+        let entry: Instrumentation.ClassEntry
+        init(entry: Instrumentation.ClassEntry) { self.entry = entry }
     }
     private var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
@@ -95,6 +107,8 @@ final class SessionTimeline {
     private var transitionSerial = 0
     private var memoryWarnings = 0
     private var deallocDialects: Set<Dialect> = []
+    /// The dialect of the latest dealloc (inserted already): skips hashing it again.
+    private var lastDeallocDialect: Dialect?
     private(set) var lastTime: LogTime?
     private(set) var eventCount = 0
     private var lastEventLine = 0
@@ -102,6 +116,8 @@ final class SessionTimeline {
     private var lastInitInstance: Instance?
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     private let recorder: TimelineRecorder?
+    /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
+    private let debug = TimelineDebug.enabled
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial
@@ -109,6 +125,7 @@ final class SessionTimeline {
         self.pid = pid
         self.options = options
         self.context = context
+        self.instrumentation = context.instrumentation
         self.recorder = context.recorder
         recorder?.begin(session: serial, process: processName, pid: pid)
     }
@@ -161,18 +178,23 @@ final class SessionTimeline {
             }
             return
         }
-        context.instrumentation.record(e.className, e.kind, dialect: e.dialect)
-        if e.kind == .dealloc { deallocDialects.insert(e.dialect) }
-        let inst = resolve(e)
+        // The class's state, made at its first event: the one lookup by name of the event.
+        let state = classState(e.className, dialect: e.dialect)
+        instrumentation.record(state.entry, e.kind, dialect: e.dialect)
+        if e.kind == .dealloc, e.dialect != lastDeallocDialect {
+            deallocDialects.insert(e.dialect)
+            lastDeallocDialect = e.dialect
+        }
+        let inst = resolve(e, state)
         inst.lastActivity = e.line
         let before = inst.appearance
         recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
         recorder?.applied(e, inst, session: serial)
-        if TimelineDebug.enabled {
+        if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
-        if e.kind == .initialize { lastInitInstance = inst } else { lastInitInstance = nil }
+        if e.kind == .initialize { lastInitInstance = inst } else if lastInitInstance != nil { lastInitInstance = nil }
     }
 
     // MARK: - Identity (lifecycle.md §3)
@@ -189,56 +211,67 @@ final class SessionTimeline {
 
     /// The class's state, made when the session first sees the class.
     @inline(__always)
-    private func classState(_ name: String) -> ClassState {
+    private func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
-        let s = ClassState()
+        let s = ClassState(entry: instrumentation.entry(name, dialect: dialect))
         classes[name] = s
         recentClasses[name.utf8.count & 7] = (name, s)
         return s
     }
 
-    private func newInstance(_ e: Event) -> Instance {
-        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line)
-        let state = classState(e.className)
+    /// A new instance of the event's class (`state`).
+    private func newInstance(_ e: Event, _ state: ClassState) -> Instance {
+        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         return inst
     }
 
-    private func resolve(_ e: Event) -> Instance {
+    /// The instance an event belongs to; `state`: its class's.
+    private func resolve(_ e: Event, _ state: ClassState) -> Instance {
         if let addr = e.address {
             if let known = byAddress[addr] {
                 if known.className == e.className {
                     if known.isAlive { return known }
                     // An address seen again after dealloc: a new instance if it is being created
                     // (or added as a child, which addChild announces before the view loads).
-                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e) }
+                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e, state) }
                     return known
                 }
                 // Another class at this address: the old object is gone without a logged dealloc.
                 forget(known)
             }
-            // An instance of this class first seen without an address takes it.
-            if let state = existingClass(e.className), state.hasUnbound,
-               let unbound = pick(ArraySlice(state.live.filter { $0.address == nil }.suffix(Self.routingWindow)), for: e) {
+            // An instance of this class first seen without an address takes it: one of the latest
+            // `routingWindow` of them, found in place (without a filtered copy of the class's list).
+            if state.hasUnbound, let unbound = pick(unboundWindow(state.live), for: e, unboundOnly: true) {
                 unbound.address = addr
                 byAddress[addr] = unbound
                 return unbound
             }
-            return newInstance(e)
+            return newInstance(e, state)
         }
         // Decided apart from creating the instance: a copy of the class's list held here while
         // appending to it would copy the whole list on every new instance.
-        return routeWithoutAddress(e) ?? newInstance(e)
+        return routeWithoutAddress(e, state) ?? newInstance(e, state)
+    }
+
+    /// The end of `live` that holds its latest `routingWindow` instances without an address.
+    private func unboundWindow(_ live: [Instance]) -> ArraySlice<Instance> {
+        var start = live.endIndex, found = 0
+        while start > 0, found < Self.routingWindow {
+            start -= 1
+            if live[start].address == nil { found += 1 }
+        }
+        return live[start...]
     }
 
     /// The live (or dead) instance an address-less event belongs to; nil: a new instance.
-    private func routeWithoutAddress(_ e: Event) -> Instance? {
+    private func routeWithoutAddress(_ e: Event, _ state: ClassState) -> Instance? {
         // Without addresses, an event goes to the live instance of its class whose state accepts it.
         // Only the most recent ones are candidates: thousands of live instances of one class (logs
         // concatenated without relaunch lines, say) would make every event cost a scan of them all.
-        let state = existingClass(e.className)
-        let live = (state?.live ?? []).suffix(Self.routingWindow)
+        let live = state.live.suffix(Self.routingWindow)
+        let logged = state.entry.kinds
         switch e.kind {
         case .initialize:
             // initWithNibName: → init chains log several initializers for one object.
@@ -249,31 +282,36 @@ final class SessionTimeline {
             }
             return nil
         case .loadView:
-            if let fresh = live.last(where: { !$0.loaded && !$0.loadViewPending && ($0.initSeen) }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewUnloadLogged && !$0.loadViewPending }) { return unloaded }
             // A memory warning may have unloaded a hidden view; when the class logs init, a new
             // instance would have announced itself, so this is that view reloading.
-            if context.instrumentation.logs(e.className, .initialize),
-               let unloaded = live.last(where: { $0.viewMayBeUnloaded && !$0.loadViewPending }) { return unloaded }
-            return nil
+            let logsInit = logged.contains(.initialize)
+            return latest(live) { i in
+                if i.loadViewPending { return nil }
+                if !i.loaded && i.initSeen { return 0 }  // fresh
+                if i.viewUnloadLogged { return 1 }
+                if logsInit && i.viewMayBeUnloaded { return 2 }
+                return nil
+            }
         case .viewDidLoad:
-            if let pending = live.last(where: { $0.loadViewPending }) { return pending }
-            if let fresh = live.last(where: { !$0.loaded && $0.initSeen }) { return fresh }
-            if let unloaded = live.last(where: { $0.viewUnloadLogged }) { return unloaded }
-            let classLogsCreation = context.instrumentation.logs(e.className, .initialize) || context.instrumentation.logs(e.className, .loadView)
-            if classLogsCreation, let unloaded = live.last(where: { $0.viewMayBeUnloaded }) { return unloaded }
-            if classLogsCreation, let loaded = live.last(where: { $0.loaded }) { return loaded }  // duplicate_view_did_load
-            if let unknownState = live.last(where: { !$0.loaded && $0.appearance == .unknown }) { return unknownState }
-            return nil
+            let classLogsCreation = logged.contains(.initialize) || logged.contains(.loadView)
+            return latest(live) { i in
+                if i.loadViewPending { return 0 }
+                if !i.loaded && i.initSeen { return 1 }  // fresh
+                if i.viewUnloadLogged { return 2 }
+                if classLogsCreation && i.viewMayBeUnloaded { return 3 }
+                if classLogsCreation && i.loaded { return 4 }  // duplicate_view_did_load
+                if !i.loaded && i.appearance == .unknown { return 5 }
+                return nil
+            }
         default:
+            if live.count == 1 { return live[live.startIndex] }  // most events: pick's shortcut, without the call
             if let chosen = pick(live, for: e) { return chosen }
             // Only dead instances of this class: an event after dealloc, unless the class never logs
             // its creation (then a new instance may simply have been created silently).
             // willMove(toParent: parent) is the first callback of a child being added (addChild
             // calls it before the child's view loads): a new instance, not a zombie.
-            if e.kind.isCallback, !Self.startsChild(e), let dead = state?.lastDead {
-                let i = context.instrumentation
-                if i.logs(e.className, .initialize) || i.logs(e.className, .loadView) || i.logs(e.className, .viewDidLoad) {
+            if e.kind.isCallback, !Self.startsChild(e), let dead = state.lastDead {
+                if logged.contains(.initialize) || logged.contains(.loadView) || logged.contains(.viewDidLoad) {
                     return dead
                 }
             }
@@ -286,48 +324,84 @@ final class SessionTimeline {
     /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
     static let routingWindow = 64
 
-    private func pick(_ live: ArraySlice<Instance>, for e: Event) -> Instance? {
+    /// The latest instance of the lowest rank (nil: not a candidate). The same as asking each rank's
+    /// `last(where:)` in turn, in one pass from the end.
+    @inline(__always)
+    private func latest(_ live: ArraySlice<Instance>, _ rank: (Instance) -> Int?) -> Instance? {
+        var chosen = -1, chosenRank = Int.max
+        var k = live.endIndex
+        while k > live.startIndex {
+            k -= 1
+            guard let r = rank(live[k]), r < chosenRank else { continue }
+            chosen = k
+            chosenRank = r
+            if r == 0 { break }
+        }
+        return chosen < 0 ? nil : live[chosen]
+    }
+
+    /// `unboundOnly`: only the instances of `live` without an address are candidates.
+    private func pick(_ live: ArraySlice<Instance>, for e: Event, unboundOnly: Bool = false) -> Instance? {
         guard !live.isEmpty else { return nil }
-        if live.count == 1 { return live[live.startIndex] }
-        func best(_ ok: (Instance) -> Bool) -> Instance? {
-            var chosen: Instance?
-            for i in live where ok(i) {
-                if chosen == nil || i.lastActivity >= chosen!.lastActivity { chosen = i }
+        if live.count == 1 && !unboundOnly { return live[live.startIndex] }
+        // The fallbacks of each kind of event are ranks: an instance's rank is the first fallback it
+        // satisfies (the last, any instance, always). The latest active instance of the lowest rank
+        // wins, later instances on ties: the same as trying each fallback in turn, in one pass.
+        func best(_ rank: (Instance) -> Int) -> Instance? {
+            var chosen = -1, chosenRank = Int.max, chosenActivity = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                let r = rank(i)
+                if r < chosenRank || (r == chosenRank && i.lastActivity >= chosenActivity) {
+                    chosen = k
+                    chosenRank = r
+                    chosenActivity = i.lastActivity
+                }
             }
-            return chosen
+            return chosen < 0 ? nil : live[chosen]
         }
         switch e.kind {
         case .viewWillAppear:
             // Inside an interactive transition that is being cancelled, the leaving controller comes back.
             // Then a hidden controller that is still in the stack before one that was removed (a
             // removed one may come back, but a pop reveals the controller below).
-            return best { $0.appearance == .disappearing && $0.transition.map { $0.cancelled && !$0.settled } == true }
-                ?? best { ($0.appearance == .disappeared || $0.appearance == .unknown) && $0.removal == nil }
-                ?? best { $0.appearance == .disappeared || $0.appearance == .unknown }
-                ?? best { $0.appearance == .disappearing } ?? best { _ in true }
+            return best { i in
+                switch i.appearance {
+                case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 3
+                case .disappeared, .unknown: return i.removal == nil ? 1 : 2
+                case .appearing, .appeared: return 4
+                }
+            }
         case .viewDidAppear:
-            return best { $0.appearance == .appearing } ?? best { _ in true }
+            return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
-            return best { $0.appearance == .appeared } ?? best { $0.appearance == .appearing } ?? best { _ in true }
+            return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
         case .viewDidDisappear:
-            return best { $0.appearance == .disappearing } ?? best { _ in true }
+            return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
             // Usually the instance removed most recently.
-            var removed: Instance?
-            for i in live where i.removal != nil {
-                if removed == nil || i.removal!.anchor.line >= removed!.removal!.anchor.line { removed = i }
+            var removed = -1, removedLine = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                if let line = i.removal?.anchor.line, removed < 0 || line >= removedLine {
+                    removed = k
+                    removedLine = line
+                }
             }
-            return removed ?? best { $0.appearance == .disappeared || $0.appearance == .unknown } ?? best { _ in true }
+            if removed >= 0 { return live[removed] }
+            return best { $0.appearance == .disappeared || $0.appearance == .unknown ? 0 : 1 }
         case .willMoveToParent, .didMoveToParent:
             return best {
-                switch $0.parentState { case .adding, .removing: return true; default: return false }
-            } ?? best { _ in true }
+                switch $0.parentState { case .adding, .removing: return 0; default: return 1 }
+            }
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
-            return best { $0.appearance == .appearing || $0.appearance == .appeared } ?? best { _ in true }
+            return best { $0.appearance == .appearing || $0.appearance == .appeared ? 0 : 1 }
         case .viewWillUnload, .viewDidUnload:
-            return best { $0.appearance != .appeared && $0.appearance != .appearing } ?? best { _ in true }
+            return best { $0.appearance != .appeared && $0.appearance != .appearing ? 0 : 1 }
         default:
-            return best { _ in true }
+            return best { _ in 0 }
         }
     }
 
@@ -491,12 +565,11 @@ final class SessionTimeline {
         } else {
             if let open = transition, !open.settled { settle(open) }
             transitionSerial += 1
-            t = Transition(serial: transitionSerial)
-            transition = t
+            t = nextTransition()
         }
-        if let old = t.member(inst) {
+        if let old = t.memberIndex(inst) {
             // Seen again in the same transition after completing: a new member entry.
-            t.members.removeAll { $0 === old }
+            t.members.remove(at: old)
         }
         t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown, will: ref))
         if t.firstDirection == nil { t.firstDirection = dir }
@@ -504,6 +577,18 @@ final class SessionTimeline {
         t.lastLine = max(t.lastLine, ref.line)
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
+    }
+
+    /// A new current transition. The previous one is settled, and its members no longer point at it:
+    /// unless something else still holds it, it is reset and reused, with its members' buffer.
+    private func nextTransition() -> Transition {
+        if isKnownUniquelyReferenced(&transition), let t = transition, t.settled {
+            t.reset(serial: transitionSerial)
+            return t
+        }
+        let t = Transition(serial: transitionSerial)
+        transition = t
+        return t
     }
 
     /// A transition whose last callback is long past is over, even if some did-callback never came.
@@ -515,12 +600,12 @@ final class SessionTimeline {
     /// The opposite will-callback while a will/did pair is open: an interactive transition that was
     /// cancelled (seed 002), legal while no member of its transition has completed the move.
     private func cancel(_ inst: Instance, to dir: Transition.Direction, _ ref: EventRef) -> Bool {
-        guard let t = inst.transition, !t.settled, let m = t.member(inst), m.pending, !t.committed else { return false }
+        guard let t = inst.transition, !t.settled, let k = t.memberIndex(inst), t.members[k].pending, !t.committed else { return false }
         // An appearance is only cancelled by an interactive pop or dismissal, which has a controller
         // leaving; a lone appearing controller (a child, a sheet) cannot take it back. A lone
         // disappearance can be cancelled (a sheet swiped down and let go).
-        if dir == .disappear, !t.members.contains(where: { $0 !== m && $0.initialDirection == .disappear }) { return false }
-        m.direction = dir
+        if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
+        t.members[k].direction = dir
         t.cancelled = true
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
@@ -537,11 +622,11 @@ final class SessionTimeline {
                 emit(.slowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time)
             }
         }
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.done = true
-            if m.direction == m.initialDirection { t.committed = true }
+        if let t = inst.transition, let k = t.memberIndex(inst), t.members[k].pending {
+            t.members[k].done = true
+            if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
-        t.lastLine = max(t.lastLine, ref.line)
+            t.lastLine = max(t.lastLine, ref.line)
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
@@ -551,10 +636,7 @@ final class SessionTimeline {
     }
 
     private func dropFromTransition(_ inst: Instance) {
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.failed = true
-            settleIfDone(t)
-        }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
     }
 
     /// A will-callback that never completed: one missing_did_* finding, then the pair is closed.
@@ -569,17 +651,17 @@ final class SessionTimeline {
                  requires: [.viewDidDisappear], of: inst)
         }
         inst.pendingWill = nil
-        if let t = inst.transition, let m = t.member(inst), m.pending {
-            m.failed = true
-            settleIfDone(t)
-        }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
     }
 
     /// The log has a gap: a controller whose arrival was never logged is leaving in this transition,
     /// so the state of the others is what that unlogged arrival left (seed 000's excerpt).
     private func gapExplains(_ inst: Instance, direction: Transition.Direction) -> Bool {
         guard let t = transition, !t.settled, t.hasPending else { return false }
-        return t.members.contains { $0.instance !== inst && $0.fromUnknown && $0.initialDirection != direction }
+        for k in t.members.indices where t.members[k].instance !== inst {
+            if t.members[k].fromUnknown && t.members[k].initialDirection != direction { return true }
+        }
+        return false
     }
 
     private func settleIfDone(_ t: Transition?) {
@@ -592,48 +674,59 @@ final class SessionTimeline {
         t.settled = true
         defer {
             // Members no longer need their transition; dropping the link frees both.
-            for m in t.members where m.instance.transition === t { m.instance.transition = nil }
+            for k in t.members.indices where t.members[k].instance.transition === t { t.members[k].instance.transition = nil }
         }
         if t.cancelled {
             recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
             return
         }
         var poppedAny = false, coveringAny = false
-        let goneMembers = t.members.filter { $0.direction == .disappear && $0.instance.isAlive }
-        let gone = goneMembers.map(\.instance)
-        let came = t.members.filter { $0.direction == .appear }.map(\.instance)
-        for (leaving, member) in zip(gone, goneMembers) {
+        // The members are walked in place rather than filtered into lists of the leaving and the
+        // arriving: settling changes no member, and no instance dies meanwhile.
+        let members = t.members
+        let stacks = t.firstDirection == .disappear
+        var cameAny = false
+        for k in members.indices where members[k].direction == .appear { cameAny = true; break }
+        for g in members.indices where members[g].direction == .disappear && members[g].instance.isAlive {
+            let leaving = members[g].instance
+            let will = members[g].will
             // Its viewDidDisappear in this transition, or (when that never came) the will-callback.
-            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > member.will.line ? $0 : nil }
+            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > will.line ? $0 : nil }
             var popped = false
             // Pops and dismissals, like pushes, announce the leaving controller first.
-            for arriving in came where t.firstDirection == .disappear {
+            for c in members.indices where stacks && members[c].direction == .appear {
+                let arriving = members[c].instance
                 if let path = coverPath(from: arriving, to: leaving) {
-                    let anchor = ownDid ?? member.will
+                    let anchor = ownDid ?? will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
+                    var leavingName: String?  // made once, for the first controller taken along
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
-                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leaving.ref.display)
+                        if leavingName == nil { leavingName = leaving.ref.display }
+                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                     }
-                    arriving.coveredBy.removeAll()
+                    // Keeping the buffer: it is likely to be covered again (the next push or presentation).
+                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll(keepingCapacity: true) }
                     popped = true
                     poppedAny = true
                 }
             }
             if popped { continue }
-            if came.isEmpty {
+            if !cameAny {
                 // Sheet dismissal or child removal, but only while something of ours stays on screen
                 // (a system controller we cannot see may have covered it instead).
                 if stillVisible(except: leaving) {
-                    let anchor = ownDid ?? member.will
+                    let anchor = ownDid ?? will
                     markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
                 }
             } else if t.firstDirection == .disappear {
                 // Pushed or presented over it: a controller made for this transition. One created
                 // long before (a tab root instantiated at launch, a cached screen) is a sibling.
-                for arriving in came where arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) {
+                for c in members.indices where members[c].direction == .appear {
+                    let arriving = members[c].instance
+                    guard arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) else { continue }
                     coveringAny = true
                     if !leaving.coveredBy.contains(where: { $0 === arriving }) {
-                        leaving.coveredBy.removeAll { !$0.isAlive }
+                        if leaving.coveredBy.contains(where: { !$0.isAlive }) { leaving.coveredBy.removeAll { !$0.isAlive } }
                         leaving.coveredBy.append(arriving)
                     }
                 }
@@ -641,7 +734,7 @@ final class SessionTimeline {
         }
         if let recorder {
             let othersVisible = classes.values.contains { state in
-                state.live.contains { i in t.member(i) == nil && (i.appearance == .appeared || i.appearance == .appearing) }
+                state.live.contains { i in !t.isMember(i) && (i.appearance == .appeared || i.appearance == .appearing) }
             }
             recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
@@ -655,23 +748,39 @@ final class SessionTimeline {
     }
 
     /// The chain of instances from `arriving` up through what covered it to `leaving` (exclusive of
-    /// `arriving`), or nil when `leaving` is not above it.
+    /// `arriving`), or nil when `leaving` is not above it: breadth first, at most 256 nodes expanded.
     private func coverPath(from arriving: Instance, to leaving: Instance) -> [Instance]? {
-        var frontier: [(Instance, [Instance])] = [(arriving, [])]
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(arriving)]
-        var steps = 0
-        while !frontier.isEmpty, steps < 256 {
-            let (node, path) = frontier.removeFirst()
-            steps += 1
-            for above in node.coveredBy where above.isAlive && !seen.contains(ObjectIdentifier(above)) {
-                let p = path + [above]
-                if above === leaving { return p }
-                seen.insert(ObjectIdentifier(above))
-                frontier.append((above, p))
+        // Most controllers are covered by nothing, or directly by the one leaving (a pop, a dismissal).
+        if arriving.coveredBy.isEmpty { return nil }
+        if leaving !== arriving, arriving.coveredBy.contains(where: { $0 === leaving }), leaving.isAlive { return [leaving] }
+        // The nodes reached, in order (the queue), each with the index of the node it covers (the
+        // paths, walked back). A node is seen when it carries this search's mark (no hashing).
+        coverSearches += 1
+        let mark = coverSearches
+        arriving.coverMark = mark
+        var nodes: [Instance] = [arriving]
+        var below: [Int] = [-1]
+        var next = 0
+        while next < nodes.count, next < 256 {
+            let node = nodes[next]
+            for above in node.coveredBy where above.isAlive && above.coverMark != mark {
+                if above === leaving {
+                    var path = [above]
+                    var k = next
+                    while k > 0 { path.append(nodes[k]); k = below[k] }
+                    path.reverse()
+                    return path
+                }
+                above.coverMark = mark
+                nodes.append(above)
+                below.append(next)
             }
+            next += 1
         }
         return nil
     }
+    /// Numbers `coverPath`'s searches (`Instance.coverMark`).
+    private var coverSearches = 0
 
     private func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
         if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
@@ -680,8 +789,9 @@ final class SessionTimeline {
 
     private func unremove(_ inst: Instance) {
         // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4).
-        inst.removal = nil
-        inst.dismissPending = nil
+        // (Checked first: storing nil destroys the old value even when there is none.)
+        if inst.removal != nil { inst.removal = nil }
+        if inst.dismissPending != nil { inst.dismissPending = nil }
     }
 
     // MARK: - Containment
@@ -759,7 +869,7 @@ final class SessionTimeline {
         if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
             markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
         }
-        if let t = transition, !t.settled, t.member(inst) != nil {
+        if let t = transition, !t.settled, t.isMember(inst) {
             for m in t.members where m.instance !== inst && m.pending && m.direction == .disappear {
                 m.instance.completionPending = (ref, false)
                 return
@@ -789,11 +899,12 @@ final class SessionTimeline {
             }
         }
         inst.dealloc = ref
-        if let t = inst.transition, let m = t.member(inst), m.pending { m.failed = true; settleIfDone(t) }
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
-        let state = classState(inst.className)
-        state.live.removeAll { $0 === inst }
+        let state = classState(inst.className, dialect: inst.dialect)
+        // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
+        if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
         state.lastDead = inst
         // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
         // controller here made each dealloc cost O(live controllers), quadratic on long captures).

@@ -24,12 +24,12 @@ final class TimelineContext {
     /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
     var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
-    private var generations: [String: Int] = [:]
 
-    func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int) -> Instance {
+    /// `entry`: the class's, which counts its instances (their generation).
+    func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int, of entry: Instrumentation.ClassEntry) -> Instance {
         instanceCount += 1
-        let g = (generations[className] ?? 0) + 1
-        generations[className] = g
+        entry.instancesMade += 1
+        let g = entry.instancesMade
         return Instance(serial: instanceCount, className: className, address: address, generation: g, dialect: dialect, line: line)
     }
 }
