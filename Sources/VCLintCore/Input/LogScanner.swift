@@ -387,7 +387,7 @@ public final class LogScanner {
                     repeat { next += 1 } while next < hits && window + Int(found[next]) < lineEnd
                 }
                 flush()
-                _ = vectorLine(lineStart, lineEnd, end: end, candidate: cand)
+                vectorLine(lineStart, lineEnd, end: end, candidate: cand)
                 template = fastTemplate()
                 sampleAt = nextSample - base
                 candidate = false
@@ -398,7 +398,7 @@ public final class LogScanner {
         }
         flush()
         if lineStart < end {
-            _ = vectorLine(lineStart, end, end: end, candidate: candidate)
+            vectorLine(lineStart, end, end: end, candidate: candidate)
         }
         // The last line, without its line break: the unfinished one, or the one before the last newline.
         var lastStart = lineStart, lastEnd = end
@@ -451,9 +451,9 @@ public final class LogScanner {
         customFinder == nil && templateCount > 0 && contextKnown ? templates.pointee : nil
     }
 
-    /// One line of `processVectors`; returns its length without the line break.
+    /// One line of `processVectors` (the lines that are not only counted).
     @inline(__always)
-    private func vectorLine(_ lineStart: Int, _ lineEnd: Int, end: Int, candidate: Bool) -> Int {
+    private func vectorLine(_ lineStart: Int, _ lineEnd: Int, end: Int, candidate: Bool) {
         let p = buffer + lineStart
         var n = lineEnd - lineStart
         if n > 0, p[n - 1] == 0x0D { n -= 1 }
@@ -475,7 +475,6 @@ public final class LogScanner {
             sample(p, n)
             nextSample = base + lineStart - (base + lineStart) % sampleInterval + sampleInterval
         }
-        return n
     }
 
     /// `EnvelopeParser.classify`, answered by a recent line's shape when the line has it.
