@@ -98,13 +98,10 @@ enum EnvelopeParser {
             if p[0] == 0x54 || p[0] == 0x46 {  // log show header / filter line
                 return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
-            var c = ByteCursor(p, count: n)
             // `classify` checked the timestamp's shape; its value is only computed for lines that
             // carry an event (`time(_:_:format:)`).
             let time: LogTime? = nil
-            c.pos = 19
-            while let b = c.peek(), b != 0x20 { c.pos += 1 }
-            _ = c.skipSpaces()
+            var c = afterTimestamp(p, n)
             switch format {
             case .oslog: return parseOSLogColumns(&c, time: time)
             case .compact: return parseCompact(&c, time: time)
@@ -113,6 +110,17 @@ enum EnvelopeParser {
         case .bare:
             return EnvelopeInfo(format: .bare, message: 0..<n)
         }
+    }
+
+    /// A timestamped line's cursor past its timestamp (whose shape `classify` checked) and the spaces
+    /// after it: where the thread, type or process column starts.
+    @inline(__always)
+    private static func afterTimestamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> ByteCursor {
+        var c = ByteCursor(p, count: n)
+        c.pos = 19
+        while let b = c.peek(), b != 0x20 { c.pos += 1 }
+        _ = c.skipSpaces()
+        return c
     }
 
     /// The timestamp of a line whose envelope was parsed (computed only for lines with events).
@@ -182,10 +190,7 @@ enum EnvelopeParser {
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
         guard format == .nslog || format == .nslogTZ, p[0] != 0x54, p[0] != 0x46 else { return parse(p, n, format: format) }
-        var c = ByteCursor(p, count: n)
-        c.pos = 19
-        while let b = c.peek(), b != 0x20 { c.pos += 1 }
-        _ = c.skipSpaces()
+        var c = afterTimestamp(p, n)
         let start = c.pos
         let keyLength = cache.key.count
         if cache.start == start, cache.format == format, start + keyLength <= n,
