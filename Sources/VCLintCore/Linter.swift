@@ -126,7 +126,8 @@ public struct Linter: Sendable {
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
-        let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
+        let findings = RuleEngine.findings(summary.observations + [Observation.noEvents(stats)].compactMap { $0 }, path: path,
+                                           settings: options.rules, options: options.timeline)
         return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
     }
 }

@@ -148,7 +148,10 @@ struct LintCommand: ParsableCommand {
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
-        if !quiet { printError(XcodeReporter.summary(result)) }
+        if !quiet {
+            XcodeReporter.unreadNotes(result).forEach(printError)
+            printError(XcodeReporter.summary(result))
+        }
         let warnings = result.count(.warning)
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
             || maxWarnings.map { warnings > $0 } == true

@@ -11,7 +11,6 @@ public final class MessageParser {
     private static let cls = #"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*(?:\.[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)*"#
     private static let label = #"[^\s\[\]<>()]+"#
     private static let sig = #"(?<sig>\((?:[\w ]*:)*[\w ]*\)|(?::\w*)*)"#
-    private static let obj = #"<[^<>]{1,300}>"#
 
     private static let shared = Patterns()
 
@@ -19,9 +18,6 @@ public final class MessageParser {
     final class Patterns: @unchecked Sendable {
         let objc = try! PCRE2Pattern(#"^[-+]\[(?<cls>\#(cls))(?:\s*\([\w ]*\))?\s+(?<m>[A-Za-z_]\w*)(?<sig>(?::\w*)*)\](?<rest>.*)$"#)
         let described = try! PCRE2Pattern(#"^<(?<cls>\#(cls)):\s*(?<addr>0x[0-9A-Fa-f]+)(?:;[^>]*)?>\s*(?:[-:]\s*)?(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
-        let unbalanced = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Unbalanced calls to begin/end appearance transitions for (?<obj>\#(obj))$"#)
-        let attemptPresent = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to present (?<a>\#(obj)) on (?<b>\#(obj))(?: \(from \#(obj)\))? (?:whose view is not in the window hierarchy|which is already presenting (?<c>\#(obj))|while a presentation is in progress)$"#)
-        let attemptDismiss = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to dismiss from view controller (?<a>\#(obj)) while a presentation or dismiss is in progress$"#)
         let object = try! PCRE2Pattern(#"^<(?<cls>[^:<>\s]+)(?::\s*(?<addr>0x[0-9A-Fa-f]+))?[^>]*>$"#)
         let marker = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+(?<verb>present|dismiss)\s+(?<phase>begin|start|end|done|finished|completed?)$"#)
         let dots = try! PCRE2Pattern(#"^(?<cls>\#(label)?)\s*(?:\.|…){2,}\s*(?<m>dealloc|deinit)\s*(?:\.|…)*$"#)
@@ -43,8 +39,7 @@ public final class MessageParser {
     }
 
     private let objcGroups: Groups, describedGroups: Groups, invokeGroups: Groups, methodClassGroups: Groups, twoWordGroups: Groups
-    private let objc: PCRE2Matcher, described: PCRE2Matcher, unbalanced: PCRE2Matcher
-    private let attemptPresent: PCRE2Matcher, attemptDismiss: PCRE2Matcher, object: PCRE2Matcher
+    private let objc: PCRE2Matcher, described: PCRE2Matcher, object: PCRE2Matcher
     private let marker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
     private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
 
@@ -57,18 +52,107 @@ public final class MessageParser {
     public init(custom: [CustomDialect] = []) {
         self.custom = custom.map { ($0, $0.pattern.makeMatcher()) }
         let p = Self.shared
-        objc = p.objc.makeMatcher(); described = p.described.makeMatcher(); unbalanced = p.unbalanced.makeMatcher()
-        attemptPresent = p.attemptPresent.makeMatcher(); attemptDismiss = p.attemptDismiss.makeMatcher()
+        objc = p.objc.makeMatcher(); described = p.described.makeMatcher()
         object = p.object.makeMatcher(); marker = p.marker.makeMatcher(); dots = p.dots.makeMatcher()
         invoke = p.invoke.makeMatcher(); methodClass = p.methodClass.makeMatcher(); twoWord = p.twoWord.makeMatcher()
         objcGroups = Groups(p.objc); describedGroups = Groups(p.described); invokeGroups = Groups(p.invoke)
         methodClassGroups = Groups(p.methodClass); twoWordGroups = Groups(p.twoWord)
     }
 
-    /// Parses a message given as bytes.
+    /// What the last `parse` found besides its event (read by `LineParser`).
+    struct Note {
+        /// The message mentions a callback name as a word but is not a lifecycle statement
+        /// (lifecycle.md §1: such lines are counted, so that an unread capture never looks clean).
+        var unread = false
+        /// A free-form statement's outcome word (`viewDidLoad begin` / `viewDidLoad end`).
+        var phase: FreeFormStatement.Phase = .none
+        /// A free-form statement's printed value after the callback, when it has no label: the
+        /// capture decides whether it names the controller (`LabelLearner`).
+        var value: String?
+        /// The free-form statement's shape (`FreeFormReader.template`), when `value` is set or
+        /// `recordShapes` asks for it; 0 otherwise.
+        var shape: UInt64 = 0
+        /// The shape's text (`{label} – {callback}`), with `recordShapes`.
+        var template: String?
+    }
+    private(set) var note = Note()
+    /// `vclint inspect`: every free-form statement's shape is worked out (`Note.template`).
+    var recordShapes = false
+
+    /// Parses a message given as bytes: the built-in dialects, then the user's, then the
+    /// free-form statements of lifecycle.md §1, then UIKit's warnings wherever they stand.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        note = Note()
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         if let e = builtIn(bytes) { return e }
-        return custom.isEmpty ? nil : customEvent(bytes)
+        if !custom.isEmpty, let e = customEvent(bytes) { return e }
+        return freeForm(base, bytes.count)
+    }
+
+    /// A free-form statement (`FreeFormReader`), or a UIKit warning behind decoration.
+    private func freeForm(_ base: UnsafePointer<UInt8>, _ count: Int) -> Event? {
+        switch FreeFormReader.read(base, count) {
+        case .none:
+            let r = Self.statementRange(base, count)
+            guard r.count >= 4 else { return nil }
+            return uikitWarning(Message(base: base + r.lowerBound, count: r.count))
+        case .mention:
+            note.unread = true
+            return nil
+        case .statement(let st):
+            let bytes = { (r: Range<Int>) in UnsafeBufferPointer(start: base + r.lowerBound, count: r.count) }
+            let name: String
+            if let r = st.label {
+                name = st.labelIsClass ? normalizedName(bytes(r)) : names.string(bytes(r))
+            } else {
+                name = Self.unnamed
+            }
+            var e = Event(kind: st.kind, className: name, address: st.address, dialect: .freeForm)
+            switch st.parent {
+            case .none: e.parent = .none
+            case .parent: e.parent = .parent(st.parentClass.map { normalizedName(bytes($0)) })
+            case .unknown: break
+            }
+            note.phase = st.phase
+            if let v = st.value { note.value = Self.collapsed(bytes(v)) }
+            if recordShapes || st.value != nil {
+                let t = FreeFormReader.template(base, count, st)
+                note.shape = Words.key(t)
+                if recordShapes { note.template = t }
+            }
+            return e
+        }
+    }
+
+    /// The class name of unlabeled statements (`viewDidLoad`, `print(#function)`): the session's
+    /// unnamed controller (lifecycle.md §1).
+    public static let unnamed = "(unnamed)"
+
+    /// A printed value as one line of text, its runs of white space made one space.
+    static func collapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var space = false
+        for b in bytes {
+            if b == 0x20 || b == 0x09 { space = true; continue }
+            if space, !out.isEmpty { out.append(0x20) }
+            space = false
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The message without white space of any script at its ends, nor trailing `.`, `!`, `,`, `;`.
+    static func statementRange(_ base: UnsafePointer<UInt8>, _ count: Int) -> Range<Int> {
+        var r = TextScalars.trimmed(base, 0..<count)
+        while true {
+            var hi = r.upperBound
+            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+            if hi == r.upperBound { return r }
+            let t = TextScalars.trimmed(base, r.lowerBound..<hi)
+            if t == r { return r }
+            r = t
+        }
     }
 
     /// The user's dialects, tried after the built-in ones.
@@ -94,9 +178,8 @@ public final class MessageParser {
 
     private func builtIn(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         guard let base = bytes.baseAddress else { return nil }
-        var lo = 0, hi = bytes.count
-        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
-        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        let r = Self.statementRange(base, bytes.count)
+        let lo = r.lowerBound, hi = r.upperBound
         guard hi - lo >= 4, hi - lo <= 600 else { return nil }
         let p = base + lo
         let n = hi - lo
@@ -329,6 +412,12 @@ public final class MessageParser {
             }
         }
         guard let kind else { return nil }
+        // `Calling viewDidLoad`, `skipped viewDidLoad`: an outcome word or a sentence, not a class
+        // (the free-form reader decides what they are).
+        if dialect == .swiftFunction {
+            let w = m.base
+            if Words.phase(w, clsRange) != nil || Words.isStopWord(w, clsRange) || Words.isLowercaseVerb(w, clsRange) { return nil }
+        }
         // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity).
         if dialect != .namedInvoke {
             var k = clsRange.upperBound - 1
@@ -342,35 +431,40 @@ public final class MessageParser {
         return event
     }
 
+    /// UIKit's warnings, known by their wording whatever decoration stands before them (a
+    /// `[Presentation]` tag, `Warning:`, an emoji), with the controllers' generic or module-qualified
+    /// names, with or without addresses, or elided (`on ...`).
     private func uikitWarning(_ m: Message) -> Event? {
-        // Each grammar needs its literal: tagged noise (`[Router] …`) skips the regexes.
-        let hasUnbalanced = m.contains("Unbalanced calls to begin/end appearance transitions for ")
-        let hasAttempt = m.contains("Attempt to ")
-        guard hasUnbalanced || hasAttempt else { return nil }
-        if hasUnbalanced, unbalanced.search(m.base, length: m.count) == .match, let r = unbalanced.range(1),
-           let (cls, addr) = describedObject(m.bytes(r)) {
-            var e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
-            e.text = m.text(0..<m.count)
-            return e
+        guard let w = UIKitWarningReader.read(m.base, m.count) else { return nil }
+        func named(_ x: UIKitWarningReader.Participant) -> (String, UInt64?)? {
+            guard let c = x.cls else { return nil }
+            return (normalizedName(m.bytes(c)), x.address)
         }
-        guard hasAttempt else { return nil }
-        if attemptPresent.search(m.base, length: m.count) == .match, let a = attemptPresent.range(1), let b = attemptPresent.range(2),
-           let (pc, pa) = describedObject(m.bytes(a)), let (hc, ha) = describedObject(m.bytes(b)) {
+        var e: Event
+        switch w {
+        case .unbalanced(let x):
+            let (cls, addr) = named(x) ?? (Self.unknown, nil)
+            e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
+        case .present(let presented, let presenter, let busyWith):
             // The presenter (the `on` controller) is the one whose state was wrong.
-            var e = Event(kind: .uikitPresentationConflict, className: hc, address: ha, dialect: .uikit)
-            e.others.append((pc, pa))
-            if let c = attemptPresent.range(3), let (cc, ca) = describedObject(m.bytes(c)) { e.others.append((cc, ca)) }
-            e.text = m.text(0..<m.count)
-            return e
+            if let (hc, ha) = named(presenter) {
+                e = Event(kind: .uikitPresentationConflict, className: hc, address: ha, dialect: .uikit)
+                if let o = named(presented) { e.others.append(o) }
+            } else {
+                let (pc, pa) = named(presented) ?? (Self.unknown, nil)
+                e = Event(kind: .uikitPresentationConflict, className: pc, address: pa, dialect: .uikit)
+            }
+            if let b = busyWith, let o = named(b) { e.others.append(o) }
+        case .dismiss(let x):
+            let (cls, addr) = named(x) ?? (Self.unknown, nil)
+            e = Event(kind: .uikitPresentationConflict, className: cls, address: addr, dialect: .uikit)
         }
-        if attemptDismiss.search(m.base, length: m.count) == .match, let a = attemptDismiss.range(1),
-           let (cls, addr) = describedObject(m.bytes(a)) {
-            var e = Event(kind: .uikitPresentationConflict, className: cls, address: addr, dialect: .uikit)
-            e.text = m.text(0..<m.count)
-            return e
-        }
-        return nil
+        e.text = m.text(0..<m.count)
+        return e
     }
+
+    /// A warning whose controllers are all elided.
+    static let unknown = "(unknown)"
 
     private func describedObject(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt64?)? {
         guard let base = bytes.baseAddress, object.search(base, length: bytes.count) == .match, let c = object.range(1) else { return nil }
@@ -468,7 +562,7 @@ public final class MessageParser {
 
     /// `normalizeClass` of a name given as bytes, through the name cache. An ASCII name is cut at its
     /// last dot directly (one byte per Character there); others go through `normalizeClass`.
-    private func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
         var ascii = true
         var dot = -1
@@ -496,7 +590,7 @@ public final class MessageParser {
 enum MethodTable {
     private static let table: [(name: [UInt8], kind: EventKind?)] = [
         ("init", .initialize), ("awakeFromNib", .initialize), ("loadView", .loadView), ("viewDidLoad", .viewDidLoad),
-        ("viewWillAppear", .viewWillAppear), ("viewDidAppear", .viewDidAppear),
+        ("viewWillAppear", .viewWillAppear), ("viewIsAppearing", .viewIsAppearing), ("viewDidAppear", .viewDidAppear),
         ("viewWillDisappear", .viewWillDisappear), ("viewDidDisappear", .viewDidDisappear),
         ("viewWillLayoutSubviews", .viewWillLayoutSubviews), ("viewDidLayoutSubviews", .viewDidLayoutSubviews),
         ("willMoveToParentViewController", .willMoveToParent), ("willMoveToParent", .willMoveToParent),
@@ -508,18 +602,21 @@ enum MethodTable {
     private static let initWith = Array("initWith".utf8)
     private static let parentWord = Array("Parent".utf8)
 
-    static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>) -> EventKind? {
+    /// `foldCase`: a capitalised name (`ViewWillAppear`, as Xamarin apps print it) counts too.
+    static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, foldCase: Bool = false) -> EventKind? {
         let n = name.count
-        guard n >= 4, let first = name.first, first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
+        guard n >= 4, var first = name.first else { return nil }
+        if foldCase, first &- 0x41 < 26 { first |= 0x20 }
+        guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
         for entry in table where entry.name.count == n && entry.name[0] == first
-            && entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, n) == 0 }) {
+            && entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress! + 1, name.baseAddress! + 1, n - 1) == 0 }) {
             if let k = entry.kind { return k }
             // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
             let isWill = first == 0x77
             if signature.count == 0 || contains(signature, parentWord) { return isWill ? .willMoveToParent : .didMoveToParent }
             return nil
         }
-        if n > initWith.count, name.starts(with: initWith) { return .initialize }
+        if n > initWith.count, first == 0x69, name.dropFirst().starts(with: initWith.dropFirst()) { return .initialize }
         return nil
     }
 
