@@ -45,7 +45,9 @@ struct ParsedLine {
     static var unread: ParsedLine { ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
 
     /// What the message parser noted besides the event.
+    @inline(__always)
     mutating func take(_ note: MessageParser.Note) {
+        guard note.phase != .none || note.shape != 0 else { return }
         phase = note.phase
         value = note.value
         shape = note.shape

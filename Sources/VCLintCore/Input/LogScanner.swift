@@ -569,6 +569,10 @@ public final class LogScanner {
     private func joinedWithCarrier(_ lineStart: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
         var prev: UnsafeBufferPointer<UInt8>
         if lineStart > 0 {
+            // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
+            var k = lineStart - 1
+            while k > 0, buffer[k - 1] == 0x20 || buffer[k - 1] == 0x09 || buffer[k - 1] == 0x0D { k -= 1 }
+            guard k > 0, buffer[k - 1] == 0x5D || buffer[k - 1] == 0x3A else { return nil }
             var e = lineStart - 1
             if e > 0, buffer[e - 1] == 0x0D { e -= 1 }
             let s = e > 0 ? (vclint_memrchr(buffer, 0x0A, e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? 0) : 0
@@ -577,6 +581,10 @@ public final class LogScanner {
             guard !lastLine.isEmpty else { return nil }
             prev = lastLine.withUnsafeBufferPointer { $0 }
         }
+        // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
+        var last = prev.count
+        while last > 0, prev[last - 1] == 0x20 || prev[last - 1] == 0x09 { last -= 1 }
+        guard last > 0, prev[last - 1] == 0x5D || prev[last - 1] == 0x3A else { return nil }
         // (Copied: `lastLine` is only borrowed above.)
         let head = Array(prev)
         return head.withUnsafeBufferPointer { h -> (EnvelopeFormat, [UInt8])? in

@@ -56,6 +56,9 @@ enum EnvelopeParser {
             return i + 2 < n && p[i] == 0x54 && p[i + 1] == 0x79 && p[i + 2] == 0x20 ? .compact : .oslog
         }
         if b0 == 0x46, isPrefix("Filtering the log data", p, n) { return .oslog }
+        // Untimed envelopes start with a letter, `[` or a name in another script (indented and
+        // punctuated continuation lines cost nothing more).
+        guard b0 &- 0x41 < 26 || b0 &- 0x61 < 26 || b0 == 0x5B || b0 >= 0x80 || b0 == 0x5F else { return nil }
         return classifyUntimed(p, n)
     }
 
@@ -260,7 +263,7 @@ enum EnvelopeParser {
                 return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
             if !ByteCursor.isDigit(p[0]) { return untimedNSLog(p, n)?.0 }
-            if classifyTimestamped(p, n) == nil {
+            if n < 5 || p[4] != 0x2D {  // a year cut short (classify checked the full shape)
                 guard let column = shortYearColumn(p, n) else { return nil }
                 return parseNSLogBrackets(ByteCursor(p, count: n, pos: column), time: nil, format: .nslog)?.0
             }
@@ -366,7 +369,8 @@ enum EnvelopeParser {
 
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
-        guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), classifyTimestamped(p, n) != nil else { return parse(p, n, format: format) }
+        // (A full timestamp has its first dash at 4: a year cut short, or no timestamp, is parsed apart.)
+        guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == 0x2D else { return parse(p, n, format: format) }
         var c = afterTimestamp(p, n)
         let start = c.pos
         let keyLength = cache.key.count

@@ -58,25 +58,9 @@ enum FreeFormReader {
         }
         let start = whole.lowerBound
         guard n > start else { return .none }
-        // The callback: exactly one callback name standing as a word.
-        var found: (start: Int, end: Int, kind: EventKind?)? = nil
-        var i = start
-        while i < n {
-            let b = p[i]
-            guard isIdentStart(b) else { i += 1; continue }
-            // A word run: letters, digits, `_`, `$`.
-            let s = i
-            i += 1
-            while i < n, isIdentByte(p[i]) { i += 1 }
-            // A callback name starts a word: not glued to a word character before it.
-            if s > start, isIdentByte(p[s - 1]) { continue }
-            guard i - s >= 4, i - s <= 40, couldBeCallback(p[s]) else { continue }
-            guard isCallbackName(p + s, i - s) else { continue }
-            if found != nil { return .mention }  // two callbacks: a sentence about them
-            found = (s, i, nil)
-        }
-        guard let cb = found else { return .none }
-
+        // The callback: the first callback name standing as a word (a second one, further on, makes
+        // the message a sentence about them).
+        guard let cb = nextCallback(p, from: start, to: n, lineStart: start) else { return .none }
         // The signature: `(_:)`, `(animated:)`, `()`, or ObjC selector pieces `:bundle:`.
         var sigEnd = cb.end
         var objcSignature = false
@@ -135,15 +119,46 @@ enum FreeFormReader {
             let (v, _) = TextScalars.decode(p, sigEnd, n)
             if TextScalars.classify(v) == .letter { return .mention }
         }
+        // The words before the callback reject most sentences (`[Analytics] queued screen event …`)
+        // before the rest of the line is read.
         guard readLeft(p, start, leftEnd, attached: attached, into: &st) else { return .mention }
+        if nextCallback(p, from: rightStart, to: n, lineStart: start) != nil { return .mention }
         guard readRight(p, rightStart, n, objcSignature: objcSignature, into: &st) else { return .mention }
         return .statement(st)
     }
 
+    /// The next callback name standing as a word in `p[from..<to]`.
+    @inline(__always)
+    private static func nextCallback(_ p: UnsafePointer<UInt8>, from: Int, to n: Int, lineStart: Int) -> (start: Int, end: Int)? {
+        var i = from
+        while i < n {
+            guard isIdentStart(p[i]) else { i += 1; continue }
+            // A word run: letters, digits, `_`, `$`.
+            let s = i
+            i += 1
+            while i < n, isIdentByte(p[i]) { i += 1 }
+            // A callback name starts a word: not glued to a word character before it.
+            if s > lineStart, isIdentByte(p[s - 1]) { continue }
+            guard i - s >= 4, i - s <= 40, couldBeCallback(p[s]), isCallbackName(p + s, i - s) else { continue }
+            return (s, i)
+        }
+        return nil
+    }
+
     // MARK: - The callback
 
-    @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F }
-    @inline(__always) static func isIdentByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == 0x24 }
+    /// Byte classes: 1 a word's first byte (a letter, `_`), 2 a word's byte (and digits, `$`).
+    nonisolated(unsafe) private static let classes: UnsafeMutablePointer<UInt8> = {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        t.initialize(repeating: 0, count: 256)
+        for b in 0..<256 {
+            let c = UInt8(b)
+            if (c | 0x20) &- 0x61 < 26 || c == 0x5F { t[b] = 3 } else if ByteCursor.isDigit(c) || c == 0x24 { t[b] = 2 }
+        }
+        return t
+    }()
+    @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool { classes[Int(b)] & 1 != 0 }
+    @inline(__always) static func isIdentByte(_ b: UInt8) -> Bool { classes[Int(b)] & 2 != 0 }
     @inline(__always) private static func isSignatureByte(_ b: UInt8) -> Bool { isIdentByte(b) || b == 0x3A || b == 0x20 || b == 0x2C }
     /// First letters of callback names (any case): i(nit) a(wake) l(oadView) v(iew…) w(illMove) d(idMove, dealloc, deinit, didReceive).
     @inline(__always) private static func couldBeCallback(_ b: UInt8) -> Bool {
@@ -253,13 +268,14 @@ enum FreeFormReader {
                 let r = i..<e
                 i = e
                 afterWord = false
-                if Words.isSourceFile(p, r) { file = Words.sourceFileRange(p, r); continue }
-                if Words.isLevel(p, r) { continue }
-                if let ph = Words.phase(p, r) {
+                if memchr(p + r.lowerBound, 0x2E, r.count) != nil, Words.isSourceFile(p, r) { file = Words.sourceFileRange(p, r); continue }
+                let k = Words.kind(p, r)
+                if k.contains(.level) { continue }
+                if let ph = Words.phase(k) {
                     if st.phase == .none { st.phase = ph }
                     continue
                 }
-                if Words.isStopWord(p, r) || Words.isLowercaseVerb(p, r) { return false }
+                if k.contains(.stop) || Words.isLowercaseVerb(p, r) { return false }
                 words += 1
                 word = r
                 afterWord = true
@@ -407,11 +423,12 @@ enum FreeFormReader {
                     content(.value, r)
                     continue
                 }
-                if let ph = Words.phase(p, r) {
+                let k = Words.kind(p, r)
+                if let ph = Words.phase(k) {
                     if st.phase == .none { st.phase = ph }
                     continue
                 }
-                switch Words.argument(p, r) {
+                switch Words.argument(k) {
                 case .flag: continue
                 case .none:
                     if isMove { st.parent = .none }
@@ -422,7 +439,7 @@ enum FreeFormReader {
                     continue
                 case .other: break
                 }
-                if Words.isPlainLowercase(p, r) || Words.isStopWord(p, r) { return false }  // a sentence
+                if Words.isPlainLowercase(p, r) || k.contains(.stop) { return false }  // a sentence
                 if isMove {
                     // `willMove(toParent:) ContainerVC`: what follows a move is its parent.
                     st.parent = .parent(nil)
@@ -660,7 +677,23 @@ enum Words {
         return h
     }
 
-    private static let table: [UInt64: Kind] = {
+    /// Open addressing over the FNV hash (already computed; no SipHash per word): keys and kinds.
+    private static let tableSize = 1024
+    nonisolated(unsafe) private static let table: (keys: UnsafeMutablePointer<UInt64>, kinds: UnsafeMutablePointer<UInt16>) = {
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
+        let kinds = UnsafeMutablePointer<UInt16>.allocate(capacity: tableSize)
+        keys.initialize(repeating: 0, count: tableSize)
+        kinds.initialize(repeating: 0, count: tableSize)
+        for (h, kind) in words {
+            var i = Int(truncatingIfNeeded: h) & (tableSize - 1)
+            while keys[i] != 0, keys[i] != h { i = (i + 1) & (tableSize - 1) }
+            keys[i] = h
+            kinds[i] |= kind.rawValue
+        }
+        return (keys, kinds)
+    }()
+
+    private static let words: [UInt64: Kind] = {
         var t: [UInt64: Kind] = [:]
         func add(_ kind: Kind, _ words: [String]) { for w in words { t[key(w), default: []].insert(kind) } }
         add(.level, ["debug", "info", "information", "warn", "warning", "error", "err", "trace", "verbose", "notice",
@@ -695,15 +728,24 @@ enum Words {
 
     @inline(__always)
     static func kind(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Kind {
-        guard let k = key(p, r) else { return [] }
-        return table[k] ?? []
+        guard let h = key(p, r) else { return [] }
+        let t = table
+        var i = Int(truncatingIfNeeded: h) & (tableSize - 1)
+        while true {
+            let k = t.keys[i]
+            if k == h { return Kind(rawValue: t.kinds[i]) }
+            if k == 0 { return [] }
+            i = (i + 1) & (tableSize - 1)
+        }
     }
 
     static func isLevel(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool { kind(p, r).contains(.level) }
 
     /// An outcome word (`begin`, `end`, `called`): nil when the word is not one.
-    static func phase(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> FreeFormStatement.Phase? {
-        let k = kind(p, r)
+    static func phase(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> FreeFormStatement.Phase? { phase(kind(p, r)) }
+
+    @inline(__always)
+    static func phase(_ k: Kind) -> FreeFormStatement.Phase? {
         if k.contains(.called) { return FreeFormStatement.Phase.none }
         if k.contains(.enter) { return .enter }
         if k.contains(.exit) { return .exit }
@@ -729,8 +771,10 @@ enum Words {
     }
 
     enum Argument { case flag, none, parentWord, other }
-    static func argument(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Argument {
-        let k = kind(p, r)
+    static func argument(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Argument { argument(kind(p, r)) }
+
+    @inline(__always)
+    static func argument(_ k: Kind) -> Argument {
         if k.contains(.flag) { return .flag }
         if k.contains(.none) { return .none }
         if k.contains(.parent) { return .parentWord }
@@ -786,8 +830,7 @@ enum Words {
     /// a source location; `[some words here]` a tag too, unless it reads as a sentence.
     static func bracketContent(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> BracketContent {
         guard !r.isEmpty else { return .decoration }
-        if sourceFileRange(p, r) != nil { return .file }
-        if isLevel(p, r) { return .decoration }
+        if memchr(p + r.lowerBound, 0x2E, r.count) != nil, sourceFileRange(p, r) != nil { return .file }
         var hasLetter = false, hasSpace = false, ident = true
         for k in r {
             let b = p[k]
@@ -800,7 +843,9 @@ enum Words {
         if ident {
             let first = p[r.lowerBound]
             guard FreeFormReader.isIdentStart(first) || first >= 0x80 else { return .decoration }
-            return isStopWord(p, r) ? .sentence : .label
+            let k = kind(p, r)
+            if k.contains(.level) { return .decoration }
+            return k.contains(.stop) ? .sentence : .label
         }
         // `[Page 2]`: a word and a number.
         if hasSpace {

@@ -82,19 +82,32 @@ public final class MessageParser {
     /// Parses a message given as bytes: the built-in dialects, then the user's, then the
     /// free-form statements of lifecycle.md §1, then UIKit's warnings wherever they stand.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
-        note = Note()
+        if note.value != nil || note.template != nil { note = Note() } else { note.unread = false; note.phase = .none; note.shape = 0 }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        // Noise that mentions callbacks repeats its shape all through a capture (`[Memory] footprint
+        // 925 MB after didReceiveMemoryWarning …`): a shape known to be noise is answered at once.
+        let shape = custom.isEmpty ? NoiseShapes.key(base, bytes.count) : 0
+        if shape != 0, let unread = noise.lookup(shape) {
+            note.unread = unread
+            return nil
+        }
         if let e = builtIn(bytes) { return e }
         if !custom.isEmpty, let e = customEvent(bytes) { return e }
-        return freeForm(base, bytes.count)
+        let e = freeForm(base, bytes.count)
+        if e == nil, shape != 0 { noise.insert(shape, unread: note.unread) }
+        return e
     }
+
+    /// Shapes of messages that were noise (`NoiseShapes`).
+    private var noise = NoiseShapes()
 
     /// A free-form statement (`FreeFormReader`), or a UIKit warning behind decoration.
     private func freeForm(_ base: UnsafePointer<UInt8>, _ count: Int) -> Event? {
         switch FreeFormReader.read(base, count) {
         case .none:
+            // No callback: maybe one of UIKit's warnings behind decoration (the shortest is longer than 40).
+            guard count >= 40 else { return nil }
             let r = Self.statementRange(base, count)
-            guard r.count >= 4 else { return nil }
             return uikitWarning(Message(base: base + r.lowerBound, count: r.count))
         case .mention:
             note.unread = true
@@ -143,7 +156,18 @@ public final class MessageParser {
     }
 
     /// The message without white space of any script at its ends, nor trailing `.`, `!`, `,`, `;`.
+    @inline(__always)
     static func statementRange(_ base: UnsafePointer<UInt8>, _ count: Int) -> Range<Int> {
+        // Most messages start and end in ASCII: the ASCII trim says it all.
+        guard count > 0, base[0] < 0x80, base[count - 1] < 0x80 else { return unicodeStatementRange(base, count) }
+        var lo = 0, hi = count
+        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        if hi > lo, base[hi - 1] >= 0x80 { return unicodeStatementRange(base, count) }
+        return lo..<hi
+    }
+
+    private static func unicodeStatementRange(_ base: UnsafePointer<UInt8>, _ count: Int) -> Range<Int> {
         var r = TextScalars.trimmed(base, 0..<count)
         while true {
             var hi = r.upperBound
@@ -588,7 +612,9 @@ public final class MessageParser {
 
 /// Method and selector names → event kinds, compared as bytes (no String for noise lines).
 enum MethodTable {
-    private static let table: [(name: [UInt8], kind: EventKind?)] = [
+    /// The names, one per (length, first byte, last byte): that triple finds the one name a word can
+    /// be (the free-form reader asks for every word of the lines that mention a callback).
+    private static let names: [(name: StaticString, kind: EventKind?)] = [
         ("init", .initialize), ("awakeFromNib", .initialize), ("loadView", .loadView), ("viewDidLoad", .viewDidLoad),
         ("viewWillAppear", .viewWillAppear), ("viewIsAppearing", .viewIsAppearing), ("viewDidAppear", .viewDidAppear),
         ("viewWillDisappear", .viewWillDisappear), ("viewDidDisappear", .viewDidDisappear),
@@ -598,36 +624,95 @@ enum MethodTable {
         ("willMove", nil), ("didMove", nil),
         ("didReceiveMemoryWarning", .didReceiveMemoryWarning), ("viewWillUnload", .viewWillUnload),
         ("viewDidUnload", .viewDidUnload), ("dealloc", .dealloc), ("deinit", .dealloc),
-    ].map { (Array($0.0.utf8), $0.1) }
-    private static let initWith = Array("initWith".utf8)
-    private static let parentWord = Array("Parent".utf8)
+    ]
+    private static let slots = 256
+    /// Entry index + 1 per slot of `slot(n, first, last)`; 0: no name.
+    nonisolated(unsafe) private static let index: UnsafeMutablePointer<UInt8> = {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: slots)
+        t.initialize(repeating: 0, count: slots)
+        for (i, e) in names.enumerated() {
+            let p = e.name.utf8Start, n = e.name.utf8CodeUnitCount
+            let k = slot(n, p[0], p[n - 1])
+            precondition(t[k] == 0, "MethodTable: two names share a slot")
+            t[k] = UInt8(i + 1)
+        }
+        return t
+    }()
+
+    @inline(__always) private static func slot(_ n: Int, _ first: UInt8, _ last: UInt8) -> Int {
+        (n &* 7 &+ Int(first) &* 3 &+ Int(last)) & (slots - 1)
+    }
 
     /// `foldCase`: a capitalised name (`ViewWillAppear`, as Xamarin apps print it) counts too.
     static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, foldCase: Bool = false) -> EventKind? {
         let n = name.count
-        guard n >= 4, var first = name.first else { return nil }
+        guard n >= 4, let base = name.baseAddress else { return nil }
+        var first = base[0]
         if foldCase, first &- 0x41 < 26 { first |= 0x20 }
         guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
-        for entry in table where entry.name.count == n && entry.name[0] == first
-            && entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress! + 1, name.baseAddress! + 1, n - 1) == 0 }) {
-            if let k = entry.kind { return k }
-            // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
-            let isWill = first == 0x77
-            if signature.count == 0 || contains(signature, parentWord) { return isWill ? .willMoveToParent : .didMoveToParent }
-            return nil
+        if n <= 30, case let i = Int(index[slot(n, first, base[n - 1])]), i > 0 {
+            let e = names[i - 1]
+            let q = e.name.utf8Start
+            if e.name.utf8CodeUnitCount == n, q[0] == first, memcmp(q + 1, base + 1, n - 1) == 0 {
+                if let k = e.kind { return k }
+                // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
+                if signature.count == 0 || contains(signature, "Parent") { return first == 0x77 ? .willMoveToParent : .didMoveToParent }
+                return nil
+            }
         }
-        if n > initWith.count, first == 0x69, name.dropFirst().starts(with: initWith.dropFirst()) { return .initialize }
+        // initWithNibName:bundle:, initWithCoder:, …
+        if n > 8, first == 0x69, memcmp(base + 1, "nitWith", 7) == 0 { return .initialize }
         return nil
     }
 
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard hay.count >= needle.count else { return false }
-        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] {
-            var ok = true
-            for j in 1..<needle.count where hay[i + j] != needle[j] { ok = false; break }
-            if ok { return true }
-        }
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let k = needle.utf8CodeUnitCount
+        guard let h = hay.baseAddress, hay.count >= k else { return false }
+        for i in 0...(hay.count - k) where memcmp(h + i, needle.utf8Start, k) == 0 { return true }
         return false
+    }
+}
+
+/// The shapes of messages that were neither an event nor a UIKit warning, and whether each
+/// mentioned a callback: a direct-mapped table keyed by a hash of the message with its runs of
+/// digits as one `#` (a count, a timing or an id does not change what a message is). Messages of
+/// up to 256 bytes only: no grammar limit (a tag of 60 bytes, a bracket searched over 300) can then
+/// depend on how many digits a run has. Not used with the user's dialects, whose patterns may
+/// tell digits apart.
+struct NoiseShapes {
+    /// Per slot: the shape's key with its lowest bit set when the message mentioned a callback.
+    private var slots = [UInt64](repeating: 0, count: 4096)
+
+    /// The shape's key (its lowest bit clear, never 0), or 0 for a message too long to be cached.
+    @inline(__always)
+    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        guard n <= 256 else { return 0 }
+        var h: UInt64 = 0xcbf29ce484222325
+        var inDigits = false
+        for i in 0..<n {
+            let b = p[i]
+            if b &- 0x30 < 10 {
+                if inDigits { continue }
+                inDigits = true
+                h = (h ^ 0x23) &* 0x100000001b3
+                continue
+            }
+            inDigits = false
+            h = (h ^ UInt64(b)) &* 0x100000001b3
+        }
+        return (h & ~1) | 1 << 63
+    }
+
+    /// Whether the message mentioned a callback, if its shape is known noise.
+    @inline(__always)
+    func lookup(_ key: UInt64) -> Bool? {
+        let v = slots[Int(truncatingIfNeeded: key >> 1) & 4095]
+        guard v & ~1 == key else { return nil }
+        return v & 1 == 1
+    }
+
+    mutating func insert(_ key: UInt64, unread: Bool) {
+        slots[Int(truncatingIfNeeded: key >> 1) & 4095] = unread ? key | 1 : key
     }
 }
 

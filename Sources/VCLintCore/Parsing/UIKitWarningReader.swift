@@ -25,13 +25,9 @@ enum UIKitWarningReader {
     }
 
     static func read(_ p: UnsafePointer<UInt8>, _ n: Int) -> Warning? {
-        if let at = find("Unbalanced calls to begin/end appearance transitions for ", p, n) {
-            guard decorationOnly(p, 0..<at.lowerBound) else { return nil }
-            var i = at.upperBound
-            guard let x = participant(p, &i, n), atEnd(p, i, n) else { return nil }
-            return .unbalanced(x)
-        }
-        if let at = find("Attempt to present ", p, n) {
+        guard let attempt = find("Attempt to ", p, n) else { return unbalanced(p, n) }
+        if expect("present ", p, attempt.upperBound, n) {
+            let at = attempt.lowerBound..<(attempt.upperBound + 8)
             guard decorationOnly(p, 0..<at.lowerBound) else { return nil }
             var i = at.upperBound
             guard let presented = participant(p, &i, n), expect(" on ", p, &i, n), let presenter = participant(p, &i, n) else { return nil }
@@ -54,11 +50,21 @@ enum UIKitWarningReader {
             }
             return nil
         }
-        if let at = find("Attempt to dismiss from view controller ", p, n) {
-            guard decorationOnly(p, 0..<at.lowerBound) else { return nil }
-            var i = at.upperBound
+        if expect("dismiss from view controller ", p, attempt.upperBound, n) {
+            guard decorationOnly(p, 0..<attempt.lowerBound) else { return nil }
+            var i = attempt.upperBound + 29
             guard let x = participant(p, &i, n), expect(" while a presentation or dismiss is in progress", p, &i, n), atEnd(p, i, n) else { return nil }
             return .dismiss(x)
+        }
+        return unbalanced(p, n)
+    }
+
+    private static func unbalanced(_ p: UnsafePointer<UInt8>, _ n: Int) -> Warning? {
+        if let at = find("Unbalanced calls to begin/end appearance transitions for ", p, n) {
+            guard decorationOnly(p, 0..<at.lowerBound) else { return nil }
+            var i = at.upperBound
+            guard let x = participant(p, &i, n), atEnd(p, i, n) else { return nil }
+            return .unbalanced(x)
         }
         return nil
     }
@@ -132,6 +138,11 @@ enum UIKitWarningReader {
             i = j + 1
         }
         return nil
+    }
+
+    private static func expect(_ s: StaticString, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
+        var k = i
+        return expect(s, p, &k, n)
     }
 
     private static func expect(_ s: StaticString, _ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Bool {
