@@ -10,6 +10,8 @@ public struct FileResult: Sendable {
 
     /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
     public var timeline: TimelineRecording? = nil
+    /// What vclint understood of the input, when `LintOptions.inspect` asked for it.
+    public var inspection: Inspection? = nil
 
     public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
         self.stats = stats
@@ -50,13 +52,19 @@ public struct LintOptions: Sendable {
     public var pipelined = false
     /// The size of the batches a pipelined scanner hands over.
     var pipeBatch = EventPipe.BatchSize()
+    /// `vclint inspect`: record what was read (`FileResult.inspection`), with the timeline; one
+    /// thread per input.
+    public var inspect = false {
+        didSet { if inspect { timeline.recordTimeline = true } }
+    }
     public init() {}
 
     /// The front end these options describe, for one input.
     func makeScanner(path: String) -> LogScanner {
         let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects,
-                                 prefilter: prefilter, pipelined: pipelined && !timeline.live, pipeBatch: pipeBatch)
+                                 prefilter: prefilter, pipelined: pipelined && !timeline.live && !inspect, pipeBatch: pipeBatch)
         scanner.progress = progress
+        if inspect { scanner.inspect() }
         return scanner
     }
 }
@@ -128,6 +136,9 @@ public struct Linter: Sendable {
         let (stats, summary) = scanner.finish()
         let findings = RuleEngine.findings(summary.observations + [Observation.noEvents(stats)].compactMap { $0 }, path: path,
                                            settings: options.rules, options: options.timeline)
-        return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
+        let recording = scanner.builder.recording(summary)
+        var file = FileResult(stats: stats, findings: findings, timeline: recording)
+        file.inspection = scanner.inspector?.inspection(stats: stats, recording: recording)
+        return file
     }
 }

@@ -34,7 +34,7 @@ struct BaselineCommand: ParsableCommand {
                 let file = try PendingReportFile(path: output)
                 let result: LintResult
                 do {
-                    result = linter.lintAll(try ruleOptions.inputs(paths, configuration))
+                    result = linter.lintAll(try ruleOptions.inputs(paths, configuration, command: Self.self))
                 } catch {
                     file.discard()
                     throw error

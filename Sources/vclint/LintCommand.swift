@@ -217,7 +217,13 @@ struct RuleOptions: ParsableArguments {
         return (options, configuration)
     }
 
-    func inputs(_ paths: [String], _ configuration: Configuration?) throws -> [InputSource] {
-        try InputResolver.resolve(paths, admit: { configuration?.admits($0) ?? true })
+    /// The inputs the paths name. No path reads standard input, but not from a terminal: a user who
+    /// typed `vclint lint` gets the command's usage (exit 2), not a prompt that waits for a log.
+    func inputs(_ paths: [String], _ configuration: Configuration?, command: ParsableCommand.Type = LintCommand.self) throws -> [InputSource] {
+        if paths.isEmpty, isatty(0) != 0 {
+            printError(VCLint.helpMessage(for: command))
+            throw InputError.terminal(command: command._commandName)
+        }
+        return try InputResolver.resolve(paths, admit: { configuration?.admits($0) ?? true })
     }
 }

@@ -42,7 +42,9 @@ struct ParsedLine {
 
     static func bare(_ e: consuming Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
 
-    static var unread: ParsedLine { ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
+    static func unread(message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
+        ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit), message: message, decoded: decoded)
+    }
 
     /// What the message parser noted besides the event.
     @inline(__always)
@@ -84,7 +86,7 @@ final class LineParser {
                 event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
             }
             // The event moves into the result (`take`): no copy of it, nor of its strings.
-            guard var e = event.take() else { return parser.note.unread ? .unread : .none }
+            guard var e = event.take() else { return parser.note.unread ? .unread(message: info.message, decoded: info.decodedMessage) : .none }
             e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
             var parsed: ParsedLine
             if info.process == nil, info.decodedProcess == nil, info.pid == nil {
@@ -101,7 +103,7 @@ final class LineParser {
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
         if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return .none }
-        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread : .none }
+        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread(message: 0..<n, decoded: nil) : .none }
         var parsed = ParsedLine.bare(e)
         parsed.take(parser.note)
         return parsed
@@ -225,6 +227,8 @@ final class EventStage {
         if parsed.phase != .none, !pairs(parsed) { return }
         events += 1
         if parsed.kind == .enveloped {
+            // `[100:200] msg` among `Shop[100:200] msg` lines: the same run, its name left out.
+            if parsed.process == "", parsed.pid != nil, parsed.pid == contextPID, let named = contextProcess { parsed.process = named }
             contextProcess = parsed.process
             contextPID = parsed.pid
             builder.handle(parsed.event, process: parsed.process, pid: parsed.pid)

@@ -75,6 +75,17 @@ public final class LogScanner {
     }
     /// Counts the bytes read from file descriptors (the CLI's progress line).
     var progress: ProgressCounter?
+    /// `vclint inspect`'s recorder (one thread: the stage runs on this one).
+    private(set) var inspector: InspectRecorder?
+
+    /// Records what is read for `vclint inspect`.
+    func inspect() {
+        precondition(pipe == nil, "inspect reads on one thread")
+        let r = InspectRecorder()
+        inspector = r
+        stage.observer = r
+        stage.parser.recordShapes = true
+    }
 
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -526,6 +537,7 @@ public final class LogScanner {
         lineNumber += 1
         let hadEnvelope = lastEnvelope != nil
         if let format {
+            if formatCounts[format.index] == 0, let inspector { inspector.envelope(format, line: lineNumber, UnsafeBufferPointer(start: p, count: n)) }
             formatCounts[format.index] += 1
             lastEnvelope = format
             // `print` lines get the process of the enveloped lines around them: learn it from the

@@ -149,8 +149,9 @@ enum EnvelopeParser {
         let limit = min(n, 160)
         guard let hit = memchr(p, 0x5B, limit) else { return nil }
         let open = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - p
-        // The name holds no bracket, and a timestamp's colon is not in it (a time-only line is not this).
-        for k in 0..<open where p[k] == 0x5D || p[k] == 0x3C || p[k] == 0x3E { return nil }
+        // The name holds no bracket, and no colon: a line with a timestamp before its name (behind
+        // some junk) is read by `locate`, not as a name that swallowed the time.
+        for k in 0..<open where p[k] == 0x5D || p[k] == 0x3C || p[k] == 0x3E || p[k] == 0x3A { return nil }
         var k = ByteCursor(p, count: n, pos: open + 1)
         guard let pid = k.number(), k.expect(0x3A) else { return nil }
         let tidStart = k.pos

@@ -84,6 +84,16 @@ public final class MessageParser {
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         if note.value != nil || note.template != nil { note = Note() } else { note.unread = false; note.phase = .none; note.shape = 0 }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        // White space of other scripts inside the message (a web page's U+00A0 between a class and
+        // its method) reads as a space: the grammars see the message with ASCII spaces.
+        if Self.hasHighBytes(base, bytes.count), let spaced = Self.asciiSpaced(base, bytes.count) {
+            return spaced.withUnsafeBufferPointer { parseNormalized($0) }
+        }
+        return parseNormalized(bytes)
+    }
+
+    private func parseNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         // Noise that mentions callbacks repeats its shape all through a capture (`[Memory] footprint
         // 925 MB after didReceiveMemoryWarning …`): a shape known to be noise is answered at once.
         let shape = custom.isEmpty ? NoiseShapes.key(base, bytes.count) : 0
@@ -100,6 +110,43 @@ public final class MessageParser {
 
     /// Shapes of messages that were noise (`NoiseShapes`).
     private var noise = NoiseShapes()
+
+    /// Whether a byte ≥ 0x80 is in the message (eight bytes at a time).
+    @inline(__always)
+    static func hasHighBytes(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= n {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+            i += 8
+        }
+        while i < n { if p[i] >= 0x80 { return true }; i += 1 }
+        return false
+    }
+
+    /// The message with every white space scalar of another script made one ASCII space; nil when
+    /// it has none.
+    static func asciiSpaced(_ p: UnsafePointer<UInt8>, _ n: Int) -> [UInt8]? {
+        var out: [UInt8]? = nil
+        var i = 0
+        while i < n {
+            if p[i] >= 0x80 {
+                let (v, k) = TextScalars.decode(p, i, n)
+                if TextScalars.classify(v) == .space {
+                    if out == nil { out = Array(UnsafeBufferPointer(start: p, count: i)) }
+                    out!.append(0x20)
+                    i += k
+                    continue
+                }
+                out?.append(contentsOf: UnsafeBufferPointer(start: p + i, count: k))
+                i += k
+                continue
+            }
+            out?.append(p[i])
+            i += 1
+        }
+        return out
+    }
 
     /// A free-form statement (`FreeFormReader`), or a UIKit warning behind decoration.
     private func freeForm(_ base: UnsafePointer<UInt8>, _ count: Int) -> Event? {
