@@ -120,7 +120,7 @@ import Testing
         #expect(r.status == 1)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let paths = (doc["inputs"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
-        #expect(paths.count == 8)
+        #expect(paths.count == 9)
         #expect(paths == paths.sorted())
     }
 
