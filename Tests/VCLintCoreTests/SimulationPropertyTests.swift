@@ -56,6 +56,64 @@ import Testing
     }
 }
 
+/// The same histories printed in the app's own words (lifecycle.md §1): a random free-form style
+/// per seed (label form and position, separator, decoration, spelling, arguments), in every envelope.
+@Suite struct FreeFormPropertyTests {
+    let base = SimulationPropertyTests()
+
+    @Test(arguments: SimulationPropertyTests.envelopes)
+    func legalHistoriesInAnyStyleGiveNoFindingAndTheBuiltInEvents(_ envelope: EnvelopeFormat) {
+        for seed in UInt64(1)...16 {
+            var o = NavigationSimulator.Options(seed: seed &* 6151 &+ UInt64(envelope.index))
+            o.envelope = envelope
+            o.dialect = .freeForm
+            var styleRNG = SplitMix64(seed: o.seed ^ 0x5EED_F00D)
+            let style = FreeFormStyle.random(&styleRNG)
+            let (_, r, reproduce) = base.run(o, feed: 1 + Int(seed * 53 % 5000))
+            var objc = o
+            objc.dialect = .objc
+            let (_, reference, _) = base.run(objc, feed: 4096)
+            #expect(r.stats.events == reference.stats.events, "\(reproduce) [\(style)]: \(r.stats.events) events, \(reference.stats.events) in ObjC")
+            #expect(r.stats.unrecognized == reference.stats.unrecognized, "\(reproduce) [\(style)]")
+            let findings = r.findings.filter { $0.rule != "memory_warning" }
+            #expect(findings.isEmpty, "\(reproduce) [\(style)]: \(findings.map { "\($0.rule)@\($0.line) \($0.message)" })")
+        }
+    }
+
+    @Test(arguments: NavigationSimulator.Fault.allCases)
+    func injectedFaultInAnyStyleGivesExactlyItsFinding(_ fault: NavigationSimulator.Fault) {
+        var checked = 0
+        for seed in UInt64(1)...40 {
+            var o = NavigationSimulator.Options(seed: seed &* 7_727)
+            o.envelope = SimulationPropertyTests.envelopes[Int(seed) % SimulationPropertyTests.envelopes.count]
+            o.dialect = .freeForm
+            o.fault = fault
+            let (out, r, reproduce) = base.run(o, feed: 512 + Int(seed * 131 % 4096))
+            guard !out.expected.isEmpty else { continue }
+            checked += 1
+            let got = r.findings.filter { $0.rule != "memory_warning" }.map { "\($0.rule)@\($0.line)" }
+            #expect(got == out.expected.map { "\($0.rule)@\($0.line)" }, "\(reproduce)")
+        }
+        #expect(checked >= 10, "the simulator found too few places for \(fault.rawValue)")
+    }
+
+    /// Every style the simulator draws is read line by line as the callback and class it printed.
+    @Test func everyStyledLineReadsAsItsEvent() {
+        var rng = SplitMix64(seed: 77)
+        let parser = MessageParser()
+        for _ in 0..<400 {
+            let style = FreeFormStyle.random(&rng)
+            for (callback, kind) in [(style.callback("viewWillAppear", selector: "viewWillAppear:", swift: "viewWillAppear(_:)"), EventKind.viewWillAppear),
+                                     (style.callback("viewDidLoad", selector: "viewDidLoad", swift: "viewDidLoad()"), .viewDidLoad),
+                                     (style.callback("dealloc", selector: "dealloc", swift: "deinit"), .dealloc)] {
+                let line = style.statement("DetailViewController", callback: callback, argument: kind == .viewWillAppear ? style.argument : "", parent: nil)
+                let e = parser.parse(line)
+                #expect(e?.kind == kind && e?.className == "DetailViewController", "\(line) [\(style)]")
+            }
+        }
+    }
+}
+
 extension EnvelopeFormat: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 }

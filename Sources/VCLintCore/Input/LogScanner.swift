@@ -45,7 +45,7 @@ public final class LogScanner {
     static let candidatePatterns: [PCRE2Pattern] = [
         #"iewWill|iewDid|iewIsAppearing|idMove|idReceive|illMove"#,
         #"dealloc|deinit|dismiss |Dealloc"#,
-        #"\binit|oadView"#,
+        #"\binit|\bInit|oadView"#,
         #"present |wakeFromNib"#,
         #"Attempt to |appearance transitions"#,
     ].map { try! PCRE2Pattern($0) }

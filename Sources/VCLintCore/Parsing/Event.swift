@@ -66,6 +66,12 @@ public enum Dialect: String, Sendable {
     /// A lifecycle statement in the app's own words: one callback name with at most a label, a
     /// separator, decoration and arguments (lifecycle.md §1, "The table above is not the limit").
     case freeForm = "free-form"
+
+    /// The dialects that are one app's logging format for instrumentation (lifecycle.md §3: a
+    /// class logs what the other classes of its format log). A free-form statement is the Swift
+    /// `Class method` grammar with more room around it, so one capture's lines read by either are
+    /// one format (`[Lifecycle] Home.viewDidLoad` and `[Lifecycle] Home.viewWillAppear animated: true`).
+    var family: Dialect { self == .freeForm ? .swiftFunction : self }
 }
 
 /// What a move-to-parent line says about its argument.

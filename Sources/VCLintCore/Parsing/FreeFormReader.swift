@@ -457,6 +457,8 @@ enum FreeFormReader {
                 if Words.hasSentence(p, inner) { return false }
                 if b == 0x28, Words.isNullWord(p, TextScalars.trimmed(p, inner)) {
                     if isMove { st.parent = .none }
+                } else if b == 0x28, Words.onlyArguments(p, inner) {
+                    // `(animated: true)`, `(0.0, 0.0, 320.0, 568.0)`: the callback's arguments.
                 } else if b == 0x5B, case .label = Words.bracketContent(p, TextScalars.trimmed(p, inner)) {
                     content(.label(TextScalars.trimmed(p, inner), .bracket, nil), i..<(c + 1))
                 } else {
@@ -782,6 +784,43 @@ enum Words {
     }
 
     static func isNullWord(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool { kind(p, r).contains(.none) }
+
+    /// Whether a name holds a letter of some script (a run of symbols is no name).
+    static func hasLetter(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            let b = p[i]
+            if b < 0x80 {
+                if (b | 0x20) &- 0x61 < 26 || b == 0x5F { return true }
+                i += 1
+                continue
+            }
+            let (v, k) = TextScalars.decode(p, i, r.upperBound)
+            if TextScalars.classify(v) == .letter { return true }
+            i += k
+        }
+        return false
+    }
+
+    /// Whether a region holds only arguments: numbers, flags (`animated`, `true`, `YES`), `nil`,
+    /// separators and nested parentheses.
+    static func onlyArguments(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            let b = p[i]
+            if FreeFormReader.isIdentStart(b) {
+                var e = i + 1
+                while e < r.upperBound, FreeFormReader.isIdentByte(p[e]) { e += 1 }
+                let k = kind(p, i..<e)
+                guard k.contains(.flag) || k.contains(.none) || k.contains(.called) else { return false }
+                i = e
+                continue
+            }
+            guard ByteCursor.isDigit(b) || b == 0x20 || b == 0x2E || b == 0x2C || b == 0x3A || b == 0x28 || b == 0x29 || b == 0x2D || b == 0x3D || b == 0x5F else { return false }
+            i += 1
+        }
+        return true
+    }
 
     /// Whether a region holds a plain lowercase word that is not an argument: a sentence.
     static func hasSentence(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {

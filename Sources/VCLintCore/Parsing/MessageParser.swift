@@ -488,6 +488,8 @@ public final class MessageParser {
         if dialect == .swiftFunction {
             let w = m.base
             if Words.phase(w, clsRange) != nil || Words.isStopWord(w, clsRange) || Words.isLowercaseVerb(w, clsRange) { return nil }
+            // A dash, a bullet or an emoji is decoration, not a class (`[Home] – viewWillAppear:`).
+            if !Words.hasLetter(w, clsRange) { return nil }
         }
         // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity).
         if dialect != .namedInvoke {

@@ -6,6 +6,8 @@
 public struct NavigationSimulator {
     public enum Dialect: String, CaseIterable, Sendable {
         case objc, swift, described, named, methodClass = "method-class"
+        /// The app's own words, in `Options.style` (lifecycle.md §1).
+        case freeForm = "free-form"
     }
 
     public enum Fault: String, CaseIterable, Sendable {
@@ -50,6 +52,8 @@ public struct NavigationSimulator {
         /// callbacks in every run, so runs put in one capture must agree.
         public var logsInit: Bool?
         public var fault: Fault?
+        /// The `free-form` dialect's style (nil: drawn from the seed).
+        public var style: FreeFormStyle?
         public init(seed: UInt64) { self.seed = seed }
     }
 
@@ -108,6 +112,8 @@ public struct NavigationSimulator {
     private let logsMarkers: Bool
     /// iOS < 6 in this session: a memory warning unloads hidden views, which load again later.
     private var unloadsViews = false
+    /// How the `free-form` dialect prints (`Options.style`, or drawn from the seed).
+    private let style: FreeFormStyle
 
     public static func generate(_ options: Options) -> Output {
         var sim = NavigationSimulator(options)
@@ -123,6 +129,8 @@ public struct NavigationSimulator {
         self.logsInit = options.logsInit ?? coin
         let markers = rng.next() % 2 == 0
         self.logsMarkers = options.dialect == .named || markers
+        var styleRNG = SplitMix64(seed: options.seed ^ 0x5EED_F00D)
+        self.style = options.style ?? FreeFormStyle.random(&styleRNG)
     }
 
     private mutating func chance(_ p: Double) -> Bool { Double(rng.next() % 10_000) / 10_000 < p }
@@ -448,7 +456,7 @@ public struct NavigationSimulator {
             switch r.kind {
             case .noise(let text): message = text
             case .dictionary: message = "response: {"
-            default: message = Self.message(r.controller!, r.kind, dialect: options.dialect)
+            default: message = Self.message(r.controller!, r.kind, dialect: options.dialect, style: style)
             }
             if i == target, let fault = options.fault { expected.append((fault.rule, lines.count + 1)) }
             lines.append(Self.envelope(message, time: r.time, pid: r.pid, format: options.envelope))
@@ -461,7 +469,7 @@ public struct NavigationSimulator {
         return Output(lines: lines, expected: expected, endTime: time, nextPID: pid, logsInit: logsInit)
     }
 
-    static func message(_ c: Controller, _ kind: Kind, dialect: Dialect) -> String {
+    static func message(_ c: Controller, _ kind: Kind, dialect: Dialect, style: FreeFormStyle = FreeFormStyle()) -> String {
         let name: String
         var arg = ""
         switch kind {
@@ -518,6 +526,11 @@ public struct NavigationSimulator {
             var m = selector
             if let colon = m.firstIndex(of: ":") { m = String(m[..<colon]) }
             return m + ":" + c.className + suffix
+        case .freeForm:
+            let appear = ["viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"].contains(name)
+            let parent: String? = (name == "willMove" || name == "didMove") ? arg : nil
+            let spelled = style.callback(name == "init" ? "init" : name, selector: selector, swift: swiftName)
+            return style.statement(c.className, callback: spelled, argument: appear ? style.argument : "", parent: parent)
         }
     }
 

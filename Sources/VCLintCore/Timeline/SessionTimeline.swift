@@ -153,7 +153,7 @@ final class SessionTimeline {
     private func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
         inst.leakReported = true
         // dealloc is instrumented when this class logs it, or every class of its dialect does.
-        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect) ? nil : [.dealloc]
+        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect.family) ? nil : [.dealloc]
         let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
         emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
              line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
@@ -179,11 +179,12 @@ final class SessionTimeline {
             return
         }
         // The class's state, made at its first event: the one lookup by name of the event.
-        let state = classState(e.className, dialect: e.dialect)
-        instrumentation.record(state.entry, e.kind, dialect: e.dialect)
-        if e.kind == .dealloc, e.dialect != lastDeallocDialect {
-            deallocDialects.insert(e.dialect)
-            lastDeallocDialect = e.dialect
+        let family = e.dialect.family
+        let state = classState(e.className, dialect: family)
+        instrumentation.record(state.entry, e.kind, dialect: family)
+        if e.kind == .dealloc, family != lastDeallocDialect {
+            deallocDialects.insert(family)
+            lastDeallocDialect = family
         }
         let inst = resolve(e, state)
         inst.lastActivity = e.line
@@ -906,7 +907,7 @@ final class SessionTimeline {
         if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
-        let state = classState(inst.className, dialect: inst.dialect)
+        let state = classState(inst.className, dialect: inst.dialect.family)
         // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
         if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
         state.lastDead = inst

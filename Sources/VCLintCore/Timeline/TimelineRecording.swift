@@ -448,7 +448,7 @@ final class TimelineRecorder {
         let end = s.last ?? current
         for log in s.instances {
             if log.dealloc == nil { close(log, at: end, openAtEnd: true) }
-            log.deallocJudgedInSession = deallocDialects.contains(log.instance.dialect)
+            log.deallocJudgedInSession = deallocDialects.contains(log.instance.dialect.family)
         }
     }
 
