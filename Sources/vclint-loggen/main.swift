@@ -5,7 +5,7 @@ import Glibc
 
 // vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
-//                 [--dialect objc|swift|described|named|method-class] [--fault leak|missing-did-disappear|
+//                 [--dialect objc|swift|described|named|method-class|free-form] [--style-seed N] [--fault leak|missing-did-disappear|
 //                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N]
 //                 [--noise X] [--mention-rate P] [--memory-warnings P]
 //                 [--size BYTES] [--truth FILE]
@@ -13,7 +13,8 @@ import Glibc
 // that mention a callback without being one (analytics, routing); --memory-warnings: the share of
 // navigation steps that are a memory warning (default 0.08).
 // --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
-// the expected findings (`rule line`) of an injected fault.
+// the expected findings (`rule line`) of an injected fault. The free-form dialect prints every run in
+// one style (an app keeps its format), drawn from --style-seed (default: the seed); it is named on stderr.
 
 func fail(_ message: String) -> Never {
     var m = "vclint-loggen: error: \(message)\n"
@@ -24,6 +25,7 @@ func fail(_ message: String) -> Never {
 var options = NavigationSimulator.Options(seed: 1)
 var size = 0
 var truthPath: String?
+var styleSeed: UInt64?
 var args = CommandLine.arguments.dropFirst()
 while let flag = args.popFirst() {
     guard let value = args.popFirst() else { fail("\(flag) needs a value") }
@@ -39,6 +41,7 @@ while let flag = args.popFirst() {
     case "--memory-warnings": options.memoryWarningRate = Double(value) ?? { fail("bad number \(value)") }()
     case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
     case "--truth": truthPath = value
+    case "--style-seed": styleSeed = UInt64(value) ?? { fail("bad seed \(value)") }()
     default: fail("unknown option \(flag)")
     }
 }
@@ -53,6 +56,14 @@ func emit(_ s: String) {
             off += n
         }
     }
+}
+
+if options.dialect == .freeForm {
+    var rng = SplitMix64(seed: styleSeed ?? options.seed ^ 0x5EED_F00D)
+    let style = FreeFormStyle.random(&rng)
+    options.style = style
+    var note = "vclint-loggen: free-form style: \(style)\n"
+    note.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
 var written = 0

@@ -191,3 +191,49 @@ import Testing
         #expect(lint(faulty).summary == ["missing_did_disappear@9"])
     }
 }
+
+/// The parser's shape table and statement cache answer exactly as reading the message again does.
+@Suite struct ParserCacheTests {
+    /// Shapes fold runs of digits (found eight bytes at a time): messages that differ only in their
+    /// numbers share a key, others do not.
+    @Test func shapeKeysFoldDigitRuns() {
+        func key(_ s: String) -> UInt64 { var c = s; return c.withUTF8 { ShapeRoutes.key($0.baseAddress!, $0.count) } }
+        #expect(key("[Memory] footprint 925 MB after didReceiveMemoryWarning") == key("[Memory] footprint 1 MB after didReceiveMemoryWarning"))
+        #expect(key("page 12345678 of 9") == key("page 3 of 41"))
+        #expect(key("page 3 of 41") != key("page 3 of x"))
+        #expect(key("abcdefgh") != key("abcdefgi"))
+        #expect(key("issue #12 closed") != key("issue ## closed") && key("a#b") != key("a1b"), "a literal # is no digit run")
+        // Every byte value, at every position of a word: a digit is folded, anything else is not.
+        for b in 0...255 {
+            for pos in 0..<8 {
+                var a = Array(repeating: UInt8(ascii: "a"), count: 16)
+                a[pos] = UInt8(b)
+                var z = a
+                z[pos] = UInt8(ascii: "7")
+                let k1 = a.withUnsafeBufferPointer { ShapeRoutes.key($0.baseAddress!, 16) }
+                let k2 = z.withUnsafeBufferPointer { ShapeRoutes.key($0.baseAddress!, 16) }
+                #expect((k1 == k2) == (b >= 0x30 && b <= 0x39), "byte \(b) at \(pos)")
+            }
+        }
+    }
+
+    /// A parser that has seen a capture answers every line as a fresh parser does.
+    @Test func cachedAnswersEqualFreshOnes() {
+        let lines = [
+            "[Main] viewWillAppear", "[Setting] viewDidAppear", "[Main] viewWillAppear", "vc1 – viewDidLoad", "vc2 – viewDidLoad",
+            "[Memory] footprint 925 MB after didReceiveMemoryWarning from the system", "[Memory] footprint 12 MB after didReceiveMemoryWarning from the system",
+            "AMKMethodSwizzlingDemo 1 viewWillAppear", "AMKMethodSwizzlingDemo 22 viewWillAppear", "viewWillAppear: 2 UIDeviceRGBColorSpace 1 0.5 0 1",
+            "viewWillAppear: 3 UIDeviceRGBColorSpace 1 0.5 0 1", "<Home: 0x7f01> viewDidLoad", "<Home: 0x7f02> viewDidLoad",
+            "HomeViewController viewDidLoad begin", "HomeViewController viewDidLoad end", "[Router] will present login", "[Main] viewWillAppear",
+        ]
+        let warm = MessageParser()
+        for _ in 0..<3 {
+            for l in lines {
+                let fresh = MessageParser()
+                let (a, b) = (warm.parse(l), fresh.parse(l))
+                #expect(ParserFastPathTests.describe(a) == ParserFastPathTests.describe(b), "\(l)")
+                #expect(warm.note.unread == fresh.note.unread && warm.note.phase == fresh.note.phase && warm.note.value == fresh.note.value, "\(l)")
+            }
+        }
+    }
+}

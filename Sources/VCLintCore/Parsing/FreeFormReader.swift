@@ -728,9 +728,12 @@ enum Words {
         return t
     }()
 
+    /// The longest word of the table (`toparentviewcontroller`): a longer word is none of them.
+    static let longestWord = 22
+
     @inline(__always)
     static func kind(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Kind {
-        guard let h = key(p, r) else { return [] }
+        guard r.count <= longestWord, let h = key(p, r) else { return [] }
         let t = table
         var i = Int(truncatingIfNeeded: h) & (tableSize - 1)
         while true {

@@ -94,22 +94,36 @@ public final class MessageParser {
 
     private func parseNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        // Noise that mentions callbacks repeats its shape all through a capture (`[Memory] footprint
-        // 925 MB after didReceiveMemoryWarning …`): a shape known to be noise is answered at once.
-        let shape = custom.isEmpty ? NoiseShapes.key(base, bytes.count) : 0
-        if shape != 0, let unread = noise.lookup(shape) {
-            note.unread = unread
-            return nil
+        // A capture repeats its shapes: noise that mentions callbacks (`[Memory] footprint 925 MB
+        // after didReceiveMemoryWarning …`) is answered at once, and the app's own statements go
+        // straight to the free-form reader that read them before.
+        let shape = custom.isEmpty ? ShapeRoutes.key(base, bytes.count) : 0
+        if shape != 0 {
+            switch routes.lookup(shape) {
+            case .mention: note.unread = true; return nil
+            case .noise: return nil
+            case .freeForm:
+                // The same statement again (`[Home] — viewWillAppear: (animated: true)`): as read before.
+                if let slot = statements.lookup(base, bytes.count) {
+                    return statements.read(slot, into: &note)
+                }
+                let e = freeForm(base, bytes.count)
+                if let e { statements.insert(base, bytes.count, e, note) }
+                return e
+            case nil: break
+            }
         }
         if let e = builtIn(bytes) { return e }
         if !custom.isEmpty, let e = customEvent(bytes) { return e }
         let e = freeForm(base, bytes.count)
-        if e == nil, shape != 0 { noise.insert(shape, unread: note.unread) }
+        if shape != 0 { routes.insert(shape, e != nil ? .freeForm : note.unread ? .mention : .noise) }
         return e
     }
 
-    /// Shapes of messages that were noise (`NoiseShapes`).
-    private var noise = NoiseShapes()
+    /// What recent shapes of messages were (`ShapeRoutes`).
+    private var routes = ShapeRoutes()
+    /// Recent free-form statements by their exact bytes (`StatementCache`).
+    private var statements = StatementCache()
 
     /// Whether a byte ≥ 0x80 is in the message (eight bytes at a time).
     @inline(__always)
@@ -125,27 +139,46 @@ public final class MessageParser {
     }
 
     /// The message with every white space scalar of another script made one ASCII space; nil when
-    /// it has none.
+    /// it has none (most messages with bytes ≥ 0x80 have an EM DASH, a bullet or an emoji instead).
     static func asciiSpaced(_ p: UnsafePointer<UInt8>, _ n: Int) -> [UInt8]? {
-        var out: [UInt8]? = nil
         var i = 0
+        while i < n, spaceScalarLength(p, i, n) == 0 { i += 1 }
+        guard i < n else { return nil }
+        var out = Array(UnsafeBufferPointer(start: p, count: i))
+        out.reserveCapacity(n)
         while i < n {
-            if p[i] >= 0x80 {
-                let (v, k) = TextScalars.decode(p, i, n)
-                if TextScalars.classify(v) == .space {
-                    if out == nil { out = Array(UnsafeBufferPointer(start: p, count: i)) }
-                    out!.append(0x20)
-                    i += k
-                    continue
-                }
-                out?.append(contentsOf: UnsafeBufferPointer(start: p + i, count: k))
+            let k = spaceScalarLength(p, i, n)
+            if k > 0 {
+                out.append(0x20)
                 i += k
-                continue
+            } else {
+                out.append(p[i])
+                i += 1
             }
-            out?.append(p[i])
-            i += 1
         }
         return out
+    }
+
+    /// The length of the white space scalar of another script at `p[i]` (U+0085, U+00A0, U+1680,
+    /// U+2000…U+200F, U+2028…U+202F, U+205F…U+206F, U+3000, U+FEFF, …), else 0; ASCII bytes and
+    /// other scalars (an EM DASH, a bullet) are not decoded.
+    @inline(__always)
+    static func spaceScalarLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
+        let b = p[i]
+        guard b >= 0xC2 else { return 0 }
+        switch b {
+        case 0xC2:
+            return i + 1 < n && (p[i + 1] == 0xA0 || p[i + 1] == 0x85 || p[i + 1] == 0xAD) ? 2 : 0
+        case 0xE2:
+            guard i + 2 < n else { return 0 }
+            let b1 = p[i + 1], b2 = p[i + 2]
+            return b1 == 0x80 && (b2 < 0x90 || b2 >= 0xA8 && b2 <= 0xAF) || b1 == 0x81 && b2 >= 0x9F && b2 <= 0xAF ? 3 : 0
+        case 0xCD, 0xE1, 0xE3, 0xEF:
+            let (v, k) = TextScalars.decode(p, i, n)
+            return TextScalars.classify(v) == .space ? k : 0
+        default:
+            return 0
+        }
     }
 
     /// A free-form statement (`FreeFormReader`), or a UIKit warning behind decoration.
@@ -722,46 +755,161 @@ enum MethodTable {
     }
 }
 
-/// The shapes of messages that were neither an event nor a UIKit warning, and whether each
-/// mentioned a callback: a direct-mapped table keyed by a hash of the message with its runs of
-/// digits as one `#` (a count, a timing or an id does not change what a message is). Messages of
-/// up to 256 bytes only: no grammar limit (a tag of 60 bytes, a bracket searched over 300) can then
-/// depend on how many digits a run has. Not used with the user's dialects, whose patterns may
-/// tell digits apart.
-struct NoiseShapes {
-    /// Per slot: the shape's key with its lowest bit set when the message mentioned a callback.
+/// What the shapes of recent messages turned out to be: noise (and whether it mentioned a
+/// callback), or a statement that only the free-form reader reads. A direct-mapped table keyed by
+/// a hash of the message with its runs of digits as one `#` (a count, a timing, an id or a page
+/// number does not change what a message is). Messages of up to 256 bytes only: no grammar limit
+/// (a tag of 60 bytes, a bracket searched over 300) can then depend on how many digits a run has.
+/// Not used with the user's dialects, whose patterns may tell digits apart.
+struct ShapeRoutes {
+    enum Route: UInt64 { case noise = 1, mention = 2, freeForm = 3 }
+
+    /// Per slot: the shape's key, its two lowest bits the route.
     private var slots = [UInt64](repeating: 0, count: 4096)
 
-    /// The shape's key (its lowest bit clear, never 0), or 0 for a message too long to be cached.
+    /// The shape's key (its two lowest bits clear, never 0), or 0 for a message too long to be cached.
     @inline(__always)
     static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
         guard n <= 256 else { return 0 }
-        var h: UInt64 = 0xcbf29ce484222325
-        var inDigits = false
-        for i in 0..<n {
-            let b = p[i]
-            if b &- 0x30 < 10 {
-                if inDigits { continue }
-                inDigits = true
-                h = (h ^ 0x23) &* 0x100000001b3
-                continue
+        // The folded bytes (a run of digits as one `#`) are gathered eight to a word and mixed one
+        // word at a time; a word of the message without a digit (most of them) goes in whole.
+        var f = Folded()
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if !hasDigit(w) {
+                f.word(w)
+            } else {
+                for k in i..<(i + 8) { f.byte(p[k]) }
             }
-            inDigits = false
-            h = (h ^ UInt64(b)) &* 0x100000001b3
+            i += 8
         }
-        return (h & ~1) | 1 << 63
+        while i < n { f.byte(p[i]); i += 1 }
+        let h = f.finish()
+        return (h & ~3) | 1 << 63
     }
 
-    /// Whether the message mentioned a callback, if its shape is known noise.
+    /// Whether any byte of `w` is an ASCII digit (bytes between 0x2F and 0x3A, exclusive; the
+    /// classic "has between" bit trick).
     @inline(__always)
-    func lookup(_ key: UInt64) -> Bool? {
-        let v = slots[Int(truncatingIfNeeded: key >> 1) & 4095]
-        guard v & ~1 == key else { return nil }
-        return v & 1 == 1
+    private static func hasDigit(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
+        let low7 = w & (ones &* 127)
+        return ((ones &* (127 + 0x3A)) &- low7) & ~w & (low7 &+ ones &* (127 - 0x2F)) & high != 0
     }
 
-    mutating func insert(_ key: UInt64, unread: Bool) {
-        slots[Int(truncatingIfNeeded: key >> 1) & 4095] = unread ? key | 1 : key
+    /// The folded byte stream's hash: bytes gathered little-endian into `acc` (`count` of them).
+    private struct Folded {
+        var h: UInt64 = 0xcbf29ce484222325
+        var acc: UInt64 = 0
+        /// Which bytes of `acc` are folded digit runs (a literal `#` is not one).
+        var folds: UInt64 = 0
+        var count = 0
+        var inDigits = false
+
+        @inline(__always) mutating func mixWord(_ w: UInt64) {
+            h = (h ^ w) &* 0xFF51AFD7ED558CCD
+            h = (h ^ h &>> 31 ^ folds) &* 0xC4CEB9FE1A85EC53
+            folds = 0
+        }
+
+        /// Eight bytes without a digit.
+        @inline(__always) mutating func word(_ w: UInt64) {
+            inDigits = false
+            if count == 0 { mixWord(w); return }
+            let shift = UInt64(8 * count)
+            mixWord(acc | w &<< shift)
+            acc = w &>> (64 - shift)
+        }
+
+        @inline(__always) mutating func byte(_ b: UInt8) {
+            var b = b
+            if b &- 0x30 < 10 {
+                if inDigits { return }
+                inDigits = true
+                b = 0x23
+                folds |= 1 &<< UInt64(count)
+            } else {
+                inDigits = false
+            }
+            acc |= UInt64(b) &<< UInt64(8 * count)
+            count += 1
+            if count == 8 {
+                mixWord(acc)
+                acc = 0
+                count = 0
+            }
+        }
+
+        @inline(__always) mutating func finish() -> UInt64 {
+            mixWord(acc ^ UInt64(count) &<< 59)
+            return h
+        }
+    }
+
+    @inline(__always)
+    func lookup(_ key: UInt64) -> Route? {
+        let v = slots[Int(truncatingIfNeeded: key >> 2) & 4095]
+        guard v & ~3 == key else { return nil }
+        return Route(rawValue: v & 3)
+    }
+
+    mutating func insert(_ key: UInt64, _ route: Route) {
+        slots[Int(truncatingIfNeeded: key >> 2) & 4095] = key | route.rawValue
+    }
+}
+
+/// Recent free-form statements by their exact bytes: an app repeats each of its statements
+/// (one per controller and callback) all through a capture. Direct-mapped; a hit is verified byte
+/// for byte, so it gives exactly what reading the message again would.
+struct StatementCache {
+    private struct Entry {
+        var bytes: [UInt8]
+        var event: Event
+        var phase: FreeFormStatement.Phase
+        var value: String?
+        var shape: UInt64
+        var template: String?
+    }
+    private var slots = [Entry?](repeating: nil, count: 512)
+
+    @inline(__always)
+    private static func slot(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var h: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(n)
+        var i = 0
+        let raw = UnsafeRawPointer(p)
+        while i + 8 <= n {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51AFD7ED558CCD
+            i += 8
+        }
+        while i < n { h = (h ^ UInt64(p[i])) &* 0x100000001b3; i += 1 }
+        return Int(truncatingIfNeeded: (h ^ h >> 29) & 511)
+    }
+
+    /// The slot that holds exactly these bytes.
+    func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        guard n <= 256 else { return nil }
+        let k = Self.slot(p, n)
+        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) else { return nil }
+        return k
+    }
+
+    /// The slot's event, and what the parser noted with it.
+    @inline(__always)
+    func read(_ k: Int, into note: inout MessageParser.Note) -> Event {
+        let e = slots[k].unsafelyUnwrapped
+        note.phase = e.phase
+        note.value = e.value
+        note.shape = e.shape
+        note.template = e.template
+        return e.event
+    }
+
+    mutating func insert(_ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
+        guard n <= 256 else { return }
+        slots[Self.slot(p, n)] = Entry(bytes: Array(UnsafeBufferPointer(start: p, count: n)), event: event, phase: note.phase,
+                                       value: note.value, shape: note.shape, template: note.template)
     }
 }
 
