@@ -5,6 +5,8 @@
 #   - a 4 GiB capture: linear time, constant peak RSS
 #   - two 1 GiB captures on all cores (one thread each) vs one capture on one thread
 #   - the 1 GiB capture gzip-compressed: vclint lint FILE.gz vs zcat FILE.gz | vclint lint -
+#   - the same 1 GiB capture printed in a free-form style (`[Detail] — viewWillAppear:`, the app's
+#     own words, lifecycle.md §1) vs in the ObjC dialect: the throughput ratio
 # Captures come from vclint-loggen (deterministic; cached in Benchmarks/data, git-ignored).
 # usage: Benchmarks/run.sh [--quick]     (--quick: 256 MiB and 1 GiB instead of 1 and 4 GiB)
 # needs: hyperfine, ripgrep, GNU time (apt-get install -y hyperfine ripgrep time)
@@ -26,12 +28,14 @@ mkdir -p Benchmarks/data
 # An app's capture: ~94% noise lines (app and system chatter, multi-line dumps, 5% of them mentioning
 # callbacks without being events), push/pop, modals, sheets, tabs, children, cancelled swipe-backs,
 # memory warnings and relaunches, all legal (the findings line shows what vclint made of them).
-capture() {  # capture SIZE SEED → path
+capture() {  # capture SIZE SEED [DIALECT] → path
+    local dialect=${3:-objc}
     local path="Benchmarks/data/capture-$1-seed$2-v2.log"
+    [ "$dialect" = objc ] || path="Benchmarks/data/capture-$1-seed$2-$dialect-v2.log"
     if [ ! -s "$path" ]; then
         echo "generating $path…" >&2
         "$bin/vclint-loggen" --seed "$2" --envelope nslog-tz --noise 15 --mention-rate 0.05 --memory-warnings 0.01 \
-            --sessions 3 --steps 60 --size "$1" > "$path.tmp"
+            --sessions 3 --steps 60 --size "$1" --dialect "$dialect" --style-seed 4 > "$path.tmp" 2>/dev/null
         mv "$path.tmp" "$path"
     fi
     echo "$path"
@@ -39,11 +43,12 @@ capture() {  # capture SIZE SEED → path
 one=$(capture "$small" 1)
 two=$(capture "$small" 2)
 big=$(capture "$large" 1)
+free=$(capture "$small" 1 free-form)
 gz="$one.gz"
 if [ ! -s "$gz" ]; then echo "compressing $gz…" >&2; gzip -c "$one" > "$gz.tmp" && mv "$gz.tmp" "$gz"; fi
 
 pattern='view(Will|Did)(Appear|Disappear)|dealloc|deinit|viewDidLoad'
-cat "$one" "$two" "$big" "$gz" > /dev/null  # warm the page cache
+cat "$one" "$two" "$big" "$gz" "$free" > /dev/null  # warm the page cache
 json=$(mktemp -d)
 trap 'rm -rf "$json"' EXIT
 
@@ -62,6 +67,7 @@ bench big 5 "$bin/vclint lint --quiet $big"
 bench two "$runs" "$bin/vclint lint --quiet -j $(nproc) $one $two"
 bench gz "$runs" "$bin/vclint lint --quiet $gz"
 bench zcat "$runs" "sh -c 'zcat $gz | $bin/vclint lint --quiet -'"
+bench free "$runs" "$bin/vclint lint --quiet $free"
 
 rss() { /usr/bin/time -f %M -o "$json/rss" "$@" >/dev/null 2>&1 || true; tail -n 1 "$json/rss"; }
 rss_one=$(rss "$bin/vclint" lint --quiet "$one")
@@ -71,7 +77,7 @@ rss_big=$(rss "$bin/vclint" lint --quiet "$big")
 python3 - "$json" "$one" "$big" "$rss_one" "$rss_big" <<'PY'
 import json, os, sys
 d, one, big, rss_one, rss_big = sys.argv[1:6]
-t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("one", "single", "rg", "grep", "wc", "big", "two", "gz", "zcat")}
+t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("one", "single", "rg", "grep", "wc", "big", "two", "gz", "zcat", "free")}
 mean = {n: r["mean"] for n, r in t.items()}
 low = {n: r["min"] for n, r in t.items()}  # on a shared machine the fastest run shows the cost best
 s1, s4 = os.path.getsize(one), os.path.getsize(big)
@@ -96,4 +102,5 @@ row("vclint lint (4× the size)", "big", f"{both(lambda m: m['big'] / m['one'])}
 row("vclint lint, 2 files on all cores", "two", f"{2 * s1 / mean['two'] / 1e6:,.0f} MB/s = {both(lambda m: 2 * m['single'] / m['two'])} the one-thread 1-file throughput")
 row("vclint lint FILE.gz", "gz", f"{100 * mean['zcat'] / mean['gz']:.0f}% of zcat | vclint lint -")
 row("zcat FILE.gz | vclint lint -", "zcat")
+row("vclint lint, same capture in a free-form style", "free", f"{100 * mean['one'] / mean['free']:.0f}% of the ObjC capture's throughput (fastest runs: {100 * low['one'] / low['free']:.0f}%)")
 PY
