@@ -237,3 +237,24 @@ import Testing
         }
     }
 }
+
+/// The learner's wait is bounded whatever the capture: lines are held back at most `LabelLearner.limit`
+/// lines, and every line is delivered, in order, by the end.
+@Suite struct LabelLearnerBoundsTests {
+    @Test func holdsAtMostItsLimitAndLosesNothing() {
+        // One value repeated with a single callback: the capture never shows whether it is a label.
+        var lines = ["viewDidLoad: 1 UIDeviceRGBColorSpace 1 0 0 1"]
+        for i in 0..<(LabelLearner.limit + 500) { lines.append(i % 2 == 0 ? "[Feed] viewWillAppear" : "[Feed] viewDidAppear") }
+        lines.append("[Feed] viewWillDisappear")
+        let r = lint(lines.joined(separator: "\n"))
+        #expect(r.stats.events == lines.count)
+        #expect(!r.findings.contains { $0.rule != "unbalanced_appearance" }, "\(r.summary.prefix(5))")
+    }
+
+    @Test func manyDistinctShapesStayBounded() {
+        var lines: [String] = []
+        for i in 0..<3000 { lines.append("viewDidLoad: tag\(i)x \(i) Page") }
+        let r = lint(lines.joined(separator: "\n"))
+        #expect(r.stats.events == 3000)
+    }
+}

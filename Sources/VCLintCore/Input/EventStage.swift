@@ -312,6 +312,8 @@ final class LabelLearner {
 
     static let limit = 4096
     private static let valueLimit = 256
+    /// Shapes followed at most: a capture has a few; past this, a new shape's values are arguments.
+    private static let shapeLimit = 1024
     private var shapes: [UInt64: Shape] = [:]
     private var held: [Held] = []
     private var next = 0
@@ -347,6 +349,12 @@ final class LabelLearner {
 
     private func learn(_ parsed: ParsedLine) {
         guard let v = parsed.value else { return }
+        if shapes[parsed.shape] == nil, shapes.count >= Self.shapeLimit {
+            var decided = Shape()
+            decided.decision = false
+            shapes[parsed.shape] = decided
+            return
+        }
         var shape = shapes[parsed.shape] ?? Shape()
         shape.lines += 1
         if shape.decision == nil {
