@@ -4,7 +4,7 @@ public struct MemoryWarningRule: Rule {
         identifier: "memory_warning",
         name: "Memory warning",
         severity: .info,
-        summary: "didReceiveMemoryWarning was logged (counted per session).",
+        summary: "didReceiveMemoryWarning was logged: one finding per session, with how many and which classes.",
         rationale: """
         Not a lifecycle fault, but context for one: under memory pressure old iOS versions unload \
         hidden views (viewWillUnload, viewDidUnload, then a second loadView/viewDidLoad), and the \
@@ -31,10 +31,12 @@ public struct MemoryWarningRule: Rule {
     )
 
     public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
-        guard case .memoryWarning(_, let count) = o.kind else { return nil }
-        let nth = count == 1 ? "first" : "#\(count)"
+        guard case .memoryWarning(_, let count, let classes, let classCount) = o.kind else { return nil }
+        var names = classes.joined(separator: ", ")
+        if classCount > classes.count { names += " and \(classCount - classes.count) more" }
+        let times = count == 1 ? "1 memory warning" : "\(count) memory warnings"
         return RuleVerdict(
-            message: "\(o.controller.display) received a memory warning (\(nth) in this session)",
+            message: "The session received \(times), the first at this line (\(o.controller.display)); \(classCount == 1 ? "class" : "classes") that got one: \(names)",
             cause: "memory-warning")
     }
 }

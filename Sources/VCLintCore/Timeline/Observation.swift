@@ -26,7 +26,9 @@ public enum ObservationKind: Sendable {
     case willMoveWithoutDidMove(will: EventRef, reason: IncompleteReason)
     case removedWithoutWillMove(did: EventRef)
     case slowTransition(will: EventRef, did: EventRef, milliseconds: Double)
-    case memoryWarning(event: EventRef, countInSession: Int)
+    /// The session's memory warnings, reported once (lifecycle.md §5): the first, how many, and
+    /// which classes got them (the first few, in order, and how many classes in all).
+    case memoryWarning(event: EventRef, countInSession: Int, classes: [String], classCount: Int)
     case uikitUnbalanced(event: EventRef, text: String)
     case uikitPresentationConflict(event: EventRef, text: String, others: [ControllerRef])
     /// An input in which no lifecycle event was read: its lines, those that mention a callback

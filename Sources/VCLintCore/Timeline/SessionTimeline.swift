@@ -106,6 +106,12 @@ final class SessionTimeline {
     private var transition: Transition?
     private var transitionSerial = 0
     private var memoryWarnings = 0
+    /// The session's first memory warning and its controller, and the classes that got one (the
+    /// first `warnedClassLimit` of them: the finding names a few, and memory stays bounded).
+    private var firstWarning: (ref: EventRef, who: ControllerRef)?
+    private var warnedClasses: [String] = []
+    private var warnedClassCount = 0
+    private static let warnedClassLimit = 8
     private var deallocDialects: Set<Dialect> = []
     /// The dialect of the latest dealloc (inserted already): skips hashing it again.
     private var lastDeallocDialect: Dialect?
@@ -447,7 +453,11 @@ final class SessionTimeline {
         case .didReceiveMemoryWarning:
             memoryWarnings += 1
             if inst.appearance != .appeared && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
-            emit(.memoryWarning(event: ref, countInSession: memoryWarnings), inst.ref, line: e.line, time: e.time)
+            if firstWarning == nil { firstWarning = (ref, inst.ref) }
+            if !warnedClasses.contains(inst.className) {
+                if warnedClasses.count < Self.warnedClassLimit { warnedClasses.append(inst.className) }
+                warnedClassCount += 1
+            }
         case .viewWillUnload, .viewDidUnload:
             inst.viewMayBeUnloaded = true
             inst.viewUnloadLogged = true
@@ -938,6 +948,10 @@ final class SessionTimeline {
     /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
     func finish(captureEnded: Bool = false) {
         if let t = transition, !t.settled { settle(t) }
+        if let (ref, who) = firstWarning {
+            emit(.memoryWarning(event: ref, countInSession: memoryWarnings, classes: warnedClasses, classCount: warnedClassCount), who,
+                 line: ref.line, time: ref.time)
+        }
         recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
         var live: [Instance] = []
         for state in classes.values { live.append(contentsOf: state.live) }
