@@ -173,6 +173,11 @@ final class Transition {
     var lastTime: LogTime?
     /// The line of its latest callback.
     var lastLine = 0
+    /// The session's event count at its latest callback (its age, in a log without time).
+    var lastEvent = 0
+    /// The completion marker that proves it over (`X present end`, `X dismiss end`): UIKit runs
+    /// completions after the transition, so a member still pending then never completed.
+    var endedBy: EventRef?
 
     init(serial: Int) { self.serial = serial }
 
@@ -188,6 +193,8 @@ final class Transition {
         settled = false
         lastTime = nil
         lastLine = 0
+        lastEvent = 0
+        endedBy = nil
     }
 
     /// The index of the instance's entry.

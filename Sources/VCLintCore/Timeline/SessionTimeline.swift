@@ -575,10 +575,10 @@ final class SessionTimeline {
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
         let t: Transition
-        if let open = transition, !open.settled, open.hasPending, !isStale(open, at: ref) {
+        if let open = transition, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
             t = open
         } else {
-            if let open = transition, !open.settled { settle(open) }
+            if let open = transition, !open.settled { close(open, by: ref) }
             transitionSerial += 1
             t = nextTransition()
         }
@@ -590,8 +590,34 @@ final class SessionTimeline {
         if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
+        t.lastEvent = eventCount
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
+    }
+
+    /// Whether the open transition is over when `inst`'s will-callback comes (lifecycle.md §4, "When
+    /// a transition is over"): a member's own will is a cancellation or a new move (`appearance`);
+    /// for a controller outside it, the transition is over when its completion marker was logged,
+    /// when every other member has completed (the next push, sheet, pop or cancellation is not part
+    /// of it), or when it stayed open much longer than an animation.
+    private func isOver(_ t: Transition, before inst: Instance, at ref: EventRef) -> Bool {
+        if t.isMember(inst) { return false }
+        if t.endedBy != nil || isStale(t, at: ref) { return true }
+        var pending = 0, completed = 0
+        for k in t.members.indices {
+            if t.members[k].pending { pending += 1 } else { completed += 1 }
+        }
+        return pending == 1 && completed >= 1
+    }
+
+    /// An open transition that is over: its members that never completed get their missing_did_*.
+    private func close(_ t: Transition, by ref: EventRef) {
+        for k in t.members.indices where t.members[k].pending {
+            let member = t.members[k].instance
+            guard member.isAlive, member.transition === t else { continue }
+            incomplete(member, appearing: t.members[k].direction == .appear, reason: .superseded(t.endedBy ?? ref))
+        }
+        if !t.settled { settle(t) }
     }
 
     /// A new current transition. The previous one is settled, and its members no longer point at it:
@@ -606,11 +632,15 @@ final class SessionTimeline {
         return t
     }
 
-    /// A transition whose last callback is long past is over, even if some did-callback never came.
+    /// A transition whose last callback is long past is over, even if some did-callback never came:
+    /// a few seconds of log time (an animation takes a fraction of one), or without timestamps,
+    /// many lifecycle events later.
     private func isStale(_ t: Transition, at ref: EventRef) -> Bool {
-        guard let a = t.lastTime, let b = ref.time else { return false }
-        return b.seconds - a.seconds > 10
+        if let a = t.lastTime, let b = ref.time { return b.seconds - a.seconds > Self.staleSeconds }
+        return eventCount - t.lastEvent > Self.staleEvents
     }
+    static let staleSeconds = 3.0
+    static let staleEvents = 16
 
     /// The opposite will-callback while a will/did pair is open: an interactive transition that was
     /// cancelled (seed 002), legal while no member of its transition has completed the move.
@@ -626,6 +656,7 @@ final class SessionTimeline {
         inst.pendingWill = ref
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
+        t.lastEvent = eventCount
         return true
     }
 
@@ -642,6 +673,7 @@ final class SessionTimeline {
             if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
             t.lastLine = max(t.lastLine, ref.line)
+            t.lastEvent = eventCount
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
@@ -862,6 +894,7 @@ final class SessionTimeline {
     // MARK: - Completion markers
 
     private func presentCompletion(_ inst: Instance, _ ref: EventRef) {
+        endTransition(by: ref)
         // The presented controller: the one logging it if it is still appearing, else whoever is
         // appearing in the latest transition (the presenter usually logs `X present end`).
         if inst.appearance == .appearing {
@@ -876,7 +909,14 @@ final class SessionTimeline {
         }
     }
 
+    /// UIKit runs a present or dismiss completion after the transition: the open one is over
+    /// (a member still pending then never completes; its did-callback, if it comes, is late).
+    private func endTransition(by ref: EventRef) {
+        if let t = transition, !t.settled, t.hasPending, t.endedBy == nil { t.endedBy = ref }
+    }
+
     private func dismissCompletion(_ inst: Instance, _ ref: EventRef) {
+        endTransition(by: ref)
         if inst.appearance == .disappearing {
             inst.completionPending = (ref, false)
             return
@@ -947,7 +987,14 @@ final class SessionTimeline {
     /// deallocated are leaks (controllers merely alive were killed with the process).
     /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
     func finish(captureEnded: Bool = false) {
-        if let t = transition, !t.settled { settle(t) }
+        // A transition a completion marker proved over is judged even if the capture ends at once.
+        var endedByMarker: [ObjectIdentifier: EventRef] = [:]
+        if let t = transition, !t.settled {
+            if let marker = t.endedBy {
+                for k in t.members.indices where t.members[k].pending { endedByMarker[ObjectIdentifier(t.members[k].instance)] = marker }
+            }
+            settle(t)
+        }
         if let (ref, who) = firstWarning {
             emit(.memoryWarning(event: ref, countInSession: memoryWarnings, classes: warnedClasses, classCount: warnedClassCount), who,
                  line: ref.line, time: ref.time)
@@ -958,10 +1005,12 @@ final class SessionTimeline {
         live.sort { $0.serial < $1.serial }
         for inst in live {
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
-            if !captureEnded || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
+            let marker = endedByMarker[ObjectIdentifier(inst)]
+            if !captureEnded || marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
+                let reason: IncompleteReason = marker.map { .superseded($0) } ?? .sessionEnded
                 switch inst.appearance {
-                case .appearing: incomplete(inst, appearing: true, reason: .sessionEnded)
-                case .disappearing: incomplete(inst, appearing: false, reason: .sessionEnded)
+                case .appearing: incomplete(inst, appearing: true, reason: reason)
+                case .disappearing: incomplete(inst, appearing: false, reason: reason)
                 default: break
                 }
             }

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// The revised rules of lifecycle.md §3/§4 (identity and routing, when a transition is over, child
+/// removal, removals reverted), each with the family of flows it fixes and legal flows it must leave alone.
+@Suite struct TimelineRevisionTests {
+    static func objc(_ lines: [(Double, String)]) -> String {
+        lines.map { t, m in
+            let whole = Int(t)
+            let ms = Int((t - Double(whole)) * 1000 + 0.5)
+            let clock = String(format: "10:%02d:%02d.%03d", whole / 60, whole % 60, ms)
+            return "2024-03-01 \(clock) Shop[100:200] \(m)"
+        }.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: When a transition is over
+
+    /// A push whose new controller never gets viewDidAppear does not swallow the sheet shown next:
+    /// the sheet's will-callback ends it (every other member had completed).
+    @Test func stalledPushEndsWhenTheNextTransitionBegins() {
+        let log = Self.objc([
+            (0, "-[A viewDidLoad]"), (0.01, "-[A viewWillAppear:]"), (0.02, "-[A viewDidAppear:]"),
+            (1, "-[B viewDidLoad]"), (1.01, "-[A viewWillDisappear:]"), (1.02, "-[B viewWillAppear:]"), (1.4, "-[A viewDidDisappear:]"),
+            (1.5, "-[S viewDidLoad]"), (1.51, "-[S viewWillAppear:]"), (1.9, "-[S viewDidAppear:]"),
+            (2.5, "-[S viewWillDisappear:]"), (2.9, "-[S viewDidDisappear:]"), (2.91, "-[S dealloc]"),
+            (9, "-[B viewWillDisappear:]"), (9.01, "-[A viewWillAppear:]"), (9.4, "-[B viewDidDisappear:]"), (9.41, "-[A viewDidAppear:]"),
+            (9.42, "-[B dealloc]"), (20, "noise"),
+        ])
+        let r = lint(log)
+        #expect(r.summary == ["missing_did_appear@6"])
+        #expect(r.findings.first?.message.contains("when viewWillAppear arrived at line 9") == true, "\(r.findings.first?.message ?? "")")
+    }
+
+    /// A completion proves the end: the capture ends right after `dismiss end`, the missing
+    /// viewDidDisappear is still reported (seed 000's recursive dismiss).
+    @Test func completionMarkerProvesTheEnd() throws {
+        let seed = try String(contentsOf: fixtureURL("seeds/navtest-seed000.log"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let truncated = (Array(seed[0..<21]) + [seed[22]]).joined(separator: "\n") + "\n"
+        let r = lint(truncated)
+        #expect(r.findings.filter { $0.severity == .error }.map { "\($0.rule)@\($0.line)" } == ["missing_did_disappear@19"])
+        #expect(r.findings.first?.message.contains("dismissEnd arrived at line 22") == true)
+    }
+
+    /// Legal: a container's child gets its will-callbacks within the container's transition.
+    @Test func childAppearanceInTheSameTransitionIsLegal() {
+        let log = Self.objc([
+            (0, "-[A viewDidLoad]"), (0.01, "-[A viewWillAppear:]"), (0.02, "-[A viewDidAppear:]"),
+            (1, "-[Container viewDidLoad]"), (1.01, "-[A viewWillDisappear:]"), (1.02, "-[Container viewWillAppear:]"),
+            (1.03, "-[Child viewWillAppear:]"), (1.4, "-[A viewDidDisappear:]"), (1.41, "-[Container viewDidAppear:]"),
+            (1.42, "-[Child viewDidAppear:]"),
+        ])
+        #expect(lint(log).findings.isEmpty)
+    }
+
+    /// Legal: without timestamps, a transition is not closed early by the events of its own members.
+    @Test func slowCancelledSwipeBackIsLegal() {
+        let log = Self.objc([
+            (0, "-[A viewDidLoad]"), (0.01, "-[A viewWillAppear:]"), (0.02, "-[A viewDidAppear:]"),
+            (1, "-[B viewDidLoad]"), (1.01, "-[A viewWillDisappear:]"), (1.02, "-[B viewWillAppear:]"), (1.4, "-[A viewDidDisappear:]"),
+            (1.41, "-[B viewDidAppear:]"),
+            // The user drags for 8 seconds and lets go (seed 002).
+            (5, "-[B viewWillDisappear:]"), (5.01, "-[A viewWillAppear:]"), (13, "-[A viewWillDisappear:]"), (13.2, "-[A viewDidDisappear:]"),
+            (13.21, "-[B viewWillAppear:]"), (13.4, "-[B viewDidAppear:]"), (20, "noise"),
+        ])
+        #expect(lint(log).findings.isEmpty)
+    }
+}
