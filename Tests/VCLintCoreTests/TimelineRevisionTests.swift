@@ -65,4 +65,52 @@ import Testing
         ])
         #expect(lint(log).findings.isEmpty)
     }
+
+    // MARK: Identity and routing
+
+    /// A stray callback after a dealloc belongs to the instance that just died, not to a new one
+    /// (a viewDidDisappear cannot begin a controller's life in the log) nor to an older live twin.
+    @Test func strayCallbackAfterDeallocIsEventAfterDealloc() throws {
+        var seed = try String(contentsOf: fixtureURL("seeds/navtest-seed000.log"), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        seed.insert("2017-02-11 17:30:30.642 navTest[933:17086] Child1ViewController invoke viewDidDisappear", at: 18)
+        let r = lint(seed.joined(separator: "\n"))
+        #expect(r.summary == ["event_after_dealloc@19"])
+        #expect(r.findings.first?.controller.instance == "Child1ViewController#1")
+        // With a live twin on screen: still the one that just died.
+        let twin = Self.objc([
+            (0, "-[Cell viewDidLoad]"), (0.01, "-[Cell viewWillAppear:]"), (0.02, "-[Cell viewDidAppear:]"),
+            (1, "-[Cell viewDidLoad]"), (1.01, "-[Cell viewWillAppear:]"), (1.02, "-[Cell viewDidAppear:]"),
+            (2, "-[Cell viewWillDisappear:]"), (2.3, "-[Cell viewDidDisappear:]"), (2.31, "-[Cell dealloc]"),
+            (2.32, "-[Cell viewDidDisappear:]"), (9, "noise"),
+        ])
+        #expect(lint(twin).summary == ["event_after_dealloc@10"])
+    }
+
+    /// Two address-less twins: the one popped long ago leaked, the one popped now is deallocated
+    /// before its pop settled. The dealloc is the new one's: one leak, no late dealloc.
+    @Test func deallocGoesToTheTwinRemovedMostRecently() {
+        let log = Self.objc([
+            (0, "-[Root viewDidLoad]"), (0.01, "-[Root viewWillAppear:]"), (0.02, "-[Root viewDidAppear:]"),
+            (1, "-[Detail viewDidLoad]"), (1.01, "-[Root viewWillDisappear:]"), (1.02, "-[Detail viewWillAppear:]"),
+            (1.4, "-[Root viewDidDisappear:]"), (1.41, "-[Detail viewDidAppear:]"),
+            (3, "-[Detail viewWillDisappear:]"), (3.01, "-[Root viewWillAppear:]"), (3.4, "-[Detail viewDidDisappear:]"), (3.41, "-[Root viewDidAppear:]"),
+            (8, "-[Detail viewDidLoad]"), (8.01, "-[Root viewWillDisappear:]"), (8.02, "-[Detail viewWillAppear:]"),
+            (8.4, "-[Root viewDidDisappear:]"), (8.41, "-[Detail viewDidAppear:]"),
+            (10, "-[Detail viewWillDisappear:]"), (10.01, "-[Root viewWillAppear:]"), (10.4, "-[Detail viewDidDisappear:]"),
+            (10.41, "-[Detail dealloc]"), (10.42, "-[Root viewDidAppear:]"), (20, "noise"),
+        ])
+        let r = lint(log)
+        #expect(r.summary == ["leaked_controller@11"])
+        #expect(r.findings.first?.controller.instance == "Detail#1")
+    }
+
+    /// A second viewWillAppear while the only live instance is appearing or appeared: a second
+    /// instance when the class logs no creation, an unbalanced appearance when it does.
+    @Test func secondWillAppearDependsOnWhetherTheClassLogsItsCreation() {
+        let silent = "ViewController viewWillAppear(_:)\nViewController viewWillAppear(_:)\nViewController viewDidAppear(_:)\nViewController viewDidAppear(_:)\n"
+        #expect(lint(silent).findings.isEmpty)
+        let born = "ViewController viewDidLoad()\nViewController viewWillAppear(_:)\nViewController viewDidAppear(_:)\nViewController viewWillAppear(_:)\n"
+            + "ViewController viewWillDisappear(_:)\nViewController viewDidDisappear(_:)\n"
+        #expect(lint(born).summary == ["unbalanced_appearance@4"])
+    }
 }

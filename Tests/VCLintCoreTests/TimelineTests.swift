@@ -393,7 +393,11 @@ import Testing
 /// never deallocated) must not make each event cost a scan or a copy of all of them.
 @Suite struct RoutingScaleTests {
     @Test(.timeLimit(.minutes(1))) func manyLiveInstancesOfOneClassStayLinear() throws {
-        let seed = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"), encoding: .utf8)
+        // Seed 000 without Child1's part (its arrival is not logged: a repeat would read as a
+        // callback after its dealloc, lifecycle.md §3): mainViewCtrl is never deallocated and piles up.
+        let lines = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"), encoding: .utf8)
+            .split(separator: "\n").enumerated().filter { !(10...15).contains($0.offset) && $0.offset != 17 }.map { String($0.element) }
+        let seed = lines.joined(separator: "\n") + "\n"
         func seconds(_ repeats: Int) -> (Double, FileResult) {
             let text = String(repeating: seed, count: repeats)
             let start = Date()

@@ -71,6 +71,9 @@ final class Instance {
     var viewUnloadLogged = false
     var appearance: Appearance = .unknown
     var pendingWill: EventRef?
+    /// The pending will-callback was itself reported (a will for the state it was in): its missing
+    /// did-callback would be the same root cause again.
+    var pendingWillReported = false
     var transition: Transition?
     var appearedEver = false
     var lastAppear: EventRef?

@@ -311,18 +311,58 @@ final class SessionTimeline {
                 return nil
             }
         default:
-            if live.count == 1 { return live[live.startIndex] }  // most events: pick's shortcut, without the call
-            if let chosen = pick(live, for: e) { return chosen }
-            // Only dead instances of this class: an event after dealloc, unless the class never logs
-            // its creation (then a new instance may simply have been created silently).
-            // willMove(toParent: parent) is the first callback of a child being added (addChild
-            // calls it before the child's view loads): a new instance, not a zombie.
-            if e.kind.isCallback, !Self.startsChild(e), let dead = state.lastDead {
-                if logged.contains(.initialize) || logged.contains(.loadView) || logged.contains(.viewDidLoad) {
-                    return dead
-                }
+            // Most events: the one live instance accepts them (pick's shortcut, without the call).
+            if live.count == 1, Self.accepts(live[live.startIndex], e) { return live[live.startIndex] }
+            let chosen = pick(live, for: e)
+            if let chosen, Self.accepts(chosen, e) { return chosen }
+            // No live instance accepts it (lifecycle.md §3).
+            let logsCreation = logged.contains(.initialize) || logged.contains(.loadView) || logged.contains(.viewDidLoad)
+            if Self.canBegin(e) {
+                // A second viewWillAppear while the live ones are appearing or appeared: a second
+                // instance, unless the class logs its creation (that instance would have shown its
+                // birth: the will is unbalanced on the live one).
+                if e.kind == .viewWillAppear, let chosen { return logsCreation ? chosen : nil }
+                if let chosen { return chosen }
+                // Only dead instances: an event after dealloc, unless the class never logs its
+                // creation (then a new instance may simply have been created silently).
+                // willMove(toParent: parent) is the first callback of a child being added (addChild
+                // calls it before the child's view loads): a new instance, not a zombie.
+                if e.kind.isCallback, !Self.startsChild(e), let dead = state.lastDead, logsCreation { return dead }
+                return nil
             }
-            return nil
+            // A callback that cannot begin a controller's life goes to the instance of its class
+            // active most recently, dead or alive: a stray viewDidDisappear right after a dealloc is
+            // that instance's event_after_dealloc, not an older twin's. The first of its class in
+            // the session begins one (the log began mid-flow).
+            var recent = state.lastDead
+            for i in live where recent == nil || i.lastActivity > recent!.lastActivity { recent = i }
+            return recent
+        }
+    }
+
+    /// Callbacks that may begin a controller's life in the log (lifecycle.md §3): a creation, an
+    /// appearance's start, a child's addition, a memory warning (UIKit sends it to every live
+    /// controller, also to one that logged nothing yet).
+    static func canBegin(_ e: Event) -> Bool {
+        switch e.kind {
+        case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .didReceiveMemoryWarning: return true
+        case .willMoveToParent: return e.parent != .none
+        default: return false
+        }
+    }
+
+    /// Whether an instance's state accepts the event (where it stands lets the event follow).
+    static func accepts(_ i: Instance, _ e: Event) -> Bool {
+        let state = i.appearance
+        if state == .unknown { return true }
+        switch e.kind {
+        case .viewWillAppear: return state == .disappeared || state == .disappearing
+        case .viewDidAppear, .viewIsAppearing: return state == .appearing
+        case .viewWillDisappear: return state == .appeared || state == .appearing
+        case .viewDidDisappear: return state == .disappearing
+        // Deallocated while hidden, or in the middle of a will/did pair (that pair's finding).
+        case .dealloc: return state != .appeared
+        default: return true
         }
     }
 
@@ -387,12 +427,13 @@ final class SessionTimeline {
         case .viewDidDisappear:
             return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
-            // Usually the instance removed most recently.
+            // Usually the instance removed most recently; the leaving side of a pop that has not
+            // settled yet counts as removed from its viewDidDisappear (lifecycle.md §3).
             var removed = -1, removedLine = 0
             for k in live.indices {
                 let i = live[k]
                 if unboundOnly && i.address != nil { continue }
-                if let line = i.removal?.anchor.line, removed < 0 || line >= removedLine {
+                if let line = i.removal?.anchor.line ?? poppingLine(i), removed < 0 || line >= removedLine {
                     removed = k
                     removedLine = line
                 }
@@ -410,6 +451,18 @@ final class SessionTimeline {
         default:
             return best { _ in 0 }
         }
+    }
+
+    /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
+    /// whose other side has not completed yet; nil when it is not leaving so.
+    private func poppingLine(_ i: Instance) -> Int? {
+        guard i.appearance == .disappeared, let t = i.transition, !t.settled, t.firstDirection == .disappear,
+              let k = t.memberIndex(i), t.members[k].done, t.members[k].direction == .disappear,
+              let did = i.lastDidDisappear else { return nil }
+        for c in t.members.indices where t.members[c].direction == .appear {
+            if coverPath(from: t.members[c].instance, to: i) != nil { return did.line }
+        }
+        return nil
     }
 
     private func forget(_ inst: Instance) {
@@ -509,6 +562,7 @@ final class SessionTimeline {
                          requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
                 }
                 begin(inst, .appear, ref, fromUnknown: false)
+                inst.pendingWillReported = !excused
             }
         case .viewDidAppear:
             unremove(inst)
@@ -538,11 +592,13 @@ final class SessionTimeline {
                      requires: [.viewWillAppear, .viewDidAppear], of: inst)
                 inst.pendingWill = ref
             case .disappeared:
-                if !gapExplains(inst, direction: .disappear) {
+                let excused = gapExplains(inst, direction: .disappear)
+                if !excused {
                     emit(.willInSameState(will: ref, state: state, since: inst.lastDidDisappear), inst.ref, line: e.line, time: e.time,
                          requires: [.viewWillAppear, .viewDidAppear], of: inst)
                 }
                 begin(inst, .disappear, ref, fromUnknown: false)
+                inst.pendingWillReported = !excused
             }
         case .viewDidDisappear:
             if state == .disappearing {
@@ -574,6 +630,7 @@ final class SessionTimeline {
     private func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
+        inst.pendingWillReported = false
         let t: Transition
         if let open = transition, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
             t = open
@@ -654,6 +711,7 @@ final class SessionTimeline {
         t.cancelled = true
         inst.appearance = dir == .appear ? .appearing : .disappearing
         inst.pendingWill = ref
+        inst.pendingWillReported = false
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
         t.lastEvent = eventCount
@@ -690,7 +748,9 @@ final class SessionTimeline {
     private func incomplete(_ inst: Instance, appearing: Bool, reason: IncompleteReason) {
         guard let will = inst.pendingWill else { return }
         inst.completionPending = nil
-        if appearing {
+        if inst.pendingWillReported {
+            // Reported already, as a will for the state it was in: one root cause, one finding.
+        } else if appearing {
             emit(.missingDidAppear(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
                  requires: [.viewDidAppear], of: inst)
         } else {
