@@ -113,4 +113,46 @@ import Testing
             + "ViewController viewWillDisappear(_:)\nViewController viewDidDisappear(_:)\n"
         #expect(lint(born).summary == ["unbalanced_appearance@4"])
     }
+
+    // MARK: Child removal
+
+    /// ObjC `__func__` lines show no parent: an addition whose didMoveToParent never came, followed
+    /// after the child appeared by the removal's willMove, owes child_containment on the first willMove.
+    @Test func unmatchedAdditionBeforeAnUndirectedRemoval() {
+        let log = Self.objc([
+            (0, "-[Container viewDidLoad]"), (0.01, "-[Container viewWillAppear:]"), (0.02, "-[Container viewDidAppear:]"),
+            (1, "-[Child willMoveToParentViewController:]"), (1.01, "-[Child viewDidLoad]"), (1.02, "-[Child viewWillAppear:]"),
+            (1.4, "-[Child viewDidAppear:]"),
+            (5, "-[Child willMoveToParentViewController:]"), (5.01, "-[Child viewWillDisappear:]"), (5.4, "-[Child viewDidDisappear:]"),
+            (5.41, "-[Child didMoveToParentViewController:]"), (5.42, "-[Child dealloc]"), (9, "noise"),
+        ])
+        let r = lint(log)
+        #expect(r.summary == ["child_containment@4"])
+        #expect(r.findings.first?.message.contains("its removal began at line 8") == true, "\(r.findings.first?.message ?? "")")
+        // The same flow with its didMove: nothing, and the second willMove is the removal.
+        var lines = log.split(separator: "\n").map(String.init)
+        lines.insert("2024-03-01 10:00:01.500 Shop[100:200] -[Child didMoveToParentViewController:]", at: 7)
+        #expect(lint(lines.joined(separator: "\n")).findings.isEmpty)
+    }
+
+    // MARK: Removals reverted
+
+    /// A tab switch first read as a pop to root: when the "popped" top controller reappears, the
+    /// controllers its removal took along were not removed either (no leak).
+    @Test func revertedRemovalRevertsWhatItTookAlong() {
+        let log = Self.objc([
+            (0, "-[Root viewDidLoad]"), (0.01, "-[Root viewWillAppear:]"), (0.02, "-[Root viewDidAppear:]"),
+            (1, "-[Middle viewDidLoad]"), (1.01, "-[Root viewWillDisappear:]"), (1.02, "-[Middle viewWillAppear:]"),
+            (1.4, "-[Root viewDidDisappear:]"), (1.41, "-[Middle viewDidAppear:]"),
+            (2, "-[Top viewDidLoad]"), (2.01, "-[Middle viewWillDisappear:]"), (2.02, "-[Top viewWillAppear:]"),
+            (2.4, "-[Middle viewDidDisappear:]"), (2.41, "-[Top viewDidAppear:]"),
+            // Another tab's root shows: read at first as popping Top (and Middle) back to Root.
+            (4, "-[Top viewWillDisappear:]"), (4.01, "-[Root viewWillAppear:]"), (4.4, "-[Top viewDidDisappear:]"), (4.41, "-[Root viewDidAppear:]"),
+            // Back to the first tab: Top reappears, so nothing was popped.
+            (6, "-[Root viewWillDisappear:]"), (6.01, "-[Top viewWillAppear:]"), (6.4, "-[Root viewDidDisappear:]"), (6.41, "-[Top viewDidAppear:]"),
+            (7, "-[Other viewDidLoad]"), (7.01, "-[Other dealloc]"), (20, "noise"),
+        ])
+        let r = lint(log)
+        #expect(!r.findings.contains { $0.rule == "leaked_controller" }, "\(r.summary)")
+    }
 }

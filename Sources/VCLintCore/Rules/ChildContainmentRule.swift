@@ -51,8 +51,12 @@ public struct ChildContainmentRule: Rule {
     public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
         switch o.kind {
         case .willMoveWithoutDidMove(let will, let reason):
+            var why = Wording.reason(reason)
+            if case .superseded(let e) = reason, e.kind == .willMoveToParent || e.kind == .didMoveToParent {
+                why = "its removal began at line \(e.line) (\(e.kind == .willMoveToParent ? "willMove" : "didMove")(toParent: nil))"
+            }
             return RuleVerdict(
-                message: "\(o.controller.display) got willMove(toParent:) at line \(will.line) but never didMove(toParent:): \(Wording.reason(reason)); expected didMove(toParent:) after adding the child",
+                message: "\(o.controller.display) got willMove(toParent:) at line \(will.line) but never didMove(toParent:): \(why); expected didMove(toParent:) after adding the child",
                 related: Wording.reasonRelated(reason),
                 cause: "will-move-without-did")
         case .removedWithoutWillMove(let did):

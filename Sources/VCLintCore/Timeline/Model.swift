@@ -86,6 +86,9 @@ final class Instance {
     var leakReported = false
     var appearanceBeforeLoadReported = false
     var removal: Removal?
+    /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
+    /// out not to have been removed (a tab switch that looked like a pop), neither were they.
+    var tookAlong: [Instance] = []
     var coveredBy: [Instance] = []
     /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
     var coverMark = 0

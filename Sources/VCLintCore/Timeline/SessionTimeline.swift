@@ -810,6 +810,7 @@ final class SessionTimeline {
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
                         if leavingName == nil { leavingName = leaving.ref.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
+                        if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
                     }
                     // Keeping the buffer: it is likely to be covered again (the next push or presentation).
                     if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll(keepingCapacity: true) }
@@ -895,10 +896,16 @@ final class SessionTimeline {
     }
 
     private func unremove(_ inst: Instance) {
-        // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4).
+        // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4),
+        // and neither were the controllers its inferred removal took along (a tab switch that
+        // looked like a pop to root at first).
         // (Checked first: storing nil destroys the old value even when there is none.)
         if inst.removal != nil { inst.removal = nil }
         if inst.dismissPending != nil { inst.dismissPending = nil }
+        if !inst.tookAlong.isEmpty {
+            for m in inst.tookAlong where m.isAlive && m.removal?.kind == .poppedWithTop { m.removal = nil }
+            inst.tookAlong.removeAll()
+        }
     }
 
     // MARK: - Containment
@@ -909,8 +916,13 @@ final class SessionTimeline {
         case .none: toParent = false
         case .parent: toParent = true
         case .unknown:
+            // ObjC `__func__` lines show no argument (lifecycle.md §4, "Child removal"): a move is an
+            // addition while the child is not in a parent, a removal while it is. A second
+            // willMoveToParent after the child appeared, while the first is still unmatched by
+            // didMoveToParent, is the removal's (and the first the unmatched call).
             switch inst.parentState {
             case .attached, .removing: toParent = false
+            case .adding(let will): toParent = !(e.kind == .willMoveToParent && (inst.lastAppear?.line ?? 0) > will.line)
             default: toParent = true
             }
         }
@@ -1017,6 +1029,7 @@ final class SessionTimeline {
         if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
         inst.transition = nil
         inst.coveredBy.removeAll()
+        inst.tookAlong.removeAll()
         let state = classState(inst.className, dialect: inst.dialect.family)
         // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
         if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
@@ -1093,6 +1106,7 @@ final class SessionTimeline {
         for inst in live {
             inst.transition = nil
             inst.coveredBy.removeAll()
+            inst.tookAlong.removeAll()
         }
         for state in classes.values {
             state.live = []
