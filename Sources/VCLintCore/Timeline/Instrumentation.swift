@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The instrumentation of one input: which callbacks each class logs (lifecycle.md §3).
+/// Apps log through a base class, so a class that logs part of a will/did family is taken to log
+/// the rest of it when another class of the same dialect does (seed 000 logs each controller's
+/// viewDidDisappear once; deleting one must still be a finding).
+final class Instrumentation {
+    /// One class: what it logs, shared by every session's `SessionTimeline.ClassState` of the class
+    /// (recording an event, or asking what its class logs, costs no lookup by name).
+    final class ClassEntry {
+        fileprivate(set) var kinds: EventKinds = []
+        /// The dialect of the class's first event (whose family `instruments` consults).
+        let dialect: Dialect
+        /// How many instances of the class the input has had: `TimelineContext.makeInstance`
+        /// numbers them here (`Type#3`), which saves it a lookup by name.
+        var instancesMade = 0
+        init(dialect: Dialect) { self.dialect = dialect }
+    }
+    private var entries: [String: ClassEntry] = [:]
+    private var kindsByDialect: [Dialect: EventKinds] = [:]
+
+    /// The class's entry, made at its first event.
+    func entry(_ className: String, dialect: Dialect) -> ClassEntry {
+        if let known = entries[className] { return known }
+        let made = ClassEntry(dialect: dialect)
+        entries[className] = made
+        return made
+    }
+
+    @inline(__always)
+    func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
+        if c.kinds.contains(kind) { return }
+        c.kinds.insert(kind)
+        kindsByDialect[dialect, default: []].insert(kind)
+    }
+
+    /// A set of event kinds as one word (recorded for every event).
+    struct EventKinds: ExpressibleByArrayLiteral {
+        private var bits: UInt32 = 0
+        init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
+        @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
+        @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }
+    }
+
+    func logs(_ className: String, _ kind: EventKind) -> Bool {
+        entries[className]?.kinds.contains(kind) == true
+    }
+
+    /// Whether `kind` is logged for the class, directly or through its dialect's family.
+    func instruments(_ className: String, _ kind: EventKind) -> Bool {
+        guard let entry = entries[className] else { return false }
+        let own = entry.kinds
+        if own.contains(kind) { return true }
+        guard let sibling = Self.sibling(kind), own.contains(sibling),
+              kindsByDialect[entry.dialect]?.contains(kind) == true else { return false }
+        return true
+    }
+
+    /// The callback of the same family (will or did) in the other direction.
+    static func sibling(_ k: EventKind) -> EventKind? {
+        switch k {
+        case .viewWillAppear: return .viewWillDisappear
+        case .viewWillDisappear: return .viewWillAppear
+        case .viewDidAppear: return .viewDidDisappear
+        case .viewDidDisappear: return .viewDidAppear
+        case .willMoveToParent: return .didMoveToParent
+        case .didMoveToParent: return .willMoveToParent
+        default: return nil
+        }
+    }
+
+    func satisfies(_ r: Requirement) -> Bool {
+        r.anyOf.contains { instruments(r.className, $0) }
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Child controllers (lifecycle.md §4 "Child removal": a move whose direction the log does not
+/// show) and completion markers (`X present end`, `X dismiss end`: they end their transition).
+extension SessionTimeline {
+    func containment(_ e: Event, _ ref: EventRef, _ inst: Instance) {
+        var toParent: Bool
+        switch e.parent {
+        case .none: toParent = false
+        case .parent: toParent = true
+        case .unknown:
+            // ObjC `__func__` lines show no argument (lifecycle.md §4, "Child removal"): a move is an
+            // addition while the child is not in a parent, a removal while it is. A second
+            // willMoveToParent after the child appeared, while the first is still unmatched by
+            // didMoveToParent, is the removal's (and the first the unmatched call).
+            switch inst.parentState {
+            case .attached, .removing: toParent = false
+            case .adding(let will): toParent = !(e.kind == .willMoveToParent && (inst.lastAppear?.line ?? 0) > will.line)
+            default: toParent = true
+            }
+        }
+        if e.kind == .willMoveToParent {
+            if toParent {
+                if case .adding = inst.parentState { return }
+                inst.parentState = .adding(ref)
+                unremove(inst)
+            } else {
+                if case .adding(let will) = inst.parentState {
+                    emit(.willMoveWithoutDidMove(will: will, reason: .superseded(ref)), inst.ref, line: will.line, time: will.time,
+                         requires: [.didMoveToParent], of: inst)
+                }
+                inst.parentState = .removing(ref)
+                markRemoved(inst, .removedFromParent, evidence: ref, anchor: inst.lastDidDisappear.map { $0.line > ref.line ? $0 : ref } ?? ref)
+                inst.removal?.anchor = ref
+            }
+        } else {
+            if toParent {
+                if case .removing = inst.parentState { unremove(inst) }  // an interactive pop that was cancelled
+                inst.parentState = .attached
+            } else {
+                switch inst.parentState {
+                case .removing: break
+                case .adding(let will):
+                    emit(.willMoveWithoutDidMove(will: will, reason: .superseded(ref)), inst.ref, line: will.line, time: will.time,
+                         requires: [.didMoveToParent], of: inst)
+                default:
+                    emit(.removedWithoutWillMove(did: ref), inst.ref, line: e.line, time: e.time,
+                         requires: [.willMoveToParent], of: inst)
+                }
+                inst.parentState = .detached
+                if inst.removal == nil || inst.removal!.kind != .removedFromParent {
+                    markRemoved(inst, .removedFromParent, evidence: ref, anchor: ref)
+                }
+                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { inst.removal?.anchor = d }
+            }
+        }
+    }
+
+    // MARK: - Completion markers
+
+    func presentCompletion(_ inst: Instance, _ ref: EventRef) {
+        endTransition(by: ref)
+        // The presented controller: the one logging it if it is still appearing, else whoever is
+        // appearing in the latest transition (the presenter usually logs `X present end`).
+        if inst.appearance == .appearing {
+            inst.completionPending = (ref, true)
+            return
+        }
+        if let t = transition, !t.settled {
+            for m in t.members where m.instance !== inst && m.pending && m.direction == .appear {
+                m.instance.completionPending = (ref, true)
+                return
+            }
+        }
+    }
+
+    /// UIKit runs a present or dismiss completion after the transition: the open one is over
+    /// (a member still pending then never completes; its did-callback, if it comes, is late).
+    func endTransition(by ref: EventRef) {
+        if let t = transition, !t.settled, t.hasPending, t.endedBy == nil { t.endedBy = ref }
+    }
+
+    func dismissCompletion(_ inst: Instance, _ ref: EventRef) {
+        endTransition(by: ref)
+        if inst.appearance == .disappearing {
+            inst.completionPending = (ref, false)
+            return
+        }
+        if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
+            markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
+        }
+        if let t = transition, !t.settled, t.isMember(inst) {
+            for m in t.members where m.instance !== inst && m.pending && m.direction == .disappear {
+                m.instance.completionPending = (ref, false)
+                return
+            }
+        }
+    }
+}

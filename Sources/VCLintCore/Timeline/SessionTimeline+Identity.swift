@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Identity and routing (lifecycle.md §3): which instance an event belongs to. An address names
+/// it; without one, the class's live instance whose state accepts the event, else the instance
+/// active most recently (dead or alive); only a callback that can begin a controller's life begins
+/// a new address-less instance.
+extension SessionTimeline {
+    /// The class's state, if the session has seen the class.
+    @inline(__always)
+    func existingClass(_ name: String) -> ClassState? {
+        let slot = name.utf8.count & 7
+        if let s = recentClasses[slot].state, recentClasses[slot].name == name { return s }
+        guard let s = classes[name] else { return nil }
+        recentClasses[slot] = (name, s)
+        return s
+    }
+
+    /// The class's state, made when the session first sees the class.
+    @inline(__always)
+    func classState(_ name: String, dialect: Dialect) -> ClassState {
+        if let s = existingClass(name) { return s }
+        let s = ClassState(entry: instrumentation.entry(name, dialect: dialect))
+        classes[name] = s
+        recentClasses[name.utf8.count & 7] = (name, s)
+        return s
+    }
+
+    /// A new instance of the event's class (`state`).
+    func newInstance(_ e: Event, _ state: ClassState) -> Instance {
+        let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
+        state.live.append(inst)
+        if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
+        return inst
+    }
+
+    /// The instance an event belongs to; `state`: its class's.
+    func resolve(_ e: Event, _ state: ClassState) -> Instance {
+        if let addr = e.address {
+            if let known = byAddress[addr] {
+                if known.className == e.className {
+                    if known.isAlive { return known }
+                    // An address seen again after dealloc: a new instance if it is being created
+                    // (or added as a child, which addChild announces before the view loads).
+                    if e.kind.isCreation || Self.startsChild(e) { return newInstance(e, state) }
+                    return known
+                }
+                // Another class at this address: the old object is gone without a logged dealloc.
+                forget(known)
+            }
+            // An instance of this class first seen without an address takes it: one of the latest
+            // `routingWindow` of them, found in place (without a filtered copy of the class's list).
+            if state.hasUnbound, let unbound = pick(unboundWindow(state.live), for: e, unboundOnly: true) {
+                unbound.address = addr
+                byAddress[addr] = unbound
+                return unbound
+            }
+            return newInstance(e, state)
+        }
+        // Decided apart from creating the instance: a copy of the class's list held here while
+        // appending to it would copy the whole list on every new instance.
+        return routeWithoutAddress(e, state) ?? newInstance(e, state)
+    }
+
+    /// The end of `live` that holds its latest `routingWindow` instances without an address.
+    func unboundWindow(_ live: [Instance]) -> ArraySlice<Instance> {
+        var start = live.endIndex, found = 0
+        while start > 0, found < Self.routingWindow {
+            start -= 1
+            if live[start].address == nil { found += 1 }
+        }
+        return live[start...]
+    }
+
+    /// The live (or dead) instance an address-less event belongs to; nil: a new instance.
+    func routeWithoutAddress(_ e: Event, _ state: ClassState) -> Instance? {
+        // Without addresses, an event goes to the live instance of its class whose state accepts it.
+        // Only the most recent ones are candidates: thousands of live instances of one class (logs
+        // concatenated without relaunch lines, say) would make every event cost a scan of them all.
+        let live = state.live.suffix(Self.routingWindow)
+        let logged = state.entry.kinds
+        switch e.kind {
+        case .initialize:
+            // initWithNibName: → init chains log several initializers for one object.
+            if let last = lastInitInstance, last.className == e.className, last.isAlive { return last }
+            if let fresh = live.last(where: { $0.initSeen && !$0.loaded && $0.appearance == .unknown && !$0.loadViewPending }),
+               fresh.lastActivity == fresh.firstLine, lastInitInstance === fresh {
+                return fresh
+            }
+            return nil
+        case .loadView:
+            // A memory warning may have unloaded a hidden view; when the class logs init, a new
+            // instance would have announced itself, so this is that view reloading.
+            let logsInit = logged.contains(.initialize)
+            return latest(live) { i in
+                if i.loadViewPending { return nil }
+                if !i.loaded && i.initSeen { return 0 }  // fresh
+                if i.viewUnloadLogged { return 1 }
+                if logsInit && i.viewMayBeUnloaded { return 2 }
+                return nil
+            }
+        case .viewDidLoad:
+            let classLogsCreation = logged.contains(.initialize) || logged.contains(.loadView)
+            return latest(live) { i in
+                if i.loadViewPending { return 0 }
+                if !i.loaded && i.initSeen { return 1 }  // fresh
+                if i.viewUnloadLogged { return 2 }
+                if classLogsCreation && i.viewMayBeUnloaded { return 3 }
+                if classLogsCreation && i.loaded { return 4 }  // duplicate_view_did_load
+                if !i.loaded && i.appearance == .unknown { return 5 }
+                return nil
+            }
+        default:
+            // Most events: the one live instance accepts them (pick's shortcut, without the call).
+            if live.count == 1, Self.accepts(live[live.startIndex], e) { return live[live.startIndex] }
+            let chosen = pick(live, for: e)
+            if let chosen, Self.accepts(chosen, e) { return chosen }
+            // No live instance accepts it (lifecycle.md §3).
+            let logsCreation = logged.contains(.initialize) || logged.contains(.loadView) || logged.contains(.viewDidLoad)
+            if Self.canBegin(e) {
+                // A second viewWillAppear while the live ones are appearing or appeared: a second
+                // instance, unless the class logs its creation (that instance would have shown its
+                // birth: the will is unbalanced on the live one).
+                if e.kind == .viewWillAppear, let chosen { return logsCreation ? chosen : nil }
+                if let chosen { return chosen }
+                // Only dead instances: an event after dealloc, unless the class never logs its
+                // creation (then a new instance may simply have been created silently).
+                // willMove(toParent: parent) is the first callback of a child being added (addChild
+                // calls it before the child's view loads): a new instance, not a zombie.
+                if e.kind.isCallback, !Self.startsChild(e), let dead = state.lastDead, logsCreation { return dead }
+                return nil
+            }
+            // A callback that cannot begin a controller's life goes to the instance of its class
+            // active most recently, dead or alive: a stray viewDidDisappear right after a dealloc is
+            // that instance's event_after_dealloc, not an older twin's. The first of its class in
+            // the session begins one (the log began mid-flow).
+            var recent = state.lastDead
+            for i in live where recent == nil || i.lastActivity > recent!.lastActivity { recent = i }
+            return recent
+        }
+    }
+
+    /// Callbacks that may begin a controller's life in the log (lifecycle.md §3): a creation, an
+    /// appearance's start, a child's addition, a memory warning (UIKit sends it to every live
+    /// controller, also to one that logged nothing yet).
+    static func canBegin(_ e: Event) -> Bool {
+        switch e.kind {
+        case .initialize, .loadView, .viewDidLoad, .viewWillAppear, .viewIsAppearing, .didReceiveMemoryWarning: return true
+        case .willMoveToParent: return e.parent != .none
+        default: return false
+        }
+    }
+
+    /// Whether an instance's state accepts the event (where it stands lets the event follow).
+    static func accepts(_ i: Instance, _ e: Event) -> Bool {
+        let state = i.appearance
+        if state == .unknown { return true }
+        switch e.kind {
+        case .viewWillAppear: return state == .disappeared || state == .disappearing
+        case .viewDidAppear, .viewIsAppearing: return state == .appearing
+        case .viewWillDisappear: return state == .appeared || state == .appearing
+        case .viewDidDisappear: return state == .disappearing
+        // Deallocated while hidden, or in the middle of a will/did pair (that pair's finding).
+        case .dealloc: return state != .appeared
+        default: return true
+        }
+    }
+
+    static func startsChild(_ e: Event) -> Bool { e.kind == .willMoveToParent && e.parent != .none }
+
+    /// Among live instances of a class, the one whose state accepts the event (lifecycle.md §3).
+    static let routingWindow = 64
+
+    /// The latest instance of the lowest rank (nil: not a candidate). The same as asking each rank's
+    /// `last(where:)` in turn, in one pass from the end.
+    @inline(__always)
+    func latest(_ live: ArraySlice<Instance>, _ rank: (Instance) -> Int?) -> Instance? {
+        var chosen = -1, chosenRank = Int.max
+        var k = live.endIndex
+        while k > live.startIndex {
+            k -= 1
+            guard let r = rank(live[k]), r < chosenRank else { continue }
+            chosen = k
+            chosenRank = r
+            if r == 0 { break }
+        }
+        return chosen < 0 ? nil : live[chosen]
+    }
+
+    /// `unboundOnly`: only the instances of `live` without an address are candidates.
+    func pick(_ live: ArraySlice<Instance>, for e: Event, unboundOnly: Bool = false) -> Instance? {
+        guard !live.isEmpty else { return nil }
+        if live.count == 1 && !unboundOnly { return live[live.startIndex] }
+        // The fallbacks of each kind of event are ranks: an instance's rank is the first fallback it
+        // satisfies (the last, any instance, always). The latest active instance of the lowest rank
+        // wins, later instances on ties: the same as trying each fallback in turn, in one pass.
+        func best(_ rank: (Instance) -> Int) -> Instance? {
+            var chosen = -1, chosenRank = Int.max, chosenActivity = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                let r = rank(i)
+                if r < chosenRank || (r == chosenRank && i.lastActivity >= chosenActivity) {
+                    chosen = k
+                    chosenRank = r
+                    chosenActivity = i.lastActivity
+                }
+            }
+            return chosen < 0 ? nil : live[chosen]
+        }
+        switch e.kind {
+        case .viewWillAppear:
+            // Inside an interactive transition that is being cancelled, the leaving controller comes back.
+            // Then a hidden controller that is still in the stack before one that was removed (a
+            // removed one may come back, but a pop reveals the controller below).
+            return best { i in
+                switch i.appearance {
+                case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 3
+                case .disappeared, .unknown: return i.removal == nil ? 1 : 2
+                case .appearing, .appeared: return 4
+                }
+            }
+        case .viewDidAppear, .viewIsAppearing:
+            return best { $0.appearance == .appearing ? 0 : 1 }
+        case .viewWillDisappear:
+            return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
+        case .viewDidDisappear:
+            return best { $0.appearance == .disappearing ? 0 : 1 }
+        case .dealloc:
+            // Usually the instance removed most recently; the leaving side of a pop that has not
+            // settled yet counts as removed from its viewDidDisappear (lifecycle.md §3).
+            var removed = -1, removedLine = 0
+            for k in live.indices {
+                let i = live[k]
+                if unboundOnly && i.address != nil { continue }
+                if let line = i.removal?.anchor.line ?? poppingLine(i), removed < 0 || line >= removedLine {
+                    removed = k
+                    removedLine = line
+                }
+            }
+            if removed >= 0 { return live[removed] }
+            return best { $0.appearance == .disappeared || $0.appearance == .unknown ? 0 : 1 }
+        case .willMoveToParent, .didMoveToParent:
+            return best {
+                switch $0.parentState { case .adding, .removing: return 0; default: return 1 }
+            }
+        case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
+            return best { $0.appearance == .appearing || $0.appearance == .appeared ? 0 : 1 }
+        case .viewWillUnload, .viewDidUnload:
+            return best { $0.appearance != .appeared && $0.appearance != .appearing ? 0 : 1 }
+        default:
+            return best { _ in 0 }
+        }
+    }
+
+    /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
+    /// whose other side has not completed yet; nil when it is not leaving so.
+    func poppingLine(_ i: Instance) -> Int? {
+        guard i.appearance == .disappeared, let t = i.transition, !t.settled, t.firstDirection == .disappear,
+              let k = t.memberIndex(i), t.members[k].done, t.members[k].direction == .disappear,
+              let did = i.lastDidDisappear else { return nil }
+        for c in t.members.indices where t.members[c].direction == .appear {
+            if coverPath(from: t.members[c].instance, to: i) != nil { return did.line }
+        }
+        return nil
+    }
+
+    func forget(_ inst: Instance) {
+        if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
+        existingClass(inst.className)?.live.removeAll { $0 === inst }
+    }
+}

@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Removal and leaks (lifecycle.md §4 "Removal", §5 leaked_controller and late_dealloc): what a
+/// settled transition says about who left for good, removals taken back, deallocs, and the end of a
+/// session (pending callbacks reported, removed controllers never deallocated reported as leaks).
+extension SessionTimeline {
+    /// Removal inference over a finished transition (lifecycle.md §4).
+    func settle(_ t: Transition) {
+        t.settled = true
+        defer {
+            // Members no longer need their transition; dropping the link frees both.
+            for k in t.members.indices where t.members[k].instance.transition === t { t.members[k].instance.transition = nil }
+        }
+        if t.cancelled {
+            recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
+            return
+        }
+        var poppedAny = false, coveringAny = false
+        // The members are walked in place rather than filtered into lists of the leaving and the
+        // arriving: settling changes no member, and no instance dies meanwhile.
+        let members = t.members
+        let stacks = t.firstDirection == .disappear
+        var cameAny = false
+        for k in members.indices where members[k].direction == .appear { cameAny = true; break }
+        for g in members.indices where members[g].direction == .disappear && members[g].instance.isAlive {
+            let leaving = members[g].instance
+            let will = members[g].will
+            // Its viewDidDisappear in this transition, or (when that never came) the will-callback.
+            let ownDid = leaving.lastDidDisappear.flatMap { $0.line > will.line ? $0 : nil }
+            var popped = false
+            // Pops and dismissals, like pushes, announce the leaving controller first.
+            for c in members.indices where stacks && members[c].direction == .appear {
+                let arriving = members[c].instance
+                if let path = coverPath(from: arriving, to: leaving) {
+                    let anchor = ownDid ?? will
+                    markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
+                    var leavingName: String?  // made once, for the first controller taken along
+                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
+                        if leavingName == nil { leavingName = leaving.ref.display }
+                        markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
+                        if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
+                    }
+                    // Keeping the buffer: it is likely to be covered again (the next push or presentation).
+                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll(keepingCapacity: true) }
+                    popped = true
+                    poppedAny = true
+                }
+            }
+            if popped { continue }
+            if !cameAny {
+                // Sheet dismissal or child removal, but only while something of ours stays on screen
+                // (a system controller we cannot see may have covered it instead).
+                if stillVisible(except: leaving) {
+                    let anchor = ownDid ?? will
+                    markRemoved(leaving, .closed, evidence: anchor, anchor: anchor)
+                }
+            } else if t.firstDirection == .disappear {
+                // Pushed or presented over it: a controller made for this transition. One created
+                // long before (a tab root instantiated at launch, a cached screen) is a sibling.
+                for c in members.indices where members[c].direction == .appear {
+                    let arriving = members[c].instance
+                    guard arriving.isAlive && !arriving.appearedBefore(t) && arriving.createdFor(t) else { continue }
+                    coveringAny = true
+                    if !leaving.coveredBy.contains(where: { $0 === arriving }) {
+                        if leaving.coveredBy.contains(where: { !$0.isAlive }) { leaving.coveredBy.removeAll { !$0.isAlive } }
+                        leaving.coveredBy.append(arriving)
+                    }
+                }
+            }
+        }
+        if let recorder {
+            let othersVisible = classes.values.contains { state in
+                state.live.contains { i in !t.isMember(i) && (i.appearance == .appeared || i.appearance == .appearing) }
+            }
+            recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
+        }
+    }
+
+    func stillVisible(except inst: Instance) -> Bool {
+        for state in classes.values {
+            for i in state.live where i !== inst && (i.appearance == .appeared || i.appearance == .appearing) { return true }
+        }
+        return false
+    }
+
+    /// The chain of instances from `arriving` up through what covered it to `leaving` (exclusive of
+    /// `arriving`), or nil when `leaving` is not above it: breadth first, at most 256 nodes expanded.
+    func coverPath(from arriving: Instance, to leaving: Instance) -> [Instance]? {
+        // Most controllers are covered by nothing, or directly by the one leaving (a pop, a dismissal).
+        if arriving.coveredBy.isEmpty { return nil }
+        if leaving !== arriving, arriving.coveredBy.contains(where: { $0 === leaving }), leaving.isAlive { return [leaving] }
+        // The nodes reached, in order (the queue), each with the index of the node it covers (the
+        // paths, walked back). A node is seen when it carries this search's mark (no hashing).
+        coverSearches += 1
+        let mark = coverSearches
+        arriving.coverMark = mark
+        var nodes: [Instance] = [arriving]
+        var below: [Int] = [-1]
+        var next = 0
+        while next < nodes.count, next < 256 {
+            let node = nodes[next]
+            for above in node.coveredBy where above.isAlive && above.coverMark != mark {
+                if above === leaving {
+                    var path = [above]
+                    var k = next
+                    while k > 0 { path.append(nodes[k]); k = below[k] }
+                    path.reverse()
+                    return path
+                }
+                above.coverMark = mark
+                nodes.append(above)
+                below.append(next)
+            }
+            next += 1
+        }
+        return nil
+    }
+
+    func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
+        if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
+        inst.removal = Removal(kind: kind, evidence: evidence, takenAlongBy: takenAlongBy, anchor: anchor)
+    }
+
+    func unremove(_ inst: Instance) {
+        // A controller that appears again was not removed, whatever was inferred (lifecycle.md §4),
+        // and neither were the controllers its inferred removal took along (a tab switch that
+        // looked like a pop to root at first).
+        // (Checked first: storing nil destroys the old value even when there is none.)
+        if inst.removal != nil { inst.removal = nil }
+        if inst.dismissPending != nil { inst.dismissPending = nil }
+        if !inst.tookAlong.isEmpty {
+            for m in inst.tookAlong where m.isAlive && m.removal?.kind == .poppedWithTop { m.removal = nil }
+            inst.tookAlong.removeAll()
+        }
+    }
+
+
+    /// Live mode (`--follow`): a removed controller is leaked as soon as the grace period has passed
+    /// in log time without its dealloc, instead of when the session ends.
+    func reportExpiredLeaks(now: LogTime) {
+        for state in classes.values {
+            for inst in state.live where !inst.leakReported {
+                guard let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
+                let wentOn = now.seconds - at.seconds
+                if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
+            }
+        }
+    }
+
+    func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
+        inst.leakReported = true
+        // dealloc is instrumented when this class logs it, or every class of its dialect does.
+        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect.family) ? nil : [.dealloc]
+        let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
+        emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
+             line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
+    }
+
+
+    // MARK: - Dealloc and the end of the session
+
+    func deallocate(_ inst: Instance, _ ref: EventRef) {
+        switch inst.appearance {
+        case .appearing: incomplete(inst, appearing: true, reason: .deallocated(ref))
+        case .disappearing: incomplete(inst, appearing: false, reason: .deallocated(ref))
+        case .appeared:
+            emit(.deallocWhileVisible(dealloc: ref, appeared: inst.lastAppear), inst.ref, line: ref.line, time: ref.time,
+                 requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
+        default: break
+        }
+        if case .adding(let will) = inst.parentState {
+            emit(.willMoveWithoutDidMove(will: will, reason: .deallocated(ref)), inst.ref, line: will.line, time: will.time,
+                 requires: [.didMoveToParent], of: inst)
+        }
+        if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
+            let delay = at.seconds - removedAt.seconds
+            if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
+                emit(.lateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
+            }
+        }
+        inst.dealloc = ref
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
+        inst.transition = nil
+        inst.coveredBy.removeAll()
+        inst.tookAlong.removeAll()
+        let state = classState(inst.className, dialect: inst.dialect.family)
+        // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
+        if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
+        state.lastDead = inst
+        // Others' `coveredBy` may still hold it: they skip dead entries (removing it from every live
+        // controller here made each dealloc cost O(live controllers), quadratic on long captures).
+        if let a = inst.address { rememberDead(a) }
+    }
+
+    /// Dead instances stay findable by address (a callback after dealloc), but only the most recent
+    /// ones: memory follows live controllers, not every controller the capture ever had.
+    static let deadAddressMemory = 4096
+
+    func rememberDead(_ address: UInt64) {
+        if deadAddresses.count < Self.deadAddressMemory {
+            deadAddresses.append(address)
+            return
+        }
+        let oldest = deadAddresses[deadAddressHead]
+        if let old = byAddress[oldest], !old.isAlive { byAddress[oldest] = nil }
+        deadAddresses[deadAddressHead] = address
+        deadAddressHead = (deadAddressHead + 1) % Self.deadAddressMemory
+    }
+
+    /// The process ended: what was still pending is reported, removed controllers that were never
+    /// deallocated are leaks (controllers merely alive were killed with the process).
+    /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
+    func finish(captureEnded: Bool = false) {
+        // A transition a completion marker proved over is judged even if the capture ends at once.
+        var endedByMarker: [ObjectIdentifier: EventRef] = [:]
+        if let t = transition, !t.settled {
+            if let marker = t.endedBy {
+                for k in t.members.indices where t.members[k].pending { endedByMarker[ObjectIdentifier(t.members[k].instance)] = marker }
+            }
+            settle(t)
+        }
+        if let (ref, who) = firstWarning {
+            emit(.memoryWarning(event: ref, countInSession: memoryWarnings, classes: warnedClasses, classCount: warnedClassCount), who,
+                 line: ref.line, time: ref.time)
+        }
+        recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
+        var live: [Instance] = []
+        for state in classes.values { live.append(contentsOf: state.live) }
+        live.sort { $0.serial < $1.serial }
+        for inst in live {
+            let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
+            let marker = endedByMarker[ObjectIdentifier(inst)]
+            if !captureEnded || marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
+                let reason: IncompleteReason = marker.map { .superseded($0) } ?? .sessionEnded
+                switch inst.appearance {
+                case .appearing: incomplete(inst, appearing: true, reason: reason)
+                case .disappearing: incomplete(inst, appearing: false, reason: reason)
+                default: break
+                }
+            }
+            if case .adding(let will) = inst.parentState, !captureEnded || wentOn(after: will, lastLine: will.line) {
+                emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
+                     requires: [.didMoveToParent], of: inst)
+            }
+            guard let r = inst.removal, !inst.leakReported else { continue }
+            var wentOn: Double?
+            var confirmed = true
+            if hasTimes, let end = lastTime {
+                if let at = r.anchor.time ?? r.evidence.time {
+                    wentOn = max(0, end.seconds - at.seconds)
+                    confirmed = wentOn! >= options.leakGraceSeconds
+                }
+            }
+            reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
+        }
+        // The session is over: release its controllers (memory follows live controllers only).
+        for inst in live {
+            inst.transition = nil
+            inst.coveredBy.removeAll()
+            inst.tookAlong.removeAll()
+        }
+        for state in classes.values {
+            state.live = []
+            state.lastDead = nil
+        }
+        byAddress = [:]
+        transition = nil
+        lastInitInstance = nil
+    }
+
+    /// Whether the capture went on long enough after `ref` to judge that something never came: a
+    /// capture that stops in the middle of an animation has not shown its end.
+    func wentOn(after ref: EventRef?, lastLine: Int) -> Bool {
+        guard let ref else { return false }
+        if hasTimes, let at = ref.time, let end = lastTime {
+            return end.seconds - at.seconds >= options.leakGraceSeconds
+        }
+        return lastEventLine > max(lastLine, ref.line)
+    }
+}

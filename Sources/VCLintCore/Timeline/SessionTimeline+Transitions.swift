@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Transitions (lifecycle.md §4): will-callbacks that happen together, their cancellation (an
+/// interactive pop let go), and when a transition is over: every member completed, its completion
+/// marker logged, an outsider's will-callback once every other member completed, or staleness.
+extension SessionTimeline {
+    /// Starts (or joins) the transition for a will-callback.
+    func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
+        inst.appearance = dir == .appear ? .appearing : .disappearing
+        inst.pendingWill = ref
+        inst.pendingWillReported = false
+        let t: Transition
+        if let open = transition, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
+            t = open
+        } else {
+            if let open = transition, !open.settled { close(open, by: ref) }
+            transitionSerial += 1
+            t = nextTransition()
+        }
+        if let old = t.memberIndex(inst) {
+            // Seen again in the same transition after completing: a new member entry.
+            t.members.remove(at: old)
+        }
+        t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown, will: ref))
+        if t.firstDirection == nil { t.firstDirection = dir }
+        t.lastTime = ref.time ?? t.lastTime
+        t.lastLine = max(t.lastLine, ref.line)
+        t.lastEvent = eventCount
+        inst.transition = t
+        if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
+    }
+
+    /// Whether the open transition is over when `inst`'s will-callback comes (lifecycle.md §4, "When
+    /// a transition is over"): a member's own will is a cancellation or a new move (`appearance`);
+    /// for a controller outside it, the transition is over when its completion marker was logged,
+    /// when every other member has completed (the next push, sheet, pop or cancellation is not part
+    /// of it), or when it stayed open much longer than an animation.
+    func isOver(_ t: Transition, before inst: Instance, at ref: EventRef) -> Bool {
+        if t.isMember(inst) { return false }
+        if t.endedBy != nil || isStale(t, at: ref) { return true }
+        var pending = 0, completed = 0
+        for k in t.members.indices {
+            if t.members[k].pending { pending += 1 } else { completed += 1 }
+        }
+        return pending == 1 && completed >= 1
+    }
+
+    /// An open transition that is over: its members that never completed get their missing_did_*.
+    func close(_ t: Transition, by ref: EventRef) {
+        for k in t.members.indices where t.members[k].pending {
+            let member = t.members[k].instance
+            guard member.isAlive, member.transition === t else { continue }
+            incomplete(member, appearing: t.members[k].direction == .appear, reason: .superseded(t.endedBy ?? ref))
+        }
+        if !t.settled { settle(t) }
+    }
+
+    /// A new current transition. The previous one is settled, and its members no longer point at it:
+    /// unless something else still holds it, it is reset and reused, with its members' buffer.
+    func nextTransition() -> Transition {
+        if isKnownUniquelyReferenced(&transition), let t = transition, t.settled {
+            t.reset(serial: transitionSerial)
+            return t
+        }
+        let t = Transition(serial: transitionSerial)
+        transition = t
+        return t
+    }
+
+    /// A transition whose last callback is long past is over, even if some did-callback never came:
+    /// a few seconds of log time (an animation takes a fraction of one), or without timestamps,
+    /// many lifecycle events later.
+    func isStale(_ t: Transition, at ref: EventRef) -> Bool {
+        if let a = t.lastTime, let b = ref.time { return b.seconds - a.seconds > Self.staleSeconds }
+        return eventCount - t.lastEvent > Self.staleEvents
+    }
+    static let staleSeconds = 3.0
+    static let staleEvents = 16
+
+    /// The opposite will-callback while a will/did pair is open: an interactive transition that was
+    /// cancelled (seed 002), legal while no member of its transition has completed the move.
+    func cancel(_ inst: Instance, to dir: Transition.Direction, _ ref: EventRef) -> Bool {
+        guard let t = inst.transition, !t.settled, let k = t.memberIndex(inst), t.members[k].pending, !t.committed else { return false }
+        // An appearance is only cancelled by an interactive pop or dismissal, which has a controller
+        // leaving; a lone appearing controller (a child, a sheet) cannot take it back. A lone
+        // disappearance can be cancelled (a sheet swiped down and let go).
+        if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
+        t.members[k].direction = dir
+        t.cancelled = true
+        inst.appearance = dir == .appear ? .appearing : .disappearing
+        inst.pendingWill = ref
+        inst.pendingWillReported = false
+        t.lastTime = ref.time ?? t.lastTime
+        t.lastLine = max(t.lastLine, ref.line)
+        t.lastEvent = eventCount
+        return true
+    }
+
+    /// A did-callback completing the pending will.
+    func finish(_ inst: Instance, _ ref: EventRef) {
+        if let will = inst.pendingWill, let a = will.time, let b = ref.time {
+            let ms = (b.seconds - a.seconds) * 1000
+            if ms > options.slowTransitionMilliseconds {
+                emit(.slowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time)
+            }
+        }
+        if let t = inst.transition, let k = t.memberIndex(inst), t.members[k].pending {
+            t.members[k].done = true
+            if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
+            t.lastTime = ref.time ?? t.lastTime
+            t.lastLine = max(t.lastLine, ref.line)
+            t.lastEvent = eventCount
+        }
+        if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
+            inst.completionPending = nil
+            emit(.completionBeforeAppearance(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+        }
+        if ref.kind == .viewDidAppear { settleIfDone(inst.transition) }
+    }
+
+    func dropFromTransition(_ inst: Instance) {
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
+    }
+
+    /// A will-callback that never completed: one missing_did_* finding, then the pair is closed.
+    func incomplete(_ inst: Instance, appearing: Bool, reason: IncompleteReason) {
+        guard let will = inst.pendingWill else { return }
+        inst.completionPending = nil
+        if inst.pendingWillReported {
+            // Reported already, as a will for the state it was in: one root cause, one finding.
+        } else if appearing {
+            emit(.missingDidAppear(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
+                 requires: [.viewDidAppear], of: inst)
+        } else {
+            emit(.missingDidDisappear(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
+                 requires: [.viewDidDisappear], of: inst)
+        }
+        inst.pendingWill = nil
+        if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
+    }
+
+    /// The log has a gap: a controller whose arrival was never logged is leaving in this transition,
+    /// so the state of the others is what that unlogged arrival left (seed 000's excerpt).
+    func gapExplains(_ inst: Instance, direction: Transition.Direction) -> Bool {
+        guard let t = transition, !t.settled, t.hasPending else { return false }
+        for k in t.members.indices where t.members[k].instance !== inst {
+            if t.members[k].fromUnknown && t.members[k].initialDirection != direction { return true }
+        }
+        return false
+    }
+
+    func settleIfDone(_ t: Transition?) {
+        guard let t, !t.settled, !t.hasPending else { return }
+        settle(t)
+    }
+}
+
+extension Instance {
+    /// Whether it was created for this transition (or its creation is not in the log).
+    func createdFor(_ t: Transition) -> Bool {
+        guard let epoch = initEpoch else { return true }
+        return epoch >= t.serial - 1
+    }
+
+    /// Whether it had appeared before this transition (a "new" controller has not).
+    func appearedBefore(_ t: Transition) -> Bool {
+        if let first = firstAppearSerial { return first < t.serial }
+        return false
+    }
+}
