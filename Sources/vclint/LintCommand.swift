@@ -87,6 +87,7 @@ struct LintCommand: ParsableCommand {
         do {
             let known = try baseline.map { try Baseline.load(path: $0) }
             let sources = try ruleOptions.inputs(paths, configuration)
+            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: sources)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
@@ -120,10 +121,8 @@ struct LintCommand: ParsableCommand {
                 failedInputs(result, requests: requests, rules: options.rules)
                 throw ExitCode(2)
             }
-            // Every file first: a run that fails prints nothing on stdout.
-            for (r, file) in files {
-                try file.commit(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
-            }
+            // Every file first, all or none: a run that fails prints nothing on stdout.
+            try ReportTransaction(files.map(\.file)).commit(files.map { ReporterRegistry.reporter(named: $0.request.name, rules: options.rules)!.report(result) })
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
