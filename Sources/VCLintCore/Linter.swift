@@ -10,6 +10,9 @@ public struct FileResult: Sendable {
 
     /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
     public var timeline: TimelineRecording? = nil
+    /// What the input held that was not linted, one line each for stderr (bytes after the last
+    /// gzip member); the findings do not depend on it.
+    public var warnings: [String] = []
 
     public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
         self.stats = stats
@@ -72,15 +75,17 @@ public struct Linter: Sendable {
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
         let scanner = options.makeScanner(path: path)
+        var ends = LineEndTranslator()
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
             while i < raw.count {
                 let n = min(step, raw.count - i)
-                scanner.consume(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]))
+                ends.pass(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)])) { scanner.consume($0) }
                 i += n
             }
         }
+        ends.finish { scanner.consume($0) }
         return complete(scanner, path: path)
     }
 
@@ -107,9 +112,14 @@ public struct Linter: Sendable {
         head.removeLast(wanted - got)
         options.progress?.add(bytes: got)
         defer { options.progress?.fileDone() }
+        var warnings: [String] = []
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
-                try Inflater(fd: fd, prefix: head, progress: options.progress).run { scanner.consume($0) }
+                var ends = LineEndTranslator()
+                let inflater = Inflater(fd: fd, prefix: head, progress: options.progress)
+                try inflater.run { ends.pass($0) { scanner.consume($0) } }
+                ends.finish { scanner.consume($0) }
+                if inflater.trailingBytes > 0 { warnings.append(Inflater.trailingWarning(inflater.trailingBytes, path: path)) }
             } catch Inflater.Failure.read(let code) {
                 throw LogScanner.ReadError.io(code)
             } catch Inflater.Failure.corrupt(let why) {
@@ -118,10 +128,11 @@ public struct Linter: Sendable {
                 throw LogScanner.ReadError.compressed("the gzip stream ends early (truncated)")
             }
         } else {
-            head.withUnsafeBytes { scanner.consume($0) }
-            try scanner.scan(fd: fd)
+            try LineEndTranslator.scan(fd: fd, head: head, into: scanner)
         }
-        return complete(scanner, path: path)
+        var result = complete(scanner, path: path)
+        result.warnings = warnings
+        return result
     }
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {

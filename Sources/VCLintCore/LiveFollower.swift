@@ -194,20 +194,24 @@ private struct Generation {
     /// member cut short is an error, as in a batch run; a file that is still being written when
     /// following stops may end mid-member.
     mutating func finish(_ output: ([Finding]) -> Void, _ notice: (String) -> Void, complete: Bool) throws(InputError) -> FileResult {
+        let live = self.live
+        var ends = lineEnds
+        var found: [Finding] = []
         if !decided && !sniffed.isEmpty {
-            let rest = sniffed
-            sniffed = []
             decided = true
-            let live = self.live
-            rest.withUnsafeBytes { b in lineEnds.pass(b) { output(live.consume($0)) } }
+            sniffed.withUnsafeBytes { b in ends.pass(b) { found += live.consume($0) } }
+            sniffed = []
         }
+        ends.finish { found += live.consume($0) }
+        lineEnds = ends
+        output(found)
         if let gzip {
             do { try gzip.finish() } catch {
                 if complete { throw InputError(path: path, reason: "the gzip stream ends early (truncated)") }
                 notice("vclint: warning: \(path): the gzip stream ends mid-member; what was inflated so far is linted")
             }
             if gzip.trailingBytes > 0 {
-                notice("vclint: warning: \(path): \(gzip.trailingBytes) byte\(gzip.trailingBytes == 1 ? "" : "s") after the last gzip member ignored")
+                notice(Inflater.trailingWarning(gzip.trailingBytes, path: path))
             }
         }
         let (late, result) = live.finish()

@@ -144,6 +144,7 @@ struct LintCommand: ParsableCommand {
                 printError("vclint: baseline entry no longer occurs: \(e.rule) \(e.className) (fingerprint \(e.fingerprint))")
             }
         }
+        for file in result.files { file.warnings.forEach { printError($0) } }
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
@@ -182,6 +183,14 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: "Rule ids to disable; repeatable.")
     var disable: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read more paths from FILE, one per line (- for standard input); repeatable. @FILE on the command line is the same.",
+        valueName: "FILE"))
+    var filesFrom: [String] = []
+
+    @Flag(name: .long, help: "The --files-from lists are NUL-separated (find -print0), so a path may hold a newline.")
+    var null = false
+
     func validate() throws {
         for id in enable + disable where RuleRegistry.rule(id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
@@ -213,7 +222,13 @@ struct RuleOptions: ParsableArguments {
         return (options, configuration)
     }
 
+    /// The paths of the command line (those ArgumentParser parsed, then those taken out before it),
+    /// then those of the --files-from lists.
     func inputs(_ paths: [String], _ configuration: Configuration?) throws -> [InputSource] {
-        try InputResolver.resolve(paths, admit: { configuration?.admits($0) ?? true })
+        var all = paths + ExtraPaths.values
+        for list in filesFrom { all += try PathList.read(list, separator: null ? 0 : 0x0A) }
+        // Paths only from lists that turned out empty: no input, not standard input.
+        if all.isEmpty && !filesFrom.isEmpty { throw InputError(path: filesFrom[0], reason: "lists no path") }
+        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true })
     }
 }

@@ -26,7 +26,9 @@ struct VCLint: ParsableCommand {
     /// ArgumentParser's 64 and its usage block.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(CommandArguments.raw()))
+            ExtraPaths.values = paths
+            var command = try parseAsRoot(parsed)
             try command.run()
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)

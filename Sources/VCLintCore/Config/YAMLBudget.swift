@@ -95,7 +95,7 @@ extension Configuration {
     /// The whole file, refused unread past `limit` bytes (a configuration that is /dev/zero, or a
     /// multi-gigabyte file planted in a parent directory, costs one bounded read).
     static func readBounded(path: String, limit: Int) throws(ReadFailure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = PathName.withCString(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { throw ReadFailure(reason: String(cString: strerror(errno)).lowercased()) }
         defer { close(fd) }
         var st = stat()

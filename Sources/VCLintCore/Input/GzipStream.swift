@@ -83,3 +83,10 @@ final class GzipStream {
         if memberOpen { throw .truncated }
     }
 }
+
+extension Inflater {
+    /// The stderr line for bytes after the last gzip member (`gzip -d` says "trailing garbage ignored").
+    static func trailingWarning(_ count: Int, path: String) -> String {
+        "vclint: warning: \(path): \(count) byte\(count == 1 ? "" : "s") after the last gzip member ignored"
+    }
+}
