@@ -1,76 +1,75 @@
 /// Classic Mac OS captures end lines with a lone CR; the scanner splits at LF (and strips the CR of
 /// a CRLF), so such a file would be one line and its findings lost. This layer in front of the
-/// scanner decides by the input's first line end: a CR not followed by LF makes it classic, and its
-/// CRs then become LFs (a CRLF that comes later stays one line end); an LF or a CRLF makes it plain,
-/// passed through untouched at no cost once decided. The decision does not depend on where reads
-/// split the input: a CR at the end of a chunk waits for the next byte.
+/// scanner decides from the input's first chunk (64 KiB, or all of a shorter input): CRs and no LF
+/// make it classic, and its CRs then become LFs (a CRLF that comes later stays one line end); an
+/// LF makes it plain, passed through untouched at no cost once decided. Until the first LF (or the
+/// end of that chunk) bytes are held back, so the decision never depends on where reads split the
+/// input; a stray CR in the first line of an LF capture leaves it plain.
 public struct LineEndTranslator: Sendable {
     public enum Mode: Sendable { case undecided, plain, classic }
+    public static let decisionWindow = 64 * 1024
     public private(set) var mode: Mode = .undecided
     /// The last byte translated was a CR (its LF, if one follows in the next chunk, is dropped).
     private var afterCR = false
-    /// Undecided, and the last chunk ended with a CR: held back until the next byte says what it is.
-    private var heldCR = false
+    /// Undecided: the bytes so far (no LF among them).
+    private var pending: [UInt8] = []
     private var scratch: [UInt8] = []
 
     public init() {}
 
-    /// Decides from `bytes` (after a held CR, if any) when still undecided.
-    mutating func decide(_ bytes: UnsafeRawBufferPointer) {
-        guard mode == .undecided else { return }
-        var cr = heldCR
-        for b in bytes {
-            if cr {
-                mode = b == 0x0A ? .plain : .classic
-                return
-            }
-            if b == 0x0A { mode = .plain; return }
-            if b == 0x0D { cr = true }
-        }
-    }
-
     /// Hands `bytes` to `out`, translated when the input is classic.
     public mutating func pass(_ bytes: UnsafeRawBufferPointer, to out: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
-        decide(bytes)
         switch mode {
         case .plain:
-            if heldCR {
-                heldCR = false
-                withUnsafeBytes(of: UInt8(0x0D)) { out($0) }
-            }
             out(bytes)
-        case .undecided:
-            // No line end yet, or a CR only as the very last byte: that CR waits for the next byte.
-            if bytes.last == 0x0D {
-                out(UnsafeRawBufferPointer(rebasing: bytes.dropLast()))
-                heldCR = true
-            } else {
-                out(bytes)
-            }
         case .classic:
-            scratch.removeAll(keepingCapacity: true)
-            scratch.reserveCapacity(bytes.count + 1)
-            if heldCR {
-                heldCR = false
-                scratch.append(0x0A)
-                afterCR = true
+            translate(bytes, to: out)
+        case .undecided:
+            if let lf = bytes.firstIndex(of: 0x0A), pending.count + lf < Self.decisionWindow {
+                mode = .plain
+                flushPending(to: out)
+                out(bytes)
+                return
             }
-            for b in bytes {
-                if b == 0x0A && afterCR { afterCR = false; continue }
-                afterCR = b == 0x0D
-                scratch.append(afterCR ? 0x0A : b)
+            let room = Self.decisionWindow - pending.count
+            if bytes.count < room {
+                pending += bytes
+                return
             }
-            scratch.withUnsafeBytes { out($0) }
+            pending += bytes.prefix(room)
+            decide(to: out)
+            pass(UnsafeRawBufferPointer(rebasing: bytes[room...]), to: out)
         }
     }
 
-    /// The input ended: a CR still held back was the first line end, a lone CR.
+    /// The input ended: an undecided start is decided by what it held.
     public mutating func finish(to out: (UnsafeRawBufferPointer) -> Void) {
-        guard heldCR else { return }
-        heldCR = false
-        mode = .classic
-        withUnsafeBytes(of: UInt8(0x0A)) { out($0) }
+        if mode == .undecided { decide(to: out) }
+    }
+
+    /// The first chunk is complete without an LF: classic when it holds a CR.
+    private mutating func decide(to out: (UnsafeRawBufferPointer) -> Void) {
+        mode = pending.contains(0x0D) ? .classic : .plain
+        flushPending(to: out)
+    }
+
+    private mutating func flushPending(to out: (UnsafeRawBufferPointer) -> Void) {
+        guard !pending.isEmpty else { return }
+        let held = pending
+        pending = []
+        held.withUnsafeBytes { mode == .classic ? translate($0, to: out) : out($0) }
+    }
+
+    private mutating func translate(_ bytes: UnsafeRawBufferPointer, to out: (UnsafeRawBufferPointer) -> Void) {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.reserveCapacity(bytes.count)
+        for b in bytes {
+            if b == 0x0A && afterCR { afterCR = false; continue }
+            afterCR = b == 0x0D
+            scratch.append(afterCR ? 0x0A : b)
+        }
+        scratch.withUnsafeBytes { out($0) }
     }
 }
 
@@ -98,14 +97,14 @@ extension LineEndTranslator {
             if n == 0 { ended = true; break }
             scanner.progress?.add(bytes: n)
             first += chunk[..<n]
-            // A line end decides; a pipe need not fill the chunk before the scanner sees it.
-            if chunk[..<n].contains(0x0A) || chunk[..<n].contains(0x0D) { break }
+            // An LF decides (plain); a pipe need not fill the chunk before the scanner sees it.
+            if chunk[..<n].contains(0x0A) { break }
         }
         var ends = LineEndTranslator()
         first.withUnsafeBytes { ends.pass($0) { scanner.consume($0) } }
-        if ends.mode == .plain || (ends.mode == .undecided && !ended && first.count >= firstChunk) {
-            // Plain (or no line end in the whole first chunk): the scanner's own loop from here.
-            ends.finish { scanner.consume($0) }
+        if ended { ends.finish { scanner.consume($0) } }
+        if ends.mode == .plain {
+            // The scanner's own read loop from here, as fast as before.
             if !ended { try scanner.scan(fd: fd) }
             return
         }
