@@ -113,6 +113,10 @@ public struct Linter: Sendable {
         options.progress?.add(bytes: got)
         defer { options.progress?.fileDone() }
         var warnings: [String] = []
+        // An input that fails midway still ends its scanner: finishing releases the timeline's
+        // instances and transitions, which refer to each other (they leaked when a gzip stream broke).
+        var finished = false
+        defer { if !finished { _ = scanner.finish() } }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
                 var ends = LineEndTranslator()
@@ -130,6 +134,7 @@ public struct Linter: Sendable {
         } else {
             try LineEndTranslator.scan(fd: fd, head: head, into: scanner)
         }
+        finished = true
         var result = complete(scanner, path: path)
         result.warnings = warnings
         return result

@@ -1,7 +1,7 @@
 /// Classic Mac OS captures end lines with a lone CR; the scanner splits at LF (and strips the CR of
 /// a CRLF), so such a file would be one line and its findings lost. This layer in front of the
 /// scanner decides from the input's first chunk (64 KiB, or all of a shorter input): CRs and no LF
-/// make it classic, and its CRs then become LFs (a CRLF that comes later stays one line end); an
+/// make it classic, and its lone CRs then become LFs (a CRLF that comes later stays one line end); an
 /// LF makes it plain, passed through untouched at no cost once decided. Until the first LF (or the
 /// end of that chunk) bytes are held back, so the decision never depends on where reads split the
 /// input; a stray CR in the first line of an LF capture leaves it plain.
@@ -9,8 +9,8 @@ public struct LineEndTranslator: Sendable {
     public enum Mode: Sendable { case undecided, plain, classic }
     public static let decisionWindow = 64 * 1024
     public private(set) var mode: Mode = .undecided
-    /// The last byte translated was a CR (its LF, if one follows in the next chunk, is dropped).
-    private var afterCR = false
+    /// Classic: the last byte was a CR, not handed out yet (it is a line end unless an LF follows).
+    private var heldCR = false
     /// Undecided: the bytes so far (no LF among them).
     private var pending: [UInt8] = []
     private var scratch: [UInt8] = []
@@ -46,6 +46,10 @@ public struct LineEndTranslator: Sendable {
     /// The input ended: an undecided start is decided by what it held.
     public mutating func finish(to out: (UnsafeRawBufferPointer) -> Void) {
         if mode == .undecided { decide(to: out) }
+        if heldCR {
+            heldCR = false
+            withUnsafeBytes(of: UInt8(0x0A)) { out($0) }
+        }
     }
 
     /// The first chunk is complete without an LF: classic when it holds a CR.
@@ -61,13 +65,17 @@ public struct LineEndTranslator: Sendable {
         held.withUnsafeBytes { mode == .classic ? translate($0, to: out) : out($0) }
     }
 
+    /// A lone CR becomes an LF; a CR before an LF stays (the scanner takes CRLF as one line end), so
+    /// the byte count does not change. A CR at the end of a chunk waits for the next byte.
     private mutating func translate(_ bytes: UnsafeRawBufferPointer, to out: (UnsafeRawBufferPointer) -> Void) {
         scratch.removeAll(keepingCapacity: true)
-        scratch.reserveCapacity(bytes.count)
+        scratch.reserveCapacity(bytes.count + 1)
         for b in bytes {
-            if b == 0x0A && afterCR { afterCR = false; continue }
-            afterCR = b == 0x0D
-            scratch.append(afterCR ? 0x0A : b)
+            if heldCR {
+                heldCR = false
+                scratch.append(b == 0x0A ? 0x0D : 0x0A)
+            }
+            if b == 0x0D { heldCR = true } else { scratch.append(b) }
         }
         scratch.withUnsafeBytes { out($0) }
     }
