@@ -117,6 +117,9 @@ public enum TemporaryFiles {
         return p
     }()
     nonisolated(unsafe) private static var installed = false
+    /// Every path ever registered, kept: the handler may read a slot on another thread while it is
+    /// cleared, so the strings are never freed (a few per run), and this list keeps them reachable.
+    nonisolated(unsafe) private static var kept: [UnsafeMutablePointer<CChar>] = []
     private static let lock = NSLock()
 
     static func register(_ path: String) {
@@ -124,7 +127,9 @@ public enum TemporaryFiles {
         defer { lock.unlock() }
         installHandlers()
         for i in 0..<capacity where slots[i] == nil {
-            slots[i] = strdup(path)
+            guard let copy = strdup(path) else { return }
+            kept.append(copy)
+            slots[i] = copy
             return
         }
     }
