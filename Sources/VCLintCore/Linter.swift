@@ -10,6 +10,8 @@ public struct FileResult: Sendable {
 
     /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
     public var timeline: TimelineRecording? = nil
+    /// What vclint understood of the input, when `LintOptions.inspect` asked for it.
+    public var inspection: Inspection? = nil
     /// What the input held that was not linted, one line each for stderr (bytes after the last
     /// gzip member); the findings do not depend on it.
     public var warnings: [String] = []
@@ -53,13 +55,19 @@ public struct LintOptions: Sendable {
     public var pipelined = false
     /// The size of the batches a pipelined scanner hands over.
     var pipeBatch = EventPipe.BatchSize()
+    /// `vclint inspect`: record what was read (`FileResult.inspection`), with the timeline; one
+    /// thread per input.
+    public var inspect = false {
+        didSet { if inspect { timeline.recordTimeline = true } }
+    }
     public init() {}
 
     /// The front end these options describe, for one input.
     func makeScanner(path: String) -> LogScanner {
         let scanner = LogScanner(path: path, options: timeline, chunkSize: chunkSize, customDialects: customDialects,
-                                 prefilter: prefilter, pipelined: pipelined && !timeline.live, pipeBatch: pipeBatch)
+                                 prefilter: prefilter, pipelined: pipelined && !timeline.live && !inspect, pipeBatch: pipeBatch)
         scanner.progress = progress
+        if inspect { scanner.inspect() }
         return scanner
     }
 }
@@ -142,7 +150,11 @@ public struct Linter: Sendable {
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
-        let findings = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
-        return FileResult(stats: stats, findings: findings, timeline: scanner.builder.recording(summary))
+        let findings = RuleEngine.findings(summary.observations + [Observation.noEvents(stats)].compactMap { $0 }, path: path,
+                                           settings: options.rules, options: options.timeline)
+        let recording = scanner.builder.recording(summary)
+        var file = FileResult(stats: stats, findings: findings, timeline: recording)
+        file.inspection = scanner.inspector?.inspection(stats: stats, recording: recording)
+        return file
     }
 }

@@ -27,8 +27,10 @@ public final class LiveLinter {
     /// (every finding, as a batch run over the same lines would report them in live mode).
     public func finish() -> (late: [Finding], result: FileResult) {
         let (stats, summary) = scanner.finish()
-        let late = decide(atEnd: true)
-        let all = RuleEngine.findings(summary.observations, path: path, settings: options.rules, options: options.timeline)
+        var late = decide(atEnd: true)
+        let unread = [Observation.noEvents(stats)].compactMap { $0 }
+        late += RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)
+        let all = RuleEngine.findings(summary.observations + unread, path: path, settings: options.rules, options: options.timeline)
         return (late, FileResult(stats: stats, findings: all))
     }
 

@@ -31,7 +31,7 @@ struct BaselineCommand: ParsableCommand {
             let (options, configuration) = try ruleOptions.resolve()
             let linter = Linter(options: options)
             do {
-                let sources = try ruleOptions.inputs(paths, configuration)
+                let sources = try ruleOptions.inputs(paths, configuration, command: Self.self)
                 try ReportTransaction.refuseInputs([output], inputs: sources)
                 let file = try PendingReportFile(path: output)
                 let result = linter.lintAll(sources)

@@ -39,7 +39,7 @@ struct LeaksCommand: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func run() throws {
-        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output)
+        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
         let report = LeakReport(inputs: TimelineInput.from(result), graceSeconds: options.timeline.leakGraceSeconds)
         let text: String
         switch format {

@@ -148,7 +148,10 @@ struct LintCommand: ParsableCommand {
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
-        if !quiet { printError(XcodeReporter.summary(result)) }
+        if !quiet {
+            XcodeReporter.unreadNotes(result).forEach(printError)
+            printError(XcodeReporter.summary(result))
+        }
         let warnings = result.count(.warning)
         let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
             || maxWarnings.map { warnings > $0 } == true
@@ -222,13 +225,19 @@ struct RuleOptions: ParsableArguments {
         return (options, configuration)
     }
 
-    /// The paths of the command line (those ArgumentParser parsed, then those taken out before it),
-    /// then those of the --files-from lists.
-    func inputs(_ paths: [String], _ configuration: Configuration?) throws -> [InputSource] {
+    /// The inputs the paths name: those of the command line (those ArgumentParser parsed, then those
+    /// taken out before it), then those of the --files-from lists. No path reads standard input, but
+    /// not from a terminal: a user who typed `vclint lint` gets the command's usage (exit 2), not a
+    /// prompt that waits for a log.
+    func inputs(_ paths: [String], _ configuration: Configuration?, command: ParsableCommand.Type = LintCommand.self) throws -> [InputSource] {
         var all = paths + ExtraPaths.values
         for list in filesFrom { all += try PathList.read(list, separator: null ? 0 : 0x0A) }
         // Paths only from lists that turned out empty: no input, not standard input.
         if all.isEmpty && !filesFrom.isEmpty { throw InputError(path: filesFrom[0], reason: "lists no path") }
+        if all.isEmpty, isatty(0) != 0 {
+            printError(VCLint.helpMessage(for: command))
+            throw InputError.terminal(command: command._commandName)
+        }
         return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true })
     }
 }

@@ -33,7 +33,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func run() throws {
-        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output)
+        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
         let inputs = TimelineInput.from(result)
         let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
         try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks).render(), to: file)

@@ -71,7 +71,7 @@ struct TimelineCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output)
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
         let inputs = TimelineInput.from(result)
         let text: String
         switch format {

@@ -18,13 +18,19 @@ struct VCLint: ParsableCommand {
         Exit codes: 0 clean, 1 findings at a failing severity, 2 the run failed.
         """,
         version: VCLintVersion.version,
-        subcommands: [LintCommand.self, TimelineCommand.self, LeaksCommand.self, ReportCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, InitCommand.self],
+        subcommands: [LintCommand.self, InspectCommand.self, TimelineCommand.self, LeaksCommand.self, ReportCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, InitCommand.self],
         defaultSubcommand: LintCommand.self
     )
 
     /// Exit codes are a contract (output.md): usage errors are 2 with one stderr line, not
     /// ArgumentParser's 64 and its usage block.
     static func main() {
+        // `vclint` alone on a terminal: what it does and how to call it, not a wait for stdin.
+        if CommandLine.arguments.count == 1, isatty(0) != 0 {
+            printError(helpMessage())
+            printError("vclint: error: no capture given: name a capture file or directory, or pipe one in (… | vclint lint -)")
+            Glibc.exit(2)
+        }
         do {
             let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(CommandArguments.raw()))
             ExtraPaths.values = paths

@@ -10,12 +10,14 @@ import Glibc
 enum VisualRun {
     /// Lints the inputs with the timeline recorded. An unreadable input or a bad configuration
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
-    static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?) throws -> (LintResult, LintOptions, PendingReportFile?) {
+    static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
+                     inspect: Bool = false) throws -> (LintResult, LintOptions, PendingReportFile?) {
         var (options, configuration) = try ruleOptions.resolve()
         options.timeline.recordTimeline = true
+        options.inspect = inspect
         var file: PendingReportFile?
         do {
-            let sources = try ruleOptions.inputs(paths, configuration)
+            let sources = try ruleOptions.inputs(paths, configuration, command: command)
             if let output, output != "-" {
                 try ReportTransaction.refuseInputs([output], inputs: sources)
                 file = try PendingReportFile(path: output)

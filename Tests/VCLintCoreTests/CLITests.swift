@@ -120,28 +120,30 @@ import Testing
         #expect(r.status == 1)
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let paths = (doc["inputs"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
-        #expect(paths.count == 8)
+        #expect(paths.count == 9)
         #expect(paths == paths.sorted())
     }
 
     @Test func emptyBinaryAndHugeInputs() throws {
+        // Unread is never clean: an empty, binary or junk input fails the gate, without a crash.
         let empty = try run(["lint", try tempFile([])])
-        #expect(empty.status == 0)
+        #expect(empty.status == 1)
+        #expect(empty.stdout.contains("no_lifecycle_events"))
         #expect(empty.stderr.contains("(0 lines,"))
         var rng = SystemRandomNumberGenerator()
         let binary = try run(["lint", try tempFile((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &rng) }, ext: "bin")])
-        #expect(binary.status == 0)
+        #expect(binary.status == 1)
         let invalid = try run(["lint", try tempFile([0xC3, 0x28, 0xA0, 0xA1, 0xE2, 0x28, 0xA1, 0x0A, 0xF0, 0x28, 0x8C, 0xBC])])
-        #expect(invalid.status == 0)
+        #expect(invalid.status == 1)
         let line = try run(["lint", try tempFile(Array(repeating: UInt8(ascii: "a"), count: 50_000_000))])
-        #expect(line.status == 0)
+        #expect(line.status == 1)
         #expect(line.stderr.contains("(1 line,"))
     }
 
     @Test func rulesAndExplain() throws {
         let rules = try run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 16)
+        #expect(rules.stdout.split(separator: "\n").count == 17)
         #expect(rules.stdout.contains("slow_transition"))
         let explain = try run(["explain", "leaked_controller"])
         #expect(explain.status == 0)

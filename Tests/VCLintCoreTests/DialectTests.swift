@@ -65,7 +65,6 @@ import Testing
     static let noise: [String] = [
         "[Analytics] queued screen event viewDidAppear for HomeViewController",
         "HomeViewController viewDidAppear for analytics",
-        "viewDidAppear",
         "Calling viewDidLoad twice is bad",
         "-[NSURLSession dataTaskWithURL:]",
         "initialize",

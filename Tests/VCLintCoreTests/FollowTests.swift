@@ -150,9 +150,10 @@ extension Array {
     @Test func progressOnlyOnATerminal() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-progress-\(getpid()).log")
         defer { try? FileManager.default.removeItem(at: url) }
-        // ~80 MB of a seed capture's noise.
+        // ~80 MB of a seed capture's noise, after one lifecycle line (a capture without any is not clean).
         let noise = "2017-02-11 17:30:45.209 navTest[933:17086] Reachability Flag Status: -R t------ networkStatusForFlags\n"
-        try String(repeating: noise, count: 800_000).write(to: url, atomically: true, encoding: .utf8)
+        let event = "2017-02-11 17:30:45.100 navTest[933:17086] mainViewCtrl invoke viewDidLoad\n"
+        try (event + String(repeating: noise, count: 800_000)).write(to: url, atomically: true, encoding: .utf8)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
             print("ProgressTests: skipped, util-linux `script` (a pseudo-terminal) is not installed")
             return

@@ -48,6 +48,7 @@ import Testing
             "completion_before_appearance": (.error, false), "child_containment": (.warning, false),
             "slow_transition": (.warning, true), "memory_warning": (.info, false),
             "uikit_unbalanced_transition": (.error, false), "uikit_presentation_conflict": (.error, false),
+            "no_lifecycle_events": (.error, false),
         ]
         #expect(Set(expected.keys) == Set(RuleRegistry.identifiers))
         for d in Self.descriptions {

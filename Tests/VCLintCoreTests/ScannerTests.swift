@@ -64,9 +64,10 @@ import Testing
         #expect(withNewline.stats.lines == 4)
     }
 
+    /// An empty input is never clean (lifecycle.md §5, `no_lifecycle_events`).
     @Test func emptyInput() {
         let r = lintBytes([])
-        #expect(r.findings.isEmpty)
+        #expect(r.summary == ["no_lifecycle_events@1"])
         #expect(r.stats.lines == 0)
         #expect(r.stats.sessions == 0)
     }
@@ -139,7 +140,10 @@ import Testing
         bytes += Array("viewDidLoad dealloc init present dismiss Attempt to ".utf8)
         bytes += [0, 0, 0x0A, 0x0D, 0x0A]
         let r = lintBytes(bytes)
-        #expect(r.findings.isEmpty)
+        // Callback names in it, none read: unread, so not clean; and nothing else.
+        #expect(r.stats.events == 0)
+        #expect(r.summary == ["no_lifecycle_events@\(r.stats.firstUnrecognized ?? 0)"])
+        #expect(r.stats.unrecognized == 1)
     }
 
     @Test func continuationLinesBelongToTheirMessage() {

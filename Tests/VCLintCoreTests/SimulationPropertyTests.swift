@@ -10,7 +10,7 @@ import Testing
 /// buffer sizes drawn from the seed. A failure prints how to rebuild its log:
 /// `swift run vclint-loggen --seed N --envelope E --dialect D [--fault F]`, and the read/buffer sizes.
 @Suite struct SimulationPropertyTests {
-    static let envelopes = EnvelopeFormat.allCases
+    static let envelopes = EnvelopeFormat.apple
     static let chunkSizes = [1024, 4096, 65536, LogScanner.defaultChunkSize]
 
     func run(_ o: NavigationSimulator.Options, feed: Int) -> (NavigationSimulator.Output, FileResult, String) {

@@ -55,8 +55,8 @@ import Testing
         #expect(r.stdout.isEmpty)
         let text = try String(contentsOf: trace, encoding: .utf8)
         try TraceChecks.validate(text)
-        // 8 seed files (one session each) and the two sessions of uikit-warnings: one process each.
-        #expect(text.components(separatedBy: "\"name\":\"process_name\"").count - 1 == 10)
+        // 9 seed files (one session each) and the two sessions of uikit-warnings: one process each.
+        #expect(text.components(separatedBy: "\"name\":\"process_name\"").count - 1 == 11)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.json"])
         let json = try run(["timeline", "--format", "json", "Fixtures/flows/leak-pop.log"])
         #expect(json.status == 0)

@@ -16,14 +16,22 @@ struct ParsedLine {
         case enveloped
         /// An event in a line without an envelope: it belongs to the context process.
         case bare
+        /// Not an event, but it mentions a callback name as a word (lifecycle.md §1): counted, so
+        /// that a capture in a shape vclint cannot read never looks clean.
+        case unread
     }
     var kind: Kind
-    /// Meaningless for `.none`.
+    /// Meaningless for `.none` and `.unread`.
     var event: Event
     var process: String? = nil
     var pid: Int? = nil
     var message: Range<Int> = 0..<0
     var decoded: [UInt8]? = nil
+    /// A free-form statement's outcome word, printed value and shape (`MessageParser.Note`).
+    var phase: FreeFormStatement.Phase = .none
+    var value: String? = nil
+    var shape: UInt64 = 0
+    var template: String? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
     static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
@@ -33,6 +41,20 @@ struct ParsedLine {
     }
 
     static func bare(_ e: consuming Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
+
+    static func unread(message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
+        ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit), message: message, decoded: decoded)
+    }
+
+    /// What the message parser noted besides the event.
+    @inline(__always)
+    mutating func take(_ note: MessageParser.Note) {
+        guard note.phase != .none || note.shape != 0 else { return }
+        phase = note.phase
+        value = note.value
+        shape = note.shape
+        template = note.template
+    }
 }
 
 /// The context-free half of turning a line into an event: envelope, message grammars, timestamp.
@@ -53,6 +75,8 @@ final class LineParser {
     /// A line the candidate search let through; `format` is its envelope (`EnvelopeParser.classify`)
     /// and `afterEnvelope` whether an enveloped line came before it.
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
+        // Android's logcat: its messages are not UIKit events, nor lines vclint failed to read.
+        if format == .logcat { return .none }
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
             if info.isMetadata { return .none }
             var event: Event?
@@ -62,16 +86,32 @@ final class LineParser {
                 event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
             }
             // The event moves into the result (`take`): no copy of it, nor of its strings.
-            guard var e = event.take() else { return .none }
+            guard var e = event.take() else { return parser.note.unread ? .unread(message: info.message, decoded: info.decodedMessage) : .none }
             e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
-            return .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+            var parsed: ParsedLine
+            if info.process == nil, info.decodedProcess == nil, info.pid == nil {
+                // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps
+                // its time and belongs to the context process, as a `print` line does.
+                parsed = .bare(consume e)
+            } else {
+                parsed = .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+            }
+            parsed.take(parser.note)
+            return parsed
         }
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
         if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return .none }
-        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return .none }
-        return .bare(e)
+        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread(message: 0..<n, decoded: nil) : .none }
+        var parsed = ParsedLine.bare(e)
+        parsed.take(parser.note)
+        return parsed
+    }
+
+    /// An NSLog envelope with a pid and no process name (`[7397:f803] message`).
+    static func isNameless(_ info: EnvelopeInfo) -> Bool {
+        info.process == nil && info.decodedProcess == nil && info.pid != nil && info.format != .ndjson
     }
 
     func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo) -> LogTime? {
@@ -80,7 +120,8 @@ final class LineParser {
 
     func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
         if let d = info.decodedProcess { return d }
-        guard let r = info.process else { return nil }
+        // `[7397:f803] message`: NSLog's pid and thread without a name; the pid tells the runs apart.
+        guard let r = info.process else { return Self.isNameless(info) ? "" : nil }
         let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
         if bytes.count == internedBytes.count, bytes.count > 0,
            internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
@@ -120,7 +161,7 @@ final class EventStage {
     /// Whether a line with this envelope would give `learn` a process (the scanner's own record of
     /// whether the context is known, when this stage runs on another thread).
     static func givesProcess(_ info: EnvelopeInfo) -> Bool {
-        !info.isMetadata && (info.process != nil || info.decodedProcess != nil)
+        !info.isMetadata && (info.process != nil || info.decodedProcess != nil || LineParser.isNameless(info))
     }
 
     /// An enveloped line, event or not, while no context is known: `print` lines get the process of
@@ -131,10 +172,23 @@ final class EventStage {
         contextPID = info.pid
     }
 
+    /// Lines that mention a callback name but were not read as an event (lifecycle.md §1), and
+    /// the first of them.
+    private(set) var unread = 0
+    private(set) var firstUnread: Int?
+    /// Sees every candidate line's outcome (`vclint inspect`); set only for a one-thread scan.
+    var observer: LineObserver?
+    /// Printed values after the callback wait here until the capture shows whether they name the
+    /// controllers (`LabelLearner`); every later line waits with them, to keep the order.
+    private let learner = LabelLearner()
+    /// Free-form statements announced as started (`viewDidLoad begin`, `>>> viewDidLoad`) whose
+    /// end was not logged yet: the end is the same callback again, not a second one.
+    private var started: Set<String> = []
+
     /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
         var parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
-        if let tap, parsed.kind != .none {
+        if let tap, parsed.kind == .enveloped || parsed.kind == .bare {
             var e = parsed.event
             e.line = line
             if parsed.kind == .bare {
@@ -145,6 +199,7 @@ final class EventStage {
                 tap(UnsafeBufferPointer(start: p + parsed.message.lowerBound, count: parsed.message.count), e, parsed.process, parsed.pid)
             }
         }
+        if let observer { observer.line(line, parsed, UnsafeBufferPointer(start: p, count: n)) }
         apply(&parsed, line: line)
     }
 
@@ -153,25 +208,166 @@ final class EventStage {
         switch parsed.kind {
         case .none:
             return
-        case .enveloped:
+        case .unread:
+            unread += 1
+            if firstUnread == nil { firstUnread = line }
+            return
+        case .enveloped, .bare:
+            parsed.event.line = line
+            if parsed.value != nil || learner.waiting {
+                learner.hold(.line(parsed))
+                drain()
+                return
+            }
+            deliver(&parsed)
+        }
+    }
+
+    private func deliver(_ parsed: inout ParsedLine) {
+        if parsed.phase != .none, !pairs(parsed) { return }
+        events += 1
+        if parsed.kind == .enveloped {
+            // `[100:200] msg` among `Shop[100:200] msg` lines: the same run, its name left out.
+            if parsed.process == "", parsed.pid != nil, parsed.pid == contextPID, let named = contextProcess { parsed.process = named }
             contextProcess = parsed.process
             contextPID = parsed.pid
-            parsed.event.line = line
-            events += 1
             builder.handle(parsed.event, process: parsed.process, pid: parsed.pid)
-        case .bare:
-            parsed.event.line = line
-            events += 1
+        } else {
             builder.handle(parsed.event, process: contextProcess, pid: contextPID)
         }
     }
 
+    /// Whether a statement with an outcome word is an event: the end of a callback whose start was
+    /// logged is the same callback again.
+    private func pairs(_ parsed: ParsedLine) -> Bool {
+        let key = parsed.event.kind.rawValue + "\u{1F}" + parsed.event.className
+        if parsed.phase == .enter {
+            if started.count >= 4096 { started.removeAll() }
+            started.insert(key)
+            return true
+        }
+        return started.remove(key) == nil
+    }
+
+    /// Delivers what the learner no longer holds back.
+    private func drain() {
+        while let next = learner.release() {
+            switch next {
+            case .line(var parsed): deliver(&parsed)
+            case .sample(let process, let pid, let time): observe(process, pid, time)
+            }
+        }
+    }
+
+    /// The end of the input: nothing waits any more.
+    func finish() {
+        learner.decideAll()
+        drain()
+    }
+
     /// A line (event or noise) that tells how far in time its session went.
     func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        guard n > 0, let format = EnvelopeParser.classify(p, n), format != .bare,
-              let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata,
-              let process = lines.processName(info, p) else { return }
-        builder.observe(process: process, pid: info.pid, time: lines.time(p, n, info: info))
-        if contextProcess == process { contextPID = info.pid }
+        let (format, skip) = EnvelopeParser.locate(p, n)
+        guard let format, format != .bare, format != .logcat else { return }
+        let q = p + skip, k = n - skip
+        guard let info = EnvelopeParser.parse(q, k, format: format), !info.isMetadata,
+              let process = lines.processName(info, q) else { return }
+        let time = lines.time(q, k, info: info)
+        if learner.waiting {
+            learner.hold(.sample(process, info.pid, time))
+            return
+        }
+        observe(process, info.pid, time)
+    }
+
+    private func observe(_ process: String, _ pid: Int?, _ time: LogTime?) {
+        builder.observe(process: process, pid: pid, time: time)
+        if contextProcess == process { contextPID = pid }
+    }
+}
+
+/// Sees each candidate line as the stage read it, with its bytes (`vclint inspect`).
+protocol LineObserver: AnyObject {
+    func line(_ number: Int, _ parsed: ParsedLine, _ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// Whether a printed value after the callback names the controller (lifecycle.md §1): `viewWillAppear:
+/// 2 UIDeviceRGBColorSpace 1 0.5 0 1` prints page 2's number and colour with every callback of page 2.
+/// A value that stays the same across several callbacks while other values appear is a label; one
+/// that changes with every line (a frame, a count) is an argument, and the lines are `(unnamed)`'s.
+/// The capture decides, shape by shape; until it has, the lines after the first such one wait (at
+/// most `limit` of them), so that the timeline still sees every event in order.
+final class LabelLearner {
+    enum Held {
+        case line(ParsedLine)
+        case sample(String, Int?, LogTime?)
+    }
+
+    private struct Shape {
+        /// The callbacks seen with each value (at most `valueLimit` values are followed).
+        var values: [String: UInt32] = [:]
+        var lines = 0
+        var decision: Bool?  // true: the value is a label
+    }
+
+    static let limit = 4096
+    private static let valueLimit = 256
+    private var shapes: [UInt64: Shape] = [:]
+    private var held: [Held] = []
+    private var next = 0
+
+    /// Whether lines are being held back.
+    var waiting: Bool { next < held.count }
+
+    func hold(_ h: Held) {
+        if case .line(let parsed) = h, parsed.value != nil { learn(parsed) }
+        held.append(h)
+        if held.count - next >= Self.limit { decideAll() }
+    }
+
+    /// The next line that may go on, with its label settled.
+    func release() -> Held? {
+        guard next < held.count else {
+            held.removeAll(keepingCapacity: true)
+            next = 0
+            return nil
+        }
+        guard case .line(var parsed) = held[next] else {
+            next += 1
+            return held[next - 1]
+        }
+        if let v = parsed.value {
+            guard let decision = shapes[parsed.shape]?.decision else { return nil }
+            if decision { parsed.event.className = v }
+            parsed.value = nil
+        }
+        next += 1
+        return .line(parsed)
+    }
+
+    private func learn(_ parsed: ParsedLine) {
+        guard let v = parsed.value else { return }
+        var shape = shapes[parsed.shape] ?? Shape()
+        shape.lines += 1
+        if shape.decision == nil {
+            if shape.values[v] != nil || shape.values.count < Self.valueLimit { shape.values[v, default: 0] |= parsed.event.kind.bit }
+            let repeated = shape.values.values.contains { $0.nonzeroBitCount >= 2 }
+            if repeated, shape.values.count >= 2 {
+                shape.decision = true
+            } else if !repeated, shape.lines >= 8 {
+                shape.decision = false
+            }
+            if shape.decision != nil { shape.values = [:] }
+        }
+        shapes[parsed.shape] = shape
+    }
+
+    /// Decides every open shape on what the capture has shown so far.
+    func decideAll() {
+        for (key, var shape) in shapes where shape.decision == nil {
+            shape.decision = shape.values.values.contains { $0.nonzeroBitCount >= 2 }
+            shape.values = [:]
+            shapes[key] = shape
+        }
     }
 }

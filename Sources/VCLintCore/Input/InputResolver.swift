@@ -20,10 +20,31 @@ public enum InputSource: Sendable, Equatable {
 public struct InputError: Error, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
-    public var description: String { "\(path): \(reason)" }
+    /// The whole line, when it does not read `PATH: reason`.
+    private let sentence: String?
+    public var description: String { sentence ?? "\(path): \(reason)" }
     public init(path: String, reason: String) {
         self.path = path
         self.reason = reason
+        sentence = nil
+    }
+
+    /// A directory (or configuration filter) that left nothing to read: the run failed, as
+    /// SwiftLint's does; linting nothing must not pass for a clean capture.
+    public static func noCaptures(under path: String) -> InputError {
+        InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms)")
+    }
+
+    /// No path given, and standard input is a terminal (a user typed the command to see what it does).
+    public static func terminal(command: String) -> InputError {
+        InputError(path: "-", reason: "standard input is a terminal",
+                   sentence: "no capture given and standard input is a terminal: name a capture file or directory, or pipe one in (… | vclint \(command) -)")
+    }
+
+    private init(path: String, reason: String, sentence: String) {
+        self.path = path
+        self.reason = reason
+        self.sentence = sentence
     }
 }
 
@@ -47,6 +68,7 @@ public enum InputResolver {
             // A missing path stays an input: `open` reports it, and the other inputs are still linted.
             // Directories are walked by the raw bytes of their names (DirectoryWalker).
             if let found = try DirectoryWalker.logFiles(under: path, admit: admit) {
+                guard !found.isEmpty else { throw InputError.noCaptures(under: path) }
                 out.append(contentsOf: found.map { .file($0) })
             } else {
                 out.append(.file(path))

@@ -22,6 +22,10 @@ public struct InputStats: Sendable {
     public var overlongLines = 0
     /// Lines on which a custom dialect's pattern hit PCRE2's match or depth limit (not parsed by it).
     public var patternLimitHits = 0
+    /// Lines that mention a callback name but were not read as an event (lifecycle.md §1), and the
+    /// first of them: a capture in a shape vclint cannot read must not look clean.
+    public var unrecognized = 0
+    public var firstUnrecognized: Int?
 
     public init(path: String) { self.path = path }
 }
@@ -36,11 +40,14 @@ public final class LogScanner {
     /// nothing. They are split so that each pattern starts with at most two distinct bytes: PCRE2's
     /// JIT then skips ahead with SIMD instead of testing every position (4× faster in total). The
     /// vector path (`CandidateLiterals`) searches the same literals.
+    /// The callback names' literals leave out their first letter, so that the capitalised spellings
+    /// apps print (`ViewWillAppear`, `LoadView`) are found too (lifecycle.md §1).
     static let candidatePatterns: [PCRE2Pattern] = [
-        #"viewWill|viewDid|dealloc|deinit|didMove|didReceive|dismiss "#,
-        #"\binit|loadView"#,
-        #"willMove|present "#,
-        #"Attempt to |awakeFromNib|appearance transitions"#,
+        #"iewWill|iewDid|iewIsAppearing|idMove|idReceive|illMove"#,
+        #"dealloc|deinit|dismiss |Dealloc"#,
+        #"\binit|oadView"#,
+        #"present |wakeFromNib"#,
+        #"Attempt to |appearance transitions"#,
     ].map { try! PCRE2Pattern($0) }
 
     public static let defaultChunkSize = 1 << 20
@@ -68,6 +75,17 @@ public final class LogScanner {
     }
     /// Counts the bytes read from file descriptors (the CLI's progress line).
     var progress: ProgressCounter?
+    /// `vclint inspect`'s recorder (one thread: the stage runs on this one).
+    private(set) var inspector: InspectRecorder?
+
+    /// Records what is read for `vclint inspect`.
+    func inspect() {
+        precondition(pipe == nil, "inspect reads on one thread")
+        let r = InspectRecorder()
+        inspector = r
+        stage.observer = r
+        stage.parser.recordShapes = true
+    }
 
     private let capacity: Int
     private let buffer: UnsafeMutablePointer<UInt8>
@@ -218,9 +236,12 @@ public final class LogScanner {
         // Where the input ends tells how far its last session went.
         lastLine.withUnsafeBufferPointer { if let b = $0.baseAddress { sample(b, $0.count) } }
         pipe?.finish()
+        stage.finish()
         let summary = stage.builder.finish()
         stats.lines = lineNumber
         stats.events = stage.events
+        stats.unrecognized = stage.unread
+        stats.firstUnrecognized = stage.firstUnread
         stats.patternLimitHits = stage.parser.limitHits + (pipe?.limitHits ?? 0)
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
@@ -264,7 +285,8 @@ public final class LogScanner {
         let head = min(filled, Self.overlongHead)
         finder.reset()
         let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
-        line(buffer, head, format: EnvelopeParser.classify(buffer, head), candidate: cand)
+        let (format, skip) = EnvelopeParser.locate(buffer, head)
+        line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
         keepLast(buffer, head)
         base += filled
         filled = 0
@@ -289,7 +311,8 @@ public final class LogScanner {
             var n = le - pos
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
             let cand = next < le || !prefilter
-            line(buffer + pos, n, format: EnvelopeParser.classify(buffer + pos, n), candidate: cand)
+            let (format, skip) = EnvelopeParser.locate(buffer + pos, n)
+            line(buffer + pos, n, format: format, skip: skip, candidate: cand, lineStart: pos)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
             if base + pos >= nextSample {
                 // Noise lines carry time too: sample one line per interval of input, at offsets that
@@ -469,7 +492,8 @@ public final class LogScanner {
             formatCounts[format.index] += 1
             lastEnvelope = format
         } else {
-            line(p, n, format: templatedFormat(p, n), candidate: cand)
+            let (format, skip) = templatedFormat(p, n)
+            line(p, n, format: format, skip: skip, candidate: cand, lineStart: lineStart)
         }
         if base + lineStart >= nextSample {
             sample(p, n)
@@ -477,13 +501,13 @@ public final class LogScanner {
         }
     }
 
-    /// `EnvelopeParser.classify`, answered by a recent line's shape when the line has it.
-    private func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
+    /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.
+    private func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
         // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
-        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.classify(p, n) }
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.locate(p, n) }
         for t in 0..<templateCount where templates[t].matches(p, n) {
             if t > 0 { swap(&templates[0], &templates[t]) }
-            return templates[0].format
+            return (templates[0].format, 0)
         }
         let format = EnvelopeParser.classify(p, n)
         if format != nil, let template = EnvelopeTemplate(p, n) {
@@ -496,7 +520,7 @@ public final class LogScanner {
             templates.initialize(to: template)
             templateCount += 1
         }
-        return format
+        return (format, 0)
     }
 #endif
 
@@ -505,11 +529,15 @@ public final class LogScanner {
     @inline(__always)
     private var contextKnown: Bool { pipe == nil ? stage.contextProcess != nil : pipeContextKnown }
 
+    /// One line: `format` is its envelope, which starts `skip` bytes in (after what a console or a web
+    /// page put before it); `lineStart` is where the line starts in the buffer.
     @inline(__always)
-    private func line(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, candidate: Bool) {
+    private func line(_ line: UnsafePointer<UInt8>, _ length: Int, format: EnvelopeFormat?, skip: Int, candidate: Bool, lineStart: Int) {
+        let p = line + skip, n = length - skip
         lineNumber += 1
         let hadEnvelope = lastEnvelope != nil
         if let format {
+            if formatCounts[format.index] == 0, let inspector { inspector.envelope(format, line: lineNumber, UnsafeBufferPointer(start: p, count: n)) }
             formatCounts[format.index] += 1
             lastEnvelope = format
             // `print` lines get the process of the enveloped lines around them: learn it from the
@@ -520,6 +548,19 @@ public final class LogScanner {
         }
         if candidate {
             candidateLines?.append(lineNumber)
+            // A message that its envelope left empty is on this line (Xamarin prints
+            // `…App[1315:14103] ` and the message on a line of its own): read it in that envelope.
+            if format == nil || format == .bare, hadEnvelope, let (carrier, joined) = joinedWithCarrier(lineStart, p, n) {
+                joined.withUnsafeBufferPointer { j in
+                    let number = lineNumber
+                    if let pipeRef {
+                        pipeRef._withUnsafeGuaranteedRef { $0.append(.candidate, j.baseAddress!, j.count, line: number, format: carrier, afterEnvelope: true) }
+                    } else {
+                        stage.candidate(j.baseAddress!, j.count, line: number, format: carrier, afterEnvelope: true)
+                    }
+                }
+                return
+            }
             // An indented line without an envelope after enveloped ones continues the previous
             // message (`EventStage.candidate` drops it): not worth a trip to the stage.
             if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
@@ -531,6 +572,43 @@ public final class LogScanner {
             } else {
                 stage.candidate(p, n, line: lineNumber, format: format, afterEnvelope: hadEnvelope)
             }
+        }
+    }
+
+    /// The line before the one starting at `lineStart` in the buffer (or the last line of the
+    /// previous chunk), when it is an envelope whose message is empty: its format, and its envelope
+    /// followed by this line, to be read as one line.
+    private func joinedWithCarrier(_ lineStart: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
+        var prev: UnsafeBufferPointer<UInt8>
+        if lineStart > 0 {
+            // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
+            var k = lineStart - 1
+            while k > 0, buffer[k - 1] == 0x20 || buffer[k - 1] == 0x09 || buffer[k - 1] == 0x0D { k -= 1 }
+            guard k > 0, buffer[k - 1] == 0x5D || buffer[k - 1] == 0x3A else { return nil }
+            var e = lineStart - 1
+            if e > 0, buffer[e - 1] == 0x0D { e -= 1 }
+            let s = e > 0 ? (vclint_memrchr(buffer, 0x0A, e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? 0) : 0
+            prev = UnsafeBufferPointer(start: buffer + s, count: e - s)
+        } else {
+            guard !lastLine.isEmpty else { return nil }
+            prev = lastLine.withUnsafeBufferPointer { $0 }
+        }
+        // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
+        var last = prev.count
+        while last > 0, prev[last - 1] == 0x20 || prev[last - 1] == 0x09 { last -= 1 }
+        guard last > 0, prev[last - 1] == 0x5D || prev[last - 1] == 0x3A else { return nil }
+        // (Copied: `lastLine` is only borrowed above.)
+        let head = Array(prev)
+        return head.withUnsafeBufferPointer { h -> (EnvelopeFormat, [UInt8])? in
+            guard let base = h.baseAddress, h.count > 0 else { return nil }
+            let (format, skip) = EnvelopeParser.locate(base, h.count)
+            guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
+            guard let info = EnvelopeParser.parse(base + skip, h.count - skip, format: format), !info.isMetadata,
+                  TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
+            var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
+            if joined.last != 0x20 { joined.append(0x20) }
+            joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+            return (format, joined)
         }
     }
 
@@ -592,6 +670,7 @@ extension EnvelopeFormat {
         case .syslog: return 4
         case .ndjson: return 5
         case .bare: return 6
+        case .logcat: return 7
         }
     }
 }

@@ -27,13 +27,13 @@ struct CandidateLiterals {
     /// Exactly the literals of `LogScanner.candidatePatterns` (a test checks they agree), with the
     /// fingerprint's offset and bucket.
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
-        ("viewWill", 3, 0, false), ("viewDid", 3, 0, false), ("Attempt to ", 0, 0, false),
+        ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
         ("init", 0, 1, true),
-        ("dealloc", 0, 2, false), ("deinit", 0, 2, false), ("loadView", 3, 2, false),
+        ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("oadView", 2, 2, false),
         ("dismiss ", 2, 3, false),
-        ("didMove", 2, 4, false), ("didReceive", 2, 4, false), ("willMove", 3, 4, false),
+        ("idMove", 1, 4, false), ("idReceive", 1, 4, false), ("illMove", 2, 4, false),
         ("appearance transitions", 14, 5, false),
-        ("awakeFromNib", 3, 6, false),
+        ("wakeFromNib", 2, 6, false),
         ("present ", 2, 7, false),
     ]
 
@@ -175,8 +175,11 @@ struct EnvelopeTemplate {
         var column = -1
         let format: EnvelopeFormat
         if p[0] == 0x7B {
+            // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
+            guard n > 1, p[1] == 0x22 else { return nil }
             format = .ndjson
-        } else if let t = EnvelopeParser.classifyTimestamped(p, n) {
+            extent = 2
+        } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
             format = t.format
             column = t.column
             extent = t.column + 4

@@ -7,8 +7,14 @@ import Darwin
 /// Where a console line came from (lifecycle.md §1). Detected per line, so mixed files work.
 public enum EnvelopeFormat: String, Sendable, CaseIterable, Comparable {
     case nslog, nslogTZ = "nslog-tz", oslog, compact, syslog, ndjson, bare
+    /// Android's logcat (`threadtime`, Android Studio's, `brief`): recognised so that its lines are
+    /// never read as NSLog ones; its messages are not UIKit events.
+    case logcat
 
     public static func < (a: EnvelopeFormat, b: EnvelopeFormat) -> Bool { a.rawValue < b.rawValue }
+
+    /// The envelopes of Apple platforms' consoles (every one but logcat): what carries UIKit events.
+    public static let apple: [EnvelopeFormat] = allCases.filter { $0 != .logcat }
 }
 
 /// What the envelope of one line says. Byte ranges are relative to the line.
@@ -34,12 +40,14 @@ enum EnvelopeParser {
     static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
         guard n > 0 else { return nil }
         let b0 = p[0]
-        if b0 == 0x7B { return .ndjson }  // {
-        if ByteCursor.isDigit(b0) { return classifyTimestamped(p, n)?.format }
+        if b0 == 0x7B { return isJSONObject(p, n) ? .ndjson : nil }  // {
+        if ByteCursor.isDigit(b0) {
+            if let t = classifyTimestamped(p, n) { return t.format }
+            return classifyUntimed(p, n)
+        }
         if n >= 15, b0 &- 0x41 < 26, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == 0x20 {
             var c = ByteCursor(p, count: min(n, 40))
             if TimestampParser.parseSyslog(&c) != nil { return .syslog }
-            return nil
         }
         if b0 == 0x54, n >= 9, isPrefix("Timestamp ", p, n) {
             // `log show` header: the compact style has a `Ty` column, the default style `Thread`.
@@ -48,7 +56,161 @@ enum EnvelopeParser {
             return i + 2 < n && p[i] == 0x54 && p[i + 1] == 0x79 && p[i + 2] == 0x20 ? .compact : .oslog
         }
         if b0 == 0x46, isPrefix("Filtering the log data", p, n) { return .oslog }
+        // Untimed envelopes start with a letter, `[` or a name in another script (indented and
+        // punctuated continuation lines cost nothing more).
+        guard b0 &- 0x41 < 26 || b0 &- 0x61 < 26 || b0 == 0x5B || b0 >= 0x80 || b0 == 0x5F else { return nil }
+        return classifyUntimed(p, n)
+    }
+
+    /// Lines whose envelope has no full timestamp: logcat without a year (`11-24 10:00:00.123  1234
+    /// 5678 D Tag: msg`) or in `brief` style (`D/Tag( 1234): msg`), a year cut short (` 020-04-28
+    /// 23:36:34.728 App[1315:14103] …`), and the NSLog envelope with its timestamp hidden
+    /// (`App Name[63209:914637] msg`, `[7397:f803] msg`). Lines of a capture that has envelopes
+    /// rarely get here: most are classified by a template or by their timestamp first.
+    static func classifyUntimed(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
+        let b0 = p[0]
+        if ByteCursor.isDigit(b0) {
+            // MM-DD HH:MM:SS(.mmm): logcat's threadtime and Android Studio's styles without a year.
+            if n >= 18, p[2] == 0x2D, p[5] == 0x20, p[8] == 0x3A, p[11] == 0x3A, ByteCursor.isDigit(p[1]),
+               ByteCursor.isDigit(p[3]), ByteCursor.isDigit(p[4]) {
+                var i = 14
+                if i < n, p[i] == 0x2E { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
+                guard i < n, p[i] == 0x20 else { return nil }
+                while i < n, p[i] == 0x20 { i += 1 }
+                return logcatBody(p, n, at: i) != nil ? .logcat : nil
+            }
+            // A year cut short (copied from a web page or a comment): its NSLog envelope still holds.
+            if let column = shortYearColumn(p, n), parseNSLogBrackets(ByteCursor(p, count: n, pos: column), time: nil, format: .nslog) != nil {
+                return .nslog
+            }
+            return nil
+        }
+        // brief: `D/Tag( 1234): msg`.
+        if n >= 6, p[1] == 0x2F, b0 == 0x56 || b0 == 0x44 || b0 == 0x49 || b0 == 0x57 || b0 == 0x45 || b0 == 0x46 || b0 == 0x41 {
+            var i = 2
+            while i < n, i < 120, p[i] != 0x28, p[i] != 0x3A { i += 1 }
+            if i < n, p[i] == 0x28 {
+                i += 1
+                while i < n, p[i] == 0x20 { i += 1 }
+                let s = i
+                while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+                if i > s, i + 1 < n, p[i] == 0x29, p[i + 1] == 0x3A { return .logcat }
+            }
+        }
+        // NSLog without its timestamp: `NAME[PID:TID] ` at the start of the line, or `[PID:TID] `.
+        if b0 == 0x5B || (b0 &- 0x41 < 26 || b0 &- 0x61 < 26 || b0 >= 0x80 || b0 == 0x5F), untimedNSLog(p, n) != nil {
+            return .nslog
+        }
         return nil
+    }
+
+    /// Where a logcat line's `PID TID L Tag:` (threadtime) or `PID-TID/package L/Tag:` (Android
+    /// Studio) body ends, from `i`, the column after its timestamp; nil when it is not one.
+    static func logcatBody(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> Int? {
+        var i = start
+        let s = i
+        while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+        guard i > s, i < n else { return nil }
+        if p[i] == 0x2D {  // 6937-6937/com.example.app
+            i += 1
+            let t = i
+            while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+            guard i > t, i < n, p[i] == 0x2F else { return nil }
+            return i + 1
+        }
+        guard p[i] == 0x20 else { return nil }
+        while i < n, p[i] == 0x20 { i += 1 }
+        let t = i
+        while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
+        guard i > t, i < n, p[i] == 0x20 else { return nil }
+        while i < n, p[i] == 0x20 { i += 1 }
+        guard i + 1 < n, p[i] == 0x56 || p[i] == 0x44 || p[i] == 0x49 || p[i] == 0x57 || p[i] == 0x45 || p[i] == 0x46 || p[i] == 0x41,
+              p[i + 1] == 0x20 else { return nil }
+        return i + 2
+    }
+
+    /// The column after a timestamp whose year was cut to one to three digits
+    /// (`020-04-28 23:36:34.728 App[…]`).
+    static func shortYearColumn(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        var i = 0
+        while i < n, i < 4, ByteCursor.isDigit(p[i]) { i += 1 }
+        guard i >= 1, i <= 3, i + 15 <= n, p[i] == 0x2D, p[i + 3] == 0x2D, p[i + 6] == 0x20 || p[i + 6] == 0x54,
+              p[i + 9] == 0x3A, p[i + 12] == 0x3A, ByteCursor.isDigit(p[i + 1]), ByteCursor.isDigit(p[i + 7]),
+              ByteCursor.isDigit(p[i + 14]) else { return nil }
+        var k = i + 15
+        if k < n, p[k] == 0x2E || p[k] == 0x2C { k += 1; while k < n, ByteCursor.isDigit(p[k]) { k += 1 } }
+        guard k < n, p[k] == 0x20 else { return nil }
+        while k < n, p[k] == 0x20 { k += 1 }
+        return k
+    }
+
+    /// `NAME[PID:TID] ` or `[PID:TID] ` at the start of a line: the envelope and the position after it.
+    static func untimedNSLog(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeInfo, after: Int)? {
+        let limit = min(n, 160)
+        guard let hit = memchr(p, 0x5B, limit) else { return nil }
+        let open = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - p
+        // The name holds no bracket, and no colon: a line with a timestamp before its name (behind
+        // some junk) is read by `locate`, not as a name that swallowed the time.
+        for k in 0..<open where p[k] == 0x5D || p[k] == 0x3C || p[k] == 0x3E || p[k] == 0x3A { return nil }
+        var k = ByteCursor(p, count: n, pos: open + 1)
+        guard let pid = k.number(), k.expect(0x3A) else { return nil }
+        let tidStart = k.pos
+        while let b = k.peek(), ByteCursor.isHex(b) || b == 0x78 { k.pos += 1 }
+        guard k.pos > tidStart, k.expect(0x5D), k.atEnd || k.peek() == 0x20 else { return nil }
+        let msgStart = min(k.peek() == 0x20 ? k.pos + 1 : k.pos, n)
+        let process: Range<Int>? = open > 0 ? 0..<open : nil
+        return (EnvelopeInfo(format: .nslog, time: nil, process: process, pid: pid, message: msgStart..<n), k.pos)
+    }
+
+    /// A line that starts a JSON object (`{"…": …}`), not an NSLog description of a set (`{(`) or a
+    /// dictionary (`{` alone).
+    /// (Decided by its first bytes, as `EnvelopeTemplate` needs: a line that is not a whole object
+    /// after all is not parsed as one, and reads as a continuation.)
+    @inline(__always)
+    static func isJSONObject(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 1
+        while i < n, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
+        return i < n && p[i] == 0x22
+    }
+
+    /// `classify`, forgiving what a console, a web page or a chat put before the envelope: a
+    /// byte-order mark, U+FFFC, an emoji or a bullet, spaces, a list marker (`d、`). Returns the
+    /// format and how many bytes to skip to the envelope (0 when the line starts with it, or has none).
+    static func locate(_ p: UnsafePointer<UInt8>, _ n: Int) -> (format: EnvelopeFormat?, skip: Int) {
+        if let f = classify(p, n) { return (f, 0) }
+        guard n > 1 else { return (nil, 0) }
+        let b0 = p[0]
+        var i = 0
+        if b0 == 0x20 || b0 == 0x09 {
+            // Indented: only a timestamp right after the spaces (an indented dictionary line is not one).
+            while i < n, i < 24, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
+            guard i < n, ByteCursor.isDigit(p[i]), let f = classify(p + i, n - i), f != .ndjson else { return (nil, 0) }
+            return (f, i)
+        }
+        // Something other than ASCII first (a BOM, U+FFFC, an emoji, a bullet), or a list marker
+        // glued to it (`d、`): up to 24 bytes before the envelope.
+        guard b0 >= 0x80 || p[1] >= 0x80 else { return (nil, 0) }
+        while i < n, i < 24 {
+            let b = p[i]
+            if ByteCursor.isDigit(b) || b == 0x5B {
+                if i > 0, let f = classify(p + i, n - i), f != .ndjson { return (f, i) }
+                if ByteCursor.isDigit(b) { return (nil, 0) }
+                i += 1
+                continue
+            }
+            if b >= 0x80 {
+                i += TextScalars.decode(p, i, n).length
+                continue
+            }
+            if b == 0x7B || b == 0x3C { return (nil, 0) }
+            if (b | 0x20) &- 0x61 < 26, i > 1 {
+                // A word after the junk: an envelope without its timestamp (`🔥 App[1:2] …`), or none.
+                if let f = classify(p + i, n - i), f == .nslog { return (f, i) }
+                return (nil, 0)
+            }
+            i += 1
+        }
+        return (nil, 0)
     }
 
     /// The timestamped envelopes (NSLog, `log show`/`log stream`, compact): their format and the
@@ -72,6 +234,9 @@ enum EnvelopeParser {
         guard i < n, p[i] == 0x20 else { return nil }
         while i < n, p[i] == 0x20 { i += 1 }
         if i + 1 < n, p[i] == 0x30, p[i + 1] == 0x78 { return (.oslog, i) }  // thread column 0x…
+        // logcat with a year: `  1234  5678 D Tag:` or `6937-6937/com.example.app D/Tag:`. (A process
+        // name that starts with digits, `7_1UIViewController[6679:907]`, is NSLog's.)
+        if i < n, ByteCursor.isDigit(p[i]), logcatBody(p, n, at: i) != nil { return (.logcat, -1) }
         // compact: a one- or two-letter type code then the process
         var j = i
         while j < n, j - i < 3, (p[j] | 0x20) &- 0x61 < 26 { j += 1 }
@@ -98,6 +263,11 @@ enum EnvelopeParser {
             if p[0] == 0x54 || p[0] == 0x46 {  // log show header / filter line
                 return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
+            if !ByteCursor.isDigit(p[0]) { return untimedNSLog(p, n)?.0 }
+            if n < 5 || p[4] != 0x2D {  // a year cut short (classify checked the full shape)
+                guard let column = shortYearColumn(p, n) else { return nil }
+                return parseNSLogBrackets(ByteCursor(p, count: n, pos: column), time: nil, format: .nslog)?.0
+            }
             // `classify` checked the timestamp's shape; its value is only computed for lines that
             // carry an event (`time(_:_:format:)`).
             let time: LogTime? = nil
@@ -109,6 +279,8 @@ enum EnvelopeParser {
             }
         case .bare:
             return EnvelopeInfo(format: .bare, message: 0..<n)
+        case .logcat:
+            return nil
         }
     }
 
@@ -123,6 +295,14 @@ enum EnvelopeParser {
         return c
     }
 
+    /// NSLog's fallbacks after its `NAME[PID:TID]` reading failed: `log show --style syslog`, else
+    /// a timestamp and a message with no process (`2017-02-11 17:25:16.964 message`).
+    private static func parseTimestampedOther(_ c: inout ByteCursor, time: LogTime?, format: EnvelopeFormat) -> EnvelopeInfo? {
+        let start = c.pos
+        if let info = parseTimestampedSyslog(&c, time: time, format: format) { return info }
+        return EnvelopeInfo(format: format, time: time, process: nil, pid: nil, message: start..<c.end)
+    }
+
     /// The timestamp of a line whose envelope was parsed (computed only for lines with events).
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo) -> LogTime? {
         var cache = TimestampParser.MinuteCache()
@@ -135,11 +315,12 @@ enum EnvelopeParser {
         switch info.format {
         case .nslog, .nslogTZ, .oslog, .compact:
             var c = ByteCursor(p, count: n)
-            return TimestampParser.parseISOLike(&c, cache: &cache)?.0
+            if let t = TimestampParser.parseISOLike(&c, cache: &cache)?.0 { return t }
+            return TimestampParser.parseShortYear(p, n)
         case .syslog:
             var c = ByteCursor(p, count: n)
             return TimestampParser.parseSyslog(&c)
-        case .ndjson, .bare:
+        case .ndjson, .bare, .logcat:
             return nil
         }
     }
@@ -147,7 +328,7 @@ enum EnvelopeParser {
     /// `PROCESS NAME[PID:TID] message` (NSLog; the process name may hold spaces).
     private static func parseNSLog(_ c: inout ByteCursor, time: LogTime?, format: EnvelopeFormat) -> EnvelopeInfo? {
         if let (info, _) = parseNSLogBrackets(c, time: time, format: format) { return info }
-        return parseTimestampedSyslog(&c, time: time, format: format)
+        return parseTimestampedOther(&c, time: time, format: format)
     }
 
     /// The `NAME[PID:TID]` reading of `parseNSLog`, and the position after its `]`: what it decided
@@ -189,7 +370,8 @@ enum EnvelopeParser {
 
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
-        guard format == .nslog || format == .nslogTZ, p[0] != 0x54, p[0] != 0x46 else { return parse(p, n, format: format) }
+        // (A full timestamp has its first dash at 4: a year cut short, or no timestamp, is parsed apart.)
+        guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == 0x2D else { return parse(p, n, format: format) }
         var c = afterTimestamp(p, n)
         let start = c.pos
         let keyLength = cache.key.count
@@ -199,7 +381,7 @@ enum EnvelopeParser {
         }
         guard let (info, after) = parseNSLogBrackets(c, time: nil, format: format) else {
             cache.start = -1
-            return parseTimestampedSyslog(&c, time: nil, format: format)
+            return parseTimestampedOther(&c, time: nil, format: format)
         }
         if after < n, let process = info.process, let pid = info.pid {  // `]` then a space: the common shape
             cache.format = format

@@ -3,6 +3,8 @@ public enum EventKind: String, Sendable, CaseIterable {
     case initialize = "init"
     case loadView, viewDidLoad
     case viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
+    /// iOS 17's callback between viewWillAppear and viewDidAppear (back-deployed to iOS 13).
+    case viewIsAppearing
     case viewWillLayoutSubviews, viewDidLayoutSubviews
     case willMoveToParent, didMoveToParent
     case didReceiveMemoryWarning, viewWillUnload, viewDidUnload
@@ -44,6 +46,7 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .dismissEnd: return 1 << 18
         case .uikitUnbalancedTransition: return 1 << 19
         case .uikitPresentationConflict: return 1 << 20
+        case .viewIsAppearing: return 1 << 21
         }
     }
 
@@ -60,6 +63,9 @@ public enum Dialect: String, Sendable {
     case describedObject = "described-object"
     case uikit
     case custom
+    /// A lifecycle statement in the app's own words: one callback name with at most a label, a
+    /// separator, decoration and arguments (lifecycle.md §1, "The table above is not the limit").
+    case freeForm = "free-form"
 }
 
 /// What a move-to-parent line says about its argument.

@@ -11,7 +11,6 @@ public final class MessageParser {
     private static let cls = #"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*(?:\.[A-Za-z_$\x80-\xff][\w$\x80-\xff]*)*"#
     private static let label = #"[^\s\[\]<>()]+"#
     private static let sig = #"(?<sig>\((?:[\w ]*:)*[\w ]*\)|(?::\w*)*)"#
-    private static let obj = #"<[^<>]{1,300}>"#
 
     private static let shared = Patterns()
 
@@ -19,9 +18,6 @@ public final class MessageParser {
     final class Patterns: @unchecked Sendable {
         let objc = try! PCRE2Pattern(#"^[-+]\[(?<cls>\#(cls))(?:\s*\([\w ]*\))?\s+(?<m>[A-Za-z_]\w*)(?<sig>(?::\w*)*)\](?<rest>.*)$"#)
         let described = try! PCRE2Pattern(#"^<(?<cls>\#(cls)):\s*(?<addr>0x[0-9A-Fa-f]+)(?:;[^>]*)?>\s*(?:[-:]\s*)?(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
-        let unbalanced = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Unbalanced calls to begin/end appearance transitions for (?<obj>\#(obj))$"#)
-        let attemptPresent = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to present (?<a>\#(obj)) on (?<b>\#(obj))(?: \(from \#(obj)\))? (?:whose view is not in the window hierarchy|which is already presenting (?<c>\#(obj))|while a presentation is in progress)$"#)
-        let attemptDismiss = try! PCRE2Pattern(#"^(?:\[\w+\]\s*)?(?:Warning:\s*)?Attempt to dismiss from view controller (?<a>\#(obj)) while a presentation or dismiss is in progress$"#)
         let object = try! PCRE2Pattern(#"^<(?<cls>[^:<>\s]+)(?::\s*(?<addr>0x[0-9A-Fa-f]+))?[^>]*>$"#)
         let marker = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+(?<verb>present|dismiss)\s+(?<phase>begin|start|end|done|finished|completed?)$"#)
         let dots = try! PCRE2Pattern(#"^(?<cls>\#(label)?)\s*(?:\.|…){2,}\s*(?<m>dealloc|deinit)\s*(?:\.|…)*$"#)
@@ -43,8 +39,7 @@ public final class MessageParser {
     }
 
     private let objcGroups: Groups, describedGroups: Groups, invokeGroups: Groups, methodClassGroups: Groups, twoWordGroups: Groups
-    private let objc: PCRE2Matcher, described: PCRE2Matcher, unbalanced: PCRE2Matcher
-    private let attemptPresent: PCRE2Matcher, attemptDismiss: PCRE2Matcher, object: PCRE2Matcher
+    private let objc: PCRE2Matcher, described: PCRE2Matcher, object: PCRE2Matcher
     private let marker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
     private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
 
@@ -57,18 +52,178 @@ public final class MessageParser {
     public init(custom: [CustomDialect] = []) {
         self.custom = custom.map { ($0, $0.pattern.makeMatcher()) }
         let p = Self.shared
-        objc = p.objc.makeMatcher(); described = p.described.makeMatcher(); unbalanced = p.unbalanced.makeMatcher()
-        attemptPresent = p.attemptPresent.makeMatcher(); attemptDismiss = p.attemptDismiss.makeMatcher()
+        objc = p.objc.makeMatcher(); described = p.described.makeMatcher()
         object = p.object.makeMatcher(); marker = p.marker.makeMatcher(); dots = p.dots.makeMatcher()
         invoke = p.invoke.makeMatcher(); methodClass = p.methodClass.makeMatcher(); twoWord = p.twoWord.makeMatcher()
         objcGroups = Groups(p.objc); describedGroups = Groups(p.described); invokeGroups = Groups(p.invoke)
         methodClassGroups = Groups(p.methodClass); twoWordGroups = Groups(p.twoWord)
     }
 
-    /// Parses a message given as bytes.
+    /// What the last `parse` found besides its event (read by `LineParser`).
+    struct Note {
+        /// The message mentions a callback name as a word but is not a lifecycle statement
+        /// (lifecycle.md §1: such lines are counted, so that an unread capture never looks clean).
+        var unread = false
+        /// A free-form statement's outcome word (`viewDidLoad begin` / `viewDidLoad end`).
+        var phase: FreeFormStatement.Phase = .none
+        /// A free-form statement's printed value after the callback, when it has no label: the
+        /// capture decides whether it names the controller (`LabelLearner`).
+        var value: String?
+        /// The free-form statement's shape (`FreeFormReader.template`), when `value` is set or
+        /// `recordShapes` asks for it; 0 otherwise.
+        var shape: UInt64 = 0
+        /// The shape's text (`{label} – {callback}`), with `recordShapes`.
+        var template: String?
+    }
+    private(set) var note = Note()
+    /// `vclint inspect`: every free-form statement's shape is worked out (`Note.template`).
+    var recordShapes = false
+
+    /// Parses a message given as bytes: the built-in dialects, then the user's, then the
+    /// free-form statements of lifecycle.md §1, then UIKit's warnings wherever they stand.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        if note.value != nil || note.template != nil { note = Note() } else { note.unread = false; note.phase = .none; note.shape = 0 }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        // White space of other scripts inside the message (a web page's U+00A0 between a class and
+        // its method) reads as a space: the grammars see the message with ASCII spaces.
+        if Self.hasHighBytes(base, bytes.count), let spaced = Self.asciiSpaced(base, bytes.count) {
+            return spaced.withUnsafeBufferPointer { parseNormalized($0) }
+        }
+        return parseNormalized(bytes)
+    }
+
+    private func parseNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        // Noise that mentions callbacks repeats its shape all through a capture (`[Memory] footprint
+        // 925 MB after didReceiveMemoryWarning …`): a shape known to be noise is answered at once.
+        let shape = custom.isEmpty ? NoiseShapes.key(base, bytes.count) : 0
+        if shape != 0, let unread = noise.lookup(shape) {
+            note.unread = unread
+            return nil
+        }
         if let e = builtIn(bytes) { return e }
-        return custom.isEmpty ? nil : customEvent(bytes)
+        if !custom.isEmpty, let e = customEvent(bytes) { return e }
+        let e = freeForm(base, bytes.count)
+        if e == nil, shape != 0 { noise.insert(shape, unread: note.unread) }
+        return e
+    }
+
+    /// Shapes of messages that were noise (`NoiseShapes`).
+    private var noise = NoiseShapes()
+
+    /// Whether a byte ≥ 0x80 is in the message (eight bytes at a time).
+    @inline(__always)
+    static func hasHighBytes(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i + 8 <= n {
+            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+            i += 8
+        }
+        while i < n { if p[i] >= 0x80 { return true }; i += 1 }
+        return false
+    }
+
+    /// The message with every white space scalar of another script made one ASCII space; nil when
+    /// it has none.
+    static func asciiSpaced(_ p: UnsafePointer<UInt8>, _ n: Int) -> [UInt8]? {
+        var out: [UInt8]? = nil
+        var i = 0
+        while i < n {
+            if p[i] >= 0x80 {
+                let (v, k) = TextScalars.decode(p, i, n)
+                if TextScalars.classify(v) == .space {
+                    if out == nil { out = Array(UnsafeBufferPointer(start: p, count: i)) }
+                    out!.append(0x20)
+                    i += k
+                    continue
+                }
+                out?.append(contentsOf: UnsafeBufferPointer(start: p + i, count: k))
+                i += k
+                continue
+            }
+            out?.append(p[i])
+            i += 1
+        }
+        return out
+    }
+
+    /// A free-form statement (`FreeFormReader`), or a UIKit warning behind decoration.
+    private func freeForm(_ base: UnsafePointer<UInt8>, _ count: Int) -> Event? {
+        switch FreeFormReader.read(base, count) {
+        case .none:
+            // No callback: maybe one of UIKit's warnings behind decoration (the shortest is longer than 40).
+            guard count >= 40 else { return nil }
+            let r = Self.statementRange(base, count)
+            return uikitWarning(Message(base: base + r.lowerBound, count: r.count))
+        case .mention:
+            note.unread = true
+            return nil
+        case .statement(let st):
+            let bytes = { (r: Range<Int>) in UnsafeBufferPointer(start: base + r.lowerBound, count: r.count) }
+            let name: String
+            if let r = st.label {
+                name = st.labelIsClass ? normalizedName(bytes(r)) : names.string(bytes(r))
+            } else {
+                name = Self.unnamed
+            }
+            var e = Event(kind: st.kind, className: name, address: st.address, dialect: .freeForm)
+            switch st.parent {
+            case .none: e.parent = .none
+            case .parent: e.parent = .parent(st.parentClass.map { normalizedName(bytes($0)) })
+            case .unknown: break
+            }
+            note.phase = st.phase
+            if let v = st.value { note.value = Self.collapsed(bytes(v)) }
+            if recordShapes || st.value != nil {
+                let t = FreeFormReader.template(base, count, st)
+                note.shape = Words.key(t)
+                if recordShapes { note.template = t }
+            }
+            return e
+        }
+    }
+
+    /// The class name of unlabeled statements (`viewDidLoad`, `print(#function)`): the session's
+    /// unnamed controller (lifecycle.md §1).
+    public static let unnamed = "(unnamed)"
+
+    /// A printed value as one line of text, its runs of white space made one space.
+    static func collapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var space = false
+        for b in bytes {
+            if b == 0x20 || b == 0x09 { space = true; continue }
+            if space, !out.isEmpty { out.append(0x20) }
+            space = false
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The message without white space of any script at its ends, nor trailing `.`, `!`, `,`, `;`.
+    @inline(__always)
+    static func statementRange(_ base: UnsafePointer<UInt8>, _ count: Int) -> Range<Int> {
+        // Most messages start and end in ASCII: the ASCII trim says it all.
+        guard count > 0, base[0] < 0x80, base[count - 1] < 0x80 else { return unicodeStatementRange(base, count) }
+        var lo = 0, hi = count
+        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        if hi > lo, base[hi - 1] >= 0x80 { return unicodeStatementRange(base, count) }
+        return lo..<hi
+    }
+
+    private static func unicodeStatementRange(_ base: UnsafePointer<UInt8>, _ count: Int) -> Range<Int> {
+        var r = TextScalars.trimmed(base, 0..<count)
+        while true {
+            var hi = r.upperBound
+            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+            if hi == r.upperBound { return r }
+            let t = TextScalars.trimmed(base, r.lowerBound..<hi)
+            if t == r { return r }
+            r = t
+        }
     }
 
     /// The user's dialects, tried after the built-in ones.
@@ -94,9 +249,8 @@ public final class MessageParser {
 
     private func builtIn(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         guard let base = bytes.baseAddress else { return nil }
-        var lo = 0, hi = bytes.count
-        while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
-        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        let r = Self.statementRange(base, bytes.count)
+        let lo = r.lowerBound, hi = r.upperBound
         guard hi - lo >= 4, hi - lo <= 600 else { return nil }
         let p = base + lo
         let n = hi - lo
@@ -329,6 +483,12 @@ public final class MessageParser {
             }
         }
         guard let kind else { return nil }
+        // `Calling viewDidLoad`, `skipped viewDidLoad`: an outcome word or a sentence, not a class
+        // (the free-form reader decides what they are).
+        if dialect == .swiftFunction {
+            let w = m.base
+            if Words.phase(w, clsRange) != nil || Words.isStopWord(w, clsRange) || Words.isLowercaseVerb(w, clsRange) { return nil }
+        }
         // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity).
         if dialect != .namedInvoke {
             var k = clsRange.upperBound - 1
@@ -342,35 +502,40 @@ public final class MessageParser {
         return event
     }
 
+    /// UIKit's warnings, known by their wording whatever decoration stands before them (a
+    /// `[Presentation]` tag, `Warning:`, an emoji), with the controllers' generic or module-qualified
+    /// names, with or without addresses, or elided (`on ...`).
     private func uikitWarning(_ m: Message) -> Event? {
-        // Each grammar needs its literal: tagged noise (`[Router] …`) skips the regexes.
-        let hasUnbalanced = m.contains("Unbalanced calls to begin/end appearance transitions for ")
-        let hasAttempt = m.contains("Attempt to ")
-        guard hasUnbalanced || hasAttempt else { return nil }
-        if hasUnbalanced, unbalanced.search(m.base, length: m.count) == .match, let r = unbalanced.range(1),
-           let (cls, addr) = describedObject(m.bytes(r)) {
-            var e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
-            e.text = m.text(0..<m.count)
-            return e
+        guard let w = UIKitWarningReader.read(m.base, m.count) else { return nil }
+        func named(_ x: UIKitWarningReader.Participant) -> (String, UInt64?)? {
+            guard let c = x.cls else { return nil }
+            return (normalizedName(m.bytes(c)), x.address)
         }
-        guard hasAttempt else { return nil }
-        if attemptPresent.search(m.base, length: m.count) == .match, let a = attemptPresent.range(1), let b = attemptPresent.range(2),
-           let (pc, pa) = describedObject(m.bytes(a)), let (hc, ha) = describedObject(m.bytes(b)) {
+        var e: Event
+        switch w {
+        case .unbalanced(let x):
+            let (cls, addr) = named(x) ?? (Self.unknown, nil)
+            e = Event(kind: .uikitUnbalancedTransition, className: cls, address: addr, dialect: .uikit)
+        case .present(let presented, let presenter, let busyWith):
             // The presenter (the `on` controller) is the one whose state was wrong.
-            var e = Event(kind: .uikitPresentationConflict, className: hc, address: ha, dialect: .uikit)
-            e.others.append((pc, pa))
-            if let c = attemptPresent.range(3), let (cc, ca) = describedObject(m.bytes(c)) { e.others.append((cc, ca)) }
-            e.text = m.text(0..<m.count)
-            return e
+            if let (hc, ha) = named(presenter) {
+                e = Event(kind: .uikitPresentationConflict, className: hc, address: ha, dialect: .uikit)
+                if let o = named(presented) { e.others.append(o) }
+            } else {
+                let (pc, pa) = named(presented) ?? (Self.unknown, nil)
+                e = Event(kind: .uikitPresentationConflict, className: pc, address: pa, dialect: .uikit)
+            }
+            if let b = busyWith, let o = named(b) { e.others.append(o) }
+        case .dismiss(let x):
+            let (cls, addr) = named(x) ?? (Self.unknown, nil)
+            e = Event(kind: .uikitPresentationConflict, className: cls, address: addr, dialect: .uikit)
         }
-        if attemptDismiss.search(m.base, length: m.count) == .match, let a = attemptDismiss.range(1),
-           let (cls, addr) = describedObject(m.bytes(a)) {
-            var e = Event(kind: .uikitPresentationConflict, className: cls, address: addr, dialect: .uikit)
-            e.text = m.text(0..<m.count)
-            return e
-        }
-        return nil
+        e.text = m.text(0..<m.count)
+        return e
     }
+
+    /// A warning whose controllers are all elided.
+    static let unknown = "(unknown)"
 
     private func describedObject(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt64?)? {
         guard let base = bytes.baseAddress, object.search(base, length: bytes.count) == .match, let c = object.range(1) else { return nil }
@@ -468,7 +633,7 @@ public final class MessageParser {
 
     /// `normalizeClass` of a name given as bytes, through the name cache. An ASCII name is cut at its
     /// last dot directly (one byte per Character there); others go through `normalizeClass`.
-    private func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    func normalizedName(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return "" }
         var ascii = true
         var dot = -1
@@ -494,9 +659,11 @@ public final class MessageParser {
 
 /// Method and selector names → event kinds, compared as bytes (no String for noise lines).
 enum MethodTable {
-    private static let table: [(name: [UInt8], kind: EventKind?)] = [
+    /// The names, one per (length, first byte, last byte): that triple finds the one name a word can
+    /// be (the free-form reader asks for every word of the lines that mention a callback).
+    private static let names: [(name: StaticString, kind: EventKind?)] = [
         ("init", .initialize), ("awakeFromNib", .initialize), ("loadView", .loadView), ("viewDidLoad", .viewDidLoad),
-        ("viewWillAppear", .viewWillAppear), ("viewDidAppear", .viewDidAppear),
+        ("viewWillAppear", .viewWillAppear), ("viewIsAppearing", .viewIsAppearing), ("viewDidAppear", .viewDidAppear),
         ("viewWillDisappear", .viewWillDisappear), ("viewDidDisappear", .viewDidDisappear),
         ("viewWillLayoutSubviews", .viewWillLayoutSubviews), ("viewDidLayoutSubviews", .viewDidLayoutSubviews),
         ("willMoveToParentViewController", .willMoveToParent), ("willMoveToParent", .willMoveToParent),
@@ -504,33 +671,95 @@ enum MethodTable {
         ("willMove", nil), ("didMove", nil),
         ("didReceiveMemoryWarning", .didReceiveMemoryWarning), ("viewWillUnload", .viewWillUnload),
         ("viewDidUnload", .viewDidUnload), ("dealloc", .dealloc), ("deinit", .dealloc),
-    ].map { (Array($0.0.utf8), $0.1) }
-    private static let initWith = Array("initWith".utf8)
-    private static let parentWord = Array("Parent".utf8)
-
-    static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>) -> EventKind? {
-        let n = name.count
-        guard n >= 4, let first = name.first, first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
-        for entry in table where entry.name.count == n && entry.name[0] == first
-            && entry.name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, n) == 0 }) {
-            if let k = entry.kind { return k }
-            // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
-            let isWill = first == 0x77
-            if signature.count == 0 || contains(signature, parentWord) { return isWill ? .willMoveToParent : .didMoveToParent }
-            return nil
+    ]
+    private static let slots = 256
+    /// Entry index + 1 per slot of `slot(n, first, last)`; 0: no name.
+    nonisolated(unsafe) private static let index: UnsafeMutablePointer<UInt8> = {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: slots)
+        t.initialize(repeating: 0, count: slots)
+        for (i, e) in names.enumerated() {
+            let p = e.name.utf8Start, n = e.name.utf8CodeUnitCount
+            let k = slot(n, p[0], p[n - 1])
+            precondition(t[k] == 0, "MethodTable: two names share a slot")
+            t[k] = UInt8(i + 1)
         }
-        if n > initWith.count, name.starts(with: initWith) { return .initialize }
+        return t
+    }()
+
+    @inline(__always) private static func slot(_ n: Int, _ first: UInt8, _ last: UInt8) -> Int {
+        (n &* 7 &+ Int(first) &* 3 &+ Int(last)) & (slots - 1)
+    }
+
+    /// `foldCase`: a capitalised name (`ViewWillAppear`, as Xamarin apps print it) counts too.
+    static func kind(_ name: UnsafeBufferPointer<UInt8>, signature: UnsafeBufferPointer<UInt8>, foldCase: Bool = false) -> EventKind? {
+        let n = name.count
+        guard n >= 4, let base = name.baseAddress else { return nil }
+        var first = base[0]
+        if foldCase, first &- 0x41 < 26 { first |= 0x20 }
+        guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
+        if n <= 30, case let i = Int(index[slot(n, first, base[n - 1])]), i > 0 {
+            let e = names[i - 1]
+            let q = e.name.utf8Start
+            if e.name.utf8CodeUnitCount == n, q[0] == first, memcmp(q + 1, base + 1, n - 1) == 0 {
+                if let k = e.kind { return k }
+                // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
+                if signature.count == 0 || contains(signature, "Parent") { return first == 0x77 ? .willMoveToParent : .didMoveToParent }
+                return nil
+            }
+        }
+        // initWithNibName:bundle:, initWithCoder:, …
+        if n > 8, first == 0x69, memcmp(base + 1, "nitWith", 7) == 0 { return .initialize }
         return nil
     }
 
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard hay.count >= needle.count else { return false }
-        for i in 0...(hay.count - needle.count) where hay[i] == needle[0] {
-            var ok = true
-            for j in 1..<needle.count where hay[i + j] != needle[j] { ok = false; break }
-            if ok { return true }
-        }
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let k = needle.utf8CodeUnitCount
+        guard let h = hay.baseAddress, hay.count >= k else { return false }
+        for i in 0...(hay.count - k) where memcmp(h + i, needle.utf8Start, k) == 0 { return true }
         return false
+    }
+}
+
+/// The shapes of messages that were neither an event nor a UIKit warning, and whether each
+/// mentioned a callback: a direct-mapped table keyed by a hash of the message with its runs of
+/// digits as one `#` (a count, a timing or an id does not change what a message is). Messages of
+/// up to 256 bytes only: no grammar limit (a tag of 60 bytes, a bracket searched over 300) can then
+/// depend on how many digits a run has. Not used with the user's dialects, whose patterns may
+/// tell digits apart.
+struct NoiseShapes {
+    /// Per slot: the shape's key with its lowest bit set when the message mentioned a callback.
+    private var slots = [UInt64](repeating: 0, count: 4096)
+
+    /// The shape's key (its lowest bit clear, never 0), or 0 for a message too long to be cached.
+    @inline(__always)
+    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        guard n <= 256 else { return 0 }
+        var h: UInt64 = 0xcbf29ce484222325
+        var inDigits = false
+        for i in 0..<n {
+            let b = p[i]
+            if b &- 0x30 < 10 {
+                if inDigits { continue }
+                inDigits = true
+                h = (h ^ 0x23) &* 0x100000001b3
+                continue
+            }
+            inDigits = false
+            h = (h ^ UInt64(b)) &* 0x100000001b3
+        }
+        return (h & ~1) | 1 << 63
+    }
+
+    /// Whether the message mentioned a callback, if its shape is known noise.
+    @inline(__always)
+    func lookup(_ key: UInt64) -> Bool? {
+        let v = slots[Int(truncatingIfNeeded: key >> 1) & 4095]
+        guard v & ~1 == key else { return nil }
+        return v & 1 == 1
+    }
+
+    mutating func insert(_ key: UInt64, unread: Bool) {
+        slots[Int(truncatingIfNeeded: key >> 1) & 4095] = unread ? key | 1 : key
     }
 }
 

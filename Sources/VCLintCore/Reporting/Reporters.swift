@@ -70,6 +70,19 @@ public struct XcodeReporter: Reporter {
         return "\(parts.joined(separator: ", ")) in \(plural(result.files.count, "file")) (\(plural(result.totalLines, "line")), \(String(format: "%.2f", secs)) s)"
     }
 
+    /// The stderr lines that say an input has lines vclint could not read (lifecycle.md §1), at
+    /// most `limit` of them and a count of the rest.
+    public static func unreadNotes(_ result: LintResult, limit: Int = 10) -> [String] {
+        let unread = result.files.filter { $0.stats.unrecognized > 0 }
+        var out = unread.prefix(limit).map { f -> String in
+            let s = f.stats
+            let n = s.unrecognized == 1 ? "1 line mentions a lifecycle callback" : "\(grouped(s.unrecognized)) lines mention lifecycle callbacks"
+            return "vclint: \(s.path): \(n) but \(s.unrecognized == 1 ? "was" : "were") not read (first at line \(s.firstUnrecognized ?? 0)); see vclint inspect \(s.path)"
+        }
+        if unread.count > limit { out.append("vclint: … and \(unread.count - limit) more inputs with unread lines; see vclint inspect") }
+        return out
+    }
+
     static func grouped(_ n: Int) -> String {
         let s = String(n)
         var out = ""
@@ -97,6 +110,7 @@ public struct JSONReporter: Reporter {
             return .object([
                 ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
                 ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
+                ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
             ])
         }
         let violations: [JSONValue] = result.findings.map { f in

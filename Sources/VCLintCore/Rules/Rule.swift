@@ -85,6 +85,7 @@ public enum RuleRegistry {
         MemoryWarningRule(),
         UIKitUnbalancedTransitionRule(),
         UIKitPresentationConflictRule(),
+        NoLifecycleEventsRule(),
     ]
 
     public static func rule(_ id: String) -> (any Rule)? {

@@ -22,6 +22,7 @@ public struct UIKitPresentationConflictRule: Rule {
         ],
         nonTriggeringExamples: [
             """
+            2024-03-01 10:00:01.000 Shop[100:200] -[HomeViewController viewDidLoad]
             2024-03-01 10:00:01.100 Shop[100:200] [Router] Attempt to present login again after 3 retries
             """,
         ]

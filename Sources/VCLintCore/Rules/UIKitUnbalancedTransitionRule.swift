@@ -19,6 +19,7 @@ public struct UIKitUnbalancedTransitionRule: Rule {
         ],
         nonTriggeringExamples: [
             """
+            2024-03-01 10:00:01.000 Shop[100:200] -[HomeViewController viewDidLoad]
             2024-03-01 10:00:01.100 Shop[100:200] [Support] known issue: Unbalanced calls to begin/end appearance transitions when pushing twice
             """,
         ]

@@ -540,6 +540,7 @@ public struct NavigationSimulator {
             let head: String = "{\"timestamp\":\"" + precise + "\",\"processID\":" + p + ",\"threadID\":51413,"
             return head + "\"eventType\":\"logEvent\",\"eventMessage\":" + escaped + ",\"processImagePath\":\"/var/containers/Bundle/Application/X/Shop.app/Shop\"}"
         case .bare: return message
+        case .logcat: return millis + "  " + p + "  " + p + " D Shop: " + message
         }
     }
 

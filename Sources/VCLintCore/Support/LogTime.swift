@@ -146,6 +146,20 @@ enum TimestampParser {
         return parseISOSeconds(&c, k, year: year, month: month, day: day, hour: hour, minute: minute, requireOffset: requireOffset)
     }
 
+    /// A timestamp whose year was cut to one to three digits (` 020-04-28 23:36:34.728`, copied from
+    /// a web page): read as if the missing leading digits were those of 2000.
+    static func parseShortYear(_ p: UnsafePointer<UInt8>, _ n: Int) -> LogTime? {
+        var digits = 0
+        while digits < n, digits < 4, ByteCursor.isDigit(p[digits]) { digits += 1 }
+        guard digits >= 1, digits <= 3, digits < n, p[digits] == 0x2D else { return nil }
+        var padded = [UInt8]("2000".utf8.prefix(4 - digits))
+        padded.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 40)))
+        return padded.withUnsafeBufferPointer { b in
+            var c = ByteCursor(b.baseAddress!, count: b.count)
+            return parseISOLike(&c)?.0
+        }
+    }
+
     /// The date and minute of the last ISO timestamp one scanner read (the first 16 bytes,
     /// `YYYY-MM-DD HH:MM`): lines of a capture share them, so the next line with the same 16 bytes
     /// only reads its seconds, fraction and offset.

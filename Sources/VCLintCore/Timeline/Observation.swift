@@ -29,6 +29,9 @@ public enum ObservationKind: Sendable {
     case memoryWarning(event: EventRef, countInSession: Int)
     case uikitUnbalanced(event: EventRef, text: String)
     case uikitPresentationConflict(event: EventRef, text: String, others: [ControllerRef])
+    /// An input in which no lifecycle event was read: its lines, those that mention a callback
+    /// without being read, and the first of them.
+    case noLifecycleEvents(lines: Int, unread: Int, firstUnread: Int?)
 }
 
 /// A rule applies to a class only if the callback it needs is logged for that class somewhere in
@@ -40,6 +43,13 @@ public struct Requirement: Sendable, Equatable {
 }
 
 public struct Observation: Sendable {
+    /// `no_lifecycle_events`'s observation of an input's statistics, or nil when it has events.
+    public static func noEvents(_ stats: InputStats) -> Observation? {
+        guard stats.events == 0 else { return nil }
+        return Observation(kind: .noLifecycleEvents(lines: stats.lines, unread: stats.unrecognized, firstUnread: stats.firstUnrecognized),
+                           controller: NoLifecycleEventsRule.subject, requires: nil, line: stats.firstUnrecognized ?? 1, time: nil)
+    }
+
     public var kind: ObservationKind
     public var controller: ControllerRef
     public var requires: Requirement?

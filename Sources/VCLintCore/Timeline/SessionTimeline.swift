@@ -373,7 +373,7 @@ final class SessionTimeline {
                 case .appearing, .appeared: return 4
                 }
             }
-        case .viewDidAppear:
+        case .viewDidAppear, .viewIsAppearing:
             return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
             return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
@@ -461,6 +461,10 @@ final class SessionTimeline {
         case .dismissEnd:
             dismissCompletion(inst, ref)
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .uikitPresentationConflict, .uikitUnbalancedTransition:
+            break
+        case .viewIsAppearing:
+            // Between viewWillAppear and viewDidAppear (iOS 17): it tells where the instance is, but
+            // no rule is about it, and an app that logs it may not log the other two.
             break
         }
     }

@@ -1,0 +1,875 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A lifecycle statement in the app's own words (lifecycle.md §1, "The table above is not the
+/// limit"): one callback name and, at most, one label, a separator, decoration and arguments.
+/// `vc1 – viewDidLoad`, `[Main] viewWillAppear`, `FirstViewController :loadView`,
+/// `111-[ViewController viewDidLoad]`, `One ViewWillDisappear`, `🔵 HomeVC.swift:42 viewDidLoad()`,
+/// a bare `viewDidLoad`. Byte ranges are relative to the message.
+struct FreeFormStatement {
+    /// Whether the statement announces the callback's start or its end (`viewDidLoad begin` …
+    /// `viewDidLoad end`, `>>> viewDidLoad` … `<<< viewDidLoad`): an end that follows its start is
+    /// the same callback logged twice.
+    enum Phase: UInt8 { case none, enter, exit }
+
+    /// Where the label came from (its spelling in the message).
+    enum LabelSource: UInt8 { case none, word, bracket, object, file, objc, dotted }
+
+    var kind: EventKind
+    /// The label's bytes; nil: an unlabeled statement, the session's `(unnamed)` controller.
+    var label: Range<Int>?
+    var labelSource: LabelSource = .none
+    /// Bytes of a class name to normalise (`Shop.HomeViewController` → `HomeViewController`).
+    var labelIsClass = false
+    var address: UInt64?
+    var parent: ParentArgument = .unknown
+    /// The parent's class of a move-to-parent statement, when the message names it.
+    var parentClass: Range<Int>?
+    var phase: Phase = .none
+    /// The callback name with its signature (`viewWillAppear(_:)`, `initWithNibName:bundle:`).
+    var callback: Range<Int>
+    /// A printed value after the callback of an unlabeled statement (`viewWillAppear: 2
+    /// UIDeviceRGBColorSpace 1 0.5 0 1`): the capture decides whether it names the controller
+    /// (`LabelLearner`).
+    var value: Range<Int>?
+}
+
+/// What `FreeFormReader` made of a message.
+enum FreeFormResult {
+    /// No callback name stands in it as a word: noise, and not worth counting.
+    case none
+    /// It mentions a callback name but is not a lifecycle statement (a sentence, two callbacks, code).
+    case mention
+    case statement(FreeFormStatement)
+}
+
+/// Reads free-form lifecycle statements from message bytes, without allocating.
+enum FreeFormReader {
+    static func read(_ p: UnsafePointer<UInt8>, _ count: Int) -> FreeFormResult {
+        let whole = TextScalars.trimmed(p, 0..<count)
+        var n = whole.upperBound
+        // Trailing sentence punctuation (`.`, `!`, `;`) is not part of a statement.
+        while n > whole.lowerBound, p[n - 1] == 0x2E || p[n - 1] == 0x21 || p[n - 1] == 0x3B {
+            // `……dealloc……` keeps its dots for the named grammar; here they are decoration anyway.
+            n -= 1
+        }
+        let start = whole.lowerBound
+        guard n > start else { return .none }
+        // The callback: the first callback name standing as a word (a second one, further on, makes
+        // the message a sentence about them).
+        guard let cb = nextCallback(p, from: start, to: n, lineStart: start) else { return .none }
+        // The signature: `(_:)`, `(animated:)`, `()`, or ObjC selector pieces `:bundle:`.
+        var sigEnd = cb.end
+        var objcSignature = false
+        if sigEnd < n, p[sigEnd] == 0x28 {  // (
+            var k = sigEnd + 1
+            while k < n, k - sigEnd < 80, isSignatureByte(p[k]) { k += 1 }
+            if k < n, p[k] == 0x29 { sigEnd = k + 1 }
+        } else if sigEnd < n, p[sigEnd] == 0x3A {  // :
+            sigEnd += 1
+            objcSignature = true
+            // `initWithNibName:bundle:`: further pieces are words followed by a colon.
+            while true {
+                var k = sigEnd
+                while k < n, isIdentByte(p[k]) { k += 1 }
+                guard k > sigEnd, k < n, p[k] == 0x3A else { break }
+                sigEnd = k + 1
+            }
+        }
+        guard let kind = MethodTable.kind(UnsafeBufferPointer(start: p + cb.start, count: cb.end - cb.start),
+                                          signature: UnsafeBufferPointer(start: p + cb.end, count: sigEnd - cb.end),
+                                          foldCase: true) else { return .mention }
+        var st = FreeFormStatement(kind: kind, callback: cb.start..<sigEnd)
+
+        // A label attached to the callback: `-[Class method]` (ObjC, maybe after a number), or
+        // `Class.method` / `Shop.Class.method()` (Swift).
+        var leftEnd = cb.start
+        var rightStart = sigEnd
+        var attached = false
+        if let objc = objcUnit(p, start: start, n: n, callback: cb.start, sigEnd: sigEnd) {
+            if objc.invalid { return .mention }
+            st.label = objc.cls
+            st.labelSource = .objc
+            st.labelIsClass = true
+            leftEnd = objc.start
+            rightStart = objc.end
+            attached = true
+        } else if cb.start > start, p[cb.start - 1] == 0x2E {  // .
+            var k = cb.start - 1
+            while k > start, isIdentByte(p[k - 1]) || p[k - 1] == 0x2E || p[k - 1] >= 0x80 { k -= 1 }
+            // Dots only between words (`..viewDidLoad` and `HomeVC. viewDidLoad` are decoration).
+            if k < cb.start - 1, isIdentStart(p[k]) || p[k] >= 0x80 {
+                let word = k..<(cb.start - 1)
+                if Words.isStopWord(p, word) || Words.isStopWord(p, lastComponent(p, word)) { return .mention }
+                st.label = word
+                st.labelSource = .dotted
+                st.labelIsClass = true
+                leftEnd = k
+                attached = true
+            }
+        } else if cb.start > start, p[cb.start - 1] >= 0x80 {
+            // Glued to a letter of another script (`调用viewDidLoad方法`): part of a sentence.
+            let (v, _) = TextScalars.decode(p, scalarStart(p, cb.start - 1, start), n)
+            if TextScalars.classify(v) == .letter { return .mention }
+        }
+        if sigEnd < n, p[sigEnd] >= 0x80, !attached || rightStart == sigEnd {
+            let (v, _) = TextScalars.decode(p, sigEnd, n)
+            if TextScalars.classify(v) == .letter { return .mention }
+        }
+        // The words before the callback reject most sentences (`[Analytics] queued screen event …`)
+        // before the rest of the line is read.
+        guard readLeft(p, start, leftEnd, attached: attached, into: &st) else { return .mention }
+        if nextCallback(p, from: rightStart, to: n, lineStart: start) != nil { return .mention }
+        guard readRight(p, rightStart, n, objcSignature: objcSignature, into: &st) else { return .mention }
+        return .statement(st)
+    }
+
+    /// The next callback name standing as a word in `p[from..<to]`.
+    @inline(__always)
+    private static func nextCallback(_ p: UnsafePointer<UInt8>, from: Int, to n: Int, lineStart: Int) -> (start: Int, end: Int)? {
+        var i = from
+        while i < n {
+            guard isIdentStart(p[i]) else { i += 1; continue }
+            // A word run: letters, digits, `_`, `$`.
+            let s = i
+            i += 1
+            while i < n, isIdentByte(p[i]) { i += 1 }
+            // A callback name starts a word: not glued to a word character before it.
+            if s > lineStart, isIdentByte(p[s - 1]) { continue }
+            guard i - s >= 4, i - s <= 40, couldBeCallback(p[s]), isCallbackName(p + s, i - s) else { continue }
+            return (s, i)
+        }
+        return nil
+    }
+
+    // MARK: - The callback
+
+    /// Byte classes: 1 a word's first byte (a letter, `_`), 2 a word's byte (and digits, `$`).
+    nonisolated(unsafe) private static let classes: UnsafeMutablePointer<UInt8> = {
+        let t = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        t.initialize(repeating: 0, count: 256)
+        for b in 0..<256 {
+            let c = UInt8(b)
+            if (c | 0x20) &- 0x61 < 26 || c == 0x5F { t[b] = 3 } else if ByteCursor.isDigit(c) || c == 0x24 { t[b] = 2 }
+        }
+        return t
+    }()
+    @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool { classes[Int(b)] & 1 != 0 }
+    @inline(__always) static func isIdentByte(_ b: UInt8) -> Bool { classes[Int(b)] & 2 != 0 }
+    @inline(__always) private static func isSignatureByte(_ b: UInt8) -> Bool { isIdentByte(b) || b == 0x3A || b == 0x20 || b == 0x2C }
+    /// First letters of callback names (any case): i(nit) a(wake) l(oadView) v(iew…) w(illMove) d(idMove, dealloc, deinit, didReceive).
+    @inline(__always) private static func couldBeCallback(_ b: UInt8) -> Bool {
+        let f = b | 0x20
+        return f == 0x69 || f == 0x61 || f == 0x6C || f == 0x76 || f == 0x77 || f == 0x64
+    }
+
+    /// Whether `p[0..<n]` is a callback name in any of the spellings apps print (ObjC, Swift, bare,
+    /// capitalised): the word's own name, before any signature.
+    @inline(__always)
+    static func isCallbackName(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        MethodTable.kind(UnsafeBufferPointer(start: p, count: n), signature: UnsafeBufferPointer(start: nil, count: 0), foldCase: true) != nil
+            || isMoveName(p, n)
+    }
+
+    /// `willMove` / `didMove` alone (Swift's `willMove(toParent:)` before its signature).
+    private static func isMoveName(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard n == 7 || n == 8 else { return false }
+        return Words.equalsFolded(p, n, "willMove") || Words.equalsFolded(p, n, "didMove")
+    }
+
+    /// `-[Class method…]`/`+[…]` around the callback: the class, and the unit's bounds. `invalid`
+    /// when the unit is part of something else (`__26-[VC viewDidLoad]_block_invoke`: a block).
+    private static func objcUnit(_ p: UnsafePointer<UInt8>, start: Int, n: Int, callback: Int, sigEnd: Int)
+        -> (cls: Range<Int>, start: Int, end: Int, invalid: Bool)? {
+        var k = callback
+        guard k > start, p[k - 1] == 0x20 else { return nil }
+        while k > start, p[k - 1] == 0x20 { k -= 1 }
+        let clsEnd = k
+        // A category: `-[Class(Name) method]`.
+        if k > start, p[k - 1] == 0x29 {
+            while k > start, p[k - 1] != 0x28 { k -= 1 }
+            guard k > start else { return nil }
+            k -= 1
+        }
+        let nameEnd = k
+        while k > start, isIdentByte(p[k - 1]) || p[k - 1] == 0x2E || p[k - 1] >= 0x80 { k -= 1 }
+        guard k < nameEnd, k >= start + 2, p[k - 1] == 0x5B, p[k - 2] == 0x2D || p[k - 2] == 0x2B else { return nil }
+        let unitStart = k - 2
+        var e = sigEnd
+        while e < n, p[e] == 0x20 { e += 1 }
+        guard e < n, p[e] == 0x5D else { return nil }
+        e += 1
+        // Glued to a word on either side: a block or a symbol name, not the callback itself.
+        // (A number glued in front is the app's numbered prefix: `111-[ViewController viewDidLoad]`.)
+        var invalid = e < n && isIdentByte(p[e])
+        if unitStart > start, isIdentByte(p[unitStart - 1]) {
+            var q = unitStart
+            while q > start, isIdentByte(p[q - 1]) { q -= 1 }
+            for j in q..<unitStart where !ByteCursor.isDigit(p[j]) { invalid = true }
+        }
+        let cls = k..<(nameEnd == clsEnd ? clsEnd : nameEnd)
+        return (cls, unitStart, e, invalid)
+    }
+
+    @inline(__always) private static func scalarStart(_ p: UnsafePointer<UInt8>, _ i: Int, _ start: Int) -> Int {
+        var s = i
+        while s > start, i - s < 3, p[s] & 0xC0 == 0x80 { s -= 1 }
+        return s
+    }
+
+    /// `Shop.HomeViewController` → `HomeViewController`'s range.
+    static func lastComponent(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Range<Int> {
+        var k = r.upperBound
+        while k > r.lowerBound, p[k - 1] != 0x2E { k -= 1 }
+        return k < r.upperBound ? k..<r.upperBound : r
+    }
+
+    // MARK: - Before the callback: decoration and at most one label
+
+    /// Label candidates: a word (with a number: `AMKMethodSwizzlingDemo 2`), a bracketed tag
+    /// (`[Main]`), a described object (`<Shop.Home: 0x7f…>`), a UUID. False: not a statement.
+    private static func readLeft(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, attached: Bool, into st: inout FreeFormStatement) -> Bool {
+        var word: Range<Int>? = nil, words = 0
+        var bracket: Range<Int>? = nil
+        var object: (Range<Int>, UInt64?)? = nil
+        var file: Range<Int>? = nil
+        /// The last token was a word label (a number right after it belongs to it).
+        var afterWord = false
+        var i = start
+        while i < end {
+            let b = p[i]
+            if b >= 0x80 {
+                let (v, k) = TextScalars.decode(p, i, end)
+                switch TextScalars.classify(v) {
+                case .space: i += k; continue
+                case .arrowRight: if st.phase == .none { st.phase = .enter }; i += k; afterWord = false; continue
+                case .arrowLeft: if st.phase == .none { st.phase = .exit }; i += k; afterWord = false; continue
+                case .dash, .symbol: i += k; afterWord = false; continue
+                case .letter: break  // a word in another script
+                }
+            }
+            if b == 0x20 || b == 0x09 { i += 1; continue }
+            if isIdentStart(b) || b >= 0x80 || b == 0x24 {
+                var e = i
+                while e < end {
+                    let c = p[e]
+                    if isIdentByte(c) { e += 1; continue }
+                    if c == 0x2E, e + 1 < end, isIdentByte(p[e + 1]) || p[e + 1] >= 0x80 { e += 1; continue }  // Shop.Home, HomeVC.swift
+                    if c == 0x2D, e + 1 < end, isIdentByte(p[e + 1]), isUUIDSoFar(p, i, e) { e += 1; continue }  // UUID
+                    if c >= 0x80 {
+                        let (v, k) = TextScalars.decode(p, e, end)
+                        if TextScalars.classify(v) == .letter { e += k; continue }
+                    }
+                    break
+                }
+                let r = i..<e
+                i = e
+                afterWord = false
+                if memchr(p + r.lowerBound, 0x2E, r.count) != nil, Words.isSourceFile(p, r) { file = Words.sourceFileRange(p, r); continue }
+                let k = Words.kind(p, r)
+                if k.contains(.level) { continue }
+                if let ph = Words.phase(k) {
+                    if st.phase == .none { st.phase = ph }
+                    continue
+                }
+                if k.contains(.stop) || Words.isLowercaseVerb(p, r) { return false }
+                words += 1
+                word = r
+                afterWord = true
+                continue
+            }
+            if ByteCursor.isDigit(b) {
+                var e = i
+                while e < end, ByteCursor.isDigit(p[e]) || p[e] == 0x2E || p[e] == 0x3A || p[e] == 0x2C { e += 1 }
+                if e < end, isIdentStart(p[e]) || p[e] == 0x2D && isUUIDStart(p, i, end) {
+                    // `111behind`, `2x`, a UUID: a word that starts with a digit.
+                    var w = e
+                    while w < end, isIdentByte(p[w]) || p[w] == 0x2D && isUUIDSoFar(p, i, w) { w += 1 }
+                    if isUUID(p, i..<w) || p[e] != 0x2D {
+                        words += 1
+                        word = i..<w
+                        i = w
+                        afterWord = true
+                        continue
+                    }
+                }
+                // A number right after a word names it with the word (`Demo 2`, `Page 3`);
+                // elsewhere it is a numbered prefix, a time, a line number: decoration.
+                if afterWord, let w = word, p[e - 1] != 0x2E, p[e - 1] != 0x3A, p[e - 1] != 0x2C {
+                    word = w.lowerBound..<e
+                }
+                afterWord = false
+                i = e
+                continue
+            }
+            afterWord = false
+            switch b {
+            case 0x5B:  // [
+                guard let close = closing(p, i, end, open: 0x5B, close: 0x5D) else { return false }
+                let inner = TextScalars.trimmed(p, (i + 1)..<close)
+                switch Words.bracketContent(p, inner) {
+                case .label: bracket = inner
+                case .file: file = Words.sourceFileRange(p, inner)
+                case .decoration: break
+                case .sentence: return false
+                }
+                i = close + 1
+            case 0x3C:  // <
+                guard let close = closing(p, i, end, open: 0x3C, close: 0x3E) else {
+                    // `<<<` / `<-`: an exit arrow.
+                    var e = i
+                    while e < end, p[e] == 0x3C || p[e] == 0x2D || p[e] == 0x3D { e += 1 }
+                    if st.phase == .none { st.phase = .exit }
+                    i = e
+                    continue
+                }
+                guard let o = describedObject(p, i..<(close + 1)) else { return false }
+                object = o
+                i = close + 1
+            case 0x3E:  // > ->, >>>
+                if st.phase == .none { st.phase = .enter }
+                i += 1
+            case 0x2D, 0x3D:  // - = (runs, and arrows -> =>)
+                var e = i
+                while e < end, p[e] == b { e += 1 }
+                if e < end, p[e] == 0x3E { if st.phase == .none { st.phase = .enter }; e += 1 }
+                i = e
+            case 0x2A, 0x2E, 0x23, 0x7E, 0x2B, 0x7C, 0x3A, 0x2C, 0x2F, 0x5C, 0x28, 0x29, 0x21:
+                // * . # ~ + | : , / \ ( ) !: decoration and separators.
+                i += 1
+            default:
+                // Quotes, braces, @, %, &: a printed structure or code, not a statement.
+                return false
+            }
+        }
+        // At most one label. A tag in brackets is decoration when there is another label.
+        if attached {
+            if words > 0 || object != nil { return false }
+            return true
+        }
+        if words > 1 || (words == 1 && object != nil) { return false }
+        if let w = word {
+            st.label = w
+            st.labelSource = .word
+            st.labelIsClass = true
+        } else if let (r, addr) = object {
+            st.label = r
+            st.labelSource = .object
+            st.labelIsClass = true
+            st.address = addr
+        } else if let r = bracket {
+            st.label = r
+            st.labelSource = .bracket
+            st.labelIsClass = false
+        } else if let r = file {
+            // `HomeVC.swift:42 viewDidLoad()`: the file names the controller when nothing else does.
+            st.label = r
+            st.labelSource = .file
+            st.labelIsClass = false
+        }
+        return true
+    }
+
+    // MARK: - After the callback: arguments, an outcome, or the label
+
+    private enum RightToken { case label(Range<Int>, FreeFormStatement.LabelSource, UInt64?), value }
+
+    private static func readRight(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, objcSignature: Bool, into st: inout FreeFormStatement) -> Bool {
+        let isMove = st.kind == .willMoveToParent || st.kind == .didMoveToParent
+        var tokens = 0
+        var first: RightToken? = nil
+        var valueStart = -1, valueEnd = -1
+        var sawParentWord = false
+        @inline(__always) func content(_ t: RightToken, _ r: Range<Int>) {
+            tokens += 1
+            if tokens == 1 { first = t }
+            if valueStart < 0 { valueStart = r.lowerBound }
+            valueEnd = r.upperBound
+        }
+        var i = start
+        while i < end {
+            let b = p[i]
+            if b >= 0x80 {
+                let (v, k) = TextScalars.decode(p, i, end)
+                let c = TextScalars.classify(v)
+                if c != .letter { i += k; continue }
+            }
+            if b == 0x20 || b == 0x09 { i += 1; continue }
+            if isIdentStart(b) || b >= 0x80 || b == 0x24 || ByteCursor.isDigit(b) {
+                var e = i
+                var letters = false
+                while e < end {
+                    let c = p[e]
+                    if isIdentByte(c) { if !ByteCursor.isDigit(c) { letters = true }; e += 1; continue }
+                    if c == 0x2E, e + 1 < end, isIdentByte(p[e + 1]) || p[e + 1] >= 0x80 { e += 1; continue }
+                    if c == 0x2D, e + 1 < end, isIdentByte(p[e + 1]), isUUIDSoFar(p, i, e) { e += 1; continue }
+                    if c >= 0x80 {
+                        let (v, k) = TextScalars.decode(p, e, end)
+                        if TextScalars.classify(v) == .letter { letters = true; e += k; continue }
+                    }
+                    break
+                }
+                let r = i..<e
+                i = e
+                if !letters || isHexNumber(p, r) {
+                    // A number (`1`, `0.5`) is an argument; an address names the instance.
+                    if let a = isHexNumber(p, r) ? MessageParser.hexValue(UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)) : nil, st.address == nil {
+                        st.address = a
+                        continue
+                    }
+                    content(.value, r)
+                    continue
+                }
+                let k = Words.kind(p, r)
+                if let ph = Words.phase(k) {
+                    if st.phase == .none { st.phase = ph }
+                    continue
+                }
+                switch Words.argument(k) {
+                case .flag: continue
+                case .none:
+                    if isMove { st.parent = .none }
+                    continue
+                case .parentWord:
+                    guard isMove else { return false }
+                    sawParentWord = true
+                    continue
+                case .other: break
+                }
+                if Words.isPlainLowercase(p, r) || k.contains(.stop) { return false }  // a sentence
+                if isMove {
+                    // `willMove(toParent:) ContainerVC`: what follows a move is its parent.
+                    st.parent = .parent(nil)
+                    st.parentClass = r
+                    continue
+                }
+                content(.label(r, .word, nil), r)
+                continue
+            }
+            switch b {
+            case 0x28, 0x7B, 0x5B:  // ( { [: a printed value (`Optional((162.0, 308.0))`, `(null)`)
+                let close: UInt8 = b == 0x28 ? 0x29 : b == 0x7B ? 0x7D : 0x5D
+                guard let c = closing(p, i, end, open: b, close: close) else { return false }
+                let inner = (i + 1)..<c
+                if Words.hasSentence(p, inner) { return false }
+                if b == 0x28, Words.isNullWord(p, TextScalars.trimmed(p, inner)) {
+                    if isMove { st.parent = .none }
+                } else if b == 0x5B, case .label = Words.bracketContent(p, TextScalars.trimmed(p, inner)) {
+                    content(.label(TextScalars.trimmed(p, inner), .bracket, nil), i..<(c + 1))
+                } else {
+                    content(.value, i..<(c + 1))
+                }
+                i = c + 1
+            case 0x3C:  // <Class: 0x…>, <null>
+                guard let c = closing(p, i, end, open: 0x3C, close: 0x3E) else { i += 1; continue }
+                let r = i..<(c + 1)
+                i = c + 1
+                let inner = TextScalars.trimmed(p, (r.lowerBound + 1)..<(r.upperBound - 1))
+                if Words.isNullWord(p, inner) {
+                    if isMove { st.parent = .none }
+                    continue
+                }
+                guard let (cls, addr) = describedObject(p, r) else { return false }
+                if isMove {
+                    st.parent = .parent(nil)
+                    st.parentClass = cls
+                    continue
+                }
+                if let label = st.label, Words.sameClass(p, label, cls) {
+                    if st.address == nil { st.address = addr }
+                    continue
+                }
+                content(.label(cls, .object, addr), r)
+            case 0x22, 0x27:  // a quoted value
+                var e = i + 1
+                while e < end, p[e] != b { e += 1 }
+                guard e < end else { return false }
+                content(.value, i..<(e + 1))
+                i = e + 1
+            case 0x2D, 0x3D, 0x3A, 0x2C, 0x7C, 0x3E, 0x2E, 0x2F, 0x29, 0x5D, 0x2B, 0x2A, 0x23, 0x7E, 0x3B, 0x21, 0x3F:
+                // - = : , | > . / ) ] + * # ~ ; ! ?: separators and decoration.
+                i += 1
+            case 0x25:  // % (a percentage in a printed value)
+                i += 1
+            default:
+                return false
+            }
+        }
+        guard tokens > 0 else { return true }
+        if st.label != nil {
+            // A labeled statement: what follows is the callback's arguments or printed values.
+            return true
+        }
+        if tokens == 1, case .label(let r, let source, let addr)? = first {
+            // `viewDidLoad:ViewController2`, `viewDidLoad 0D2C7F77-…`, `viewDidLoad <Home: 0x…>`.
+            st.label = r
+            st.labelSource = source
+            st.labelIsClass = source == .object || !isUUID(p, r)
+            if st.address == nil { st.address = addr }
+            return true
+        }
+        if tokens == 1 { return true }  // one number or printed value: an argument
+        st.value = valueStart..<valueEnd
+        return true
+    }
+
+    // MARK: - Shapes
+
+    /// The statement's shape: its message with the label, the callback and any printed value
+    /// replaced by placeholders and numbers by `#` (`{label} – {callback}`, `[{label}] {callback}`).
+    /// Lines that share a shape are one dialect of the capture (`vclint inspect` lists them).
+    static func template(_ p: UnsafePointer<UInt8>, _ count: Int, _ st: FreeFormStatement) -> String {
+        let r = TextScalars.trimmed(p, 0..<count)
+        var holes: [(Range<Int>, StaticString)] = [(st.callback, "{callback}")]
+        if let l = st.label { holes.append((l, "{label}")) }
+        if let v = st.value { holes.append((v, "{value}")) }
+        holes.sort { $0.0.lowerBound < $1.0.lowerBound }
+        var out = [UInt8]()
+        var i = r.lowerBound
+        var h = 0
+        while i < r.upperBound {
+            if h < holes.count, i >= holes[h].0.lowerBound {
+                if i == holes[h].0.lowerBound {
+                    let t = holes[h].1
+                    out.append(contentsOf: UnsafeBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount))
+                    i = max(i, holes[h].0.upperBound)
+                }
+                h += 1
+                continue
+            }
+            let b = p[i]
+            if ByteCursor.isDigit(b) {
+                while i < r.upperBound, ByteCursor.isDigit(p[i]) { i += 1 }
+                out.append(0x23)
+                continue
+            }
+            let sp = TextScalars.spaceLength(p, i, r.upperBound)
+            if sp > 0 {
+                if out.last != 0x20 { out.append(0x20) }
+                i += sp
+                continue
+            }
+            out.append(b)
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Pieces
+
+    /// The index of the bracket closing the one at `p[i]` (nesting counted), within 300 bytes.
+    static func closing(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int, open: UInt8, close: UInt8) -> Int? {
+        var depth = 0
+        var k = i
+        while k < end, k - i <= 300 {
+            if p[k] == open { depth += 1 } else if p[k] == close {
+                depth -= 1
+                if depth == 0 { return k }
+            }
+            k += 1
+        }
+        return nil
+    }
+
+    /// `<Shop.Home: 0x7f…>`, `<Home>`, `<UIHostingController<ModifiedContent<…>>: 0x…>`: the class's
+    /// range (module kept: the caller normalises) and the address.
+    static func describedObject(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> (Range<Int>, UInt64?)? {
+        var i = r.lowerBound + 1
+        let end = r.upperBound - 1
+        while i < end, p[i] == 0x20 { i += 1 }
+        let s = i
+        while i < end, p[i] != 0x3A, p[i] != 0x3C, p[i] != 0x3E, p[i] != 0x20, p[i] != 0x09 { i += 1 }
+        guard i > s else { return nil }
+        let cls = s..<i
+        // Generic arguments: `<Host<Content>: 0x…>`.
+        if i < end, p[i] == 0x3C, let c = closing(p, i, end, open: 0x3C, close: 0x3E) { i = c + 1 }
+        var addr: UInt64? = nil
+        if i < end, p[i] == 0x3A {
+            i += 1
+            while i < end, p[i] == 0x20 { i += 1 }
+            var e = i
+            while e < end, isIdentByte(p[e]) { e += 1 }
+            if isHexNumber(p, i..<e) { addr = MessageParser.hexValue(UnsafeBufferPointer(start: p + i, count: e - i)) }
+        }
+        return (cls, addr)
+    }
+
+    static func isHexNumber(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count > 2, p[r.lowerBound] == 0x30, p[r.lowerBound + 1] | 0x20 == 0x78 else { return false }
+        for k in (r.lowerBound + 2)..<r.upperBound where !ByteCursor.isHex(p[k]) { return false }
+        return true
+    }
+
+    /// `0D2C7F77-A822-4EF7-A0DA-D4C91F71B118`.
+    static func isUUID(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count == 36 else { return false }
+        for k in 0..<36 {
+            let b = p[r.lowerBound + k]
+            if k == 8 || k == 13 || k == 18 || k == 23 { if b != 0x2D { return false } } else if !ByteCursor.isHex(b) { return false }
+        }
+        return true
+    }
+
+    /// Whether `p[s..<dash]` (before a `-`) can be the start of a UUID.
+    @inline(__always) private static func isUUIDSoFar(_ p: UnsafePointer<UInt8>, _ s: Int, _ dash: Int) -> Bool {
+        let k = dash - s
+        guard k == 8 || k == 13 || k == 18 || k == 23 else { return false }
+        for j in s..<dash where !ByteCursor.isHex(p[j]) && p[j] != 0x2D { return false }
+        return true
+    }
+
+    private static func isUUIDStart(_ p: UnsafePointer<UInt8>, _ s: Int, _ end: Int) -> Bool {
+        s + 36 <= end && isUUID(p, s..<(s + 36))
+    }
+}
+
+/// The words of free-form statements: levels, outcomes, arguments, and the words that make a
+/// message a sentence rather than a statement.
+enum Words {
+    static func equalsFolded(_ p: UnsafePointer<UInt8>, _ n: Int, _ s: StaticString) -> Bool {
+        guard n == s.utf8CodeUnitCount else { return false }
+        let q = s.utf8Start
+        for k in 0..<n {
+            let a = p[k], b = q[k]
+            if a == b { continue }
+            if a &- 0x41 < 26, a | 0x20 == b { continue }
+            if a &- 0x61 < 26, b &- 0x41 < 26, a == b | 0x20 { continue }
+            return false
+        }
+        return true
+    }
+
+    /// A word's class bits, looked up by a hash of its lowercased ASCII bytes (no allocation: this
+    /// runs on every word of every line that mentions a callback).
+    struct Kind: OptionSet {
+        let rawValue: UInt16
+        static let level = Kind(rawValue: 1 << 0)
+        static let enter = Kind(rawValue: 1 << 1)
+        static let exit = Kind(rawValue: 1 << 2)
+        static let called = Kind(rawValue: 1 << 3)
+        static let stop = Kind(rawValue: 1 << 4)
+        static let flag = Kind(rawValue: 1 << 5)
+        static let none = Kind(rawValue: 1 << 6)
+        static let parent = Kind(rawValue: 1 << 7)
+        static let source = Kind(rawValue: 1 << 8)
+    }
+
+    /// FNV-1a of the word's bytes, ASCII letters lowercased; nil for a long or non-ASCII word.
+    @inline(__always)
+    static func key(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> UInt64? {
+        guard r.count <= 24 else { return nil }
+        var h: UInt64 = 0xcbf29ce484222325
+        for k in r {
+            var b = p[k]
+            guard b < 0x80 else { return nil }
+            if b &- 0x41 < 26 { b |= 0x20 }
+            h = (h ^ UInt64(b)) &* 0x100000001b3
+        }
+        return h
+    }
+
+    static func key(_ s: String) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in s.utf8 { h = (h ^ UInt64(b &- 0x41 < 26 ? b | 0x20 : b)) &* 0x100000001b3 }
+        return h
+    }
+
+    /// Open addressing over the FNV hash (already computed; no SipHash per word): keys and kinds.
+    private static let tableSize = 1024
+    nonisolated(unsafe) private static let table: (keys: UnsafeMutablePointer<UInt64>, kinds: UnsafeMutablePointer<UInt16>) = {
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: tableSize)
+        let kinds = UnsafeMutablePointer<UInt16>.allocate(capacity: tableSize)
+        keys.initialize(repeating: 0, count: tableSize)
+        kinds.initialize(repeating: 0, count: tableSize)
+        for (h, kind) in words {
+            var i = Int(truncatingIfNeeded: h) & (tableSize - 1)
+            while keys[i] != 0, keys[i] != h { i = (i + 1) & (tableSize - 1) }
+            keys[i] = h
+            kinds[i] |= kind.rawValue
+        }
+        return (keys, kinds)
+    }()
+
+    private static let words: [UInt64: Kind] = {
+        var t: [UInt64: Kind] = [:]
+        func add(_ kind: Kind, _ words: [String]) { for w in words { t[key(w), default: []].insert(kind) } }
+        add(.level, ["debug", "info", "information", "warn", "warning", "error", "err", "trace", "verbose", "notice",
+                     "fault", "fatal", "critical", "log", "default", "dbg", "inf", "wrn", "lifecycle", "life", "vc"])
+        add(.enter, ["begin", "beginning", "begins", "start", "started", "starting", "starts", "enter", "entered",
+                     "entering", "enters"])
+        add(.exit, ["end", "ended", "ending", "ends", "exit", "exited", "exiting", "exits", "finish", "finished",
+                    "finishing", "done", "complete", "completed", "leave", "leaving", "left", "return", "returned", "returning"])
+        add(.called, ["called", "call", "calling", "invoke", "invoked", "invoking", "fired", "triggered", "executed",
+                      "executing", "running", "method", "callback", "is", "was", "get", "got", "being"])
+        // Words that make a message a sentence when they stand where a label would.
+        add(.stop, ["a", "an", "the", "and", "or", "but", "not", "no", "nor", "in", "inside", "into", "on", "onto", "at",
+                    "after", "before", "from", "to", "for", "of", "by", "with", "without", "within", "during", "since",
+                    "until", "till", "when", "whenever", "while", "if", "then", "than", "as", "via", "per", "about",
+                    "that", "which", "who", "whom", "where", "why", "how", "what", "this", "these", "those", "there",
+                    "all", "any", "each", "every", "some", "my", "our", "your", "its", "their", "his", "her", "i",
+                    "we", "you", "he", "she", "it", "they", "me", "us", "them", "super", "self", "will", "did", "do", "does",
+                    "func", "function", "has", "have", "had", "are", "were", "be", "been", "should", "would", "could", "can",
+                    "may", "might", "must", "shall", "override", "void", "let", "var", "class", "struct", "static", "public",
+                    "private", "internal", "open", "final", "objc", "re", "de", "pre", "post", "un", "non", "sub",
+                    "also", "again", "still", "just", "only", "never", "always", "twice", "once", "too", "very",
+                    "here", "now", "skip", "skipped", "skipping", "swizzle", "swizzled", "swizzling", "hook", "hooked",
+                    "track", "tracked", "tracking", "queue", "queued", "send", "sent", "sending", "event", "events",
+                    "screen", "screens", "test", "testing", "missing", "missed", "expected", "expect", "unexpected"])
+        add(.flag, ["animated", "true", "false", "yes", "no", "optional", "some", "bool", "flag", "value", "self",
+                    "object", "instance", "vc", "controller", "viewcontroller"])
+        add(.none, ["nil", "null", "none"])
+        add(.parent, ["parent", "toparent", "parentviewcontroller", "toparentviewcontroller", "to", "from", "with"])
+        add(.source, ["swift", "m", "mm", "h", "c", "cpp", "cs", "kt"])
+        return t
+    }()
+
+    @inline(__always)
+    static func kind(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Kind {
+        guard let h = key(p, r) else { return [] }
+        let t = table
+        var i = Int(truncatingIfNeeded: h) & (tableSize - 1)
+        while true {
+            let k = t.keys[i]
+            if k == h { return Kind(rawValue: t.kinds[i]) }
+            if k == 0 { return [] }
+            i = (i + 1) & (tableSize - 1)
+        }
+    }
+
+    static func isLevel(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool { kind(p, r).contains(.level) }
+
+    /// An outcome word (`begin`, `end`, `called`): nil when the word is not one.
+    static func phase(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> FreeFormStatement.Phase? { phase(kind(p, r)) }
+
+    @inline(__always)
+    static func phase(_ k: Kind) -> FreeFormStatement.Phase? {
+        if k.contains(.called) { return FreeFormStatement.Phase.none }
+        if k.contains(.enter) { return .enter }
+        if k.contains(.exit) { return .exit }
+        return nil
+    }
+
+    static func isStopWord(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool { kind(p, r).contains(.stop) }
+
+    /// A lowercase English verb form (`loading`, `skipped`): not a label. (A capitalised one can be
+    /// a screen's name: `Onboarding viewDidLoad`.)
+    static func isLowercaseVerb(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count >= 5, isPlainLowercase(p, r) else { return false }
+        let e = r.upperBound
+        return (p[e - 3] == 0x69 && p[e - 2] == 0x6E && p[e - 1] == 0x67) || (p[e - 2] == 0x65 && p[e - 1] == 0x64)
+    }
+
+    /// Only lowercase ASCII letters, two or more: an English word (a sentence when it follows the
+    /// callback and is not one of its arguments).
+    static func isPlainLowercase(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        guard r.count >= 2 else { return false }
+        for k in r where p[k] &- 0x61 >= 26 { return false }
+        return true
+    }
+
+    enum Argument { case flag, none, parentWord, other }
+    static func argument(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Argument { argument(kind(p, r)) }
+
+    @inline(__always)
+    static func argument(_ k: Kind) -> Argument {
+        if k.contains(.flag) { return .flag }
+        if k.contains(.none) { return .none }
+        if k.contains(.parent) { return .parentWord }
+        return .other
+    }
+
+    static func isNullWord(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool { kind(p, r).contains(.none) }
+
+    /// Whether a region holds a plain lowercase word that is not an argument: a sentence.
+    static func hasSentence(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            guard FreeFormReader.isIdentStart(p[i]) else { i += 1; continue }
+            var e = i + 1
+            while e < r.upperBound, FreeFormReader.isIdentByte(p[e]) { e += 1 }
+            let w = i..<e
+            if (i == r.lowerBound || !FreeFormReader.isIdentByte(p[i - 1])), isPlainLowercase(p, w), w.count > 2,
+               argument(p, w) == .other, phase(p, w) == nil {
+                return true
+            }
+            i = e
+        }
+        return false
+    }
+
+    /// `HomeVC.swift`: a source file's name.
+    static func isSourceFile(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        var k = r.upperBound
+        while k > r.lowerBound, p[k - 1] != 0x2E { k -= 1 }
+        guard k > r.lowerBound + 1, k < r.upperBound else { return false }
+        return kind(p, k..<r.upperBound).contains(.source)
+    }
+
+    /// `HomeVC.swift:42` → `HomeVC` (the stem names the controller when nothing else does).
+    static func sourceFileRange(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Range<Int>? {
+        var i = r.lowerBound
+        while i < r.upperBound {
+            guard FreeFormReader.isIdentStart(p[i]) else { i += 1; continue }
+            var e = i
+            while e < r.upperBound, FreeFormReader.isIdentByte(p[e]) || p[e] == 0x2E { e += 1 }
+            if isSourceFile(p, i..<e) {
+                var dot = e
+                while dot > i, p[dot - 1] != 0x2E { dot -= 1 }
+                return i..<(dot - 1)
+            }
+            i = e
+        }
+        return nil
+    }
+
+    enum BracketContent { case label, file, decoration, sentence }
+    /// `[Main]` names a controller; `[INFO]`, `[7397:f803]`, `[12:00:01]` are decoration; `[HomeVC.swift:42]`
+    /// a source location; `[some words here]` a tag too, unless it reads as a sentence.
+    static func bracketContent(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> BracketContent {
+        guard !r.isEmpty else { return .decoration }
+        if memchr(p + r.lowerBound, 0x2E, r.count) != nil, sourceFileRange(p, r) != nil { return .file }
+        var hasLetter = false, hasSpace = false, ident = true
+        for k in r {
+            let b = p[k]
+            if b == 0x20 { hasSpace = true; ident = false; continue }
+            if (b | 0x20) &- 0x61 < 26 || b >= 0x80 { hasLetter = true; continue }
+            if ByteCursor.isDigit(b) || b == 0x5F || b == 0x2E || b == 0x2D || b == 0x24 { continue }
+            ident = false
+        }
+        guard hasLetter else { return .decoration }  // [7397:f803], [12:00:01.000], [1]
+        if ident {
+            let first = p[r.lowerBound]
+            guard FreeFormReader.isIdentStart(first) || first >= 0x80 else { return .decoration }
+            let k = kind(p, r)
+            if k.contains(.level) { return .decoration }
+            return k.contains(.stop) ? .sentence : .label
+        }
+        // `[Page 2]`: a word and a number.
+        if hasSpace {
+            var words = 0
+            var i = r.lowerBound
+            while i < r.upperBound {
+                if p[i] == 0x20 { i += 1; continue }
+                var e = i
+                while e < r.upperBound, p[e] != 0x20 { e += 1 }
+                words += 1
+                if words == 2 {
+                    var digits = true
+                    for k in i..<e where !ByteCursor.isDigit(p[k]) { digits = false }
+                    if digits, e == r.upperBound { return .label }
+                }
+                i = e
+            }
+        }
+        return .decoration
+    }
+
+    /// Whether a described object's class is the label's (module prefixes aside).
+    static func sameClass(_ p: UnsafePointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        let x = FreeFormReader.lastComponent(p, a), y = FreeFormReader.lastComponent(p, b)
+        return x.count == y.count && memcmp(p + x.lowerBound, p + y.lowerBound, x.count) == 0
+    }
+}

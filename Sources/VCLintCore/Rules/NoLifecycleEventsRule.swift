@@ -1,0 +1,58 @@
+public struct NoLifecycleEventsRule: Rule {
+    public init() {}
+    public static let description = RuleDescription(
+        identifier: "no_lifecycle_events",
+        name: "No lifecycle events",
+        severity: .error,
+        summary: "An input in which no lifecycle event was read: empty, the wrong capture, or a format vclint cannot read.",
+        rationale: """
+        A gate that passes on a capture it did not understand is worse than none. A broken capture \
+        step (a `log stream` predicate that misses the app, `print` output that `log stream` never \
+        sees, an empty file) would look like a clean app. The finding says how many lines were read \
+        and how many mention callback names without being read; `vclint inspect` shows what vclint \
+        made of the capture and offers a `.vclint.yml` dialect for the lines it could not read.
+        """,
+        anchor: "the first line that mentions a callback without being read, else line 1",
+        triggeringExamples: [
+            """
+            2024-03-01 10:00:01.000 Shop[100:200] [Network] GET https://api.example.com/feed -> 200
+            ↓2024-03-01 10:00:01.100 Shop[100:200] [Analytics] queued screen event viewDidAppear for HomeViewController
+            2024-03-01 10:00:01.200 Shop[100:200] [Analytics] queued screen event viewDidDisappear for HomeViewController
+            """,
+            """
+            ↓root:x:0:0:root:/root:/bin/bash
+            daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin
+            """,
+        ],
+        nonTriggeringExamples: [
+            """
+            2024-03-01 10:00:01.000 Shop[100:200] [Network] GET https://api.example.com/feed -> 200
+            2024-03-01 10:00:01.100 Shop[100:200] HomeViewController viewDidAppear(_:)
+            """,
+            """
+            HomeViewController viewDidLoad
+            HomeViewController viewWillAppear
+            HomeViewController viewDidAppear
+            """,
+        ]
+    )
+
+    /// The input's own pseudo-controller: the finding is about the capture, not a controller.
+    public static let subject = ControllerRef(className: "(capture)", address: nil, instance: "(capture)")
+
+    public func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
+        guard case .noLifecycleEvents(let lines, let unread, let first) = o.kind else { return nil }
+        let capture = "expected the app's lifecycle logs: check the capture step (a `log stream` predicate that misses the app, or `print` output, which `log stream` never sees)"
+        if lines == 0 {
+            return RuleVerdict(message: "The input is empty: no lifecycle event to lint; \(capture)", cause: "empty")
+        }
+        let read = "No lifecycle event was read in \(lines) line\(lines == 1 ? "" : "s")"
+        if unread > 0, let first {
+            let some = unread == 1 ? "1 line mentions a callback name" : "\(unread) lines mention callback names"
+            return RuleVerdict(
+                message: "\(read), but \(some) without being read (the first at line \(first)); expected lines vclint can read: `vclint inspect` shows them and a `.vclint.yml` dialect that reads them",
+                cause: "unread")
+        }
+        return RuleVerdict(message: "\(read), and none mentions a callback name; \(capture)", cause: "no-mentions")
+    }
+}

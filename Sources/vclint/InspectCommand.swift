@@ -1,0 +1,45 @@
+import ArgumentParser
+import VCLintCore
+
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what vclint understood of a capture: why did it say nothing about my log?",
+        discussion: """
+        For each input: the envelopes found (with an example line each), the dialects that read its \
+        lifecycle lines (for the app's own free-form statements, each shape with an example and how many \
+        lines it read), the sessions (one per run of the app), what each class logs (a rule needs its \
+        callbacks: a class that logs no dealloc cannot leak in vclint's eyes), and the lines that mention \
+        lifecycle callbacks without being read, grouped by shape, each group with a .vclint.yml dialect \
+        that reads it. The first thing to run when `vclint lint` reports no_lifecycle_events or unread lines.
+
+        Examples:
+          vclint inspect capture.log
+          vclint inspect captures/ --format json
+
+        Exit codes: 0 inspected, 2 the run failed (unreadable input, bad configuration).
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "Log files or directories; - or nothing for standard input.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: "text or json.")
+    var format: Format = .text
+
+    @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
+    var output: String?
+
+    @OptionGroup var ruleOptions: RuleOptions
+
+    func run() throws {
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, inspect: true)
+        let inspections = result.files.compactMap(\.inspection)
+        let text = format == .json ? InspectionReport.json(inspections) : InspectionReport.text(inspections)
+        try VisualRun.emit(text, to: file)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// The forgiving frame (lifecycle.md §1): captures copied from consoles, web pages and chat.
+@Suite struct ForgivingFrameTests {
+    func locate(_ line: String) -> (EnvelopeFormat?, Int) {
+        var s = line
+        return s.withUTF8 { b in
+            let r = EnvelopeParser.locate(b.baseAddress!, b.count)
+            return (r.format, r.skip)
+        }
+    }
+
+    func parse(_ line: String) -> (EnvelopeInfo?, String) {
+        var s = line
+        return s.withUTF8 { b -> (EnvelopeInfo?, String) in
+            let (f, skip) = EnvelopeParser.locate(b.baseAddress!, b.count)
+            guard let f, let info = EnvelopeParser.parse(b.baseAddress! + skip, b.count - skip, format: f) else { return (nil, "") }
+            let m = String(decoding: UnsafeBufferPointer(start: b.baseAddress! + skip + info.message.lowerBound, count: info.message.count), as: UTF8.self)
+            return (info, m)
+        }
+    }
+
+    @Test func partialEnvelopesAreEnvelopes() {
+        let named = parse("Slide for Reddit[11950:4934813] Unbalanced calls")
+        #expect(named.0?.format == .nslog && named.0?.pid == 11950 && named.1 == "Unbalanced calls")
+        let pidOnly = parse("[7397:f803] -[FirstViewController viewDidLoad]")
+        #expect(pidOnly.0?.pid == 7397 && pidOnly.0?.process == nil && pidOnly.1 == "-[FirstViewController viewDidLoad]")
+        let timeOnly = parse("2017-02-11 17:25:16.964 viewDidLoad")
+        #expect(timeOnly.0?.format == .nslog && timeOnly.0?.process == nil && timeOnly.0?.pid == nil && timeOnly.1 == "viewDidLoad")
+        let shortYear = parse(" 020-04-28 23:36:34.728 locationconnection[1315:14103] RegisteredForRemoteNotifications")
+        #expect(shortYear.0?.pid == 1315 && shortYear.1 == "RegisteredForRemoteNotifications")
+        var line = Array("020-04-28 23:36:34.728 App[1:2] x".utf8)
+        let t = line.withUnsafeMutableBufferPointer { b in
+            EnvelopeParser.time(b.baseAddress!, b.count, info: EnvelopeInfo(format: .nslog, message: 0..<0))
+        }
+        #expect(t?.iso == "2020-04-28T23:36:34.728")
+    }
+
+    @Test func junkBeforeAnEnvelopeDoesNotHideIt() {
+        for junk in ["\u{FEFF}", "\u{FFFC}", "\u{1F7E2} ", "\u{2022} ", "d\u{3001}", "   ", "\u{A0}"] {
+            let (f, skip) = locate(junk + "2024-03-01 10:00:00.000 Shop[100:200] -[A viewDidLoad]")
+            #expect(f == .nslog, "\(junk.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(skip == junk.utf8.count)
+        }
+        // An indented dictionary line of NSLog is no envelope, and stays a continuation.
+        #expect(locate("    items = 12;").0 == nil)
+        #expect(locate("    \"2024-03-01\" = 3;").0 == nil)
+    }
+
+    @Test func logcatIsItsOwnEnvelopeAndNeverNSLog() {
+        for line in [
+            "11-24 10:00:00.123  1234  5678 D MainActivity: onCreate",
+            "2024-11-24 10:00:00.123  1234  5678 W Tag: -[HomeViewController viewDidLoad]",
+            "2022-01-20 14:01:32.591 6937-6937/com.example.geoquiz D/MainActivity: onStart() called",
+            "04-11 09:44:57.350 11757-11757/cn.hotwoo.play:remote I/MainActivity: onCreate",
+            "D/MainActivity( 1234): onResume() called",
+        ] {
+            #expect(locate(line).0 == .logcat, "\(line)")
+        }
+        // A process name that starts with digits is NSLog's.
+        #expect(locate("2013-07-01 18:11:00.421 7_1UIViewController[6679:907] Received memory warning.").0 == .nslog)
+        let r = lint("11-24 10:00:00.123  1234  5678 D MainActivity: -[HomeViewController viewDidLoad]\n")
+        #expect(r.stats.events == 0)
+        #expect(r.stats.unrecognized == 0, "Android lines are read (as Android's), not unread")
+    }
+
+    @Test func ndjsonOnlyForJSONObjects() {
+        #expect(locate(#"{"timestamp":"2024-03-01 10:00:00.000000+0000","eventMessage":"x"}"#).0 == .ndjson)
+        #expect(locate("{(").0 == nil)
+        #expect(locate("{").0 == nil)
+        #expect(locate("(").0 == nil)
+        #expect(locate("        \"-> __presentationControllerToNotifyOnLayoutSubviews -> _UIFullscreenPresentationController \",").0 == nil)
+    }
+
+    /// Xamarin prints `…App[1315:14103] ` and the message on the next line: the message is read in
+    /// that envelope (its time and process), indented or not.
+    @Test func emptyEnvelopeMessageContinuesOnTheNextLine() throws {
+        let r = try lintFixture("Fixtures/formats/xamarin-continuation.log")
+        #expect(r.stats.events == 5)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let rec = try #require(try lintFixture("Fixtures/formats/xamarin-continuation.log", options: o).timeline)
+        #expect(rec.sessions.map(\.process) == ["locationconnection"])
+        let loaded = rec.sessions[0].instances.first { $0.controller.className == "ChatOneActivity" }
+        #expect(loaded?.callbacks.first?.stamp.time?.iso == "2020-04-28T23:36:34.844", "the envelope's time")
+    }
+
+    /// seed 000's capture as published: its last dealloc line ends in a space and U+00A0.
+    @Test func seed000AsPublishedHasNoLeak() throws {
+        let r = try lintFixture("Fixtures/seeds/navtest-seed000-published.log")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.events == 24)
+    }
+
+    @Test func unicodeWhiteSpaceInsideAMessage() {
+        let r = lint("-[HomeViewController\u{A0}viewDidLoad]\n\u{3000}HomeViewController\u{2003}viewWillAppear(_:)\u{A0}\nHomeViewController viewDidAppear(_:)\n")
+        #expect(r.stats.events == 3)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+    }
+
+    /// UIKit's warnings in every form the captures show.
+    @Test func uikitWarningsWhateverSurroundsThem() throws {
+        let r = try lintFixture("Fixtures/formats/uikit-warning-forms.log")
+        #expect(r.summary == ["uikit_presentation_conflict@1", "uikit_presentation_conflict@2", "uikit_unbalanced_transition@3",
+                              "uikit_unbalanced_transition@4", "uikit_presentation_conflict@5"])
+        #expect(r.findings[0].controller.className == "SFAuthenticationViewController")
+        #expect(r.findings[1].controller.className == "UIAlertController", "the presenter elided: the presented one is named")
+        // Not UIKit's wording: SwiftUI's exception text, and sentences about the warning.
+        for noise in [
+            "reason: 'Application tried to present modally a view controller <PresentationHostingController: 0x10e118400> that is already being presented by",
+            "[Support] known issue: Unbalanced calls to begin/end appearance transitions when pushing twice",
+            "[Router] Attempt to present login again after 3 retries",
+        ] {
+            #expect(MessageParser().parse(noise) == nil, "\(noise)")
+        }
+    }
+}

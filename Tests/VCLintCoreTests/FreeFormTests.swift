@@ -1,0 +1,193 @@
+import Testing
+@testable import VCLintCore
+
+/// Lifecycle statements in the app's own words (lifecycle.md §1, "The table above is not the
+/// limit"): the shapes real captures print, read without configuration, and the sentences around
+/// callback names that must stay noise.
+@Suite struct FreeFormTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let message: String
+        let kind: EventKind
+        let className: String
+        var testDescription: String { message }
+    }
+
+    static let statements: [Case] = [
+        // The shapes of the issue, from real captures.
+        Case(message: "111-[ViewController viewDidLoad]", kind: .viewDidLoad, className: "ViewController"),
+        Case(message: "[Main] viewWillAppear", kind: .viewWillAppear, className: "Main"),
+        Case(message: "FirstViewController :loadView", kind: .loadView, className: "FirstViewController"),
+        Case(message: "vc1 \u{2013} viewDidLoad", kind: .viewDidLoad, className: "vc1"),
+        Case(message: "vc2 \u{2014} viewWillDisappear", kind: .viewWillDisappear, className: "vc2"),
+        Case(message: "AMKMethodSwizzlingDemo 2 viewWillAppear", kind: .viewWillAppear, className: "AMKMethodSwizzlingDemo 2"),
+        Case(message: "One ViewWillDisappear ", kind: .viewWillDisappear, className: "One"),
+        Case(message: "viewWillAppear: 2 UIDeviceRGBColorSpace 1 0.5 0 1", kind: .viewWillAppear, className: MessageParser.unnamed),
+        Case(message: "viewDidLoad", kind: .viewDidLoad, className: MessageParser.unnamed),
+        Case(message: "-------------------------------------------------------------- ChatOneActivity ViewDidLoad", kind: .viewDidLoad, className: "ChatOneActivity"),
+        Case(message: "viewWillLayoutSubviews() - Optional((162.0, 308.0, 50.0, 50.0))", kind: .viewWillLayoutSubviews, className: MessageParser.unnamed),
+        Case(message: "viewDidLoad 0D2C7F77-A822-4EF7-A0DA-D4C91F71B118", kind: .viewDidLoad, className: "0D2C7F77-A822-4EF7-A0DA-D4C91F71B118"),
+        // Spellings, separators, decoration, arguments.
+        Case(message: "loadView()", kind: .loadView, className: MessageParser.unnamed),
+        Case(message: "deinit", kind: .dealloc, className: MessageParser.unnamed),
+        Case(message: "Deinit", kind: .dealloc, className: MessageParser.unnamed),
+        Case(message: "LoadView", kind: .loadView, className: MessageParser.unnamed),
+        Case(message: "ViewIsAppearing", kind: .viewIsAppearing, className: MessageParser.unnamed),
+        Case(message: "HomeViewController viewIsAppearing(_:)", kind: .viewIsAppearing, className: "HomeViewController"),
+        Case(message: "\u{1F535} HomeVC.swift:42 viewDidLoad()", kind: .viewDidLoad, className: "HomeVC"),
+        Case(message: "[HomeVC.swift:42] viewDidLoad()", kind: .viewDidLoad, className: "HomeVC"),
+        Case(message: "DEBUG HomeViewController viewWillAppear(_:)", kind: .viewWillAppear, className: "HomeViewController"),
+        Case(message: "[INFO] Shop.HomeViewController | viewDidAppear(animated:) true", kind: .viewDidAppear, className: "HomeViewController"),
+        Case(message: "\u{2022} Home -> viewDidAppear", kind: .viewDidAppear, className: "Home"),
+        Case(message: "Checkout => viewDidDisappear: YES", kind: .viewDidDisappear, className: "Checkout"),
+        Case(message: "Checkout :: viewDidDisappear", kind: .viewDidDisappear, className: "Checkout"),
+        Case(message: "Settings, viewWillDisappear", kind: .viewWillDisappear, className: "Settings"),
+        Case(message: "Settings > viewWillDisappear (null)", kind: .viewWillDisappear, className: "Settings"),
+        Case(message: "*** Cart viewDidLoad ***", kind: .viewDidLoad, className: "Cart"),
+        Case(message: "[Lifecycle] viewDidAppear", kind: .viewDidAppear, className: MessageParser.unnamed),
+        Case(message: "[Feed] [Page 2] viewDidAppear", kind: .viewDidAppear, className: "Page 2"),
+        Case(message: "viewDidAppear called", kind: .viewDidAppear, className: MessageParser.unnamed),
+        Case(message: "<Shop.HomeViewController: 0x7fa1c8d0a200> - viewDidDisappear", kind: .viewDidDisappear, className: "HomeViewController"),
+        Case(message: "viewDidLoad <DetailViewController: 0x600003d0c000>", kind: .viewDidLoad, className: "DetailViewController"),
+        Case(message: "viewDidLoad:ViewController2", kind: .viewDidLoad, className: "ViewController2"),
+        Case(message: "Calling viewDidLoad", kind: .viewDidLoad, className: MessageParser.unnamed),
+        Case(message: "\u{FEFF}\u{A0}HomeViewController\u{A0}viewDidLoad\u{A0}", kind: .viewDidLoad, className: "HomeViewController"),
+        Case(message: "ChildViewController willMove(toParent:) ContainerViewController", kind: .willMoveToParent, className: "ChildViewController"),
+        Case(message: "ChildViewController DidMoveToParentViewController", kind: .didMoveToParent, className: "ChildViewController"),
+        Case(message: "\u{8FDB}\u{5165} viewDidLoad", kind: .viewDidLoad, className: "\u{8FDB}\u{5165}"),
+    ]
+
+    @Test(arguments: statements)
+    func statementIsRead(_ c: Case) throws {
+        let parser = MessageParser()
+        let e = try #require(parser.parse(c.message), "\(c.message) was not read")
+        #expect(e.kind == c.kind)
+        #expect(e.className == c.className)
+    }
+
+    /// Sentences around callback names, code, stack frames, two callbacks: noise, counted as
+    /// lines that mention a callback (so an unread capture never looks clean).
+    static let mentions: [String] = [
+        "[Analytics] queued screen event viewDidAppear for HomeViewController",
+        "HomeViewController viewDidAppear for analytics",
+        "Calling viewDidLoad twice is bad",
+        "[Debug] swizzled viewWillAppear: and dealloc on UIViewController for tracking",
+        "[Memory] footprint 212 MB after didReceiveMemoryWarning from the system",
+        "viewDidAppear took 35 ms",
+        "HomeViewController viewDidAppear took 35 ms",
+        "Screen: HomeViewController viewDidAppear",
+        "override func viewDidLoad()",
+        "func viewDidLoad() {",
+        "- (void)viewDidLoad {",
+        "[super viewDidLoad];",
+        "super.viewDidLoad()",
+        "__29-[ViewController viewDidLoad]_block_invoke",
+        "3   MyApp   0x00003001 -[ViewController viewWillAppear:] + 145",
+        "Configurator de-init",
+        "re-init",
+        "skipping viewDidLoad",
+        "Will call viewDidLoad later",
+        "viewWillAppear → viewDidAppear",
+        "{\"event\": \"viewDidAppear\", \"screen\": \"Home\"}",
+        "Warning: viewDidAppear was not called",
+        "\u{8C03}\u{7528}viewDidLoad\u{65B9}\u{6CD5}",
+        "viewDidLoad of HomeViewController finished loading data",
+        "[INFO] (-[LifeCycleTestViewController viewWillDisappear:]) - Called for object <LifeCycleTestViewController: 0x8b37770>, animated = YES",
+    ]
+
+    @Test(arguments: mentions)
+    func mentionStaysNoiseAndIsCounted(_ message: String) {
+        let parser = MessageParser()
+        #expect(parser.parse(message) == nil, "\(message) was read as an event")
+        #expect(parser.note.unread, "\(message) mentions a callback: it counts as unread")
+    }
+
+    /// A callback name inside another word is not a mention.
+    static let notMentions: [String] = [
+        "*** -[NSObject dealloced] zombie", "MLeaksFinder: -willDealloc not called", "initialize", "preloadViews done",
+        "_viewDidLoad swizzle", "viewDidLoadData", "[Router] will present login if the token expires (dismiss later)",
+    ]
+
+    @Test(arguments: notMentions)
+    func wordThatContainsACallbackIsNotAMention(_ message: String) {
+        let parser = MessageParser()
+        #expect(parser.parse(message) == nil)
+        #expect(!parser.note.unread, "\(message) does not mention a callback as a word")
+    }
+
+    /// The noise cache answers a repeated shape as the first reading did (digits aside).
+    @Test func noiseShapesAnswerAsTheFirstReading() {
+        let parser = MessageParser()
+        for n in [7, 1234, 5, 987_654] {
+            #expect(parser.parse("[Memory] footprint \(n) MB after didReceiveMemoryWarning from the system") == nil)
+            #expect(parser.note.unread)
+            #expect(parser.parse("[Network] GET /v2/feed?page=\(n) -> 200") == nil)
+            #expect(!parser.note.unread)
+        }
+        // A statement is never answered from the cache: only noise is remembered.
+        for n in 1...3 {
+            #expect(parser.parse("AMKMethodSwizzlingDemo \(n) viewWillAppear")?.className == "AMKMethodSwizzlingDemo \(n)")
+        }
+    }
+
+    // MARK: - In context (the stage)
+
+    @Test func printedValueNamesThePageWhenTheCaptureShowsIt() throws {
+        let r = try lintFixture("Fixtures/formats/value-labels.log")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let rec = try #require(try lintFixture("Fixtures/formats/value-labels.log", options: o).timeline)
+        let classes = Set(rec.sessions.flatMap(\.instances).map(\.controller.className))
+        #expect(classes == ["1 UIDeviceRGBColorSpace 1 0 0 1", "2 UIDeviceRGBColorSpace 1 0.5 0 1", MessageParser.unnamed])
+    }
+
+    /// Values that change with every line (frames, counts) are arguments: one unnamed controller.
+    @Test func changingValuesAreArguments() {
+        var lines: [String] = []
+        for i in 0..<12 {
+            lines.append("viewWillLayoutSubviews: (0.0, 0.0, \(320 + i).0, 568.0)")
+            lines.append("viewDidLayoutSubviews: (0.0, 20.0, \(320 + i).0, 548.0)")
+        }
+        lines += ["viewWillAppear: 3 items", "viewDidAppear: 4 items"]
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let r = Linter(options: o).lint(text: lines.joined(separator: "\n"))
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        let classes = Set(r.timeline!.sessions.flatMap(\.instances).map(\.controller.className))
+        #expect(classes == [MessageParser.unnamed])
+    }
+
+    /// `viewDidLoad begin` … `viewDidLoad end` is one viewDidLoad, not two (no duplicate_view_did_load).
+    @Test func startAndEndOfOneCallbackAreOneEvent() throws {
+        let r = try lintFixture("Fixtures/formats/begin-end-echo.log")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.events == 6)
+        // An end without its start is the callback itself.
+        let lone = lint("HomeViewController viewDidLoad\nHomeViewController viewWillAppear done\nHomeViewController viewDidAppear done\n")
+        #expect(lone.stats.events == 3)
+        #expect(lone.findings.isEmpty, "\(lone.summary)")
+    }
+
+    /// A flow in the app's own words gives the same findings as in a built-in dialect, and its faults.
+    @Test func freeFormFlowsAreLinted() {
+        let legal = """
+        vc1 – viewDidLoad
+        vc1 – viewWillAppear
+        vc1 – viewDidAppear
+        vc2 – viewDidLoad
+        vc1 – viewWillDisappear
+        vc2 – viewWillAppear
+        vc1 – viewDidDisappear
+        vc2 – viewDidAppear
+        vc2 – viewWillDisappear
+        vc1 – viewWillAppear
+        vc2 – viewDidDisappear
+        vc1 – viewDidAppear
+        vc2 – deinit
+        """
+        #expect(lint(legal).findings.isEmpty)
+        // vc2's viewDidDisappear deleted: its missing_did_disappear on its viewWillDisappear (line 9).
+        let faulty = legal.split(separator: "\n").enumerated().filter { $0.offset != 10 }.map { String($0.element) }.joined(separator: "\n")
+        #expect(lint(faulty).summary == ["missing_did_disappear@9"])
+    }
+}
