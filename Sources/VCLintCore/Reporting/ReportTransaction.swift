@@ -154,12 +154,26 @@ public enum TemporaryFiles {
         }
     }
 
-    static func holdSignals() { vclint_cleanup_hold = 1 }
+    /// Transactions renaming now (several may, on several threads, in the library): the handler
+    /// waits while any does, and the last one to finish re-raises a signal that came meanwhile.
+    nonisolated(unsafe) private static var holds = 0
+    private static let holdLock = NSLock()
+
+    static func holdSignals() {
+        holdLock.lock()
+        holds += 1
+        vclint_cleanup_hold = 1
+        holdLock.unlock()
+    }
 
     static func releaseSignals() {
-        vclint_cleanup_hold = 0
+        holdLock.lock()
+        holds -= 1
+        let last = holds == 0
+        if last { vclint_cleanup_hold = 0 }
+        holdLock.unlock()
         let pending = vclint_cleanup_pending
-        if pending != 0 { vclint_cleanup_die(pending) }
+        if last && pending != 0 { vclint_cleanup_die(pending) }
     }
 
     private static func installHandlers() {
