@@ -12,6 +12,9 @@ public struct FileResult: Sendable {
     public var timeline: TimelineRecording? = nil
     /// What vclint understood of the input, when `LintOptions.inspect` asked for it.
     public var inspection: Inspection? = nil
+    /// What the input held that was not linted, one line each for stderr (bytes after the last
+    /// gzip member); the findings do not depend on it.
+    public var warnings: [String] = []
 
     public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
         self.stats = stats
@@ -80,15 +83,17 @@ public struct Linter: Sendable {
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
         let scanner = options.makeScanner(path: path)
+        var ends = LineEndTranslator()
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
             while i < raw.count {
                 let n = min(step, raw.count - i)
-                scanner.consume(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]))
+                ends.pass(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)])) { scanner.consume($0) }
                 i += n
             }
         }
+        ends.finish { scanner.consume($0) }
         return complete(scanner, path: path)
     }
 
@@ -115,9 +120,18 @@ public struct Linter: Sendable {
         head.removeLast(wanted - got)
         options.progress?.add(bytes: got)
         defer { options.progress?.fileDone() }
+        var warnings: [String] = []
+        // An input that fails midway still ends its scanner: finishing releases the timeline's
+        // instances and transitions, which refer to each other (they leaked when a gzip stream broke).
+        var finished = false
+        defer { if !finished { _ = scanner.finish() } }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
-                try Inflater(fd: fd, prefix: head, progress: options.progress).run { scanner.consume($0) }
+                var ends = LineEndTranslator()
+                let inflater = Inflater(fd: fd, prefix: head, progress: options.progress)
+                try inflater.run { ends.pass($0) { scanner.consume($0) } }
+                ends.finish { scanner.consume($0) }
+                if inflater.trailingBytes > 0 { warnings.append(Inflater.trailingWarning(inflater.trailingBytes, path: path)) }
             } catch Inflater.Failure.read(let code) {
                 throw LogScanner.ReadError.io(code)
             } catch Inflater.Failure.corrupt(let why) {
@@ -126,10 +140,12 @@ public struct Linter: Sendable {
                 throw LogScanner.ReadError.compressed("the gzip stream ends early (truncated)")
             }
         } else {
-            head.withUnsafeBytes { scanner.consume($0) }
-            try scanner.scan(fd: fd)
+            try LineEndTranslator.scan(fd: fd, head: head, into: scanner)
         }
-        return complete(scanner, path: path)
+        finished = true
+        var result = complete(scanner, path: path)
+        result.warnings = warnings
+        return result
     }
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {

@@ -31,14 +31,10 @@ struct BaselineCommand: ParsableCommand {
             let (options, configuration) = try ruleOptions.resolve()
             let linter = Linter(options: options)
             do {
+                let sources = try ruleOptions.inputs(paths, configuration, command: Self.self)
+                try ReportTransaction.refuseInputs([output], inputs: sources)
                 let file = try PendingReportFile(path: output)
-                let result: LintResult
-                do {
-                    result = linter.lintAll(try ruleOptions.inputs(paths, configuration, command: Self.self))
-                } catch {
-                    file.discard()
-                    throw error
-                }
+                let result = linter.lintAll(sources)
                 // A baseline without some input's findings would hide them tomorrow: none is written.
                 if !result.failures.isEmpty {
                     file.discard()

@@ -23,47 +23,22 @@ private func installStopHandlers() {
 }
 
 extension LintCommand {
-    /// `--follow`: one input read as it grows. A pipe ends at EOF; a regular file is polled like
-    /// `tail -f` until Ctrl-C. Findings are printed (xcode format) and flushed as they are decided.
+    /// `--follow`: one input read as it grows (`LiveFollower`). A pipe ends at EOF; a regular file is
+    /// polled like `tail -F` until Ctrl-C. Findings are printed (xcode format) as they are decided.
     func follow(_ source: InputSource, options: LintOptions) throws -> LintResult {
         let start = Date()
-        let fd = try InputResolver.open(source)
-        defer { if fd != 0 { close(fd) } }
-        var info = stat()
-        let regular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
         installStopHandlers()
-        let live = LiveLinter(path: source.displayPath, options: options)
         let reporter = XcodeReporter()
-        func show(_ findings: [Finding]) {
-            guard !findings.isEmpty else { return }
-            writeStdout(reporter.report(LintResult(files: [FileResult(stats: InputStats(path: live.path), findings: findings)])))
-        }
-        let capacity = 64 * 1024
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        var offset: off_t = 0
-        while followInterrupted == 0 {
-            let n = read(fd, buffer, capacity)
-            if n > 0 {
-                offset += off_t(n)
-                show(live.consume(UnsafeRawBufferPointer(start: buffer, count: n)))
-                continue
-            }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw InputError(path: source.displayPath, reason: String(cString: strerror(errno)).lowercased())
-            }
-            guard regular else { break }  // a pipe's writer is done
-            // A file: wait for more. One that shrank was truncated or rotated: start again at its head.
-            if fstat(fd, &info) == 0, info.st_size < offset {
-                printError("vclint: \(source.displayPath) was truncated; reading it again from the start")
-                lseek(fd, 0, SEEK_SET)
-                offset = 0
-            }
-            usleep(200_000)
-        }
-        let (late, file) = live.finish()
-        show(late)
-        return LintResult(files: [file], seconds: Date().timeIntervalSince(start))
+        let follower = LiveFollower(
+            source: source, options: options,
+            poll: { usleep(200_000); return followInterrupted == 0 },
+            stopped: { followInterrupted != 0 },
+            output: { findings in
+                guard let first = findings.first else { return }
+                let file = FileResult(stats: InputStats(path: first.path), findings: findings)
+                writeStdout(reporter.report(LintResult(files: [file])))
+            },
+            notice: { printError($0) })
+        return LintResult(files: try follower.run(), seconds: Date().timeIntervalSince(start))
     }
 }

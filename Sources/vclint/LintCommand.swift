@@ -87,6 +87,7 @@ struct LintCommand: ParsableCommand {
         do {
             let known = try baseline.map { try Baseline.load(path: $0) }
             let sources = try ruleOptions.inputs(paths, configuration)
+            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: sources)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
@@ -120,10 +121,8 @@ struct LintCommand: ParsableCommand {
                 failedInputs(result, requests: requests, rules: options.rules)
                 throw ExitCode(2)
             }
-            // Every file first: a run that fails prints nothing on stdout.
-            for (r, file) in files {
-                try file.commit(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
-            }
+            // Every file first, all or none: a run that fails prints nothing on stdout.
+            try ReportTransaction(files.map(\.file)).commit(files.map { ReporterRegistry.reporter(named: $0.request.name, rules: options.rules)!.report(result) })
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
@@ -145,6 +144,7 @@ struct LintCommand: ParsableCommand {
                 printError("vclint: baseline entry no longer occurs: \(e.rule) \(e.className) (fingerprint \(e.fingerprint))")
             }
         }
+        for file in result.files { file.warnings.forEach { printError($0) } }
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
@@ -186,6 +186,14 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: "Rule ids to disable; repeatable.")
     var disable: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Read more paths from FILE, one per line (- for standard input); repeatable. @FILE on the command line is the same.",
+        valueName: "FILE"))
+    var filesFrom: [String] = []
+
+    @Flag(name: .long, help: "The --files-from lists are NUL-separated (find -print0), so a path may hold a newline.")
+    var null = false
+
     func validate() throws {
         for id in enable + disable where RuleRegistry.rule(id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
@@ -217,13 +225,19 @@ struct RuleOptions: ParsableArguments {
         return (options, configuration)
     }
 
-    /// The inputs the paths name. No path reads standard input, but not from a terminal: a user who
-    /// typed `vclint lint` gets the command's usage (exit 2), not a prompt that waits for a log.
+    /// The inputs the paths name: those of the command line (those ArgumentParser parsed, then those
+    /// taken out before it), then those of the --files-from lists. No path reads standard input, but
+    /// not from a terminal: a user who typed `vclint lint` gets the command's usage (exit 2), not a
+    /// prompt that waits for a log.
     func inputs(_ paths: [String], _ configuration: Configuration?, command: ParsableCommand.Type = LintCommand.self) throws -> [InputSource] {
-        if paths.isEmpty, isatty(0) != 0 {
+        var all = paths + ExtraPaths.values
+        for list in filesFrom { all += try PathList.read(list, separator: null ? 0 : 0x0A) }
+        // Paths only from lists that turned out empty: no input, not standard input.
+        if all.isEmpty && !filesFrom.isEmpty { throw InputError(path: filesFrom[0], reason: "lists no path") }
+        if all.isEmpty, isatty(0) != 0 {
             printError(VCLint.helpMessage(for: command))
             throw InputError.terminal(command: command._commandName)
         }
-        return try InputResolver.resolve(paths, admit: { configuration?.admits($0) ?? true })
+        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true })
     }
 }

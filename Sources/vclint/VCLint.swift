@@ -32,7 +32,9 @@ struct VCLint: ParsableCommand {
             Glibc.exit(2)
         }
         do {
-            var command = try parseAsRoot()
+            let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(CommandArguments.raw()))
+            ExtraPaths.values = paths
+            var command = try parseAsRoot(parsed)
             try command.run()
         } catch let code as ExitCode {
             Glibc.exit(code.rawValue)
@@ -68,14 +70,33 @@ enum FileHandle_stderr {
     }
 }
 
+nonisolated(unsafe) private var stdoutPipeClosed = false
+
+/// Writes to stdout. A closed pipe (EPIPE, when SIGPIPE is ignored) ends the output quietly, as
+/// `vclint … | head` expects; any other write error (`> /dev/full`, a full disk) fails the run:
+/// exit 2 with one line, report temporaries removed, since a CI step must not take a cut-off
+/// report for a clean one.
 func writeStdout(_ s: String) {
+    guard !stdoutPipeClosed else { return }
     var s = s
+    var failure: Int32 = 0
     s.withUTF8 { buf in
         var off = 0
         while off < buf.count {
             let n = Glibc.write(1, buf.baseAddress! + off, buf.count - off)
-            if n <= 0 { break }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                failure = errno
+                return
+            }
+            if n == 0 { failure = EIO; return }
             off += n
         }
+    }
+    if failure == EPIPE { stdoutPipeClosed = true; return }
+    if failure != 0 {
+        TemporaryFiles.removeAll()
+        printError("vclint: error: standard output: \(String(cString: strerror(failure)).lowercased())")
+        Glibc.exit(2)
     }
 }

@@ -17,8 +17,12 @@ enum VisualRun {
         options.inspect = inspect
         var file: PendingReportFile?
         do {
-            if let output, output != "-" { file = try PendingReportFile(path: output) }
-            let result = try Linter(options: options).lint(try ruleOptions.inputs(paths, configuration, command: command))
+            let sources = try ruleOptions.inputs(paths, configuration, command: command)
+            if let output, output != "-" {
+                try ReportTransaction.refuseInputs([output], inputs: sources)
+                file = try PendingReportFile(path: output)
+            }
+            let result = try Linter(options: options).lint(sources)
             return (result, options, file)
         } catch let error as InputError {
             file?.discard()

@@ -1,5 +1,6 @@
-// libFuzzer entry point over the whole pipeline: bytes → lines → events → timeline → findings →
-// every report. Compiled into the VCLintCore module by Tests/Fuzz/run.sh (not part of the package).
+// The `pipeline` fuzz target: bytes → lines → events → timeline → findings → every report.
+// Compiled into the VCLintCore module by Tests/Fuzz/run.sh (not part of the package); FuzzMain.swift
+// holds libFuzzer's entry point and picks the target.
 import Foundation
 
 /// One custom dialect and the pattern options, so that the user-pattern paths are fuzzed too.
@@ -16,14 +17,13 @@ private let fuzzOptions: LintOptions = {
 
 private let chunkSizes = [256, 300, 1024, 4096, 65536, LogScanner.defaultChunkSize]
 
-private func fuzzFail(_ why: String) -> Never {
+func fuzzFail(_ why: String) -> Never {
     FileHandle.standardError.write(Data("fuzz oracle: \(why)\n".utf8))
     abort()
 }
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let bytes = size > 0 && data != nil ? Array(UnsafeBufferPointer(start: data, count: size)) : []
+func fuzzPipeline(_ bytes: [UInt8]) -> Int32 {
+    let size = bytes.count
     // Read sizes and chunk sizes come from the input, so boundaries fall everywhere.
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for b in bytes.prefix(64) { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
@@ -37,13 +37,21 @@ public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     // Oracles: line numbers are physical lines; where the read boundaries fall changes nothing.
     if a.stats.bytes != size { fuzzFail("bytes \(a.stats.bytes) != \(size)") }
     if a.stats.lines != b.stats.lines || a.stats.events != b.stats.events { fuzzFail("stats depend on read size: \(a.stats.lines)/\(a.stats.events) vs \(b.stats.lines)/\(b.stats.events)") }
-    let expectedLines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+    // Lines as the scanner sees them: classic Mac line ends (a lone CR) are translated first.
+    var ends = LineEndTranslator()
+    var text: [UInt8] = []
+    bytes.withUnsafeBytes { ends.pass($0) { text += $0 } }
+    ends.finish { text += $0 }
+    if text.count != size { fuzzFail("line-end translation changed the byte count: \(text.count) != \(size)") }
+    let expectedLines = text.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } + (text.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
     if a.stats.lines != expectedLines { fuzzFail("lines \(a.stats.lines) != \(expectedLines)") }
     let ka = a.findings.map { "\($0.rule)@\($0.line)" }, kb = b.findings.map { "\($0.rule)@\($0.line)" }
     if ka != kb { fuzzFail("findings depend on read size: \(ka) vs \(kb)") }
     for f in a.findings {
-        if f.line < 1 || f.line > a.stats.lines { fuzzFail("\(f.rule) points at line \(f.line) of \(a.stats.lines)") }
-        for r in f.related where r.line < 1 || r.line > a.stats.lines { fuzzFail("\(f.rule) relates line \(r.line) of \(a.stats.lines)") }
+        // An empty input has no line; a finding about the whole input (no_lifecycle_events) names line 1.
+        let last = max(a.stats.lines, 1)
+        if f.line < 1 || f.line > last { fuzzFail("\(f.rule) points at line \(f.line) of \(a.stats.lines)") }
+        for r in f.related where r.line < 1 || r.line > last { fuzzFail("\(f.rule) relates line \(r.line) of \(a.stats.lines)") }
     }
 
     // The candidate search (the vector scanner on x86-64) only skips lines that cannot be events:

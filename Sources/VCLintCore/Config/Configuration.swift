@@ -63,14 +63,24 @@ public struct Configuration: Sendable {
     }
 
     public static func load(path: String) throws(LoadError) -> Configuration {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw LoadError(path: path, key: nil, reason: exists ? "cannot read the configuration" : "no such file or directory")
+        let bytes: [UInt8]
+        do {
+            bytes = try readBounded(path: path, limit: YAMLBudget.maxFileBytes)
+        } catch {
+            throw LoadError(path: path, key: nil, reason: error.reason)
         }
-        return try parse(String(decoding: data, as: UTF8.self), path: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
     }
 
     public static func parse(_ yaml: String, path: String) throws(LoadError) -> Configuration {
+        // Aliases, nesting and size are bounded before Yams expands anything (billion laughs).
+        let utf8 = Array(yaml.utf8)
+        if utf8.count > YAMLBudget.maxFileBytes {
+            throw LoadError(path: path, key: nil, reason: "the configuration is larger than \(YAMLBudget.maxFileBytes >> 20) MiB; a configuration file is a few KiB")
+        }
+        if let why = YAMLBudget.violation(utf8) {
+            throw LoadError(path: path, key: nil, reason: "refused: \(why)")
+        }
         let document: Any?
         do {
             document = try Yams.load(yaml: yaml)

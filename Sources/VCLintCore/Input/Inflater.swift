@@ -31,6 +31,9 @@ final class Inflater: @unchecked Sendable {
     private let full = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var failure: Failure?
+    /// Bytes after the last gzip member that do not start another member (read once `run` returns).
+    private(set) var trailingBytes = 0
+    private var trailing = 0
 
     /// `prefix`: bytes already read from `fd` (the sniffed head).
     private let progress: ProgressCounter?
@@ -81,7 +84,7 @@ final class Inflater: @unchecked Sendable {
         }
         defer { inflateEnd(&stream) }
         let inputSize = 256 * 1024
-        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: max(inputSize, prefix.count))
+        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: max(inputSize, prefix.count) + 1)  // +1: a magic byte put back
         defer { input.deallocate() }
         var available = prefix.count
         prefix.withUnsafeBufferPointer { if let base = $0.baseAddress { input.update(from: base, count: prefix.count) } }
@@ -115,8 +118,33 @@ final class Inflater: @unchecked Sendable {
                 return
             }
             if !memberOpen {
-                // Another member follows (concatenated gzip files), unless the rest is padding.
-                guard stream.next_in[0] == 0x1F else { finish(nil, index: index, produced: produced); return }
+                // Another member follows (concatenated gzip files, inflated as gzip -d does), or the
+                // rest is trailing bytes: counted to the end of the input, and reported.
+                if stream.avail_in == 1 && stream.next_in[0] == 0x1F && !atEOF {
+                    let first = stream.next_in[0]
+                    if let f = refill() { finish(f, index: index, produced: produced); return }
+                    if !atEOF {  // put the magic's first byte back in front of what was read
+                        memmove(input + 1, input, available)
+                        input[0] = first
+                        available += 1
+                        stream.next_in = input
+                        stream.avail_in = UInt32(available)
+                    } else {
+                        stream.next_in = input
+                        stream.avail_in = 0
+                        trailing = 1
+                    }
+                }
+                if stream.avail_in == 0 { continue }
+                guard stream.avail_in >= 2 && stream.next_in[0] == 0x1F && stream.next_in[1] == 0x8B else {
+                    trailing += Int(stream.avail_in)
+                    while !atEOF {
+                        if let f = refill() { finish(f, index: index, produced: produced); return }
+                        trailing += available
+                    }
+                    finish(nil, index: index, produced: produced)
+                    return
+                }
                 inflateReset(&stream)
                 memberOpen = true
             }
@@ -149,6 +177,7 @@ final class Inflater: @unchecked Sendable {
     private func finish(_ f: Failure?, index: Int, produced: Int = 0) {
         lock.lock()
         failure = f
+        trailingBytes = trailing
         lock.unlock()
         var i = index
         if produced > 0 {

@@ -63,24 +63,13 @@ public enum InputResolver {
     public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }) throws -> [InputSource] {
         if paths.isEmpty { return [.standardInput] }
         var out: [InputSource] = []
-        let fm = FileManager.default
         for path in paths {
             if path == "-" { out.append(.standardInput); continue }
-            var isDir: ObjCBool = false
             // A missing path stays an input: `open` reports it, and the other inputs are still linted.
-            if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-                guard let walker = fm.enumerator(atPath: path) else {
-                    throw InputError(path: path, reason: "cannot read directory")
-                }
-                var found: [String] = []
-                while let rel = walker.nextObject() as? String {
-                    guard isLogName(rel) else { continue }
-                    let full = path.hasSuffix("/") ? path + rel : path + "/" + rel
-                    var sub: ObjCBool = false
-                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue, admit(full) { found.append(full) }
-                }
+            // Directories are walked by the raw bytes of their names (DirectoryWalker).
+            if let found = try DirectoryWalker.logFiles(under: path, admit: admit) {
                 guard !found.isEmpty else { throw InputError.noCaptures(under: path) }
-                out.append(contentsOf: found.sorted().map { .file($0) })
+                out.append(contentsOf: found.map { .file($0) })
             } else {
                 out.append(.file(path))
             }
@@ -93,7 +82,7 @@ public enum InputResolver {
         switch source {
         case .standardInput: return 0
         case .file(let path):
-            let fd = Glibc.open(path, O_RDONLY)
+            let fd = PathName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
             if fd < 0 {
                 throw InputError(path: path, reason: String(cString: strerror(errno)).lowercased())
             }

@@ -81,6 +81,8 @@ public struct ReportFileError: Error, CustomStringConvertible, Sendable {
 /// directory, so the final rename cannot cross file systems) is created up front, which also
 /// proves early that the target's directory is writable, and renamed over the target once the
 /// whole report is in it. A run that fails leaves the old report, or none, never half of one.
+/// Several files of one run are committed together by a `ReportTransaction`; the temporary file is
+/// removed on SIGINT/SIGTERM/SIGHUP too (`TemporaryFiles`).
 ///
 /// A symbolic link is followed (the file it points at is replaced, the link stays); a target that
 /// exists and is not a regular file (`/dev/stderr`, a FIFO) is opened and written directly, since
@@ -89,9 +91,10 @@ public final class PendingReportFile {
     public let path: String
     public private(set) var temporaryPath: String?
     /// Where the report lands: `path`, or the file a symbolic link at `path` points at.
-    private let target: String
+    let target: String
     private var fd: Int32 = -1
     private var committed = false
+    private var hasTemporary = false
 
     /// Creates the temporary file (or opens a device); throws if the directory is missing or not
     /// writable, or if the target is a directory.
@@ -112,25 +115,24 @@ public final class PendingReportFile {
             return
         }
         target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
-        let url = URL(fileURLWithPath: target)
-        let dir = url.deletingLastPathComponent().path
         // `.NAME.vclint-XXXXXX`: hidden, and no log extension, so a lint of the directory skips it.
-        let prefix: String = dir == "/" ? "/" : dir + "/"
-        let name: String = "." + url.lastPathComponent + ".vclint-XXXXXX"
-        var template = Array((prefix + name).utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            let code = errno
-            throw ReportFileError(path: path, errno: code)
-        }
+        let (fd, temp) = try Self.makeTemporary(beside: target, tag: "vclint", reportPath: path)
         self.fd = fd
-        self.temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.temporaryPath = temp
+        hasTemporary = true
+        TemporaryFiles.register(temp)
     }
 
     deinit { discard() }
 
-    /// Writes the whole report and renames it over the target.
+    /// Writes the whole report and renames it over the target (a transaction of one file).
     public func commit(_ contents: String) throws(ReportFileError) {
+        try ReportTransaction([self]).commit([contents])
+    }
+
+    /// Phase one: the whole report into the temporary file, synced and closed (a device is written
+    /// in place). Nothing at `path` changes yet.
+    func stage(_ contents: String) throws(ReportFileError) {
         guard fd >= 0, !committed else { throw ReportFileError(path: path, reason: "report already written") }
         committed = true
         var failure: Int32 = 0
@@ -147,29 +149,51 @@ public final class PendingReportFile {
                 off += n
             }
         }
-        guard let temp = temporaryPath else {  // a device: written in place
-            if close(fd) != 0, failure == 0 { failure = errno }
-            fd = -1
-            if failure != 0 { throw ReportFileError(path: path, errno: failure) }
-            return
+        if hasTemporary {
+            if failure == 0 { _ = fchmod(fd, Self.mode(for: target)) }
+            if failure == 0, fsync(fd) != 0, errno != EINVAL { failure = errno }
         }
-        if failure == 0 { _ = fchmod(fd, Self.mode(for: target)) }
-        if failure == 0, fsync(fd) != 0, errno != EINVAL { failure = errno }
         if close(fd) != 0, failure == 0 { failure = errno }
         fd = -1
-        if failure == 0, rename(temp, target) != 0 { failure = errno }
         if failure != 0 {
-            unlink(temp)
-            temporaryPath = nil
+            discard()
             throw ReportFileError(path: path, errno: failure)
         }
+    }
+
+    /// Whether this report goes through a temporary file (a regular file) rather than in place.
+    var renames: Bool { hasTemporary }
+
+    /// The temporary file's rename is done (by the transaction): nothing is left to remove.
+    func installed() {
+        if let temp = temporaryPath { TemporaryFiles.unregister(temp) }
         temporaryPath = nil
     }
 
     /// Removes the temporary file (a run that failed); the target is untouched.
     public func discard() {
         if fd >= 0 { close(fd); fd = -1 }
-        if let temp = temporaryPath { unlink(temp); temporaryPath = nil }
+        if let temp = temporaryPath {
+            unlink(temp)
+            TemporaryFiles.unregister(temp)
+            temporaryPath = nil
+        }
+    }
+
+    /// A new file `.NAME.TAG-XXXXXX` in the directory of `target`, open for writing.
+    static func makeTemporary(beside target: String, tag: String, reportPath: String) throws(ReportFileError) -> (Int32, String) {
+        let url = URL(fileURLWithPath: target)
+        let dir = url.deletingLastPathComponent().path
+        let prefix: String = dir == "/" ? "/" : dir + "/"
+        let name: String = "." + url.lastPathComponent + "." + tag + "-XXXXXX"
+        var template = Array((prefix + name).utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let code = errno
+            throw ReportFileError(path: reportPath, errno: code)
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     /// An existing report keeps its permissions; a new one gets what the umask allows (mkstemp's 0600 is

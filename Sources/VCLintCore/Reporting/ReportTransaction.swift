@@ -1,0 +1,262 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every report file of a run, committed together or not at all. Renames of several files cannot be
+/// atomic as a set, so: every report is written to its temporary file and synced (and devices are
+/// written) first; then each existing target gets a backup (a hard link, or a copy where links are
+/// not allowed); then the temporaries are renamed over the targets. When a rename fails midway, the
+/// targets already replaced get their backups back (or are removed, when there was none before),
+/// so either every new report or every old one remains. Temporaries and backups are removed in the
+/// end, and on SIGINT/SIGTERM/SIGHUP; a signal that comes during the renames waits for them.
+public final class ReportTransaction {
+    public let files: [PendingReportFile]
+    /// `rename(2)`; tests put a failing one in to reach the rollback.
+    var rename: (String, String) -> Int32 = { Glibc.rename($0, $1) }
+
+    public init(_ files: [PendingReportFile]) { self.files = files }
+
+    /// Commits `contents[i]` to `files[i]`, all or none.
+    public func commit(_ contents: [String]) throws(ReportFileError) {
+        precondition(contents.count == files.count)
+        // Phase 1: temporaries (then devices, which cannot be taken back, only once every file is ready).
+        let order = files.indices.filter { files[$0].renames } + files.indices.filter { !files[$0].renames }
+        for i in order {
+            do throws(ReportFileError) { try files[i].stage(contents[i]) } catch {
+                discard()
+                throw error
+            }
+        }
+        TemporaryFiles.holdSignals()
+        defer { TemporaryFiles.releaseSignals() }
+        // Phase 2: backups of the targets that exist.
+        let renamed = files.filter(\.renames)
+        var backups: [String?] = []
+        defer { for b in backups { if let b { unlink(b); TemporaryFiles.unregister(b) } } }
+        for f in renamed {
+            do throws(ReportFileError) { backups.append(try Self.backup(f)) } catch {
+                discard()
+                throw error
+            }
+        }
+        // Phase 3: the renames; a failure restores what was replaced.
+        for (k, f) in renamed.enumerated() {
+            guard let temp = f.temporaryPath else { continue }
+            if rename(temp, f.target) != 0 {
+                let code = errno
+                for j in 0..<k {
+                    if let b = backups[j] {
+                        if Glibc.rename(b, renamed[j].target) == 0 { backups[j] = nil }
+                    } else {
+                        unlink(renamed[j].target)
+                    }
+                }
+                discard()
+                throw ReportFileError(path: f.path, errno: code)
+            }
+            f.installed()
+        }
+    }
+
+    /// Removes every temporary file; no target changes.
+    public func discard() { files.forEach { $0.discard() } }
+
+    /// A hard link to the target beside it (a copy where the file system has no links); nil when
+    /// there is no target yet.
+    private static func backup(_ f: PendingReportFile) throws(ReportFileError) -> String? {
+        var st = stat()
+        guard lstat(f.target, &st) == 0 else { return nil }
+        // Replaced by a directory (or something else) since the run started: rename(2) would fail.
+        if (st.st_mode & S_IFMT) == S_IFDIR { throw ReportFileError(path: f.path, reason: "is a directory") }
+        let (fd, name) = try PendingReportFile.makeTemporary(beside: f.target, tag: "vclint-old", reportPath: f.path)
+        TemporaryFiles.register(name)
+        unlink(name)  // mkstemp chose a free name; link(2) wants it free
+        if link(f.target, name) == 0 {
+            close(fd)
+            return name
+        }
+        // No hard links here: copy the old report, through the descriptor mkstemp opened.
+        defer { close(fd) }
+        let fresh = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let source = open(f.target, O_RDONLY | O_CLOEXEC)
+        defer { if source >= 0 { close(source) }; if fresh >= 0 { close(fresh) } }
+        guard fresh >= 0, source >= 0 else {
+            let code = errno
+            unlink(name)
+            TemporaryFiles.unregister(name)
+            throw ReportFileError(path: f.path, reason: "cannot keep a backup of the old report: \(String(cString: strerror(code)).lowercased())")
+        }
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
+            if n == 0 { break }
+            let w = n > 0 ? buffer.withUnsafeBytes { write(fresh, $0.baseAddress!, n) } : -1
+            if n < 0 || w != n {
+                if n < 0 && errno == EINTR { continue }
+                let code = errno
+                unlink(name)
+                TemporaryFiles.unregister(name)
+                throw ReportFileError(path: f.path, reason: "cannot keep a backup of the old report: \(String(cString: strerror(code)).lowercased())")
+            }
+        }
+        _ = fchmod(fresh, st.st_mode & 0o7777)
+        return name
+    }
+}
+
+/// Files to remove if the process is stopped by SIGINT, SIGTERM or SIGHUP: report temporaries and
+/// backups. The handler only calls unlink(2) on C strings made beforehand (async-signal-safe), then
+/// dies of the same signal; while a transaction renames, it only notes the signal, and the
+/// transaction re-raises it when done, so the set of reports is never left half old, half new.
+public enum TemporaryFiles {
+    private static let capacity = 256
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        p.initialize(repeating: nil, count: capacity)
+        return p
+    }()
+    nonisolated(unsafe) private static var installed = false
+    /// Every path ever registered, kept: the handler may read a slot on another thread while it is
+    /// cleared, so the strings are never freed (a few per run), and this list keeps them reachable.
+    nonisolated(unsafe) private static var kept: [UnsafeMutablePointer<CChar>] = []
+    private static let lock = NSLock()
+
+    static func register(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        installHandlers()
+        for i in 0..<capacity where slots[i] == nil {
+            guard let copy = strdup(path) else { return }
+            kept.append(copy)
+            slots[i] = copy
+            return
+        }
+    }
+
+    static func unregister(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        for i in 0..<capacity {
+            if let p = slots[i], String(cString: p) == path {
+                slots[i] = nil  // never freed: the handler may be reading it on another thread
+                return
+            }
+        }
+    }
+
+    /// Removes every registered file now (a run that exits early, e.g. on a stdout write error).
+    public static func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for i in 0..<capacity {
+            if let p = slots[i] { unlink(p); slots[i] = nil }
+        }
+    }
+
+    /// Transactions renaming now (several may, on several threads, in the library): the handler
+    /// waits while any does, and the last one to finish re-raises a signal that came meanwhile.
+    nonisolated(unsafe) private static var holds = 0
+    private static let holdLock = NSLock()
+
+    static func holdSignals() {
+        holdLock.lock()
+        holds += 1
+        vclint_cleanup_hold = 1
+        holdLock.unlock()
+    }
+
+    static func releaseSignals() {
+        holdLock.lock()
+        holds -= 1
+        let last = holds == 0
+        if last { vclint_cleanup_hold = 0 }
+        holdLock.unlock()
+        let pending = vclint_cleanup_pending
+        if last && pending != 0 { vclint_cleanup_die(pending) }
+    }
+
+    private static func installHandlers() {
+        guard !installed else { return }
+        installed = true
+        vclint_cleanup_slots = slots
+        vclint_cleanup_capacity = Int32(capacity)
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            var old = sigaction()
+            sigaction(sig, nil, &old)
+            // Keep what a caller chose: ignored (nohup), or a handler of its own (--follow's).
+            if old.__sigaction_handler.sa_handler != nil { continue }  // not SIG_DFL
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { sig in
+                if vclint_cleanup_hold != 0 { vclint_cleanup_pending = sig; return }
+                vclint_cleanup_die(sig)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            sigaction(sig, &action, nil)
+            // A parent may have started us with the signal blocked (it would never arrive).
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, sig)
+            sigprocmask(SIG_UNBLOCK, &set, nil)
+        }
+    }
+}
+
+nonisolated(unsafe) private var vclint_cleanup_slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+nonisolated(unsafe) private var vclint_cleanup_capacity: Int32 = 0
+nonisolated(unsafe) private var vclint_cleanup_hold: sig_atomic_t = 0
+nonisolated(unsafe) private var vclint_cleanup_pending: sig_atomic_t = 0
+
+/// Unlinks the registered files and dies of `sig` (default action), as if it had not been caught.
+private func vclint_cleanup_die(_ sig: Int32) {
+    if let slots = vclint_cleanup_slots {
+        for i in 0..<Int(vclint_cleanup_capacity) { if let p = slots[i] { unlink(p) } }
+    }
+    signal(sig, SIG_DFL)
+    raise(sig)
+}
+
+extension ReportTransaction {
+    /// A report path that names one of the inputs would overwrite the capture it reports on: refused
+    /// before anything is written. The same file is the same device and inode (a symbolic link, a
+    /// hard link, `./x` against `x`, standard input redirected from it); a report that does not
+    /// exist yet is compared by standardized path.
+    public static func refuseInputs(_ reportPaths: [String], inputs: [InputSource]) throws(ReportFileError) {
+        guard !reportPaths.isEmpty else { return }
+        var identities: [FileIdentity: String] = [:]
+        var names: Set<String> = []
+        for input in inputs {
+            switch input {
+            case .standardInput:
+                var st = stat()
+                if fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { identities[FileIdentity(st)] = "standard input" }
+            case .file:
+                let path = input.displayPath
+                var st = stat()
+                if input.withOpenPath({ stat($0, &st) }) == 0 { identities[FileIdentity(st)] = path }
+                names.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
+            }
+        }
+        for report in reportPaths {
+            var st = stat()
+            if stat(report, &st) == 0 {
+                if (st.st_mode & S_IFMT) == S_IFREG, let input = identities[FileIdentity(st)] {
+                    throw ReportFileError(path: report, reason: input == report ? "is one of the inputs; a report would overwrite it" : "is one of the inputs (\(input)); a report would overwrite it")
+                }
+            } else if names.contains(URL(fileURLWithPath: report).standardizedFileURL.path) {
+                throw ReportFileError(path: report, reason: "is one of the inputs; a report would overwrite it")
+            }
+        }
+    }
+}
+
+/// A file's device and inode: the same file whatever path names it.
+public struct FileIdentity: Hashable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
+    public init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+}

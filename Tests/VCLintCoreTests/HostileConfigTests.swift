@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// A `.vclint.yml` is picked up from any parent directory, so a hostile repository chooses it: it must
+/// cost a bounded time and memory and end in one stderr line, never a crash.
+@Suite(.serialized) struct HostileConfigTests {
+    func error(_ yaml: String) -> String? {
+        do { _ = try Configuration.parse(yaml, path: ".vclint.yml"); return nil } catch { return error.description }
+    }
+
+    /// Nine nested anchors of nine aliases each: 9⁹ nodes from 342 bytes. Refused before Yams expands it.
+    @Test func billionLaughsIsRefusedAtOnce() throws {
+        let yaml = try String(contentsOf: fixtureURL("config/billion-laughs.yml"), encoding: .utf8)
+        let start = Date()
+        let e = error(yaml)
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(e?.hasPrefix(".vclint.yml: refused: YAML aliases expand to more than 100000 nodes") == true, "\(e ?? "accepted")")
+    }
+
+    /// Aliases within the budget are fine (a shared list of patterns, say).
+    @Test func modestAliasesAreExpanded() throws {
+        let c = try Configuration.parse("""
+        ignore_classes: &system ["^UI", "^_UI"]
+        persistent_classes: *system
+        """, path: ".vclint.yml")
+        #expect(c.persistentClasses == ["^UI", "^_UI"])
+    }
+
+    /// A key that is a list, a mapping, or an alias of one would trap in Yams' constructor.
+    @Test func nonTextKeysAreRefused() {
+        #expect(error("? [a]\n: x\n")?.contains("a mapping key is a list, not text (line 1)") == true)
+        #expect(error("{ {a: b}: x }\n")?.contains("a mapping key is a mapping, not text") == true)
+        #expect(error("k: &k [1]\n? *k\n: x\n")?.contains("a mapping key is an alias of a list or mapping, not text (line 2)") == true)
+        // An alias of a scalar as a key is text: here an unknown key.
+        #expect(error("x: &k disabled_rules\n*k : [memory_warning]\n")?.contains("x: unknown key") == true)
+    }
+
+    @Test func deepNestingIsRefused() {
+        let deep = "a: " + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "\n"
+        #expect(error(deep) == ".vclint.yml: refused: nested more than 64 levels deep")
+        let ok = "a: " + String(repeating: "[", count: 10) + String(repeating: "]", count: 10) + "\n"
+        #expect(error(ok)?.contains("unknown key") == true)
+    }
+
+    @Test func anUndefinedAliasIsYamlsSyntaxError() {
+        #expect(error("disabled_rules: *nothing\n")?.hasPrefix(".vclint.yml: invalid YAML") == true)
+    }
+
+    /// Size is checked before anything is read past the cap: /dev/zero is refused at once.
+    @Test func oversizedConfigurationIsRefusedUnread() throws {
+        let cli = CLITests()
+        let zero = try cli.run(["lint", "--config", "/dev/zero", "Fixtures/seeds/navtest-seed000.log"])
+        #expect(zero.status == 2)
+        #expect(zero.stderr == "vclint: error: /dev/zero: the configuration is larger than 1 MiB; a configuration file is a few KiB\n")
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-big-\(UUID().uuidString).yml")
+        defer { try? FileManager.default.removeItem(at: big) }
+        try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: big)  // a comment of 1 MiB + 1 byte
+        let r = try cli.run(["lint", "--config", big.path, "Fixtures/seeds/navtest-seed000.log"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: \(big.path): the configuration is 1048577 bytes, more than the 1 MiB a configuration may have\n")
+    }
+
+    /// The whole program, with the file found in a parent directory as a CI job would.
+    @Test func discoveredBillionLaughsIsExitTwoWithOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-bl-\(UUID().uuidString)")
+        let sub = dir.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: fixtureURL("config/billion-laughs.yml"), to: dir.appendingPathComponent(".vclint.yml"))
+        let log = sub.appendingPathComponent("capture.log")
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"), to: log)
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "capture.log"]
+        p.currentDirectoryURL = sub
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        let start = Date()
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(p.terminationStatus == 2)
+        #expect(text.split(separator: "\n").count == 1)
+        #expect(text.contains(".vclint.yml: refused: YAML aliases expand to more than 100000 nodes"))
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// The report files of one run are committed together or not at all (temporaries first, renames
+/// at the end, the replaced ones restored when a rename fails), and never over an input.
+@Suite(.serialized) struct ReportTransactionTests {
+    let cli = CLITests()
+
+    func tempDir() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-tx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func entries(_ dir: URL) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+    func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    @Test func everyFileIsReplacedWhenAllSucceed() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.xml")
+        try Data("old a".utf8).write(to: a)
+        try ReportTransaction([try PendingReportFile(path: a.path), try PendingReportFile(path: b.path)]).commit(["new a", "new b"])
+        #expect(try text(a) == "new a")
+        #expect(try text(b) == "new b")
+        #expect(try entries(dir) == ["a.json", "b.xml"], "no temporary or backup left")
+    }
+
+    /// The third rename fails: the first two targets get their old contents back (the second had
+    /// none: it is removed again), the third is untouched, and nothing else is left in the directory.
+    @Test func aRenameThatFailsMidwayRestoresTheReplacedOnes() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.sarif"), c = dir.appendingPathComponent("c.xml")
+        try Data("old a".utf8).write(to: a)
+        try Data("old c".utf8).write(to: c)
+        let tx = ReportTransaction([try PendingReportFile(path: a.path), try PendingReportFile(path: b.path), try PendingReportFile(path: c.path)])
+        var calls = 0
+        tx.rename = { from, to in
+            calls += 1
+            if calls == 3 { errno = EIO; return -1 }
+            return rename(from, to)
+        }
+        let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b", "new c"]) }
+        #expect(e?.description == "\(c.path): input/output error")
+        #expect(try text(a) == "old a")
+        #expect(try text(c) == "old c")
+        #expect(try entries(dir) == ["a.json", "c.xml"])
+    }
+
+    /// A real failure, not an injected one: the second target became a directory after the run
+    /// started (rename(2) over a directory fails); the first keeps its old report.
+    @Test func aDirectoryWhereAFileIsExpectedKeepsEveryOldReport() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.sarif")
+        try Data("old a".utf8).write(to: a)
+        let tx = ReportTransaction([try PendingReportFile(path: a.path), try PendingReportFile(path: b.path)])
+        try FileManager.default.createDirectory(at: b, withIntermediateDirectories: false)
+        let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b"]) }
+        #expect(e?.description == "\(b.path): is a directory")
+        #expect(try text(a) == "old a")
+        #expect(try entries(dir) == ["a.json", "b.sarif"])
+    }
+
+    /// A device that fails to take its report (`/dev/full`) is written before any rename, so the
+    /// file reports of the same run keep their old contents.
+    @Test func aFailingDeviceKeepsTheFileReportsOld() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json")
+        try Data("old a".utf8).write(to: a)
+        let r = try cli.run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log", "--reporter", "json:\(a.path)", "--reporter", "sarif:/dev/full"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr == "vclint: error: /dev/full: no space left on device\n")
+        #expect(try text(a) == "old a")
+        #expect(try entries(dir) == ["a.json"])
+    }
+
+    /// A valid report path and then one whose directory is missing: refused before the lint, the
+    /// first report stays as it was.
+    @Test func anUnwritableSecondReportKeepsTheFirst() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json")
+        try Data("old a".utf8).write(to: a)
+        let bad = dir.appendingPathComponent("gone/b.sarif").path
+        let r = try cli.run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log", "--reporter", "json:\(a.path)", "--reporter", "sarif:\(bad)"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: \(bad): no such file or directory\n")
+        #expect(try text(a) == "old a")
+        #expect(try entries(dir) == ["a.json"])
+    }
+
+    @Test func aReportOverAnInputIsRefused() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("capture.log")
+        try FileManager.default.copyItem(at: fixtureURL("seeds/navtest-missing-dealloc.log"), to: log)
+        let before = try Data(contentsOf: log)
+        let same = try cli.run(["lint", log.path, "--reporter", "json:\(log.path)"])
+        #expect(same.status == 2)
+        #expect(same.stdout.isEmpty)
+        #expect(same.stderr == "vclint: error: \(log.path): is one of the inputs; a report would overwrite it\n")
+        // Another name for the same file: a symbolic link, and the file found in a directory.
+        let link = dir.appendingPathComponent("report.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "capture.log")
+        let viaLink = try cli.run(["lint", dir.path, "--reporter", "sarif:\(link.path)"])
+        #expect(viaLink.status == 2)
+        #expect(viaLink.stderr == "vclint: error: \(link.path): is one of the inputs (\(log.path)); a report would overwrite it\n")
+        // Standard input redirected from the file.
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "--reporter", "json:\(log.path)"]
+        p.standardInput = try FileHandle(forReadingFrom: log)
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = Pipe()
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 2)
+        #expect(stderr == "vclint: error: \(log.path): is one of the inputs (standard input); a report would overwrite it\n")
+        // timeline/leaks/report --output and baseline create --output too.
+        let timeline = try cli.run(["timeline", log.path, "--output", log.path])
+        #expect(timeline.status == 2 && timeline.stderr.contains("is one of the inputs"))
+        let baseline = try cli.run(["baseline", "create", log.path, "--output", log.path])
+        #expect(baseline.status == 2 && baseline.stderr.contains("is one of the inputs"))
+        #expect(try Data(contentsOf: log) == before)
+        #expect(try entries(dir) == ["capture.log", "report.json"])
+    }
+
+    /// A report path that does not exist yet is compared by its standardized path.
+    @Test func aMissingInputNamedAsAReportIsRefusedByPath() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("later.log").path
+        let r = try cli.run(["lint", missing, "--reporter", "json:\(dir.path)/./later.log"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: \(dir.path)/./later.log: is one of the inputs; a report would overwrite it\n")
+    }
+
+    @Test func aWriteErrorOnStdoutIsExitTwo() throws {
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "Fixtures/seeds/navtest-missing-dealloc.log"]
+        p.currentDirectoryURL = packageRoot
+        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 2)
+        #expect(stderr == "vclint: error: standard output: no space left on device\n")
+    }
+
+    /// SIGINT or SIGTERM while the input is read: the process dies of the signal and the temporary
+    /// files beside the reports are gone; the old report is untouched.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalRemovesTheTemporaries(signal: Int32) throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.xml")
+        try Data("old a".utf8).write(to: a)
+        let p = Process()
+        p.executableURL = CLITests.binary
+        p.arguments = ["lint", "-", "--reporter", "json:\(a.path)", "--reporter", "junit:\(b.path)"]
+        let input = Pipe()
+        p.standardInput = input
+        p.standardOutput = Pipe()
+        p.standardError = Pipe()
+        try p.run()
+        input.fileHandleForWriting.write(Data("2017-02-11 17:25:16.964 navTest[933:17086] mainViewCtrl invoke viewDidLoad\n".utf8))
+        let deadline = Date().addingTimeInterval(10)
+        while try entries(dir).count < 3, Date() < deadline { usleep(10_000) }  // a.json and two temporaries
+        #expect(try entries(dir).count == 3)
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal)
+        #expect(p.terminationStatus == signal)
+        #expect(try entries(dir) == ["a.json"])
+        #expect(try text(a) == "old a")
+    }
+}
