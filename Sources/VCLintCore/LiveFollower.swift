@@ -109,7 +109,7 @@ public final class LiveFollower {
             var named = stat()
             let found = source.withOpenPath { stat($0, &named) } == 0
             if found && (named.st_dev != open.st_dev || named.st_ino != open.st_ino) {
-                let newFD = source.withOpenPath { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+                let newFD = source.withOpenPath { LibC.open($0, O_RDONLY | O_CLOEXEC) }
                 if newFD >= 0 { return .replaced(newFD) }
             }
         }

@@ -9,7 +9,7 @@ nonisolated(unsafe) private var followInterrupted: sig_atomic_t = 0
 
 private func installStopHandlers() {
     var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in followInterrupted = 1 }
+    action.plainHandler = { _ in followInterrupted = 1 }
     sigemptyset(&action.sa_mask)
     action.sa_flags = 0  // no SA_RESTART: a blocking read returns EINTR and the loop sees the flag
     sigaction(SIGINT, &action, nil)

@@ -29,7 +29,7 @@ struct VCLint: ParsableCommand {
         if CommandLine.arguments.count == 1, isatty(0) != 0 {
             printError(helpMessage())
             printError("vclint: error: no capture given: name a capture file or directory, or pipe one in (… | vclint lint -)")
-            Glibc.exit(2)
+            LibC.exit(2)
         }
         do {
             let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(CommandArguments.raw()))
@@ -37,16 +37,16 @@ struct VCLint: ParsableCommand {
             var command = try parseAsRoot(parsed)
             try command.run()
         } catch let code as ExitCode {
-            Glibc.exit(code.rawValue)
+            LibC.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {  // --help, --version
                 writeStdout(fullMessage(for: error) + "\n")
-                Glibc.exit(0)
+                LibC.exit(0)
             }
             let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
             printError("vclint: error: \(message) (see `vclint help`)")
-            Glibc.exit(2)
+            LibC.exit(2)
         }
     }
 }
@@ -62,7 +62,7 @@ enum FileHandle_stderr {
         s.withUTF8 { buf in
             var off = 0
             while off < buf.count {
-                let n = Glibc.write(2, buf.baseAddress! + off, buf.count - off)
+                let n = LibC.write(2, buf.baseAddress! + off, buf.count - off)
                 if n <= 0 { break }
                 off += n
             }
@@ -83,7 +83,7 @@ func writeStdout(_ s: String) {
     s.withUTF8 { buf in
         var off = 0
         while off < buf.count {
-            let n = Glibc.write(1, buf.baseAddress! + off, buf.count - off)
+            let n = LibC.write(1, buf.baseAddress! + off, buf.count - off)
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 failure = errno
@@ -97,6 +97,6 @@ func writeStdout(_ s: String) {
     if failure != 0 {
         TemporaryFiles.removeAll()
         printError("vclint: error: standard output: \(String(cString: strerror(failure)).lowercased())")
-        Glibc.exit(2)
+        LibC.exit(2)
     }
 }

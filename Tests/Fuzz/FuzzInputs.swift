@@ -116,7 +116,7 @@ func fuzzLive(_ input: [UInt8]) -> Int32 {
     func write(_ data: [UInt8], flags: Int32) {
         let fd = open(path, O_WRONLY | O_CREAT | flags, 0o644)
         if fd < 0 { fuzzFail("open \(path): \(errno)") }
-        _ = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        _ = data.withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
         close(fd)
     }
     write(ops.first?.data ?? [], flags: O_TRUNC)

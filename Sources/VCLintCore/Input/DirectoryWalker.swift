@@ -21,7 +21,7 @@ enum DirectoryWalker {
         return found.sorted()
     }
 
-    private static func walk(_ dir: OpaquePointer, prefix: [UInt8], into found: inout [String], admit: (String) -> Bool) {
+    private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], into found: inout [String], admit: (String) -> Bool) {
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in

@@ -82,7 +82,7 @@ public enum InputResolver {
         switch source {
         case .standardInput: return 0
         case .file(let path):
-            let fd = PathName.withCString(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+            let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
             if fd < 0 {
                 throw InputError(path: path, reason: String(cString: strerror(errno)).lowercased())
             }

@@ -13,7 +13,7 @@ import Glibc
 public final class ReportTransaction {
     public let files: [PendingReportFile]
     /// `rename(2)`; tests put a failing one in to reach the rollback.
-    var rename: (String, String) -> Int32 = { Glibc.rename($0, $1) }
+    var rename: (String, String) -> Int32 = { LibC.rename($0, $1) }
 
     public init(_ files: [PendingReportFile]) { self.files = files }
 
@@ -47,7 +47,7 @@ public final class ReportTransaction {
                 let code = errno
                 for j in 0..<k {
                     if let b = backups[j] {
-                        if Glibc.rename(b, renamed[j].target) == 0 { backups[j] = nil }
+                        if LibC.rename(b, renamed[j].target) == 0 { backups[j] = nil }
                     } else {
                         unlink(renamed[j].target)
                     }
@@ -185,9 +185,9 @@ public enum TemporaryFiles {
             var old = sigaction()
             sigaction(sig, nil, &old)
             // Keep what a caller chose: ignored (nohup), or a handler of its own (--follow's).
-            if old.__sigaction_handler.sa_handler != nil { continue }  // not SIG_DFL
+            if old.plainHandler != nil { continue }  // not SIG_DFL
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { sig in
+            action.plainHandler = { sig in
                 if vclint_cleanup_hold != 0 { vclint_cleanup_pending = sig; return }
                 vclint_cleanup_die(sig)
             }

@@ -1,0 +1,83 @@
+// The C library, for every file of the module and its clients: glibc on Linux, Darwin on macOS.
+// An `@_exported` import is visible in all of VCLintCore's files (a plain one only in its own), so a
+// file that calls getenv or write compiles on both systems whatever its own imports say.
+#if canImport(Glibc)
+@_exported import Glibc
+#elseif canImport(Darwin)
+@_exported import Darwin
+#endif
+
+/// System calls whose bare names a caller's own members shadow (`PathList.read`, a local `open`),
+/// so they are reached through this namespace instead of `Glibc.` (a module macOS does not have).
+public enum LibC {
+    @inline(__always)
+    public static func open(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags)
+        #else
+        Darwin.open(path, flags)
+        #endif
+    }
+
+    @inline(__always)
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.read(fd, buffer, count)
+        #else
+        Darwin.read(fd, buffer, count)
+        #endif
+    }
+
+    @inline(__always)
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
+    }
+
+    @inline(__always)
+    public static func rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.rename(from, to)
+        #else
+        Darwin.rename(from, to)
+        #endif
+    }
+
+    public static func exit(_ code: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(code)
+        #else
+        Darwin.exit(code)
+        #endif
+    }
+
+    /// A directory stream: `DIR *` is opaque in glibc's headers and a complete struct in Darwin's.
+    #if canImport(Darwin)
+    public typealias DirectoryStream = UnsafeMutablePointer<DIR>
+    #else
+    public typealias DirectoryStream = OpaquePointer
+    #endif
+}
+
+extension sigaction {
+    /// The one-argument handler (`sa_handler`), which glibc and Darwin keep in differently named unions.
+    public var plainHandler: (@convention(c) (Int32) -> Void)? {
+        get {
+            #if canImport(Darwin)
+            __sigaction_u.__sa_handler
+            #else
+            __sigaction_handler.sa_handler
+            #endif
+        }
+        set {
+            #if canImport(Darwin)
+            __sigaction_u.__sa_handler = newValue
+            #else
+            __sigaction_handler.sa_handler = newValue
+            #endif
+        }
+    }
+}
