@@ -99,14 +99,21 @@ public enum TimelineJSON {
 }
 
 /// Trace Event Format: a process per session, a thread (track) per controller instance plus the
-/// session's own track (tid 0) for transitions and UIKit warnings; complete events (`X`) for each
+/// session's own track for transitions and UIKit warnings; complete events (`X`) for each
 /// controller's life and its appearing/visible/disappearing intervals, instant events (`i`) for
 /// callbacks and findings. Times are microseconds from the input's first timestamp; a log without
 /// time gets one millisecond per event.
+///
+/// Perfetto keys threads by tid alone, takes tid 0 for the idle task and tid = pid for the
+/// process's main thread, and drops a complete event that overlaps an open one on its track. So
+/// pids are 1…N (one per session) and tids count on from N + 1 over the whole trace: never 0, never
+/// a pid, never shared; and on every track complete events come in time order, an enclosing one
+/// before those it encloses.
 public enum ChromeTrace {
     public static func render(_ inputs: [TimelineInput]) -> String {
         var events: [JSONValue] = []
         var pid = 0
+        var nextTID = inputs.reduce(0) { $0 + $1.timeline.sessions.count } + 1
         for input in inputs {
             let base = input.timeBase
             var marksBySession: [Int: [(Finding, Int?)]] = [:]
@@ -115,7 +122,7 @@ public enum ChromeTrace {
             }
             for s in input.timeline.sessions {
                 pid += 1
-                session(s, input: input, pid: pid, base: base, findings: marksBySession[s.id] ?? [], into: &events)
+                session(s, input: input, pid: pid, tids: &nextTID, base: base, findings: marksBySession[s.id] ?? [], into: &events)
             }
         }
         var out = "{\"displayTimeUnit\":\"ms\",\"otherData\":"
@@ -144,30 +151,37 @@ public enum ChromeTrace {
         [("line", .int(st.line))] + (st.time.map { [("time", JSONValue.string($0.iso))] } ?? [])
     }
 
-    private static func session(_ s: RecordedSession, input: TimelineInput, pid: Int, base: Double?, findings: [(Finding, Int?)],
+    private static func session(_ s: RecordedSession, input: TimelineInput, pid: Int, tids: inout Int, base: Double?, findings: [(Finding, Int?)],
                                 into events: inout [JSONValue]) {
         let clock = SessionClock(s, base: base)
         let pidText = s.pid.map { " [\($0)]" } ?? ""
-        events.append(meta("process_name", pid: pid, tid: 0, [("name", .string("\(s.process.isEmpty ? "(no process)" : s.process)\(pidText) · \(input.path) · session \(s.id)"))]))
-        events.append(meta("process_sort_index", pid: pid, tid: 0, [("sort_index", .int(pid))]))
-        events.append(meta("thread_name", pid: pid, tid: 0, [("name", .string("transitions & UIKit"))]))
-        events.append(meta("thread_sort_index", pid: pid, tid: 0, [("sort_index", .int(0))]))
+        let sessionTrack = tids
+        tids += 1
+        var trackOf: [Int: Int] = [:]
+        for i in s.instances {
+            trackOf[i.id] = tids
+            tids += 1
+        }
+        events.append(meta("process_name", pid: pid, tid: sessionTrack, [("name", .string("\(s.process.isEmpty ? "(no process)" : s.process)\(pidText) · \(input.path) · session \(s.id)"))]))
+        events.append(meta("process_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(pid))]))
+        events.append(meta("thread_name", pid: pid, tid: sessionTrack, [("name", .string("transitions & UIKit"))]))
+        events.append(meta("thread_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(0))]))
         // Transitions follow each other on the session track; a later one never starts before an earlier ended.
         var floor: Int64 = .min
         for t in s.transitions {
             let a = max(floor, clock.micros(t.start))
             let b = max(a, clock.micros(t.end))
             floor = b
-            events.append(complete(t.kind.rawValue, cat: "transition", pid: pid, tid: 0, from: a, to: b,
+            events.append(complete(t.kind.rawValue, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
                                    [("members", .string(t.summary)), ("first_line", .int(t.start.line)), ("last_line", .int(t.end.line))]))
         }
         for w in s.warnings {
-            events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: 0, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
+            events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: sessionTrack, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
         }
         for i in s.instances {
-            let tid = i.id
+            let tid = trackOf[i.id]!
             events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.controller.instance) \($0)" } ?? i.controller.instance))]))
-            events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(tid))]))
+            events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
             let life0 = clock.micros(i.first)
             let lifeEnd = i.dealloc.map { clock.micros($0) } ?? clock.end
             var lifeArgs: [(String, JSONValue)] = [("class", .string(i.controller.className))]
@@ -190,7 +204,7 @@ public enum ChromeTrace {
             let at = owner?.callbacks.last(where: { $0.stamp.line <= f.line })?.stamp
                 ?? s.warnings.first(where: { $0.stamp.line == f.line })?.stamp
             let ts = at.map { clock.micros($0) } ?? clock.start
-            events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner?.id ?? 0, at: ts, [
+            events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, [
                 ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)), ("message", .string(f.message)),
             ]))
         }
