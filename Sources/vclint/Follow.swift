@@ -28,7 +28,8 @@ extension LintCommand {
     func follow(_ source: InputSource, options: LintOptions) throws -> LintResult {
         let start = Date()
         installStopHandlers()
-        let reporter = XcodeReporter()
+        let reporter = XcodeReporter(color: color.stdout)
+        let strict = gate.strict
         let follower = LiveFollower(
             source: source, options: options,
             poll: { usleep(200_000); return followInterrupted == 0 },
@@ -36,7 +37,8 @@ extension LintCommand {
             output: { findings in
                 guard let first = findings.first else { return }
                 let file = FileResult(stats: InputStats(path: first.path), findings: findings)
-                writeStdout(reporter.report(LintResult(files: [file])))
+                let live = LintResult(files: [file])
+                writeStdout(reporter.report(strict ? live.promotingWarnings() : live))
             },
             notice: { printError($0) })
         return LintResult(files: try follower.run(), seconds: Date().timeIntervalSince(start))

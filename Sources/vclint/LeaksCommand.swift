@@ -14,10 +14,15 @@ struct LeaksCommand: ParsableCommand {
         the unconfirmed leaks (the log ended within the grace period) and the classes whose dealloc \
         is not logged at all: a leak of those cannot be judged, log their dealloc/deinit.
 
+        The paths may instead all be JSON leak reports (`--format json`) of a CI matrix's shards, \
+        made with the same configuration: they are merged into one leak report, as if one run had \
+        read every capture.
+
         Examples:
           vclint leaks Fixtures/flows/leak-pop.log
           vclint leaks captures/ --format markdown >> "$GITHUB_STEP_SUMMARY"
           vclint leaks captures/ --format html --output leaks.html
+          vclint leaks leaks-shard-1.json leaks-shard-2.json --format markdown
 
         Exit codes: 0 no confirmed leak, 1 at least one confirmed leak, 2 the run failed.
         """
@@ -27,7 +32,7 @@ struct LeaksCommand: ParsableCommand {
         case text, json, markdown, html
     }
 
-    @Argument(help: "Log files or directories; - or nothing for standard input.")
+    @Argument(help: "Log files or directories (- or nothing for standard input), or the JSON leak reports of shards.")
     var paths: [String] = []
 
     @Option(name: .long, help: "text, json, markdown or html.")
@@ -38,17 +43,65 @@ struct LeaksCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    /// A path ending in .json is a leak report to merge, not a capture (captures are *.log, *.txt,
+    /// *.ndjson, *.jsonl).
+    static func isReport(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") }
+
     func run() throws {
-        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
-        let report = LeakReport(inputs: TimelineInput.from(result), graceSeconds: options.timeline.leakGraceSeconds)
+        let report: LeakReport
+        let configuration: RunConfiguration
+        let file: PendingReportFile?
+        let all = paths + ExtraPaths.values
+        if !all.isEmpty, all.allSatisfy(Self.isReport) {
+            let given = [("--config", ruleOptions.config != nil), ("--leak-grace-seconds", ruleOptions.leakGraceSeconds != nil),
+                         ("--enable", !ruleOptions.enable.isEmpty), ("--disable", !ruleOptions.disable.isEmpty)]
+            if let (flag, _) = given.first(where: \.1) {
+                printError("vclint: error: \(flag) decides how captures are linted; the JSON leak reports were made with their own configuration (give it to the shards' vclint leaks)")
+                throw ExitCode(2)
+            }
+            (report, configuration, file) = try merged(all)
+        } else {
+            if let json = all.first(where: Self.isReport) {
+                printError("vclint: error: \(json): a JSON leak report among captures; give vclint leaks either captures or the JSON leak reports of shards")
+                throw ExitCode(2)
+            }
+            let (result, options, pending) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+            report = LeakReport(inputs: TimelineInput.from(result), graceSeconds: options.timeline.leakGraceSeconds)
+            configuration = RunConfiguration(options: options)
+            file = pending
+        }
         let text: String
         switch format {
         case .text: text = report.text()
-        case .json: text = report.json()
+        case .json: text = report.json(configuration: configuration)
         case .markdown: text = report.markdown()
         case .html: text = report.html()
         }
         try VisualRun.emit(text, to: file)
         if report.confirmedCount > 0 { throw ExitCode(1) }
+    }
+}
+
+extension LeaksCommand {
+    /// The shards' JSON leak reports, read and merged; the output file opened (and checked not to
+    /// be one of them) before anything is written.
+    private func merged(_ reports: [String]) throws -> (LeakReport, RunConfiguration, PendingReportFile?) {
+        var file: PendingReportFile?
+        do {
+            let loaded = try reports.map { path throws(ReportReadError) in try LeakReport.read(path: path) }
+            let (report, configuration) = try LeakReport.merge(loaded)
+            if let output, output != "-" {
+                try ReportTransaction.refuseInputs([output], inputs: reports.map { .file($0) })
+                file = try PendingReportFile(path: output)
+            }
+            return (report, configuration, file)
+        } catch let error as ReportReadError {
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        } catch let error as ReportFileError {
+            file?.discard()
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        }
     }
 }

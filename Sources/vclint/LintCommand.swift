@@ -31,11 +31,7 @@ struct LintCommand: ParsableCommand {
         valueName: "NAME[:FILE]"))
     var reporter: [String] = []
 
-    @Flag(name: .long, help: "Fail (exit 1) on warnings too.")
-    var strict = false
-
-    @Option(name: .long, help: "Fail (exit 1) when there are more than N warnings.")
-    var maxWarnings: Int?
+    @OptionGroup var gate: GateOptions
 
     @Option(name: .long, help: "The app's source folder: findings also point at their controller's class declaration (Swift or Objective-C).")
     var sourceRoot: String?
@@ -61,8 +57,9 @@ struct LintCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not print the summary line on stderr.")
     var quiet = false
 
+    @OptionGroup var color: ColorOption
+
     func validate() throws {
-        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
         if follow {
             if paths.count > 1 { throw ValidationError("--follow reads one input (a file, or - for standard input)") }
@@ -84,8 +81,10 @@ struct LintCommand: ParsableCommand {
         var result: LintResult
         var files: [(request: ReporterRequest, file: PendingReportFile)] = []
         var baselineOutcome: Baseline.Outcome?
+        var context = ReportContext(rules: options.rules, maxWarnings: gate.maxWarnings)
         do {
             let known = try baseline.map { try Baseline.load(path: $0) }
+            context.configuration = RunConfiguration(options: options, strict: gate.strict, baseline: known)
             let sources = try ruleOptions.inputs(paths, configuration)
             try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: sources)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
@@ -114,15 +113,16 @@ struct LintCommand: ParsableCommand {
                 result = outcome.result
                 baselineOutcome = outcome
             }
+            if gate.strict { result = result.promotingWarnings() }
             if !result.failures.isEmpty {
                 // An input is missing from every report: a report file or document that looks complete
                 // (and maybe clean) would lie, so none is written; findings of the inputs read still print.
                 files.forEach { $0.file.discard() }
-                failedInputs(result, requests: requests, rules: options.rules)
+                failedInputs(result, requests: requests, context: context)
                 throw ExitCode(2)
             }
             // Every file first, all or none: a run that fails prints nothing on stdout.
-            try ReportTransaction(files.map(\.file)).commit(files.map { ReporterRegistry.reporter(named: $0.request.name, rules: options.rules)!.report(result) })
+            try ReportTransaction(files.map(\.file)).commit(files.map { ReportOutput.reporter($0.request.name, context, color: false).report(result) })
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
@@ -136,26 +136,18 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let r = requests.first(where: { $0.path == nil }), !follow {
-            writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
+            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).report(result))
         }
-        if let outcome = baselineOutcome, let path = baseline {
-            printError("vclint: \(outcome.suppressed) finding\(outcome.suppressed == 1 ? "" : "s") suppressed by the baseline \(path)")
-            for e in outcome.stale {
-                printError("vclint: baseline entry no longer occurs: \(e.rule) \(e.className) (fingerprint \(e.fingerprint))")
-            }
-        }
+        if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
         for file in result.files { file.warnings.forEach { printError($0) } }
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
         if !quiet {
             XcodeReporter.unreadNotes(result).forEach(printError)
-            printError(XcodeReporter.summary(result))
+            printError(XcodeReporter.summary(result, color: color.stderr))
         }
-        let warnings = result.count(.warning)
-        let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
-            || maxWarnings.map { warnings > $0 } == true
-        if failing { throw ExitCode(1) }
+        try gate.check(result)
     }
 
     /// Reporters whose every stdout line is one finding: nothing they print can pass for a clean report.
@@ -164,9 +156,9 @@ struct LintCommand: ParsableCommand {
     /// Some inputs could not be read (the others were linted): their findings on stdout when the
     /// reporter prints one finding per line, then one stderr line per unreadable input (no summary:
     /// a "0 errors" line must not be the last word of a failed run).
-    private func failedInputs(_ result: LintResult, requests: [ReporterRequest], rules: RuleSettings) {
+    private func failedInputs(_ result: LintResult, requests: [ReporterRequest], context: ReportContext) {
         if let r = requests.first(where: { $0.path == nil }), Self.findingPerLineReporters.contains(r.name) {
-            writeStdout(ReporterRegistry.reporter(named: r.name, rules: rules)!.report(result))
+            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).report(result))
         }
         for failure in result.failures { printError("vclint: error: \(failure.description)") }
     }

@@ -27,16 +27,17 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .long, help: "The HTML file to write (replaced only once complete); - for standard output.")
     var output: String
 
-    @Flag(name: .long, help: "Fail (exit 1) on warnings too.")
+    @Flag(name: .long, help: "Report warnings as errors and fail (exit 1) on them.")
     var strict = false
 
     @OptionGroup var ruleOptions: RuleOptions
 
     func run() throws {
-        let (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+        var (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+        if strict { result = result.promotingWarnings() }
         let inputs = TimelineInput.from(result)
         let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
         try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks).render(), to: file)
-        if result.findings.contains(where: { $0.severity == .error || (strict && $0.severity == .warning) }) { throw ExitCode(1) }
+        if result.count(.error) > 0 { throw ExitCode(1) }
     }
 }

@@ -13,7 +13,8 @@ struct TimelineCommand: ParsableCommand {
         (log `X present end`/`X dismiss end` in completion blocks, or willMove(toParent:), and it can). \
         Below, a ruler of log lines, the transitions with their members, removals, deallocs and findings.
 
-        The text fits the terminal (or --width); colors only on a terminal and never with NO_COLOR. \
+        The text fits the terminal (or --width); colored on a terminal unless NO_COLOR is set, or as \
+        --color says (always, never). \
         Left to right is one step per event by default; --axis time spaces events by their timestamps. \
         --from/--to zoom on a line range or a time of day.
 
@@ -58,12 +59,17 @@ struct TimelineCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    @OptionGroup var color: ColorOption
+
     func validate() throws {
         if let width, width < 40 { throw ValidationError("--width must be at least 40") }
         for (name, value) in [("--from", from), ("--to", to)] {
             if let value, TimelineBound.parse(value) == nil {
                 throw ValidationError("\(name) '\(value)' is neither a line number nor a time of day (HH:MM:SS.fff)")
             }
+        }
+        if let from, let to, let a = TimelineBound.parse(from), let b = TimelineBound.parse(to), TimelineBound.isReversed(from: a, to: b) {
+            throw ValidationError("--from \(from) comes after --to \(to), which shows nothing; did you mean --from \(to) --to \(from)?")
         }
         if format != .text, from != nil || to != nil {
             throw ValidationError("--from/--to zoom the text timeline; the json and chrome-trace formats hold the whole timeline")
@@ -78,7 +84,8 @@ struct TimelineCommand: ParsableCommand {
         case .text:
             let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
             let toFile = file != nil
-            text = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: !toFile && Terminal.color,
+            let painted = color.color == .always || (!toFile && color.stdout)
+            text = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: painted,
                                         axis: axis, window: window).render(inputs)
         case .json:
             text = TimelineJSON.render(inputs)

@@ -18,7 +18,7 @@ struct VCLint: ParsableCommand {
         Exit codes: 0 clean, 1 findings at a failing severity, 2 the run failed.
         """,
         version: VCLintVersion.version,
-        subcommands: [LintCommand.self, InspectCommand.self, TimelineCommand.self, LeaksCommand.self, ReportCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, InitCommand.self],
+        subcommands: [LintCommand.self, MergeCommand.self, InspectCommand.self, TimelineCommand.self, LeaksCommand.self, ReportCommand.self, RulesCommand.self, ExplainCommand.self, BaselineCommand.self, InitCommand.self],
         defaultSubcommand: LintCommand.self
     )
 

@@ -49,8 +49,8 @@ enum VisualRun {
     }
 }
 
-/// The terminal: its width (`ioctl(TIOCGWINSZ)` on stdout, else `COLUMNS`, else 100) and whether
-/// colors are wanted (stdout is a terminal and `NO_COLOR` is not set, https://no-color.org).
+/// The terminal: its width (`ioctl(TIOCGWINSZ)` on stdout, else `COLUMNS`, else 100). Whether to
+/// color is `ColorOption`'s.
 enum Terminal {
     static var isTTY: Bool { isatty(1) == 1 }
 
@@ -61,11 +61,5 @@ enum Terminal {
         }
         if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n > 0 { return n }
         return 100
-    }
-
-    static var color: Bool {
-        guard isTTY else { return false }
-        if let v = ProcessInfo.processInfo.environment["NO_COLOR"], !v.isEmpty { return false }
-        return true
     }
 }

@@ -300,20 +300,56 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(suites.map { $0.attributes["name"] } == result.files.map(\.stats.path))
         for (suite, file) in zip(suites, result.files) {
             #expect(suite.attributes["tests"] == String(enabled.count))
-            #expect(suite.attributes["failures"] == String(Set(file.findings.map(\.rule)).count))
+            #expect(suite.attributes["failures"] == String(Set(file.findings.filter { $0.severity == .error }.map(\.rule)).count))
         }
         let cases = tree.all("testcase")
         #expect(cases.count == enabled.count * result.files.count)
         #expect(cases.first?.attributes["classname"] == "vclint.Fixtures/seeds/navtest-missing-dealloc.log")
         #expect(Array(cases.prefix(enabled.count)).map { $0.attributes["name"] } == enabled)
-        let failures = tree.all("failure")
-        #expect(failures.count == 3)  // leaked_controller, late_dealloc, memory_warning (one per session)
-        #expect(failures.map { $0.attributes["type"] } == ["error", "warning", "info"])
-        #expect(failures[2].text.split(separator: "\n").count == 1)
-        #expect(failures[2].text.hasPrefix("Fixtures/flows/memory-warning-ios5.log:18: info: "))
         let root = try #require(tree.all("testsuites").first)
         #expect(root.attributes["tests"] == String(cases.count))
-        #expect(root.attributes["failures"] == "3")
+        #expect(root.attributes["failures"] == "1")
+    }
+
+    /// A test report is red exactly when the gate is: only errors fail (the run exits 0 on warnings
+    /// and infos, so they must not show as failures); warnings and infos are in `<system-out>` and
+    /// counted in the suite's properties.
+    @Test func onlyFailingSeveritiesAreFailures() throws {
+        let result = try ReporterGoldenTests.result("sample")
+        let tree = try XMLTree.parse(JUnitReporter().report(result))
+        let failures = tree.all("failure")
+        #expect(failures.count == 1)  // leaked_controller; late_dealloc (warning) and memory_warning (info) pass
+        #expect(failures.map { $0.attributes["type"] } == ["error"])
+        let out = tree.all("system-out").map(\.text)
+        #expect(out.count == 2)
+        #expect(out.contains { $0.hasPrefix("Fixtures/flows/late-dealloc.log:18: warning: ") })
+        #expect(out.contains { $0.hasPrefix("Fixtures/flows/memory-warning-ios5.log:18: info: ") && $0.split(separator: "\n").count == 1 })
+        let properties = tree.all("property").map { "\($0.attributes["name"]!)=\($0.attributes["value"]!)" }
+        #expect(properties.filter { $0 == "vclint.warnings=1" }.count == 1)
+        #expect(properties.filter { $0 == "vclint.infos=1" }.count == 1)
+        #expect(properties.filter { $0 == "vclint.errors=1" }.count == 1)
+
+        // A run with only a warning and an info exits 0, and its JUnit says failures="0".
+        let green = LintResult(files: [try lintFixture("Fixtures/flows/late-dealloc.log"), try lintFixture("Fixtures/flows/memory-warning-ios5.log")])
+        #expect(try XMLTree.parse(JUnitReporter().report(green)).all("testsuites").first?.attributes["failures"] == "0")
+        // With --strict the warning is an error, and fails.
+        let strict = try XMLTree.parse(JUnitReporter().report(green.promotingWarnings()))
+        #expect(strict.all("testsuites").first?.attributes["failures"] == "1")
+        #expect(strict.all("failure").first?.text.hasPrefix("Fixtures/flows/late-dealloc.log:18: error: ") == true)
+    }
+
+    /// `--max-warnings N` is a test case of its own, failing exactly when the run fails on it.
+    @Test func maxWarningsIsATestCase() throws {
+        let result = LintResult(files: [try lintFixture("Fixtures/flows/late-dealloc.log")])
+        let over = try XMLTree.parse(JUnitReporter(maxWarnings: 0).report(result))
+        let gate = try #require(over.all("testcase").last)
+        #expect(gate.attributes["name"] == "max_warnings")
+        #expect(over.all("failure").map { $0.attributes["message"] } == ["1 warning, more than --max-warnings 0 allows"])
+        #expect(over.all("testsuites").first?.attributes["failures"] == "1")
+        let within = try XMLTree.parse(JUnitReporter(maxWarnings: 1).report(result))
+        #expect(within.all("failure").isEmpty)
+        #expect(within.all("testcase").last?.attributes["name"] == "max_warnings")
+        #expect(try XMLTree.parse(JUnitReporter().report(result)).all("testcase").allSatisfy { $0.attributes["name"] != "max_warnings" })
     }
 
     @Test func enabledRulesFollowTheSettings() throws {

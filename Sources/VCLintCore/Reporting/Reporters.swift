@@ -22,11 +22,16 @@ public enum ReporterRegistry {
     /// `rules` is the run's rule settings: reports that list rules (SARIF's configuration
     /// overrides, JUnit's test cases) describe the rules that actually ran.
     public static func reporter(named name: String, rules: RuleSettings = .default) -> (any Reporter)? {
+        reporter(named: name, context: ReportContext(rules: rules))
+    }
+
+    public static func reporter(named name: String, context: ReportContext) -> (any Reporter)? {
+        let rules = context.rules
         switch name {
         case XcodeReporter.identifier: return XcodeReporter()
-        case JSONReporter.identifier: return JSONReporter()
+        case JSONReporter.identifier: return JSONReporter(configuration: context.configuration)
         case SARIFReporter.identifier: return SARIFReporter(rules: rules)
-        case JUnitReporter.identifier: return JUnitReporter(rules: rules)
+        case JUnitReporter.identifier: return JUnitReporter(rules: rules, maxWarnings: context.maxWarnings)
         case GitHubActionsReporter.identifier: return GitHubActionsReporter()
         case CheckstyleReporter.identifier: return CheckstyleReporter()
         case MarkdownReporter.identifier: return MarkdownReporter()
@@ -35,21 +40,59 @@ public enum ReporterRegistry {
     }
 }
 
+/// What a run tells its reporters beyond the findings.
+public struct ReportContext: Sendable {
+    /// The rules that ran, at their severities.
+    public var rules: RuleSettings
+    /// Recorded in the JSON report (`vclint merge` compares it); nil leaves it out.
+    public var configuration: RunConfiguration?
+    /// `--max-warnings N`: JUnit shows the gate as a test case of its own.
+    public var maxWarnings: Int?
+
+    public init(rules: RuleSettings = .default, configuration: RunConfiguration? = nil, maxWarnings: Int? = nil) {
+        self.rules = rules
+        self.configuration = configuration
+        self.maxWarnings = maxWarnings
+    }
+
+    /// The context of a run made with `configuration`.
+    public init(configuration: RunConfiguration, maxWarnings: Int? = nil) {
+        self.init(rules: configuration.ruleSettings, configuration: configuration, maxWarnings: maxWarnings)
+    }
+}
+
 /// `PATH:LINE: error: MESSAGE (rule_id)`: what Xcode, editors and CI log viewers make clickable.
 public struct XcodeReporter: Reporter {
     public static let identifier = "xcode"
-    public init() {}
+    /// ANSI colors (`--color`): the location in bold, one color per severity, the rule id dimmed.
+    public var color: Bool
+    public init(color: Bool = false) {
+        self.color = color
+    }
 
     public func report(_ result: LintResult) -> String {
         var out = ""
         for f in result.findings {
-            out += "\(f.path):\(f.line): \(f.severity.rawValue): \(Self.oneLine(f.message)) (\(f.rule))\n"
+            out += "\(paint("\(f.path):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(Self.oneLine(f.message)) \(paint("(\(f.rule))", Self.dim))\n"
             if let d = f.declaration {
-                out += "\(d.path):\(d.line): note: \(Self.oneLine(f.controller.className)) is declared here (\(f.rule))\n"
+                out += "\(paint("\(d.path):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(Self.oneLine(f.controller.className)) is declared here \(paint("(\(f.rule))", Self.dim))\n"
             }
         }
         return out
     }
+
+    static let bold = "1", dim = "2"
+    /// error red, warning yellow, info cyan (as compilers and ripgrep color them).
+    public static func code(_ s: Severity) -> String {
+        switch s {
+        case .error: return "1;31"
+        case .warning: return "1;33"
+        case .info: return "1;36"
+        }
+    }
+
+    private func paint(_ s: String, _ code: String) -> String { color ? Self.paint(s, code) : s }
+    static func paint(_ s: String, _ code: String) -> String { "\u{1B}[\(code)m\(s)\u{1B}[0m" }
 
     /// Text from a log must not break the one-finding-per-line format.
     static func oneLine(_ s: String) -> String {
@@ -60,14 +103,19 @@ public struct XcodeReporter: Reporter {
         return out
     }
 
-    /// `3 errors, 1 warning in 2 files (1,204,332 lines, 0.41 s)`, for stderr.
-    public static func summary(_ result: LintResult) -> String {
+    /// `3 errors, 1 warning in 2 files (1,204,332 lines, 0.41 s)`, for stderr; `merge` says where
+    /// the files came from instead of a time (`… in 9 files (252 lines) from 3 reports`).
+    public static func summary(_ result: LintResult, color: Bool = false, reports: Int? = nil) -> String {
         func plural(_ n: Int, _ word: String) -> String { "\(grouped(n)) \(word)\(n == 1 ? "" : "s")" }
-        var parts = [plural(result.count(.error), "error"), plural(result.count(.warning), "warning")]
-        let infos = result.count(.info)
-        if infos > 0 { parts.append(plural(infos, "info")) }
+        func counted(_ s: Severity, _ word: String) -> String {
+            let n = result.count(s)
+            return color && n > 0 ? paint(plural(n, word), code(s)) : plural(n, word)
+        }
+        var parts = [counted(.error, "error"), counted(.warning, "warning")]
+        if result.count(.info) > 0 { parts.append(counted(.info, "info")) }
         let secs = (result.seconds * 100).rounded() / 100
-        return "\(parts.joined(separator: ", ")) in \(plural(result.files.count, "file")) (\(plural(result.totalLines, "line")), \(String(format: "%.2f", secs)) s)"
+        let tail = reports.map { ") from \(plural($0, "report"))" } ?? ", \(String(format: "%.2f", secs)) s)"
+        return "\(parts.joined(separator: ", ")) in \(plural(result.files.count, "file")) (\(plural(result.totalLines, "line"))\(tail)"
     }
 
     /// The stderr lines that say an input has lines vclint could not read (lifecycle.md §1), at
@@ -97,7 +145,13 @@ public struct XcodeReporter: Reporter {
 /// The versioned machine report of output.md.
 public struct JSONReporter: Reporter {
     public static let identifier = "json"
-    public init() {}
+    /// The `version` of the report's layout; `vclint merge` reads this one only.
+    public static let reportVersion = 1
+    /// The run's configuration, recorded after `tool` (the command line always gives it).
+    public var configuration: RunConfiguration?
+    public init(configuration: RunConfiguration? = nil) {
+        self.configuration = configuration
+    }
 
     public func report(_ result: LintResult) -> String {
         document(result).serialized() + "\n"
@@ -114,7 +168,7 @@ public struct JSONReporter: Reporter {
             ])
         }
         let violations: [JSONValue] = result.findings.map { f in
-            .object([
+            var pairs: [(String, JSONValue)] = [
                 ("rule", .string(f.rule)),
                 ("severity", .string(f.severity.rawValue)),
                 ("message", .string(f.message)),
@@ -128,11 +182,17 @@ public struct JSONReporter: Reporter {
                 ])),
                 ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
                 ("fingerprint", .string(f.fingerprint)),
-            ])
+            ]
+            // With --source-root: the controller's class declaration.
+            if let d = f.declaration { pairs.append(("declaration", .object([("path", .string(d.path)), ("line", .int(d.line))]))) }
+            return .object(pairs)
         }
-        return .object([
-            ("version", .int(1)),
+        var head: [(String, JSONValue)] = [
+            ("version", .int(Self.reportVersion)),
             ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
+        ]
+        if let configuration { head.append(("configuration", configuration.json)) }
+        return .object(head + [
             ("inputs", .array(inputs)),
             ("summary", .object([
                 ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),

@@ -11,13 +11,22 @@ public struct LeakReport: Sendable {
         public var note: String
     }
 
+    /// How a leaked controller was removed, as the report shows it.
+    public struct RemovalFacts: Sendable, Equatable {
+        public var kind: RemovalKind
+        /// The line that proves the removal.
+        public var line: Int
+        /// For a controller removed without callbacks: the instance whose removal took it along.
+        public var takenAlongBy: String?
+    }
+
     public struct Entry: Sendable {
         public var path: String
         public var session: Int
         public var process: String
         public var pid: Int?
         public var controller: ControllerRef
-        public var removal: Removal
+        public var removal: RemovalFacts
         /// The line the leaked_controller finding points at.
         public var line: Int
         public var wentOn: Double?
@@ -50,12 +59,13 @@ public struct LeakReport: Sendable {
     public var groups: [Group]
     public var unconfirmed: [Entry]
     public var unjudged: [Unjudged]
+    /// Classes whose dealloc is judged in some input: a class unjudged in one capture of the set
+    /// but judged in another is not "not logged at all" (kept so that reports can be merged).
+    public var judgedClasses: Set<String>
 
     public var confirmedCount: Int { groups.reduce(0) { $0 + $1.leaks.count } }
 
     public init(inputs: [TimelineInput], graceSeconds: Double) {
-        self.graceSeconds = graceSeconds
-        files = inputs.count
         var confirmed: [Entry] = []
         var unconfirmed: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
@@ -71,8 +81,9 @@ public struct LeakReport: Sendable {
                 add(leak.removal.evidence, leak.removal.takenAlongBy.map { "removed with \($0)" } ?? "removed: \(leak.removal.kind.reportName)")
                 add(leak.anchor, "last seen leaving; no dealloc after it")
                 evidence.sort { $0.line < $1.line }
+                let removal = RemovalFacts(kind: leak.removal.kind, line: leak.removal.evidence.line, takenAlongBy: leak.removal.takenAlongBy)
                 let entry = Entry(path: input.path, session: leak.session, process: s?.process ?? "", pid: s?.pid,
-                                  controller: leak.controller, removal: leak.removal, line: leak.anchor.line,
+                                  controller: leak.controller, removal: removal, line: leak.anchor.line,
                                   wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence)
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
@@ -90,12 +101,22 @@ public struct LeakReport: Sendable {
             let unj = Set(input.timeline.unjudgedClasses.map(\.className))
             for s in input.timeline.sessions { for i in s.instances where !unj.contains(i.controller.className) { judged.insert(i.controller.className) } }
         }
+        self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
+                  unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
+    }
+
+    /// The report of these leaks: confirmed ones grouped by class (most leaks first), unjudged
+    /// classes without those judged anywhere.
+    init(graceSeconds: Double, files: Int, confirmed: [Entry], unconfirmed: [Entry], unjudged: [Unjudged], judged: Set<String>) {
+        self.graceSeconds = graceSeconds
+        self.files = files
         var byClass: [String: [Entry]] = [:]
         for e in confirmed { byClass[e.controller.className, default: []].append(e) }
         groups = byClass.map { Group(className: $0.key, leaks: $0.value) }
             .sorted { $0.leaks.count != $1.leaks.count ? $0.leaks.count > $1.leaks.count : $0.className < $1.className }
         self.unconfirmed = unconfirmed
-        unjudged = unjudgedByClass.values.filter { !judged.contains($0.className) }.sorted { $0.className < $1.className }
+        self.unjudged = unjudged.filter { !judged.contains($0.className) }.sorted { $0.className < $1.className }
+        judgedClasses = judged
     }
 
     // MARK: - Formats
@@ -106,7 +127,7 @@ public struct LeakReport: Sendable {
     }
 
     static func how(_ e: Entry) -> String {
-        var s = "removed (\(e.removal.kind.reportName)) at line \(e.removal.evidence.line)"
+        var s = "removed (\(e.removal.kind.reportName)) at line \(e.removal.line)"
         if let along = e.removal.takenAlongBy { s += " with \(along)" }
         if let w = e.wentOn {
             s += e.confirmed ? "; the session went on \(Wording.seconds(w)) without its dealloc"
@@ -149,7 +170,7 @@ public struct LeakReport: Sendable {
 
     private static func entryJSON(_ e: Entry) -> JSONValue {
         var removal: [(String, JSONValue)] = [("kind", .string(e.removal.kind.rawValue)), ("how", .string(e.removal.kind.reportName)),
-                                              ("line", .int(e.removal.evidence.line))]
+                                              ("line", .int(e.removal.line))]
         if let along = e.removal.takenAlongBy { removal.append(("taken_along_by", .string(along))) }
         return .object([
             ("controller", .object(TimelineJSON.controller(e.controller))),
@@ -162,10 +183,15 @@ public struct LeakReport: Sendable {
         ])
     }
 
-    public func json() -> String {
-        JSONValue.object([
+    /// `configuration` (the command line gives it) is recorded, with the classes whose dealloc is
+    /// judged, so that `vclint leaks` can merge the JSON leak reports of a matrix's shards.
+    public func json(configuration: RunConfiguration? = nil) -> String {
+        var head: [(String, JSONValue)] = [
             ("version", .int(1)),
             ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
+        ]
+        if let configuration { head.append(("configuration", configuration.json)) }
+        return JSONValue.object(head + [
             ("grace_seconds", .double(graceSeconds)),
             ("summary", .object([("confirmed", .int(confirmedCount)), ("unconfirmed", .int(unconfirmed.count)),
                                  ("classes", .int(groups.count)), ("files", .int(files))])),
@@ -181,7 +207,7 @@ public struct LeakReport: Sendable {
                 .object([("class", .string(u.className)), ("instances", .int(u.instances)),
                          ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))])
             })),
-        ]).serialized() + "\n"
+        ] + (configuration == nil ? [] : [("dealloc_logged", .array(judgedClasses.sorted().map { .string($0) }))])).serialized() + "\n"
     }
 
     public func markdown() -> String {
@@ -253,5 +279,123 @@ public struct LeakReport: Sendable {
             out += "</tbody></table>\n"
         }
         return out
+    }
+}
+
+// MARK: - Reading JSON leak reports back (`vclint leaks shard-*.json`)
+
+extension LeakReport {
+    /// A `vclint leaks --format json` report read back, with the configuration it was made with.
+    public struct Loaded: Sendable {
+        public var path: String
+        public var report: LeakReport
+        public var configuration: RunConfiguration
+    }
+
+    public static func read(path: String) throws(ReportReadError) -> Loaded {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ReportReadError(path: path, reason: .unreadable(exists ? "cannot be read" : "no such file or directory"))
+        }
+        do {
+            var loaded = try parse(data)
+            loaded.path = path
+            return loaded
+        } catch {
+            throw ReportReadError(path: path, reason: error)
+        }
+    }
+
+    static func parse(_ data: Data) throws(ReportReadError.Reason) -> Loaded {
+        guard let any = try? JSONSerialization.jsonObject(with: data), let doc = any as? [String: Any] else { throw .notJSON }
+        guard (doc["tool"] as? [String: Any])?["name"] as? String == VCLintVersion.name, doc["classes"] is [Any],
+              doc["unconfirmed"] is [Any] else {
+            if doc["violations"] is [Any] {
+                throw .other("a lint report; vclint leaks reads the JSON of `vclint leaks --format json` (or the captures themselves)")
+            }
+            throw .other("not a vclint leak report; vclint leaks reads the JSON of `vclint leaks --format json` (or the captures themselves)")
+        }
+        guard doc["version"] as? Int == 1 else { throw .otherVersion(doc["version"] as? Int ?? 0) }
+        let tool = (doc["tool"] as? [String: Any])?["version"] as? String ?? "?"
+        guard tool == VCLintVersion.version else { throw .otherTool(tool) }
+        guard let configuration = doc["configuration"] else { throw .noConfiguration }
+        let config = try RunConfiguration(json: configuration)
+        guard let grace = (doc["grace_seconds"] as? Int).map(Double.init) ?? doc["grace_seconds"] as? Double,
+              let files = (doc["summary"] as? [String: Any])?["files"] as? Int else { throw .malformed("no grace_seconds or summary.files") }
+
+        func entry(_ any: Any, confirmed: Bool) throws(ReportReadError.Reason) -> Entry {
+            guard let o = any as? [String: Any], let c = o["controller"] as? [String: Any], let label = c["label"] as? String,
+                  let cls = c["class"] as? String, let path = o["path"] as? String, let s = o["session"] as? [String: Any],
+                  let session = s["id"] as? Int, let line = o["line"] as? Int, let r = o["removal"] as? [String: Any],
+                  let kindText = r["kind"] as? String, let kind = RemovalKind(rawValue: kindText), let rline = r["line"] as? Int,
+                  let ev = o["evidence"] as? [Any] else {
+                throw .malformed("a leak lacks its controller, path, session, line, removal or evidence")
+            }
+            var address: UInt64?
+            if let a = c["address"] as? String { address = a.hasPrefix("0x") ? UInt64(a.dropFirst(2), radix: 16) : nil }
+            var evidence: [Evidence] = []
+            for e in ev {
+                guard let e = e as? [String: Any], let l = e["line"] as? Int, let event = e["event"] as? String, let note = e["note"] as? String else {
+                    throw .malformed("a leak's evidence lacks line, event or note")
+                }
+                evidence.append(Evidence(line: l, event: event, note: note))
+            }
+            let wentOn = (o["seconds_after_removal"] as? Int).map(Double.init) ?? o["seconds_after_removal"] as? Double
+            return Entry(path: path, session: session, process: s["process"] as? String ?? "", pid: s["pid"] as? Int,
+                         controller: ControllerRef(className: cls, address: address, instance: label),
+                         removal: RemovalFacts(kind: kind, line: rline, takenAlongBy: r["taken_along_by"] as? String),
+                         line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence)
+        }
+        var confirmed: [Entry] = []
+        for g in doc["classes"] as! [Any] {
+            guard let leaks = (g as? [String: Any])?["leaks"] as? [Any] else { throw .malformed("a class lists no leaks") }
+            for l in leaks { confirmed.append(try entry(l, confirmed: true)) }
+        }
+        var unconfirmed: [Entry] = []
+        for l in doc["unconfirmed"] as! [Any] { unconfirmed.append(try entry(l, confirmed: false)) }
+        var unjudged: [Unjudged] = []
+        for u in doc["dealloc_not_logged"] as? [Any] ?? [] {
+            guard let o = u as? [String: Any], let cls = o["class"] as? String, let n = o["instances"] as? Int,
+                  let removed = o["removed_without_dealloc"] as? Int, let paths = o["paths"] as? [String] else {
+                throw .malformed("an entry of dealloc_not_logged lacks class, instances, removed_without_dealloc or paths")
+            }
+            unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths))
+        }
+        guard let judged = doc["dealloc_logged"] as? [String] else { throw .noConfiguration }
+        let report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
+                                unjudged: unjudged, judged: Set(judged))
+        return Loaded(path: "", report: report, configuration: config)
+    }
+
+    /// The leak reports of a matrix's shards as one, as if `vclint leaks` had read every capture:
+    /// refused when they were made with different configurations (the grace period among them).
+    public static func merge(_ reports: [Loaded]) throws(ReportReadError) -> (report: LeakReport, configuration: RunConfiguration) {
+        guard let first = reports.first else { throw ReportReadError(path: "-", reason: .unreadable("no report to merge")) }
+        var confirmed: [Entry] = [], unconfirmed: [Entry] = []
+        var unjudged: [String: Unjudged] = [:]
+        var judged: Set<String> = []
+        var files = 0
+        for r in reports {
+            if let why = r.configuration.difference(from: first.configuration, there: "in \(first.path)") {
+                throw ReportReadError(path: r.path, reason: .otherConfiguration(why))
+            }
+            files += r.report.files
+            for g in r.report.groups { confirmed += g.leaks }
+            unconfirmed += r.report.unconfirmed
+            judged.formUnion(r.report.judgedClasses)
+            for u in r.report.unjudged {
+                var g = unjudged[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
+                g.instances += u.instances
+                g.removedWithoutDealloc += u.removedWithoutDealloc
+                for p in u.paths where !g.paths.contains(p) { g.paths.append(p) }
+                unjudged[u.className] = g
+            }
+        }
+        let report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
+                                unjudged: Array(unjudged.values), judged: judged)
+        return (report, first.configuration)
     }
 }

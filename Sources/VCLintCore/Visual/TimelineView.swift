@@ -117,6 +117,21 @@ public enum TimelineBound: Sendable, Equatable {
         return .time(secondsOfDay: secs, date: date)
     }
 
+    /// A zoom that can show nothing: both bounds line numbers, or both times of day (with dates
+    /// alike), and the first after the second. A line and a time cannot be compared.
+    public static func isReversed(from: TimelineBound, to: TimelineBound) -> Bool {
+        switch (from, to) {
+        case let (.line(a), .line(b)): return a > b
+        case let (.time(a, da), .time(b, db)):
+            switch (da, db) {
+            case let (x?, y?): return x != y ? x.lexicographicallyPrecedes(y) == false : a > b
+            case (nil, nil): return a > b
+            default: return false
+            }
+        default: return false
+        }
+    }
+
     /// Negative: the stamp is before the bound; nil when the stamp cannot be compared (no time).
     func compare(_ st: TimelineStamp) -> Int? {
         switch self {

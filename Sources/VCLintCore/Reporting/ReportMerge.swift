@@ -1,0 +1,200 @@
+import Foundation
+
+/// Why a JSON report cannot be read or merged: `PATH: reason`, one line for stderr.
+public struct ReportReadError: Error, CustomStringConvertible, Sendable {
+    public enum Reason: Error, Sendable {
+        case unreadable(String)
+        case notJSON
+        case notALintReport
+        case malformed(String)
+        case otherVersion(Int)
+        case otherTool(String)
+        case noConfiguration
+        case otherRules(String)
+        case otherConfiguration(String)
+        case sharedInput(String)
+        /// Anything else, worded in full.
+        case other(String)
+    }
+
+    public let path: String
+    public let reason: Reason
+
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .unreadable(let why): return "\(path): \(why)"
+        case .notJSON: return "\(path): not a vclint JSON report (it is not JSON)"
+        case .notALintReport:
+            return "\(path): not a vclint lint report; merge reads what `vclint lint --reporter json` writes"
+        case .malformed(let why): return "\(path): not a vclint lint report as this vclint writes it (\(why))"
+        case .otherVersion(let v):
+            return "\(path): report version \(v), and this vclint reads version \(JSONReporter.reportVersion); lint every shard and merge with the same vclint"
+        case .otherTool(let v):
+            return "\(path): made by vclint \(v), and this is vclint \(VCLintVersion.version); lint every shard and merge with the same vclint"
+        case .noConfiguration:
+            return "\(path): records no rule configuration (made by a vclint older than merge); lint it again with this one"
+        case .otherRules(let why): return "\(path): made with other rules: \(why); lint every shard and merge with the same vclint"
+        case .otherConfiguration(let why):
+            return "\(path): linted with another rule configuration: \(why); lint every shard with the same .vclint.yml and flags"
+        case .sharedInput(let why): return "\(path): \(why); give each capture to one shard"
+        case .other(let why): return "\(path): \(why)"
+        }
+    }
+}
+
+/// One `vclint lint --reporter json` report read back: its inputs (stats), findings and the run's
+/// configuration, exactly as they were reported.
+public struct LoadedReport: Sendable {
+    public var path: String
+    public var result: LintResult
+    public var configuration: RunConfiguration
+
+    public static func read(path: String) throws(ReportReadError) -> LoadedReport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+            let why = !exists ? "no such file or directory" : isDir.boolValue ? "is a directory" : "cannot be read"
+            throw ReportReadError(path: path, reason: .unreadable(why))
+        }
+        do {
+            return try parse(data, path: path)
+        } catch {
+            throw ReportReadError(path: path, reason: error)
+        }
+    }
+
+    public static func parse(_ data: Data, path: String) throws(ReportReadError.Reason) -> LoadedReport {
+        guard let any = try? JSONSerialization.jsonObject(with: data), let doc = any as? [String: Any] else { throw .notJSON }
+        guard (doc["tool"] as? [String: Any])?["name"] as? String == VCLintVersion.name,
+              doc["inputs"] is [Any], doc["violations"] is [Any] else { throw .notALintReport }
+        guard let version = doc["version"] as? Int else { throw .malformed("no \"version\"") }
+        guard version == JSONReporter.reportVersion else { throw .otherVersion(version) }
+        let tool = (doc["tool"] as? [String: Any])?["version"] as? String ?? "?"
+        guard tool == VCLintVersion.version else { throw .otherTool(tool) }
+        guard let configuration = doc["configuration"] else { throw .noConfiguration }
+        let config = try RunConfiguration(json: configuration)
+
+        var files: [FileResult] = []
+        var byPath: [String: Int] = [:]
+        for (i, item) in (doc["inputs"] as! [Any]).enumerated() {
+            guard let o = item as? [String: Any], let p = o["path"] as? String else { throw .malformed("input \(i + 1) has no \"path\"") }
+            func int(_ key: String) throws(ReportReadError.Reason) -> Int {
+                guard let v = o[key] as? Int else { throw .malformed("input \(p) has no \"\(key)\" count") }
+                return v
+            }
+            var stats = InputStats(path: p)
+            stats.lines = try int("lines")
+            stats.bytes = try int("bytes")
+            stats.events = try int("events")
+            stats.sessions = try int("sessions")
+            stats.controllers = try int("controllers")
+            for (name, count) in o["formats"] as? [String: Any] ?? [:] {
+                guard let format = EnvelopeFormat(rawValue: name), let n = count as? Int else { throw .malformed("input \(p) has an unknown format \(name)") }
+                stats.formats[format] = n
+            }
+            if let u = o["unrecognized"] as? [String: Any] {
+                stats.unrecognized = u["lines"] as? Int ?? 0
+                stats.firstUnrecognized = u["first"] as? Int
+            }
+            if byPath[p] == nil { byPath[p] = files.count }
+            files.append(FileResult(stats: stats, findings: []))
+        }
+        // A finding belongs to the input whose path it names (the first, should one be linted twice).
+        for (i, item) in (doc["violations"] as! [Any]).enumerated() {
+            guard let v = item as? [String: Any] else { throw .malformed("violation \(i + 1) is not an object") }
+            let finding = try Self.finding(v, index: i + 1)
+            if let j = byPath[finding.path] {
+                files[j].findings.append(finding)
+            } else {
+                // A finding outside the inputs (none today): kept, on the last input.
+                guard !files.isEmpty else { throw .malformed("violation \(i + 1) names \(finding.path), which is not an input") }
+                files[files.count - 1].findings.append(finding)
+            }
+        }
+        return LoadedReport(path: "", result: LintResult(files: files), configuration: config)
+    }
+
+    private static func finding(_ v: [String: Any], index: Int) throws(ReportReadError.Reason) -> Finding {
+        guard let rule = v["rule"] as? String, let sev = v["severity"] as? String, let severity = Severity(rawValue: sev),
+              let message = v["message"] as? String, let path = v["path"] as? String, let line = v["line"] as? Int,
+              let controller = v["controller"] as? [String: Any], let className = controller["class"] as? String,
+              let instance = controller["instance"] as? String, let fingerprint = v["fingerprint"] as? String else {
+            throw .malformed("violation \(index) lacks one of rule, severity, message, path, line, controller, fingerprint")
+        }
+        var address: UInt64?
+        if let a = controller["address"] as? String {
+            guard a.hasPrefix("0x"), let n = UInt64(a.dropFirst(2), radix: 16) else { throw .malformed("violation \(index) has the address \(a)") }
+            address = n
+        }
+        var time: LogTime?
+        if let iso = v["time"] as? String {
+            let t = LogTime(seconds: 0, iso: iso)
+            guard t.iso == iso else { throw .malformed("violation \(index) has the time \(iso)") }
+            time = t
+        }
+        var related: [Finding.Related] = []
+        for r in v["related"] as? [Any] ?? [] {
+            guard let o = r as? [String: Any], let p = o["path"] as? String, let l = o["line"] as? Int, let note = o["note"] as? String else {
+                throw .malformed("violation \(index) has a related line without path, line or note")
+            }
+            related.append(Finding.Related(path: p, line: l, note: note))
+        }
+        var finding = Finding(rule: rule, severity: severity, message: message, path: path, line: line, time: time,
+                              controller: ControllerRef(className: className, address: address, instance: instance),
+                              related: related, fingerprint: fingerprint)
+        if let d = v["declaration"] as? [String: Any] {
+            guard let p = d["path"] as? String, let l = d["line"] as? Int else { throw .malformed("violation \(index) has a declaration without path or line") }
+            finding.declaration = Declaration(path: p, line: l)
+        }
+        return finding
+    }
+}
+
+/// `vclint merge`: the reports of a CI matrix's shards as one run, in the order given. Inputs,
+/// their stats and every finding (fingerprint included) are kept as they were reported; reports of
+/// another vclint or another rule configuration, and an input that two shards both linted, are
+/// refused, since the sum would not be one run's report.
+public enum ReportMerger {
+    public static func merge(_ reports: [LoadedReport]) throws(ReportReadError) -> (result: LintResult, configuration: RunConfiguration) {
+        guard let first = reports.first else { throw ReportReadError(path: "-", reason: .unreadable("no report to merge")) }
+        var files: [FileResult] = []
+        var owner: [String: String] = [:]
+        for r in reports {
+            if let why = r.configuration.difference(from: first.configuration, there: "in \(first.path)") {
+                throw ReportReadError(path: r.path, reason: .otherConfiguration(why))
+            }
+            var mine: Set<String> = []
+            for f in r.result.files {
+                let p = f.stats.path
+                if let other = owner[p], !mine.contains(p), p != InputSource.standardInput.displayPath {
+                    throw ReportReadError(path: r.path, reason: .sharedInput("\(p) was linted by \(other) too"))
+                }
+                owner[p] = r.path
+                mine.insert(p)
+                files.append(f)
+            }
+        }
+        return (LintResult(files: files), first.configuration)
+    }
+}
+
+extension LintResult {
+    /// `--strict`: every warning reported as an error (as SwiftLint's --strict does), in every format.
+    public func promotingWarnings() -> LintResult {
+        var out = self
+        for i in out.files.indices {
+            for j in out.files[i].findings.indices where out.files[i].findings[j].severity == .warning {
+                out.files[i].findings[j].severity = .error
+            }
+        }
+        return out
+    }
+}
