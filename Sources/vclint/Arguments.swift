@@ -127,3 +127,66 @@ enum CommandArguments {
 enum ExtraPaths {
     nonisolated(unsafe) static var values: [String] = []
 }
+
+/// A mistyped command (`vclint lnt capture.log`) is a usage error with a suggestion, not a path to
+/// lint: exit 2 with one line, as git and cargo do.
+enum CommandSuggestion {
+    /// The error line for `args`, or nil when they start with a command, an option or a path. A
+    /// first word that names an existing file, or has a `/` or a `.` in it, is a path (lint, the
+    /// default command, reports it when it is missing); a bare word that is neither is a mistyped
+    /// command. Commands with subcommands and no default (`baseline`) and `help` are checked too.
+    static func error(for args: [String]) -> String? {
+        guard let first = args.first else { return nil }
+        let commands = VCLint.configuration.subcommands
+        func name(_ c: ParsableCommand.Type) -> String { c.configuration.commandName ?? c._commandName }
+        if first == "help" {
+            var level = commands
+            var said = ["vclint", "help"]
+            for word in args.dropFirst() where !word.hasPrefix("-") {
+                guard let c = level.first(where: { name($0) == word }) else {
+                    return unknown(word, among: level.map(name), prefix: said.dropFirst(2).joined(separator: " "), help: true)
+                }
+                said.append(word)
+                level = c.configuration.subcommands
+            }
+            return nil
+        }
+        if let command = commands.first(where: { name($0) == first }) {
+            let subs = command.configuration.subcommands
+            guard !subs.isEmpty, command.configuration.defaultSubcommand == nil, args.count > 1 else { return nil }
+            let word = args[1]
+            if word.hasPrefix("-") || subs.contains(where: { name($0) == word }) { return nil }
+            return unknown(word, among: subs.map(name), prefix: first, help: false)
+        }
+        if first.hasPrefix("-") || first.hasPrefix("@") || first.contains("/") || first.contains(".") { return nil }
+        var st = stat()
+        if PathName.withCString(first, { lstat($0, &st) }) == 0 { return nil }
+        return unknown(first, among: commands.map(name), prefix: "", help: false)
+    }
+
+    private static func unknown(_ word: String, among names: [String], prefix: String, help: Bool) -> String {
+        let full = { (n: String) in (["vclint"] + (help ? ["help"] : []) + (prefix.isEmpty ? [] : [prefix]) + [n]).joined(separator: " ") }
+        let what = help ? "'\(word)' is not a command" : prefix.isEmpty ? "'\(word)' is neither a command nor a file" : "'\(word)' is not a command of vclint \(prefix)"
+        let ranked = names.map { ($0, distance(word.lowercased(), $0)) }.sorted { $0.1 < $1.1 }
+        if let best = ranked.first, best.1 <= max(2, best.0.count / 3) {
+            return "\(what); did you mean `\(full(best.0))`?"
+        }
+        return "\(what); the commands are \(names.joined(separator: ", ")) (`vclint help` says what each does)"
+    }
+
+    /// Levenshtein distance, small words only.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var prev = row[0]
+            row[0] = i
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                let old = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = old
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
+    }
+}

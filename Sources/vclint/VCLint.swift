@@ -31,8 +31,13 @@ struct VCLint: ParsableCommand {
             printError("vclint: error: no capture given: name a capture file or directory, or pipe one in (… | vclint lint -)")
             LibC.exit(2)
         }
+        let raw = CommandArguments.raw()
+        if let line = CommandSuggestion.error(for: raw) {
+            printError("vclint: error: \(line)")
+            LibC.exit(2)
+        }
         do {
-            let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(CommandArguments.raw()))
+            let (parsed, paths) = CommandArguments.split(CommandArguments.expandAtFiles(raw))
             ExtraPaths.values = paths
             var command = try parseAsRoot(parsed)
             try command.run()
