@@ -9,8 +9,9 @@ struct ReportCommand: ParsableCommand {
         The page has no script and makes no network request (inline CSS and SVG), so it opens from a \
         CI artifact as it is. Each session's controllers are drawn as swimlanes (loaded, appearing, \
         visible, disappearing, hidden, deallocated) with the transitions labelled; a finding is a red \
-        dot on its controller's lane that links to its row in the findings table. Everything taken \
-        from a log is escaped.
+        dot on its controller's lane (red error, amber warning, blue info) that links to its row in \
+        the findings table, which comes first, each finding with the log lines around it and its \
+        related lines marked. Everything taken from a log is escaped.
 
         Examples:
           vclint report Fixtures/seeds/ --output report.html
@@ -33,11 +34,17 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func run() throws {
-        var (result, options, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+        var (result, options, file, sources) = try VisualRun.loadWithSources(paths, ruleOptions, output: output, command: Self.self)
         if strict { result = result.promotingWarnings() }
         let inputs = TimelineInput.from(result)
         let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
-        try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks).render(), to: file)
+        // The log around each finding, read again from the captures (not from standard input).
+        let wanted = HTMLReport.excerptLines(inputs)
+        var excerpts: [String: [Int: String]] = [:]
+        for (source, input) in zip(sources, inputs) {
+            if let lines = wanted[input.path] { excerpts[input.path] = LineExcerpts.read(source, lines: lines) }
+        }
+        try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks, excerpts: excerpts).render(), to: file)
         if result.count(.error) > 0 { throw ExitCode(1) }
     }
 }

@@ -12,6 +12,13 @@ enum VisualRun {
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
                      inspect: Bool = false) throws -> (LintResult, LintOptions, PendingReportFile?) {
+        let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect)
+        return (result, options, file)
+    }
+
+    /// `load`, with the inputs the paths named (in the order of `result.files`).
+    static func loadWithSources(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
+                                inspect: Bool = false) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
         var (options, configuration) = try ruleOptions.resolve()
         options.timeline.recordTimeline = true
         options.inspect = inspect
@@ -23,7 +30,7 @@ enum VisualRun {
                 file = try PendingReportFile(path: output)
             }
             let result = try Linter(options: options).lint(sources)
-            return (result, options, file)
+            return (result, options, file, sources)
         } catch let error as InputError {
             file?.discard()
             printError("vclint: error: \(error.description)")

@@ -389,3 +389,127 @@ enum TraceChecks {
         #expect(html.contains("ProductDetailViewController#2"))
     }
 }
+
+/// The HTML report as a reader meets it: the findings come first, each with the log around it;
+/// severities and lane states each have a colour far from the others.
+@Suite struct HTMLReportLayoutTests {
+    static func report(_ fixtures: [String]) throws -> String {
+        let inputs = try fixtures.map { try timelineInput($0) }
+        var excerpts: [String: [Int: String]] = [:]
+        for (path, lines) in HTMLReport.excerptLines(inputs) {
+            excerpts[path] = LineExcerpts.read(.file(packageRoot.appendingPathComponent(path).path), lines: lines)
+        }
+        return HTMLReport(inputs: inputs, leaks: LeakReport(inputs: inputs, graceSeconds: 3), excerpts: excerpts).render()
+    }
+
+    @Test func findingsComeRightAfterTheSummary() throws {
+        let html = try Self.report(["Fixtures/seeds/navtest-missing-dealloc.log", "Fixtures/flows/late-dealloc.log"])
+        let sections = html.components(separatedBy: "<h2 id=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(sections == ["summary", "findings", "timelines", "leaks", "files"])
+    }
+
+    /// Each finding's row is followed by the log around it: its line marked in its severity's
+    /// colour, the related lines marked with their notes.
+    @Test func eachFindingShowsItsLogExcerpt() throws {
+        let html = try Self.report(["Fixtures/seeds/navtest-missing-dealloc.log", "Fixtures/flows/late-dealloc.log", "Fixtures/flows/memory-warning-ios5.log"])
+        #expect(html.components(separatedBy: "<pre class=\"log\">").count - 1 == 3)
+        #expect(html.contains("<span class=\"hit hit-error\"><span class=\"ln\">15</span>2017-02-11 17:30:30.641 navTest[933:17086] Child1ViewController invoke viewDidDisappear</span>"))
+        #expect(html.contains("<span class=\"rel\"><span class=\"ln\">11</span>2017-02-11 17:30:30.635 navTest[933:17086] Child1ViewController dismiss begin<span class=\"note\">← removal</span></span>"))
+        #expect(html.contains("<span class=\"hit hit-warning\"><span class=\"ln\">18</span>"))
+        #expect(html.contains("<span class=\"hit hit-info\"><span class=\"ln\">18</span>"))
+        // Lines 13 and 16–20 of late-dealloc: the skipped lines are marked.
+        #expect(html.contains("← removal</span></span><span class=\"gap\">"))
+    }
+
+    @Test func excerptsAreEscaped() throws {
+        let html = try Self.report(["Fixtures/hostile/html-injection.log", "Fixtures/reporters/hostile.log"])
+        #expect(html.contains("<pre class=\"log\">"))
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img"))
+        let bad = html.unicodeScalars.filter { s in (s.value < 0x20 && s != "\n" && s != "\t") || (0x7F...0x9F).contains(s.value) }
+        #expect(bad.isEmpty)
+    }
+
+    /// A finding dot is drawn in its severity's colour (an info is not a red dot).
+    @Test func findingDotsHaveTheirSeverityColour() throws {
+        let html = try Self.report(["Fixtures/seeds/navtest-missing-dealloc.log", "Fixtures/flows/late-dealloc.log", "Fixtures/flows/memory-warning-ios5.log"])
+        for sev in ["error", "warning", "info"] {
+            #expect(html.contains("<circle class=\"finding finding-\(sev)\" cx="), "\(sev)")
+            #expect(html.contains(".finding-\(sev){fill:\(HTMLPalette.severity(Severity(rawValue: sev)!))}"))
+        }
+    }
+
+    /// CIE76 colour difference between two `#rrggbb` colours (sRGB, D65).
+    static func deltaE(_ a: String, _ b: String) -> Double {
+        func lab(_ hex: String) -> (Double, Double, Double) {
+            let v = Int(hex.dropFirst(), radix: 16)!
+            func lin(_ c: Int) -> Double { let x = Double(c) / 255; return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4) }
+            let r = lin(v >> 16 & 255), g = lin(v >> 8 & 255), bl = lin(v & 255)
+            let x = (0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047
+            let y = 0.2126 * r + 0.7152 * g + 0.0722 * bl
+            let z = (0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883
+            func f(_ t: Double) -> Double { t > 0.008856 ? cbrt(t) : 7.787 * t + 16 / 116 }
+            return (116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)))
+        }
+        let (l1, a1, b1) = lab(a), (l2, a2, b2) = lab(b)
+        return ((l1 - l2) * (l1 - l2) + (a1 - a2) * (a1 - a2) + (b1 - b2) * (b1 - b2)).squareRoot()
+    }
+
+    /// Every pair of lane states, and of severities, is far apart: the old "loaded" and "hidden"
+    /// greys (#d9dbe1, #c5c8d0) were 5 apart; a difference under about 10 is hard to tell at a glance.
+    @Test func coloursAreClearlyDifferent() {
+        #expect(Self.deltaE("#d9dbe1", "#c5c8d0") < 10)
+        let states = [HTMLPalette.loaded, HTMLPalette.appearing, HTMLPalette.visible, HTMLPalette.disappearing, HTMLPalette.hidden]
+        let severities = [HTMLPalette.error, HTMLPalette.warning, HTMLPalette.info]
+        for group in [states, severities] {
+            for i in group.indices { for j in group.indices where j > i {
+                #expect(Self.deltaE(group[i], group[j]) > 25, "\(group[i]) and \(group[j]) are too close")
+            } }
+        }
+        // The legend names every state the lanes use.
+        let html = HTMLReport(inputs: [], leaks: LeakReport(inputs: [], graceSeconds: 3), sections: [.timelines]).render()
+        for state in ["loaded", "appearing", "visible", "disappearing", "hidden"] {
+            #expect(html.contains("class=\"s-\(state)\""), "\(state)")
+        }
+    }
+}
+
+/// The lines the HTML report shows are the lines the scanner numbered: through gzip, CRLF and
+/// classic-Mac line ends.
+@Suite struct LineExcerptTests {
+    func write(_ bytes: [UInt8], _ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-excerpt-\(UUID().uuidString)-\(name)")
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test func linesAreNumberedAsTheScannerNumbersThem() throws {
+        let text = "one\ntwo\r\nthree\nfour"
+        for (name, bytes) in [("plain.log", Array(text.utf8)), ("mac.log", Array(text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r").utf8))] {
+            let url = try write(bytes, name)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(LineExcerpts.read(.file(url.path), lines: [2, 4, 9]) == [2: "two", 4: "four"], "\(name)")
+        }
+        let source = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-missing-dealloc.log"), encoding: .utf8)
+        let gz = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-excerpt-\(UUID().uuidString).log")
+        try source.write(to: gz, atomically: true, encoding: .utf8)
+        let zipped = Process()
+        zipped.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        zipped.arguments = ["gzip", "-f", gz.path]
+        try zipped.run()
+        zipped.waitUntilExit()
+        defer { try? FileManager.default.removeItem(atPath: gz.path + ".gz") }
+        let lines = LineExcerpts.read(.file(gz.path + ".gz"), lines: [15])
+        #expect(lines[15]?.hasSuffix("Child1ViewController invoke viewDidDisappear") == true)
+        #expect(LineExcerpts.read(.standardInput, lines: [1]).isEmpty)
+        #expect(LineExcerpts.read(.file("/nonexistent/x.log"), lines: [1]).isEmpty)
+    }
+
+    @Test func longLinesAreCut() throws {
+        let url = try write(Array((String(repeating: "x", count: 10_000) + "\nshort\n").utf8), "long.log")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let lines = LineExcerpts.read(.file(url.path), lines: [1, 2])
+        #expect(lines[1]?.count == LineExcerpts.maxLength + 1)
+        #expect(lines[2] == "short")
+    }
+}

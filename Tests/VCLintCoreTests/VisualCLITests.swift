@@ -230,5 +230,10 @@ import Testing
         #expect(dom.out.contains("Shop &lt;script&gt;alert(\"p\")&lt;/script&gt; &amp; Co"))
         #expect(!dom.out.lowercased().contains("<script"))
         #expect(dom.out.contains("<svg class=\"lanes\""))
+        // The findings, each with its log excerpt, come before the timelines.
+        let findings = try #require(dom.out.range(of: "<h2 id=\"findings\">"))
+        let timelines = try #require(dom.out.range(of: "<h2 id=\"timelines\">"))
+        #expect(findings.lowerBound < timelines.lowerBound)
+        #expect(dom.out.contains("<pre class=\"log\">"))
     }
 }

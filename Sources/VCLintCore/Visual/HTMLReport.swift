@@ -4,19 +4,34 @@ import Foundation
 /// opens from a CI artifact or an e-mail as it is. Every text that came from a log goes through
 /// `HTMLText.escape`.
 enum HTMLPage {
+    /// Severities and lane states each have a colour of their own (`HTMLPalette`), far apart from
+    /// one another, so a warning never reads as an error nor "loaded" as "hidden".
     static let style = """
     body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;background:#fff}
     h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
     h3{font-size:15px;margin:18px 0 6px}code{font:12px ui-monospace,Menlo,Consolas,monospace}
     table{border-collapse:collapse;margin:6px 0 12px}th,td{border:1px solid #d0d0d7;padding:3px 8px;text-align:left;vertical-align:top}
     th{background:#f3f3f6}td ul{margin:0;padding-left:16px}.num{text-align:right}
-    .sev-error{color:#b00020;font-weight:600}.sev-warning{color:#9a6200;font-weight:600}.sev-info{color:#33658a}
-    .summary{font-size:15px}.muted{color:#6e6e73}tr:target{background:#fff3c4}
+    .sev{display:inline-block;min-width:58px;text-align:center;border-radius:3px;color:#fff;font-weight:600;font-size:12px;padding:0 4px}
+    .sev-error{color:\(HTMLPalette.error)}.sev-warning{color:\(HTMLPalette.warningText)}.sev-info{color:\(HTMLPalette.info)}
+    .sev.sev-error{background:\(HTMLPalette.error);color:#fff}.sev.sev-warning{background:\(HTMLPalette.warning);color:#1d1d1f}.sev.sev-info{background:\(HTMLPalette.info);color:#fff}
+    .summary{font-size:15px}.muted{color:#6e6e73}tr:target{background:#fff3c4}tr:target+tr.excerpt td{background:#fffaf0}
+    tr.excerpt td{border-top:none;padding:0 8px 8px}
+    table.findings{width:100%;table-layout:fixed}table.findings th:nth-child(1){width:20%}table.findings th:nth-child(2){width:76px}
+    table.findings th:nth-child(3),table.findings th:nth-child(4){width:15%}table.findings th:nth-child(6){width:14%}table.findings td{overflow-wrap:anywhere}
+    pre.log{margin:4px 0 0;padding:6px 8px;background:#f7f7f9;border:1px solid #e3e3e8;overflow-x:auto;font:12px/1.5 ui-monospace,Menlo,Consolas,monospace;white-space:pre;overflow-wrap:normal}
+    pre.log .ln{display:inline-block;min-width:5ch;text-align:right;margin-right:10px;color:#8e8e93;user-select:none}
+    pre.log .hit{display:block;font-weight:600}pre.log .hit-error{background:#fde7e9;box-shadow:inset 3px 0 \(HTMLPalette.error)}
+    pre.log .hit-warning{background:#fff4d6;box-shadow:inset 3px 0 \(HTMLPalette.warning)}pre.log .hit-info{background:#e4f0fd;box-shadow:inset 3px 0 \(HTMLPalette.info)}
+    pre.log .rel{display:block;background:#eef1f6;box-shadow:inset 3px 0 #7d8794}pre.log .note{color:#55606e;font-style:italic;margin-left:12px}
+    pre.log .gap{display:block;color:#8e8e93}
     svg.lanes{display:block;margin:6px 0 4px;border:1px solid #e3e3e8;background:#fcfcfd}
     svg text{font:11px ui-monospace,Menlo,Consolas,monospace;fill:#1d1d1f}svg text.t{fill:#225;font-weight:600}
-    .s-loaded{fill:#d9dbe1}.s-hidden{fill:#c5c8d0}.s-unknown{fill:#eceff3}.s-appearing,.s-disappearing{fill:#f2b134}
-    .s-visible{fill:#3a9d5d}.band{fill:#6b8fd6;opacity:.10}.dealloc{stroke:#7a2a8c;stroke-width:2}
-    .finding{fill:#d21f3c;stroke:#fff;stroke-width:1}.grid{stroke:#e6e6ec}
+    .s-loaded{fill:\(HTMLPalette.loaded)}.s-hidden{fill:\(HTMLPalette.hidden)}.s-unknown{fill:\(HTMLPalette.unknown)}
+    .s-appearing{fill:\(HTMLPalette.appearing)}.s-disappearing{fill:\(HTMLPalette.disappearing)}
+    .s-visible{fill:\(HTMLPalette.visible)}.band{fill:#6b8fd6;opacity:.10}.dealloc{stroke:#1d1d1f;stroke-width:2}
+    .finding{stroke:#fff;stroke-width:1.5}.finding-error{fill:\(HTMLPalette.error)}.finding-warning{fill:\(HTMLPalette.warning)}.finding-info{fill:\(HTMLPalette.info)}
+    .grid{stroke:#e6e6ec}
     .legend span{display:inline-block;width:12px;height:10px;margin:0 4px 0 12px;vertical-align:middle}
     """
 
@@ -41,8 +56,34 @@ enum HTMLPage {
     }
 }
 
-/// `vclint report`: summary, the SVG swimlanes with findings marked and linked to the findings
-/// table, the leak table and per-file stats.
+/// The report's colours: one per severity and one per lane state, chosen far apart (a test measures
+/// their distances), and legible for the common colour-vision deficiencies as they differ in
+/// lightness too: hidden is a dark slate, loaded a pale blue, visible a saturated green.
+public enum HTMLPalette {
+    public static let error = "#c62828"
+    public static let warning = "#f0a202"
+    /// Warning text on white needs more contrast than the badge colour has.
+    public static let warningText = "#9a6200"
+    public static let info = "#1565c0"
+    public static let loaded = "#c7dbf5"
+    public static let appearing = "#9fd8a8"
+    public static let visible = "#1e8449"
+    public static let disappearing = "#f5b58b"
+    public static let hidden = "#5d6673"
+    public static let unknown = "#eceff3"
+
+    public static func severity(_ s: Severity) -> String {
+        switch s {
+        case .error: return error
+        case .warning: return warning
+        case .info: return info
+        }
+    }
+}
+
+/// `vclint report`: the summary, then the findings (each with the log around it and its related
+/// lines), then the SVG swimlanes with findings marked in their severity's colour and linked to
+/// their row, the leak table and per-file stats.
 public struct HTMLReport {
     public enum Section: Sendable { case summary, timelines, findings, leaks, files }
 
@@ -50,13 +91,38 @@ public struct HTMLReport {
     public var leaks: LeakReport
     public var sections: [Section]
     public var title: String
+    /// Lines of each input (by path) to show around its findings (`LineExcerpts`); an input without
+    /// them shows its findings without the log.
+    public var excerpts: [String: [Int: String]]
 
-    public init(inputs: [TimelineInput], leaks: LeakReport, sections: [Section] = [.summary, .timelines, .findings, .leaks, .files],
-                title: String = "vclint report") {
+    public init(inputs: [TimelineInput], leaks: LeakReport, sections: [Section] = [.summary, .findings, .timelines, .leaks, .files],
+                title: String = "vclint report", excerpts: [String: [Int: String]] = [:]) {
         self.inputs = inputs
         self.leaks = leaks
         self.sections = sections
         self.title = title
+        self.excerpts = excerpts
+    }
+
+    /// Lines of context before and after a finding's line.
+    public static let context = 2
+    /// Past this many findings the excerpts stop (the table goes on): a report stays a few MB.
+    public static let maxExcerpts = 500
+
+    /// The lines each input's excerpts need: around every finding, and its related lines.
+    public static func excerptLines(_ inputs: [TimelineInput]) -> [String: Set<Int>] {
+        var out: [String: Set<Int>] = [:]
+        var budget = maxExcerpts
+        for input in inputs {
+            for f in input.findings where budget > 0 {
+                budget -= 1
+                var lines = out[input.path] ?? []
+                for l in max(1, f.line - context)...(f.line + context) { lines.insert(l) }
+                for r in f.related where r.path == f.path { lines.insert(r.line) }
+                out[input.path] = lines
+            }
+        }
+        return out
     }
 
     private static let h = HTMLText.escape
@@ -95,11 +161,14 @@ public struct HTMLReport {
 
     private func legend() -> String {
         var out = "<p class=\"legend muted\">"
-        for (state, name) in [(LaneState.loaded, "loaded"), (.appearing, "appearing / disappearing"), (.visible, "visible"), (.hidden, "hidden")] {
+        for (state, name) in [(LaneState.loaded, "loaded"), (.appearing, "appearing"), (.visible, "visible"), (.disappearing, "disappearing"), (.hidden, "hidden")] {
             out += "<svg width=\"12\" height=\"10\"><rect class=\"s-\(state.rawValue)\" width=\"12\" height=\"10\"/></svg> \(name) "
         }
         out += "<svg width=\"12\" height=\"10\"><line class=\"dealloc\" x1=\"2\" y1=\"1\" x2=\"10\" y2=\"9\"/><line class=\"dealloc\" x1=\"10\" y1=\"1\" x2=\"2\" y2=\"9\"/></svg> deallocated "
-        out += "<svg width=\"12\" height=\"12\"><circle class=\"finding\" cx=\"6\" cy=\"6\" r=\"5\"/></svg> finding (links to the table) "
+        for sev in [Severity.error, .warning, .info] {
+            out += "<svg width=\"12\" height=\"12\"><circle class=\"finding finding-\(sev.rawValue)\" cx=\"6\" cy=\"6\" r=\"5\"/></svg> \(sev.rawValue) "
+        }
+        out += "(a finding: links to its row) "
         out += "· left to right: one step per event</p>\n"
         return out
     }
@@ -159,7 +228,7 @@ public struct HTMLReport {
             }
             for m in lane.marks {
                 let fnd = m.finding
-                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
+                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
             }
         }
         // Ruler of line numbers.
@@ -188,15 +257,52 @@ public struct HTMLReport {
         var out = "<h2 id=\"findings\">Findings</h2>\n"
         let total = inputs.reduce(0) { $0 + $1.findings.count }
         if total == 0 { return out + "<p>No lifecycle violations.</p>\n" }
-        out += "<table><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n"
+        out += "<table class=\"findings\"><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n"
+        var shown = 0
         for (fi, input) in inputs.enumerated() {
+            let lines = excerpts[input.path] ?? [:]
             for (i, f) in input.findings.enumerated() {
                 let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
-                out += "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td class=\"sev-\(f.severity.rawValue)\">\(f.severity.rawValue)</td>"
+                let sev = f.severity.rawValue
+                out += "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
                 out += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))</td><td><ul>\(related)</ul></td></tr>\n"
+                shown += 1
+                if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {
+                    out += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"
+                }
             }
         }
         return out + "</tbody></table>\n"
+    }
+
+    /// The log around a finding: its line marked in its severity's colour, the related lines marked
+    /// with their notes, `⋮` where lines are skipped.
+    static func excerpt(_ f: Finding, lines: [Int: String]) -> String? {
+        var numbers: Set<Int> = []
+        for l in max(1, f.line - context)...(f.line + context) where lines[l] != nil { numbers.insert(l) }
+        var notes: [Int: [String]] = [:]
+        for r in f.related where r.path == f.path && lines[r.line] != nil {
+            numbers.insert(r.line)
+            notes[r.line, default: []].append(r.note)
+        }
+        guard numbers.contains(f.line) else { return nil }
+        var out = "<pre class=\"log\">"
+        var previous: Int?
+        for n in numbers.sorted() {
+            if let p = previous, n > p + 1 { out += "<span class=\"gap\"><span class=\"ln\">⋮</span></span>" }
+            previous = n
+            let text = h(lines[n] ?? "")
+            let ln = "<span class=\"ln\">\(n)</span>"
+            if n == f.line {
+                let also = notes[n].map { "<span class=\"note\">← \(h($0.joined(separator: "; ")))</span>" } ?? ""
+                out += "<span class=\"hit hit-\(f.severity.rawValue)\">\(ln)\(text)\(also)</span>"
+            } else if let note = notes[n] {
+                out += "<span class=\"rel\">\(ln)\(text)<span class=\"note\">← \(h(note.joined(separator: "; ")))</span></span>"
+            } else {
+                out += "\(ln)\(text)\n"
+            }
+        }
+        return out + "</pre>"
     }
 
     private func files() -> String {

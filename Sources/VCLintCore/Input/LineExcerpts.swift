@@ -1,0 +1,82 @@
+import Foundation
+
+/// The text of chosen lines of a capture, numbered as the scanner numbers them (physical lines, a
+/// gzip capture inflated, classic-Mac CRs read as line ends): the HTML report shows the log around
+/// each finding. Reading stops after the last wanted line, and only those lines are kept, each cut
+/// to `maxLength` characters, so memory follows what is shown, not the file. A capture that cannot
+/// be read again (standard input, a file gone since) has no excerpt.
+public enum LineExcerpts {
+    public static let maxLength = 240
+
+    public static func read(_ source: InputSource, lines wanted: Set<Int>) -> [Int: String] {
+        guard case .file(let path) = source, let last = wanted.max() else { return [:] }
+        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return [:] }
+        defer { close(fd) }
+        var collector = Collector(wanted: wanted, last: last)
+        var head = [UInt8](repeating: 0, count: 2)
+        var got = 0
+        while got < 2 {
+            let n = head.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress! + got, 2 - got) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            got += n
+        }
+        head.removeLast(2 - got)
+        var ends = LineEndTranslator()
+        if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
+            let inflater = Inflater(fd: fd, prefix: head)
+            try? inflater.run { chunk in
+                if !collector.done { ends.pass(chunk) { collector.take($0) } }
+            }
+        } else {
+            head.withUnsafeBytes { ends.pass($0) { collector.take($0) } }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while !collector.done {
+                let n = buffer.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                buffer.withUnsafeBytes { raw in ends.pass(UnsafeRawBufferPointer(rebasing: raw[..<n])) { collector.take($0) } }
+            }
+        }
+        if !collector.done { ends.finish { collector.take($0) } }
+        collector.endOfInput()
+        return collector.found
+    }
+
+    struct Collector {
+        let wanted: Set<Int>
+        let last: Int
+        var line = 1
+        var current: [UInt8] = []
+        var found: [Int: String] = [:]
+        var done = false
+
+        mutating func take(_ bytes: UnsafeRawBufferPointer) {
+            for b in bytes {
+                if done { return }
+                if b == 0x0A {
+                    endLine()
+                } else if wanted.contains(line), current.count < LineExcerpts.maxLength * 4 {
+                    current.append(b)
+                }
+            }
+        }
+
+        mutating func endLine() {
+            if wanted.contains(line) {
+                if current.last == 0x0D { current.removeLast() }
+                var text = String(decoding: current, as: UTF8.self)
+                if text.count > LineExcerpts.maxLength { text = String(text.prefix(LineExcerpts.maxLength)) + "…" }
+                found[line] = text
+            }
+            current.removeAll(keepingCapacity: true)
+            line += 1
+            if line > last { done = true }
+        }
+
+        mutating func endOfInput() {
+            if !done, !current.isEmpty { endLine() }
+        }
+    }
+}
