@@ -186,6 +186,9 @@ struct RuleOptions: ParsableArguments {
     @Flag(name: .long, help: "The --files-from lists are NUL-separated (find -print0), so a path may hold a newline.")
     var null = false
 
+    @Flag(name: .long, help: "In folders, read hidden files and folders and what .gitignore ignores too (skipped by default, as by ripgrep).")
+    var noIgnore = false
+
     func validate() throws {
         for id in enable + disable where RuleRegistry.rule(id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
@@ -230,6 +233,6 @@ struct RuleOptions: ParsableArguments {
             printError(VCLint.helpMessage(for: command))
             throw InputError.terminal(command: command._commandName)
         }
-        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true })
+        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true }, ignoring: !noIgnore)
     }
 }

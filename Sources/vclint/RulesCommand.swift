@@ -4,14 +4,32 @@ import VCLintCore
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "List every rule: id, default severity, on/off, one-line summary."
+        abstract: "List every rule: id, severity, on/off, one-line summary, as the configuration sets them.",
+        discussion: """
+        The configuration is .vclint.yml in this directory or the nearest parent, or --config FILE, \
+        as for lint; what it changes from the defaults is marked with *. Without one, the defaults.
+        """
     )
 
     @Flag(name: .long, help: "Print the table as Markdown (as in the README).")
     var markdown = false
 
+    @Option(name: .long, help: "Configuration file (default: .vclint.yml in this directory or a parent).")
+    var config: String?
+
     func run() throws {
-        writeStdout(markdown ? RuleDocumentation.markdownTable() : RuleDocumentation.textTable())
+        var options = LintOptions()
+        var source: String?
+        if let path = config ?? Configuration.discover() {
+            do {
+                try Configuration.load(path: path).apply(to: &options)
+            } catch {
+                printError("vclint: error: \(error.description)")
+                throw ExitCode(2)
+            }
+            source = path
+        }
+        writeStdout(markdown ? RuleTable.markdown(options.rules, configuration: source) : RuleTable.text(options.rules, configuration: source))
     }
 }
 

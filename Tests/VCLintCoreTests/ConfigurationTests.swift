@@ -41,14 +41,14 @@ import Testing
     }
 
     @Test func badConfigurationsNameTheKey() {
-        #expect(error("disabled_rulez: []")?.hasPrefix(".vclint.yml: disabled_rulez: unknown key") == true)
-        #expect(error("disabled_rules: [no_such_rule]") == ".vclint.yml: disabled_rules: unknown rule 'no_such_rule' (`vclint rules` lists them)")
-        #expect(error("leak_grace_seconds: soon") == ".vclint.yml: leak_grace_seconds: expected a number ≥ 0")
-        #expect(error("leak_grace_seconds: -1") == ".vclint.yml: leak_grace_seconds: expected a number ≥ 0")
-        #expect(error("opt_in_rules: {a: 1}") == ".vclint.yml: opt_in_rules: expected a list of strings")
-        #expect(error("late_dealloc:\n  severity: fatal") == ".vclint.yml: late_dealloc.severity: expected error, warning or info")
-        #expect(error("late_dealloc:\n  slow_transition_ms: 3") == ".vclint.yml: late_dealloc.slow_transition_ms: unknown parameter for late_dealloc")
-        #expect(error("ignore_classes: ['(unclosed']")?.hasPrefix(".vclint.yml: ignore_classes: invalid pattern '(unclosed'") == true)
+        #expect(error("disabled_rulez: []")?.hasPrefix(".vclint.yml:1:1: disabled_rulez: unknown key") == true)
+        #expect(error("disabled_rules: [no_such_rule]") == ".vclint.yml:1:1: disabled_rules: unknown rule 'no_such_rule' (`vclint rules` lists them)")
+        #expect(error("leak_grace_seconds: soon") == ".vclint.yml:1:1: leak_grace_seconds: expected a number ≥ 0")
+        #expect(error("leak_grace_seconds: -1") == ".vclint.yml:1:1: leak_grace_seconds: expected a number ≥ 0")
+        #expect(error("opt_in_rules: {a: 1}") == ".vclint.yml:1:1: opt_in_rules: expected a list of strings")
+        #expect(error("late_dealloc:\n  severity: fatal") == ".vclint.yml:2:3: late_dealloc.severity: expected error, warning or info")
+        #expect(error("late_dealloc:\n  slow_transition_ms: 3") == ".vclint.yml:2:3: late_dealloc.slow_transition_ms: unknown parameter for late_dealloc")
+        #expect(error("ignore_classes: ['(unclosed']")?.hasPrefix(".vclint.yml:1:1: ignore_classes: invalid pattern '(unclosed'") == true)
         #expect(error("- just\n- a list")?.contains("expected a mapping") == true)
         #expect(error("key: [unclosed")?.contains("invalid YAML") == true)
     }
@@ -112,7 +112,7 @@ import Testing
         let r = try cli.run(["lint", "--config", bad, "Fixtures/flows/leak-pop.log"])
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
-        #expect(r.stderr == "vclint: error: \(bad): leak_grace_seconds: expected a number ≥ 0\n")
+        #expect(r.stderr == "vclint: error: \(bad):1:1: leak_grace_seconds: expected a number ≥ 0\n")
     }
 
     @Test func readmeDocumentsEveryKey() throws {
@@ -148,11 +148,11 @@ import Testing
     }
 
     @Test func customDialectDefinitionErrors() {
-        #expect(error("dialects: {a: 1}") == ".vclint.yml: dialects: expected a list of {pattern, events}")
+        #expect(error("dialects: {a: 1}") == ".vclint.yml:1:1: dialects: expected a list of {pattern, events}")
         #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidSpin}")?.contains("dialects[1]: 'up' maps to unknown event 'viewDidSpin'") == true)
-        #expect(error("dialects:\n  - pattern: '(?<event>up)'\n    events: {up: viewDidAppear}") == ".vclint.yml: dialects[1]: the pattern has no named group (?<class>…)")
-        #expect(error("dialects:\n  - pattern: '(?<class>'\n    events: {up: viewDidAppear}")?.hasPrefix(".vclint.yml: dialects[1]: invalid pattern") == true)
-        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidAppear}\n    colour: red") == ".vclint.yml: dialects[1].colour: unknown key (expected pattern, events)")
+        #expect(error("dialects:\n  - pattern: '(?<event>up)'\n    events: {up: viewDidAppear}") == ".vclint.yml:1:1: dialects[1]: the pattern has no named group (?<class>…)")
+        #expect(error("dialects:\n  - pattern: '(?<class>'\n    events: {up: viewDidAppear}")?.hasPrefix(".vclint.yml:1:1: dialects[1]: invalid pattern") == true)
+        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidAppear}\n    colour: red") == ".vclint.yml:4:5: dialects[1].colour: unknown key (expected pattern, events)")
     }
 
     @Test func catastrophicPatternIsCountedNotHung() throws {

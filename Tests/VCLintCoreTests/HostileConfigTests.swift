@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func anUndefinedAliasIsYamlsSyntaxError() {
-        #expect(error("disabled_rules: *nothing\n")?.hasPrefix(".vclint.yml: invalid YAML") == true)
+        #expect(error("disabled_rules: *nothing\n")?.hasPrefix(".vclint.yml:1:17: invalid YAML") == true)
     }
 
     /// Size is checked before anything is read past the cap: /dev/zero is refused at once.

@@ -40,12 +40,28 @@ public struct Configuration: Sendable {
         ("RULE_ID", "mapping", "per rule: severity (error, warning, info), and its parameters: leak_grace_seconds for leaked_controller and late_dealloc, slow_transition_ms for slow_transition"),
     ]
 
-    /// A configuration problem: exit 2, naming the file, the key and why.
+    /// A configuration problem: exit 2, naming the file, where in it (line and column when known,
+    /// as compilers do: `PATH:LINE:COLUMN:`), the key and why.
     public struct LoadError: Error, CustomStringConvertible, Sendable {
         public let path: String
         public let key: String?
         public let reason: String
-        public var description: String { key.map { "\(path): \($0): \(reason)" } ?? "\(path): \(reason)" }
+        public var line: Int?
+        public var column: Int?
+
+        public init(path: String, key: String?, reason: String, line: Int? = nil, column: Int? = nil) {
+            self.path = path
+            self.key = key
+            self.reason = reason
+            self.line = line
+            self.column = column
+        }
+
+        public var description: String {
+            var at = path
+            if let line { at += ":\(line)" + (column.map { ":\($0)" } ?? "") }
+            return key.map { "\(at): \($0): \(reason)" } ?? "\(at): \(reason)"
+        }
     }
 
     public init(path: String) { self.path = path }
@@ -73,6 +89,19 @@ public struct Configuration: Sendable {
     }
 
     public static func parse(_ yaml: String, path: String) throws(LoadError) -> Configuration {
+        do {
+            return try parseDocument(yaml, path: path)
+        } catch {
+            // A key's problem: the line where the key is written.
+            guard error.line == nil, let key = error.key, let line = YAMLWording.line(ofKey: key, in: yaml) else { throw error }
+            var located = error
+            located.line = line.line
+            located.column = line.column
+            throw located
+        }
+    }
+
+    private static func parseDocument(_ yaml: String, path: String) throws(LoadError) -> Configuration {
         // Aliases, nesting and size are bounded before Yams expands anything (billion laughs).
         let utf8 = Array(yaml.utf8)
         if utf8.count > YAMLBudget.maxFileBytes {
@@ -84,9 +113,11 @@ public struct Configuration: Sendable {
         let document: Any?
         do {
             document = try Yams.load(yaml: yaml)
+        } catch let error as YamlError {
+            let (words, mark) = YAMLWording.explain(error, yaml)
+            throw LoadError(path: path, key: nil, reason: "invalid YAML: \(words)", line: mark?.line, column: mark?.column)
         } catch {
-            let detail = "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML"
-            throw LoadError(path: path, key: nil, reason: "invalid YAML: \(detail)")
+            throw LoadError(path: path, key: nil, reason: "invalid YAML")
         }
         var config = Configuration(path: path)
         guard let document else { return config }  // an empty file is a valid, empty configuration
@@ -236,56 +267,55 @@ public struct Configuration: Sendable {
         options.customDialects = dialects
     }
 
-    /// Whether a file found while walking a directory is linted.
+    /// The folder the configuration file is in: `included` and `excluded` are relative to it, as
+    /// SwiftLint's are, so `vclint lint logs`, `vclint lint ./logs` and `vclint lint $PWD/logs`
+    /// find the same files.
+    public var folder: String { (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent }
+
+    /// Whether a file found while walking a directory is linted (`PathGlob`: `*` within a
+    /// component, `**` across them, a folder's glob covering what is below it).
     public func admits(_ path: String) -> Bool {
-        func matches(_ glob: String) -> Bool {
-            var g = glob
-            if g.hasPrefix("./") { g.removeFirst(2) }
-            var p = path
-            if p.hasPrefix("./") { p.removeFirst(2) }
-            return fnmatch(g, p, 0) == 0 || p.hasPrefix(g.hasSuffix("/") ? g : g + "/")
-        }
-        if !included.isEmpty, !included.contains(where: matches) { return false }
-        return !excluded.contains(where: matches)
+        guard !included.isEmpty || !excluded.isEmpty else { return true }
+        let relative = PathGlob.relativeComponents(path, to: folder)
+        if !included.isEmpty, !included.contains(where: { PathGlob($0).matches(relative) }) { return false }
+        return !excluded.contains(where: { PathGlob($0).matches(relative) })
     }
 
-    /// The starter file `vclint init` writes.
-    public static let starter = """
-    # vclint configuration: every key is optional. `vclint rules` lists the rule ids.
+    /// The starter file `vclint init` writes. Every setting is one line and every key appears
+    /// once, so uncommenting any of the `#key: value` lines (deleting the `#`), or all of them, gives
+    /// a valid configuration (a test tries every combination).
+    public static let starter = #"""
+    # vclint configuration (.vclint.yml). Every key is optional; `vclint rules` lists the rule ids.
+    # To use a setting, delete the # in front of it. Paths are relative to this file's folder.
 
-    # Rules that do not run, and opt-in rules that do (`vclint rules` lists them all).
-    disabled_rules: []
-    opt_in_rules: []
-    #  - slow_transition
+    # Rules that do not run, and opt-in rules that do.
+    #disabled_rules: [memory_warning]
+    #opt_in_rules: [slow_transition]
 
-    # Seconds a popped/dismissed controller may take to deallocate before it is a leak.
+    # Seconds a popped or dismissed controller may take to deallocate before it is a leak (default 3).
     leak_grace_seconds: 3
+    # A will/did pair slower than this is a slow_transition finding (default 1000).
+    #slow_transition_ms: 800
 
-    # Per-rule severity (error, warning, info) and parameters.
-    # late_dealloc:
-    #   severity: error
-    # slow_transition:
-    #   slow_transition_ms: 800
+    # Per rule: its severity (error, warning, info) and parameters.
+    #late_dealloc: {severity: error}
+    #memory_warning: {severity: warning}
+    #leaked_controller: {severity: error, leak_grace_seconds: 5}
+    #slow_transition: {severity: warning, slow_transition_ms: 500}
 
-    # PCRE2 patterns over class names.
-    # Classes whose lifecycle events are not linted (system controllers):
-    ignore_classes:
-      - ^UI
-      - ^_UI
+    # PCRE2 patterns over class names. Classes whose lifecycle events are not linted (system ones):
+    ignore_classes: ['^UI', '^_UI']
     # Controllers meant to live forever (tab roots, singletons): never reported as leaks.
-    persistent_classes: []
-    #  - ^MainTabBarController$
+    #persistent_classes: ['^MainTabBarController$', 'Coordinator$']
 
     # The app's own log format, on top of the built-in dialects: named groups class and event
     # (address optional); events maps the captured text to an event kind.
-    # dialects:
-    #   - pattern: '^\\[Screen\\] (?<class>\\w+) (?<event>shown|hidden|freed)$'
-    #     events: {shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}
+    #dialects: [{pattern: '^\[Screen\] (?<class>\w+)(?: (?<address>0x[0-9a-f]+))? (?<event>shown|hidden|freed)$', events: {shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}}]
 
-    # Path globs applied when a directory is linted.
-    included: []
-    excluded: []
-    #  - DerivedData/*
+    # When a folder is linted: only the files matching one of these globs, and not those matching
+    # these. * stays within a folder name, ** spans folders.
+    #included: ['captures/**', 'logs/*.log']
+    #excluded: ['DerivedData/**', '**/old/*.log']
 
-    """
+    """#
 }

@@ -6,23 +6,46 @@ import Glibc
 /// Finds the captures below a directory by the raw bytes of their names (opendir/readdir), so a
 /// name that is not UTF-8 or holds a newline is linted like any other: shown by its escaped display
 /// text (`PathName`), opened by its bytes. Symbolic links to files count; links to directories are
-/// not descended into (no cycles), as with FileManager's enumerator before.
+/// not descended into (no cycles), as with FileManager's enumerator before. Unless `ignoring` is
+/// off (`--no-ignore`), hidden entries and what git ignores are skipped (`IgnoreRules`).
 enum DirectoryWalker {
+    /// What a walk found, and how many entries it skipped as hidden or git-ignored.
+    struct Found {
+        var files: [String] = []
+        var skipped = 0
+    }
+
     /// The log files below `path`, sorted by display path, or nil when `path` is not a directory.
     static func logFiles(under path: String, admit: (String) -> Bool) throws(InputError) -> [String]? {
+        try walk(path, admit: admit, ignoring: false)?.files
+    }
+
+    static func walk(_ path: String, admit: (String) -> Bool, ignoring: Bool) throws(InputError) -> Found? {
         let root = PathName.bytes(of: path)
         var st = stat()
         guard withCString(root, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
         guard let dir = withCString(root, { opendir($0) }) else {
             throw InputError(path: path, reason: "cannot read directory (\(String(cString: strerror(errno)).lowercased()))")
         }
-        var found: [String] = []
-        walk(dir, prefix: root.last == 0x2F ? root : root + [0x2F], into: &found, admit: admit)
-        return found.sorted()
+        var found = Found()
+        var rules: IgnoreRules? = nil
+        let absolute = PathGlob.absoluteComponents(path)
+        if ignoring { rules = IgnoreRules.enclosing(absolute) }
+        walk(dir, prefix: root.last == 0x2F ? root : root + [0x2F], absolute: absolute, rules: rules, ignoring: ignoring, into: &found, admit: admit)
+        found.files.sort()
+        return found
     }
 
-    private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], into found: inout [String], admit: (String) -> Bool) {
+    /// `absolute`: the folder's path components (display text), for the ignore rules; `rules`: those
+    /// in force above it (nil: not in a git repository).
+    private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], absolute: [String], rules: IgnoreRules?, ignoring: Bool,
+                             into found: inout Found, admit: (String) -> Bool) {
         defer { closedir(dir) }
+        var rules = rules
+        if ignoring, rules != nil,
+           let text = try? String(contentsOfFile: PathName.display(prefix + Array(".gitignore".utf8)), encoding: .utf8) {
+            rules!.add(IgnoreRules.parse(text, base: absolute))
+        }
         while let entry = readdir(dir) {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix(while: { $0 != 0 }))
@@ -31,8 +54,18 @@ enum DirectoryWalker {
             let full = prefix + name
             var st = stat()
             guard withCString(full, { lstat($0, &st) }) == 0 else { continue }
-            if (st.st_mode & S_IFMT) == S_IFDIR {
-                if let sub = withCString(full, { opendir($0) }) { walk(sub, prefix: full + [0x2F], into: &found, admit: admit) }
+            let isFolder = (st.st_mode & S_IFMT) == S_IFDIR
+            if ignoring {
+                let hidden = name.first == 0x2E
+                if hidden || rules?.ignores(absolute + [PathName.display(name)], isFolder: isFolder) == true {
+                    if isFolder || InputResolver.isLogName(PathName.display(name)) { found.skipped += 1 }
+                    continue
+                }
+            }
+            if isFolder {
+                if let sub = withCString(full, { opendir($0) }) {
+                    walk(sub, prefix: full + [0x2F], absolute: absolute + [PathName.display(name)], rules: rules, ignoring: ignoring, into: &found, admit: admit)
+                }
                 continue
             }
             guard InputResolver.isLogName(PathName.display(name)) else { continue }
@@ -41,7 +74,7 @@ enum DirectoryWalker {
                 guard withCString(full, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { continue }
             }
             let display = PathName.register(full)
-            if admit(display) { found.append(display) }
+            if admit(display) { found.files.append(display) }
         }
     }
 

@@ -31,8 +31,9 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 
     /// A directory (or configuration filter) that left nothing to read: the run failed, as
     /// SwiftLint's does; linting nothing must not pass for a clean capture.
-    public static func noCaptures(under path: String) -> InputError {
-        InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms)")
+    public static func noCaptures(under path: String, skipped: Int = 0) -> InputError {
+        let why = skipped == 0 ? "" : "; \(skipped) hidden or git-ignored entr\(skipped == 1 ? "y was" : "ies were") skipped, which --no-ignore reads"
+        return InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms\(why))")
     }
 
     /// No path given, and standard input is a terminal (a user typed the command to see what it does).
@@ -59,17 +60,18 @@ public enum InputResolver {
     }
 
     /// Paths as given on the command line → inputs. Directories are searched (sorted, so the
-    /// report order is deterministic) for the log extensions; no path or `-` means stdin.
-    public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }) throws -> [InputSource] {
+    /// report order is deterministic) for the log extensions, skipping hidden and git-ignored
+    /// entries unless `ignoring` is off (`--no-ignore`); no path or `-` means stdin.
+    public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }, ignoring: Bool = true) throws -> [InputSource] {
         if paths.isEmpty { return [.standardInput] }
         var out: [InputSource] = []
         for path in paths {
             if path == "-" { out.append(.standardInput); continue }
             // A missing path stays an input: `open` reports it, and the other inputs are still linted.
             // Directories are walked by the raw bytes of their names (DirectoryWalker).
-            if let found = try DirectoryWalker.logFiles(under: path, admit: admit) {
-                guard !found.isEmpty else { throw InputError.noCaptures(under: path) }
-                out.append(contentsOf: found.map { .file($0) })
+            if let found = try DirectoryWalker.walk(path, admit: admit, ignoring: ignoring) {
+                guard !found.files.isEmpty else { throw InputError.noCaptures(under: path, skipped: found.skipped) }
+                out.append(contentsOf: found.files.map { .file($0) })
             } else {
                 out.append(.file(path))
             }

@@ -1,0 +1,36 @@
+/// `vclint rules`: every rule as a run with this configuration would use it (severity, on or off),
+/// with a header row; what the configuration changed from the defaults is starred.
+public enum RuleTable {
+    public static func text(_ settings: RuleSettings, configuration: String?) -> String {
+        let rows = RuleRegistry.all.map { rule -> (id: String, severity: String, on: String, summary: String) in
+            let d = type(of: rule).description
+            let severity = settings.severity(of: d)
+            let on = settings.enabled.contains(d.identifier)
+            let defaultOn = !d.isOptIn
+            return (d.identifier, severity.rawValue + (severity != d.severity ? "*" : ""),
+                    (on ? "on" : "off") + (on != defaultOn ? "*" : ""), d.summary)
+        }
+        let w = max("rule".count, rows.map(\.id.count).max() ?? 0)
+        func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: max(n, s.count), withPad: " ", startingAt: 0) }
+        var out = "\(pad("rule", w))  \(pad("severity", 8))  \(pad("on", 4))  summary\n"
+        for r in rows { out += "\(pad(r.id, w))  \(pad(r.severity, 8))  \(pad(r.on, 4))  \(r.summary)\n" }
+        if let configuration {
+            let changed = rows.contains { $0.severity.hasSuffix("*") || $0.on.hasSuffix("*") }
+            out += changed ? "* set by \(configuration)\n" : "(\(configuration) changes no rule)\n"
+        }
+        return out
+    }
+
+    /// The README's table (`id | default | on | finding when | its line`) with this configuration's
+    /// severities and switches; without a configuration it is the README's table itself.
+    public static func markdown(_ settings: RuleSettings, configuration: String?) -> String {
+        var out = "| id | \(configuration == nil ? "default" : "severity") | on | finding when | its line |\n| --- | --- | --- | --- | --- |\n"
+        for rule in RuleRegistry.all {
+            let d = type(of: rule).description
+            let on = settings.enabled.contains(d.identifier)
+            let onText = configuration == nil ? (d.isOptIn ? "opt-in" : "yes") : (on ? "yes" : "no")
+            out += "| `\(d.identifier)` | \(settings.severity(of: d).rawValue) | \(onText) | \(d.summary) | \(d.anchor) |\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What a directory walk leaves out, as ripgrep does: hidden files and folders (a name starting
+/// with `.`), and, inside a git repository, what its `.gitignore` files and `.git/info/exclude`
+/// ignore. `--no-ignore` turns both off; a path named on the command line is always read.
+///
+/// `.gitignore` lines as git reads them: blank lines and `#` comments skipped (`\#` for a
+/// literal), trailing spaces dropped; `!` re-includes; a trailing `/` matches folders only; a
+/// pattern with a `/` at its start or in its middle is relative to its file's folder, one without
+/// matches a name at any depth below it; `*` stays within a name, `**` spans folders. The last
+/// matching line wins, and nothing below an ignored folder is read (git cannot re-include it).
+struct IgnoreRules {
+    struct Rule {
+        let glob: PathGlob
+        let negated: Bool
+        let folderOnly: Bool
+        /// Matched against the path below `base`; otherwise against the name alone.
+        let anchored: Bool
+        /// The folder of the file the rule came from, as absolute path components.
+        let base: [String]
+    }
+
+    private(set) var rules: [Rule] = []
+
+    /// Parses one ignore file's text; `base` is its folder's absolute path components.
+    static func parse(_ text: String, base: [String]) -> [Rule] {
+        var out: [Rule] = []
+        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+            var line = Substring(raw)
+            // Trailing spaces go, unless escaped.
+            while line.hasSuffix(" "), !line.hasSuffix("\\ ") { line = line.dropLast() }
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            var negated = false
+            if line.hasPrefix("!") { negated = true; line = line.dropFirst() } else if line.hasPrefix("\\!") || line.hasPrefix("\\#") { line = line.dropFirst() }
+            var folderOnly = false
+            if line.hasSuffix("/") { folderOnly = true; line = line.dropLast() }
+            guard !line.isEmpty else { continue }
+            let anchored = line.dropLast().contains("/")
+            if line.hasPrefix("/") { line = line.dropFirst() }
+            out.append(Rule(glob: PathGlob(String(line)), negated: negated, folderOnly: folderOnly, anchored: anchored, base: base))
+        }
+        return out
+    }
+
+    mutating func add(_ more: [Rule]) { rules += more }
+
+    /// Whether the entry at `path` (absolute path components) is ignored.
+    func ignores(_ path: [String], isFolder: Bool) -> Bool {
+        var ignored = false
+        for r in rules {
+            if r.folderOnly && !isFolder { continue }
+            guard path.count > r.base.count, Array(path.prefix(r.base.count)) == r.base else { continue }
+            let below = Array(path.dropFirst(r.base.count))
+            let hit = r.anchored ? r.glob.matchesExactly(below) : PathGlob.component(r.glob.text, below.last!)
+            if hit { ignored = !r.negated }
+        }
+        return ignored
+    }
+
+    /// The rules that apply to a walk of `root` from above it: the repository's `.git/info/exclude`
+    /// and the `.gitignore` files of the folders from the repository's top down to `root`'s
+    /// parent (the walk adds those it meets). Nil when `root` is not in a git repository: its
+    /// `.gitignore` files are then not read, as by git and ripgrep.
+    static func enclosing(_ root: [String]) -> IgnoreRules? {
+        func dir(_ n: Int) -> String { "/" + root.prefix(n).joined(separator: "/") }
+        guard let top = stride(from: root.count, through: 0, by: -1).first(where: {
+            FileManager.default.fileExists(atPath: (dir($0) as NSString).appendingPathComponent(".git"))
+        }) else { return nil }
+        var rules = IgnoreRules()
+        if let text = try? String(contentsOfFile: (dir(top) as NSString).appendingPathComponent(".git/info/exclude"), encoding: .utf8) {
+            rules.add(parse(text, base: Array(root.prefix(top))))
+        }
+        for n in top..<root.count {
+            if let text = try? String(contentsOfFile: (dir(n) as NSString).appendingPathComponent(".gitignore"), encoding: .utf8) {
+                rules.add(parse(text, base: Array(root.prefix(n))))
+            }
+        }
+        return rules
+    }
+}
