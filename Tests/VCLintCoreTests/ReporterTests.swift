@@ -338,6 +338,33 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(strict.all("failure").first?.text.hasPrefix("Fixtures/flows/late-dealloc.log:18: error: ") == true)
     }
 
+    static let hasJUnitParser = (try? python("import junitparser", []))?.status == 0
+
+    /// junitparser (PyPI), which test-report tools build on, counts what the gate counts: one
+    /// failure (the error), and the warning and the info as passed cases with output.
+    @Test(.enabled(if: hasJUnitParser, "junitparser is not installed: skipping (.ci/run installs it: pip install junitparser)"))
+    func junitparserReadsOnlyErrorsAsFailures() throws {
+        let url = try writeTemp(JUnitReporter().report(try ReporterGoldenTests.result("sample")), ext: "xml")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let script = """
+        import sys
+        from junitparser import JUnitXml, Failure
+        xml = JUnitXml.fromfile(sys.argv[1])
+        tests = failures = passed_with_output = 0
+        for suite in xml:
+            for case in suite:
+                tests += 1
+                if any(isinstance(r, Failure) for r in case.result):
+                    failures += 1
+                elif case.system_out:
+                    passed_with_output += 1
+        print(tests, failures, passed_with_output)
+        """
+        let r = try python(script, [url.path])
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.trimmingCharacters(in: .whitespacesAndNewlines) == "64 1 2")
+    }
+
     /// `--max-warnings N` is a test case of its own, failing exactly when the run fails on it.
     @Test func maxWarningsIsATestCase() throws {
         let result = LintResult(files: [try lintFixture("Fixtures/flows/late-dealloc.log")])

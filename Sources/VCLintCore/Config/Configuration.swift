@@ -34,8 +34,8 @@ public struct Configuration: Sendable {
         ("slow_transition_ms", "number ≥ 0", "slow_transition's threshold in milliseconds (default 1000)"),
         ("ignore_classes", "list of PCRE2 patterns", "classes whose lifecycle events are not linted, e.g. ^UI, ^_UI"),
         ("persistent_classes", "list of PCRE2 patterns", "controllers meant to live forever (tab roots, singletons): never leaks"),
-        ("included", "list of path globs", "when linting a directory, only the files matching one of these"),
-        ("excluded", "list of path globs", "when linting a directory, skip the files matching one of these"),
+        ("included", "list of path globs", "when linting a directory, only the files matching one of these (relative to this file's folder; `**` spans folders, `*` does not)"),
+        ("excluded", "list of path globs", "when linting a directory, skip the files matching one of these (as `included`)"),
         ("dialects", "list of {pattern, events}", "the app's own message formats: a PCRE2 pattern with named groups class, event (and optionally address), and events mapping the captured event text to an event kind (viewDidLoad, viewWillAppear, dealloc, …); they extend the built-in dialects"),
         ("RULE_ID", "mapping", "per rule: severity (error, warning, info), and its parameters: leak_grace_seconds for leaked_controller and late_dealloc, slow_transition_ms for slow_transition"),
     ]

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# The steps of the composite GitHub Action in action.yml (kept here so that they can be tested
+# outside GitHub: Tests/VCLintCoreTests/ActionTests.swift runs them with the runner's variables).
+#
+#   Scripts/action.sh key     prints dir=… and key=… to $GITHUB_OUTPUT: where the built vclint is
+#                             cached, and the cache key (OS, architecture, Swift, vclint's sources)
+#   Scripts/action.sh build   installs PCRE2/zlib headers if missing and builds vclint into $VCLINT_DIR
+#   Scripts/action.sh run     puts vclint on the job's PATH and runs the input command (INPUT_COMMAND:
+#                             lint, the default; merge; install: nothing more) with the action's inputs
+#                             (INPUT_* variables); writes errors, warnings, infos, files, exit-code and
+#                             report to $GITHUB_OUTPUT
+#
+# Inputs come in environment variables (never spliced into the script), so a path or reporter
+# holding quotes or $(…) is only ever an argument.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+: "${GITHUB_OUTPUT:=/dev/stdout}"
+: "${RUNNER_TEMP:=${TMPDIR:-/tmp}}"
+
+output() { printf '%s=%s\n' "$1" "$2" >> "$GITHUB_OUTPUT"; }
+
+sha() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 256; fi; }
+
+case "${1:-}" in
+key)
+    swift_version=$(swift --version 2>/dev/null | head -1 || echo "no swift")
+    sources=$(cd "$here" && find Package.swift Sources Scripts/install.sh -type f | LC_ALL=C sort | xargs cat | sha | cut -c1-16)
+    key="vclint-$(uname -s)-$(uname -m)-$(printf '%s' "$swift_version" | sha | cut -c1-8)-$sources"
+    output dir "${HOME}/.cache/vclint-action/$key"
+    output key "$key"
+    ;;
+
+build)
+    dir=${VCLINT_DIR:?VCLINT_DIR names where to install vclint}
+    if ! pkg-config --exists libpcre2-8 zlib 2>/dev/null; then
+        case "$(uname -s)" in
+            Linux)
+                sudo=""; [[ $(id -u) -eq 0 ]] || sudo="sudo"
+                $sudo apt-get update -qq
+                $sudo apt-get install -y -qq libpcre2-dev zlib1g-dev pkg-config
+                ;;
+            Darwin)
+                brew install pcre2 pkgconf
+                ;;
+        esac
+    fi
+    "$here/Scripts/install.sh" --prefix "$dir"
+    ;;
+
+run)
+    vclint=${VCLINT_BIN:-${VCLINT_DIR:?VCLINT_DIR or VCLINT_BIN names the vclint to run}/bin/vclint}
+    # Later steps of the job can run vclint (inspect, leaks, merge) by name.
+    if [[ -n "${GITHUB_PATH:-}" ]]; then dirname "$vclint" >> "$GITHUB_PATH"; fi
+    command=${INPUT_COMMAND:-lint}
+    case "$command" in
+        lint|merge) ;;
+        install) echo "vclint: $("$vclint" --version) is on the job's PATH"; exit 0 ;;
+        *) echo "vclint: the command input is lint, merge or install, not '$command'" >&2; exit 2 ;;
+    esac
+    args=("$command")
+    # Paths: one per line (a path may hold spaces); a line with * ? or [ is a glob, kept as it is
+    # when it matches nothing (vclint then says the file is missing). None: the working directory.
+    paths=0
+    while IFS= read -r p; do
+        p=${p%$'\r'}
+        [[ -n "${p//[[:space:]]/}" ]] || continue
+        if [[ "$p" == *[\*\?\[]* ]] && matches=$(compgen -G "$p"); then
+            while IFS= read -r m; do args+=("$m"); paths=$((paths + 1)); done <<< "$matches"
+        else
+            args+=("$p")
+            paths=$((paths + 1))
+        fi
+    done <<< "${INPUT_PATHS:-.}"
+    [[ $paths -gt 0 ]] || args+=(.)
+    set -f  # reporters are split at spaces, never globbed
+    for r in ${INPUT_REPORTERS:-github-actions}; do args+=(--reporter "$r"); done
+    report="$RUNNER_TEMP/vclint-action-$$.json"
+    args+=(--reporter "json:$report")
+    summary="$RUNNER_TEMP/vclint-action-$$.md"
+    [[ "${INPUT_JOB_SUMMARY:-true}" == true && -n "${GITHUB_STEP_SUMMARY:-}" ]] && args+=(--reporter "markdown:$summary")
+    # The baseline only when it exists: on the first run there is none yet, and that is no error.
+    if [[ -n "${INPUT_BASELINE:-}" ]]; then
+        if [[ -f "$INPUT_BASELINE" ]]; then
+            args+=(--baseline "$INPUT_BASELINE")
+        else
+            echo "vclint: no baseline at $INPUT_BASELINE: every finding counts (vclint baseline create writes one)"
+        fi
+    fi
+    [[ "${INPUT_STRICT:-false}" == true ]] && args+=(--strict)
+    [[ -n "${INPUT_MAX_WARNINGS:-}" ]] && args+=(--max-warnings "$INPUT_MAX_WARNINGS")
+    if [[ $command == lint ]]; then
+        [[ -n "${INPUT_CONFIG:-}" ]] && args+=(--config "$INPUT_CONFIG")
+        [[ -n "${INPUT_SOURCE_ROOT:-}" ]] && args+=(--source-root "$INPUT_SOURCE_ROOT")
+    fi
+    [[ -n "${INPUT_COLOR:-}" ]] && args+=(--color "$INPUT_COLOR")
+    set +e
+    "$vclint" "${args[@]}"
+    code=$?
+    set -e
+    output exit-code "$code"
+    if [[ -f "$report" ]]; then
+        output report "$report"
+        # The counts from the JSON report's summary (python3 is on every GitHub-hosted runner).
+        counts=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["summary"]; print(s["error"], s["warning"], s["info"], s["files"])' "$report")
+        read -r errors warnings infos files <<< "$counts"
+        output errors "$errors"
+        output warnings "$warnings"
+        output infos "$infos"
+        output files "$files"
+        if [[ -f "$summary" ]]; then cat "$summary" >> "$GITHUB_STEP_SUMMARY"; rm -f "$summary"; fi
+    fi
+    # Exit 1 (findings) fails the step unless fail-on-findings is false; exit 2 (the run failed) always does.
+    if [[ $code -eq 1 && "${INPUT_FAIL_ON_FINDINGS:-true}" == false ]]; then exit 0; fi
+    exit "$code"
+    ;;
+
+*)
+    echo "action.sh: expected key, build or run" >&2
+    exit 2
+    ;;
+esac
