@@ -43,7 +43,7 @@ enum DirectoryWalker {
         defer { closedir(dir) }
         var rules = rules
         if ignoring, rules != nil,
-           let text = try? String(contentsOfFile: PathName.display(prefix + Array(".gitignore".utf8)), encoding: .utf8) {
+           let text = IgnoreRules.read(PathName.display(prefix + Array(".gitignore".utf8))) {
             rules!.add(IgnoreRules.parse(text, base: absolute))
         }
         while let entry = readdir(dir) {
