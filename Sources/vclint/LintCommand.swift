@@ -153,7 +153,7 @@ struct LintCommand: ParsableCommand {
             printError(XcodeReporter.summary(result))
         }
         let warnings = result.count(.warning)
-        let failing = result.findings.contains { $0.severity == .error || (strict && $0.severity == .warning) }
+        let failing = result.fails(strict: strict)
             || maxWarnings.map { warnings > $0 } == true
         if failing { throw ExitCode(1) }
     }

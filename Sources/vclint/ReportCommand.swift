@@ -37,6 +37,6 @@ struct ReportCommand: ParsableCommand {
         let inputs = TimelineInput.from(result)
         let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
         try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks).render(), to: file)
-        if result.findings.contains(where: { $0.severity == .error || (strict && $0.severity == .warning) }) { throw ExitCode(1) }
+        if result.fails(strict: strict) { throw ExitCode(1) }
     }
 }
