@@ -1,4 +1,5 @@
 import VCLintCore
+import VCLintSimulation
 #if canImport(Glibc)
 import Glibc
 #endif

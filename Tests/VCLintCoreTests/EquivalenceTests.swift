@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The fast path (candidate-line search, parallel files, streaming gzip) is an optimisation only:
 /// findings, line numbers and the JSON report must be byte-identical to the unoptimised path, where

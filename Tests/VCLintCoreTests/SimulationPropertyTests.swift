@@ -1,5 +1,6 @@
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// Property tests over simulated navigation (NavigationSimulator): every legal history, in every
 /// envelope and dialect, with noise and random read boundaries, gives no finding; the same history

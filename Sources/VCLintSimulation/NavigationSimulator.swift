@@ -1,3 +1,5 @@
+import VCLintCore
+
 /// A deterministic simulator of an app's navigation that writes the console capture vclint reads:
 /// push/pop, pop to root, full-screen present/dismiss, page sheets, tab switches, child
 /// controllers, cancelled swipe-backs, memory warnings and relaunches, in any envelope and dialect,
@@ -534,7 +536,9 @@ public struct NavigationSimulator {
         }
     }
 
-    static func envelope(_ message: String, time: Double, pid: Int, format: EnvelopeFormat) -> String {
+    /// `message` in `format`'s envelope, at `time` (seconds since 1970, printed as 2024-03-01 in UTC+8's
+    /// clock) from process `pid`.
+    public static func envelope(_ message: String, time: Double, pid: Int, format: EnvelopeFormat) -> String {
         let whole = Int(time)
         let micros = Int((time - Double(whole)) * 1_000_000)
         let clock: String = pad(whole / 3600 % 24, 2) + ":" + pad(whole / 60 % 60, 2) + ":" + pad(whole % 60, 2)
@@ -548,13 +552,36 @@ public struct NavigationSimulator {
         case .compact: return millis + " Df Shop[" + p + ":1a2b3c] " + message
         case .syslog: return "Mar  1 " + clock + " iPhone Shop[" + p + "] <Notice>: " + message
         case .ndjson:
-            var escaped = ""
-            JSONValue.escape(message, into: &escaped)
+            let escaped = jsonString(message)
             let head: String = "{\"timestamp\":\"" + precise + "\",\"processID\":" + p + ",\"threadID\":51413,"
             return head + "\"eventType\":\"logEvent\",\"eventMessage\":" + escaped + ",\"processImagePath\":\"/var/containers/Bundle/Application/X/Shop.app/Shop\"}"
         case .bare: return message
         case .logcat: return millis + "  " + p + "  " + p + " D Shop: " + message
         }
+    }
+
+    /// A JSON string literal, as `log stream --style ndjson` escapes its messages.
+    static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default:
+                if u.value < 0x20 || u.value == 0x7F {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
     }
 
     static func pad(_ v: Int, _ width: Int) -> String {
