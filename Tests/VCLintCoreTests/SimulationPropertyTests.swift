@@ -38,7 +38,7 @@ import VCLintSimulation
         }
     }
 
-    @Test(arguments: NavigationSimulator.Fault.allCases)
+    @Test(arguments: NavigationSimulator.Fault.classic)
     func injectedFaultGivesExactlyItsFinding(_ fault: NavigationSimulator.Fault) {
         var checked = 0
         for seed in UInt64(1)...60 {
@@ -81,7 +81,7 @@ import VCLintSimulation
         }
     }
 
-    @Test(arguments: NavigationSimulator.Fault.allCases)
+    @Test(arguments: NavigationSimulator.Fault.classic)
     func injectedFaultInAnyStyleGivesExactlyItsFinding(_ fault: NavigationSimulator.Fault) {
         var checked = 0
         for seed in UInt64(1)...40 {
