@@ -63,6 +63,11 @@ let package = Package(
             name: "vclint-loggen",
             dependencies: ["VCLintCore", "VCLintSimulation"]
         ),
+        // Precision and recall per rule on simulated captures (Benchmarks/accuracy.sh).
+        .executableTarget(
+            name: "vclint-accuracy",
+            dependencies: ["VCLintCore", "VCLintSimulation"]
+        ),
         .testTarget(
             name: "VCLintCoreTests",
             dependencies: ["VCLintCore", "VCLintSimulation"],
