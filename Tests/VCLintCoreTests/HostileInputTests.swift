@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 #if canImport(Glibc)
 import Glibc
 #endif
