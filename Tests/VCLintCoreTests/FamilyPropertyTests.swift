@@ -37,7 +37,7 @@ import VCLintSimulation
         return (out, result, reproduce(o) + " (reads of \(feed) bytes, buffer \(lint.chunkSize))")
     }
 
-    static func described(_ findings: [Finding]) -> [String] {
+    static func described<C: Collection>(_ findings: C) -> [String] where C.Element == Finding {
         findings.filter { $0.rule != "memory_warning" }.map { "\($0.rule)@\($0.line) \($0.message)" }
     }
 
