@@ -207,12 +207,18 @@ public struct NavigationSimulator {
         var early = false
         /// For a dealloc: the states of the class's other live instances then.
         var twinStates: [State] = []
+        /// For a dealloc of a deep stack whose root is of the stacked controllers' class, without
+        /// addresses: the pop to root reveals a controller the log cannot tell from the one above
+        /// it, so a pop to root that leaked one of them reads as a pop to the one above the root.
+        var revealsTwin = false
     }
 
     private var rng: SplitMix64
     private let options: Options
     private let families: Set<Family>
     private var records: [Record] = []
+    /// The deep stack being built sits on a root of its class, without addresses (`Record.revealsTwin`).
+    private var deepStackOverTwin = false
     private var time: Double
     private var pid: Int
     private var nextAddress: UInt64 = 0x7fa1_c8d0_0000
@@ -312,6 +318,7 @@ public struct NavigationSimulator {
         var record = Record(controller: c, kind: kind, time: time, pid: pid, afterRemoval: did != nil,
                             removalDid: did, ownRemoval: own, liveOfClass: count, step: self.step, stepKind: stepKind,
                             bareMove: bareMove, early: early)
+        record.revealsTwin = kind == .dealloc && stepKind == .deep && deepStackOverTwin
         if let c {
             switch kind {
             case .willAppear: c.state = .appearing
@@ -697,6 +704,7 @@ public struct NavigationSimulator {
     /// `deepStacks`: 3–5 controllers of one class pushed in a row, maybe one popped and a swipe-back
     /// cancelled, then a pop to root.
     private mutating func deepStack() {
+        deepStackOverTwin = stacks[current][0].className == "ArticleViewController" && options.dialect != .described
         for _ in 0..<(3 + pick(3)) { push(className: "ArticleViewController") }
         if chance(0.4) { pop() }
         if chance(0.4) { cancelledPop() }
@@ -874,6 +882,11 @@ public struct NavigationSimulator {
             guard !candidates.isEmpty else { return nil }
             let will = candidates[pick(candidates.count)]
             guard let did = first(records[will].controller!, .didAppear, after: will) else { return nil }
+            // The rule needs viewDidAppear logged for the class somewhere else (lifecycle.md §3,
+            // instrumentation): a class whose only appearance stalled says nothing about it.
+            let cls = records[will].controller!.className
+            guard records.indices.contains(where: { $0 != did && records[$0].kind == .didAppear && records[$0].controller?.className == cls })
+            else { return nil }
             records.remove(at: did)
             return will
         case .leakedTwin:
@@ -934,7 +947,8 @@ public struct NavigationSimulator {
             return will
         case .deepStackLeak:
             let candidates = records.indices.filter { i in
-                records[i].stepKind == .deep && records[i].controller?.className == "ArticleViewController" && isLeakCandidate(i)
+                records[i].stepKind == .deep && records[i].controller?.className == "ArticleViewController" && !records[i].revealsTwin
+                    && isLeakCandidate(i)
             }
             guard !candidates.isEmpty else { return nil }
             let i = candidates[pick(candidates.count)]
