@@ -36,7 +36,7 @@ extension LintCommand {
             output: { findings in
                 guard let first = findings.first else { return }
                 let file = FileResult(stats: InputStats(path: first.path), findings: findings)
-                writeStdout(reporter.report(LintResult(files: [file])))
+                writeStdout(reporter.writer(for: LintResult(files: [file])))
             },
             notice: { printError($0) })
         return LintResult(files: try follower.run(), seconds: Date().timeIntervalSince(start))

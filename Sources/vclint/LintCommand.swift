@@ -122,7 +122,7 @@ struct LintCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             // Every file first, all or none: a run that fails prints nothing on stdout.
-            try ReportTransaction(files.map(\.file)).commit(files.map { ReporterRegistry.reporter(named: $0.request.name, rules: options.rules)!.report(result) })
+            try ReportTransaction(files.map(\.file)).commit(files.map { ReporterRegistry.reporter(named: $0.request.name, rules: options.rules)!.writer(for: result) })
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
@@ -136,7 +136,7 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let r = requests.first(where: { $0.path == nil }), !follow {
-            writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.report(result))
+            writeStdout(ReporterRegistry.reporter(named: r.name, rules: options.rules)!.writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline {
             printError("vclint: \(outcome.suppressed) finding\(outcome.suppressed == 1 ? "" : "s") suppressed by the baseline \(path)")
@@ -166,7 +166,7 @@ struct LintCommand: ParsableCommand {
     /// a "0 errors" line must not be the last word of a failed run).
     private func failedInputs(_ result: LintResult, requests: [ReporterRequest], rules: RuleSettings) {
         if let r = requests.first(where: { $0.path == nil }), Self.findingPerLineReporters.contains(r.name) {
-            writeStdout(ReporterRegistry.reporter(named: r.name, rules: rules)!.report(result))
+            writeStdout(ReporterRegistry.reporter(named: r.name, rules: rules)!.writer(for: result))
         }
         for failure in result.failures { printError("vclint: error: \(failure.description)") }
     }

@@ -7,10 +7,33 @@ public enum VCLintVersion {
 }
 
 /// findings → text (STYLE.md's last stage). A reporter never re-reads a log.
+///
+/// A report is written as it is produced, finding by finding: its header, each finding's piece,
+/// its footer. Neither the report nor a copy of the findings is ever held whole (a reporter that
+/// groups keeps indices, not findings), so a run with hundreds of thousands of findings adds
+/// little more than the writer's buffer to what the findings themselves take.
 public protocol Reporter {
     static var identifier: String { get }
-    /// The complete stdout report (ends with a newline when not empty).
-    func report(_ result: LintResult) -> String
+    /// Writes the complete report (ends with a newline when not empty) to `out`, without flushing it.
+    func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError)
+}
+
+extension Reporter {
+    /// The complete report as one string (tests, small results).
+    public func report(_ result: LintResult) -> String {
+        let out = ReportWriter()
+        do {
+            try write(result, to: out)
+        } catch {
+            preconditionFailure("a report collected in memory cannot fail to be written: \(error)")
+        }
+        return out.text
+    }
+
+    /// The report of `result` as a writer, for `ReportTransaction.commit` and stdout.
+    public func writer(for result: LintResult) -> ReportWriting {
+        return { out in try self.write(result, to: out) }
+    }
 }
 
 public enum ReporterRegistry {
@@ -40,15 +63,15 @@ public struct XcodeReporter: Reporter {
     public static let identifier = "xcode"
     public init() {}
 
-    public func report(_ result: LintResult) -> String {
-        var out = ""
-        for f in result.findings {
-            out += "\(f.path):\(f.line): \(f.severity.rawValue): \(Self.oneLine(f.message)) (\(f.rule))\n"
-            if let d = f.declaration {
-                out += "\(d.path):\(d.line): note: \(Self.oneLine(f.controller.className)) is declared here (\(f.rule))\n"
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        for file in result.files {
+            for f in file.findings {
+                try out.write("\(f.path):\(f.line): \(f.severity.rawValue): \(Self.oneLine(f.message)) (\(f.rule))\n")
+                if let d = f.declaration {
+                    try out.write("\(d.path):\(d.line): note: \(Self.oneLine(f.controller.className)) is declared here (\(f.rule))\n")
+                }
             }
         }
-        return out
     }
 
     /// Text from a log must not break the one-finding-per-line format.
@@ -99,46 +122,51 @@ public struct JSONReporter: Reporter {
     public static let identifier = "json"
     public init() {}
 
-    public func report(_ result: LintResult) -> String {
-        document(result).serialized() + "\n"
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        let json = JSONStream(out)
+        try json.openObject()
+        try json.value(.int(1), key: "version")
+        try json.value(.object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]), key: "tool")
+        try json.openArray("inputs")
+        for file in result.files { try json.value(Self.input(file.stats)) }
+        try json.close()
+        try json.value(.object([
+            ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),
+            ("info", .int(result.count(.info))), ("files", .int(result.files.count)),
+        ]), key: "summary")
+        try json.openArray("violations")
+        for file in result.files {
+            for f in file.findings { try json.value(Self.violation(f)) }
+        }
+        try json.close()
+        try json.close()
+        try out.write("\n")
     }
 
-    public func document(_ result: LintResult) -> JSONValue {
-        let inputs: [JSONValue] = result.files.map { file in
-            let s = file.stats
-            let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
-            return .object([
-                ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
-                ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
-                ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
-            ])
-        }
-        let violations: [JSONValue] = result.findings.map { f in
-            .object([
-                ("rule", .string(f.rule)),
-                ("severity", .string(f.severity.rawValue)),
-                ("message", .string(f.message)),
-                ("path", .string(f.path)),
-                ("line", .int(f.line)),
-                ("time", f.time.map { .string($0.iso) } ?? .null),
-                ("controller", .object([
-                    ("class", .string(f.controller.className)),
-                    ("address", f.controller.addressText.map { .string($0) } ?? .null),
-                    ("instance", .string(f.controller.instance)),
-                ])),
-                ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
-                ("fingerprint", .string(f.fingerprint)),
-            ])
-        }
+    static func input(_ s: InputStats) -> JSONValue {
+        let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
         return .object([
-            ("version", .int(1)),
-            ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
-            ("inputs", .array(inputs)),
-            ("summary", .object([
-                ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),
-                ("info", .int(result.count(.info))), ("files", .int(result.files.count)),
+            ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
+            ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
+            ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
+        ])
+    }
+
+    static func violation(_ f: Finding) -> JSONValue {
+        .object([
+            ("rule", .string(f.rule)),
+            ("severity", .string(f.severity.rawValue)),
+            ("message", .string(f.message)),
+            ("path", .string(f.path)),
+            ("line", .int(f.line)),
+            ("time", f.time.map { .string($0.iso) } ?? .null),
+            ("controller", .object([
+                ("class", .string(f.controller.className)),
+                ("address", f.controller.addressText.map { .string($0) } ?? .null),
+                ("instance", .string(f.controller.instance)),
             ])),
-            ("violations", .array(violations)),
+            ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
+            ("fingerprint", .string(f.fingerprint)),
         ])
     }
 }
