@@ -24,6 +24,8 @@ let package = Package(
     products: [
         .executable(name: "vclint", targets: ["vclint"]),
         .library(name: "VCLintCore", targets: ["VCLintCore"]),
+        // The navigation simulator, for the tests, vclint-loggen and the benchmarks; not shipped in vclint.
+        .library(name: "VCLintSimulation", targets: ["VCLintSimulation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,13 +57,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Simulated captures with their ground truth (NavigationSimulator): test and benchmark input only.
+        .target(name: "VCLintSimulation", dependencies: ["VCLintCore"]),
         .executableTarget(
             name: "vclint-loggen",
-            dependencies: ["VCLintCore"]
+            dependencies: ["VCLintCore", "VCLintSimulation"]
+        ),
+        // Precision and recall per rule on simulated captures (Benchmarks/accuracy.sh).
+        .executableTarget(
+            name: "vclint-accuracy",
+            dependencies: ["VCLintCore", "VCLintSimulation"]
         ),
         .testTarget(
             name: "VCLintCoreTests",
-            dependencies: ["VCLintCore"],
+            dependencies: ["VCLintCore", "VCLintSimulation"],
             swiftSettings: vectorTestSettings
         ),
     ],

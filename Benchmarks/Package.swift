@@ -25,7 +25,10 @@ let package = Package(
         // Deterministic inputs shared by the suites, generated in memory before measurement.
         .target(
             name: "BenchmarkInputs",
-            dependencies: [.product(name: "VCLintCore", package: "vclint")]
+            dependencies: [
+                .product(name: "VCLintCore", package: "vclint"),
+                .product(name: "VCLintSimulation", package: "vclint"),
+            ]
         ),
     ] + ["LogScanner", "MessageParser", "Timeline"].map { name in
         // The framework's layout: each suite is an executable target in Benchmarks/<Name>/<Name>.swift.

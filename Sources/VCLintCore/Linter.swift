@@ -6,7 +6,7 @@ import Glibc
 /// What one input produced.
 public struct FileResult: Sendable {
     public var stats: InputStats
-    public var findings: [Finding]
+    public var findings: FindingList
 
     /// The rebuilt timeline, when `TimelineOptions.recordTimeline` asked for it.
     public var timeline: TimelineRecording? = nil
@@ -16,10 +16,14 @@ public struct FileResult: Sendable {
     /// gzip member); the findings do not depend on it.
     public var warnings: [String] = []
 
-    public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
+    public init(stats: InputStats, findings: FindingList, timeline: TimelineRecording? = nil) {
         self.stats = stats
         self.findings = findings
         self.timeline = timeline
+    }
+
+    public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
+        self.init(stats: stats, findings: FindingList(findings), timeline: timeline)
     }
 }
 
@@ -35,8 +39,10 @@ public struct LintResult: Sendable {
         self.seconds = seconds
     }
 
-    public var findings: [Finding] { files.flatMap(\.findings) }
-    public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }
+    public var findings: RunFindings { RunFindings(files.map(\.findings)) }
+    public func count(_ s: Severity) -> Int { files.reduce(0) { $0 + $1.findings.count(s) } }
+    /// Whether a finding fails the run: an error, or a warning too when `strict`.
+    public func fails(strict: Bool) -> Bool { count(.error) > 0 || (strict && count(.warning) > 0) }
     public var totalLines: Int { files.reduce(0) { $0 + $1.stats.lines } }
 }
 
@@ -150,8 +156,9 @@ public struct Linter: Sendable {
 
     private func complete(_ scanner: LogScanner, path: String) -> FileResult {
         let (stats, summary) = scanner.finish()
-        let findings = RuleEngine.findings(summary.observations + [Observation.noEvents(stats)].compactMap { $0 }, path: path,
-                                           settings: options.rules, options: options.timeline)
+        var observations = summary.observations
+        if let none = Observation.noEvents(stats) { observations.append(none) }
+        let findings = RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline)
         let recording = scanner.builder.recording(summary)
         var file = FileResult(stats: stats, findings: findings, timeline: recording)
         file.inspection = scanner.inspector?.inspection(stats: stats, recording: recording)

@@ -29,8 +29,10 @@ public final class LiveLinter {
         let (stats, summary) = scanner.finish()
         var late = decide(atEnd: true)
         let unread = [Observation.noEvents(stats)].compactMap { $0 }
-        late += RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)
-        let all = RuleEngine.findings(summary.observations + unread, path: path, settings: options.rules, options: options.timeline)
+        late += Array(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline))
+        var observations = summary.observations
+        observations.append(contentsOf: unread)
+        let all = RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline)
         return (late, FileResult(stats: stats, findings: all))
     }
 
@@ -47,6 +49,6 @@ public final class LiveLinter {
         }
         waiting = still
         guard !ready.isEmpty else { return [] }
-        return RuleEngine.findings(ready, path: path, settings: options.rules, options: options.timeline)
+        return Array(RuleEngine.findings(ready, path: path, settings: options.rules, options: options.timeline))
     }
 }

@@ -1,12 +1,17 @@
 import VCLintCore
+import VCLintSimulation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
 //   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
 //                 [--dialect objc|swift|described|named|method-class|free-form] [--style-seed N] [--fault leak|missing-did-disappear|
-//                 missing-did-appear|event-after-dealloc|completion-before-disappearance] [--sessions N] [--steps N]
+//                 missing-did-appear|event-after-dealloc|completion-before-disappearance|stalled-push|leaked-twin|
+//                 skipped-did-move|stray-after-dealloc|missing-did-disappear-at-end|missing-did-appear-at-end|deep-stack-leak]
+//                 [--families F,F…] [--sessions N] [--steps N]
 //                 [--noise X] [--mention-rate P] [--memory-warnings P]
 //                 [--size BYTES] [--truth FILE]
 // --noise: noise lines per lifecycle line (15 gives ~94% noise); --mention-rate: the share of noise lines
@@ -15,6 +20,9 @@ import Glibc
 // --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
 // the expected findings (`rule line`) of an injected fault. The free-form dialect prints every run in
 // one style (an app keeps its format), drawn from --style-seed (default: the seed); it is named on stderr.
+// --families adds issue 14's flows (stalled-transitions, twins, bare-child-moves, lazy-tabs, completion-at-end,
+// deep-stacks, printed-relaunch; NavigationSimulator.Family); a fault of a family turns its family on. The
+// property tests hold each family to the spec on its own; families combined are not checked for ambiguity.
 
 func fail(_ message: String) -> Never {
     var m = "vclint-loggen: error: \(message)\n"
@@ -42,6 +50,10 @@ while let flag = args.popFirst() {
     case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
     case "--truth": truthPath = value
     case "--style-seed": styleSeed = UInt64(value) ?? { fail("bad seed \(value)") }()
+    case "--families":
+        for name in value.split(separator: ",") {
+            options.families.insert(NavigationSimulator.Family(rawValue: String(name)) ?? { fail("unknown family \(name)") }())
+        }
     default: fail("unknown option \(flag)")
     }
 }
@@ -57,6 +69,9 @@ func emit(_ s: String) {
         }
     }
 }
+
+// A fault's family stays on in every run of the capture (one app build, one behaviour).
+if let family = options.fault?.family { options.families.insert(family) }
 
 if options.dialect == .freeForm {
     var rng = SplitMix64(seed: styleSeed ?? options.seed ^ 0x5EED_F00D)
@@ -81,6 +96,7 @@ repeat {
     options.startTime = out.endTime + 60
     options.firstPID = out.nextPID
     options.logsInit = out.logsInit
+    options.logsDealloc = out.logsDealloc
     options.fault = nil  // one fault per file
 } while written < size
 

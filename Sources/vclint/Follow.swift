@@ -38,7 +38,7 @@ extension LintCommand {
                 guard let first = findings.first else { return }
                 let file = FileResult(stats: InputStats(path: first.path), findings: findings)
                 let live = LintResult(files: [file])
-                writeStdout(reporter.report(strict ? live.promotingWarnings() : live))
+                writeStdout(reporter.writer(for: strict ? live.promotingWarnings() : live))
             },
             notice: { printError($0) })
         return LintResult(files: try follower.run(), seconds: Date().timeIntervalSince(start))

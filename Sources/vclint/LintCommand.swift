@@ -122,7 +122,7 @@ struct LintCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             // Every file first, all or none: a run that fails prints nothing on stdout.
-            try ReportTransaction(files.map(\.file)).commit(files.map { ReportOutput.reporter($0.request.name, context, color: false).report(result) })
+            try ReportTransaction(files.map(\.file)).commit(files.map { ReportOutput.reporter($0.request.name, context, color: false).writer(for: result) })
         } catch let error as InputError {
             files.forEach { $0.file.discard() }
             printError("vclint: error: \(error.description)")
@@ -136,7 +136,7 @@ struct LintCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let r = requests.first(where: { $0.path == nil }), !follow {
-            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).report(result))
+            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
         for file in result.files { file.warnings.forEach { printError($0) } }
@@ -158,7 +158,7 @@ struct LintCommand: ParsableCommand {
     /// a "0 errors" line must not be the last word of a failed run).
     private func failedInputs(_ result: LintResult, requests: [ReporterRequest], context: ReportContext) {
         if let r = requests.first(where: { $0.path == nil }), Self.findingPerLineReporters.contains(r.name) {
-            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).report(result))
+            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
         }
         for failure in result.failures { printError("vclint: error: \(failure.description)") }
     }

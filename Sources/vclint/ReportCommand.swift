@@ -45,6 +45,6 @@ struct ReportCommand: ParsableCommand {
             if let lines = wanted[input.path] { excerpts[input.path] = LineExcerpts.read(source, lines: lines) }
         }
         try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks, excerpts: excerpts).render(), to: file)
-        if result.count(.error) > 0 { throw ExitCode(1) }
+        if result.fails(strict: strict) { throw ExitCode(1) }
     }
 }

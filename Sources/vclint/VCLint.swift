@@ -77,31 +77,26 @@ enum FileHandle_stderr {
 
 nonisolated(unsafe) private var stdoutPipeClosed = false
 
-/// Writes to stdout. A closed pipe (EPIPE, when SIGPIPE is ignored) ends the output quietly, as
-/// `vclint … | head` expects; any other write error (`> /dev/full`, a full disk) fails the run:
+/// Writes text to stdout (`writeStdout(_:)` below).
+func writeStdout(_ s: String) {
+    writeStdout { out in try out.write(s) }
+}
+
+/// Streams what `write` produces to stdout through a buffer, flushed at the end. A closed pipe
+/// (EPIPE, when SIGPIPE is ignored) ends the output quietly, as `vclint … | head` expects, and
+/// nothing more is written; any other write error (`> /dev/full`, a full disk) fails the run:
 /// exit 2 with one line, report temporaries removed, since a CI step must not take a cut-off
 /// report for a clean one.
-func writeStdout(_ s: String) {
+func writeStdout(_ write: ReportWriting) {
     guard !stdoutPipeClosed else { return }
-    var s = s
-    var failure: Int32 = 0
-    s.withUTF8 { buf in
-        var off = 0
-        while off < buf.count {
-            let n = LibC.write(1, buf.baseAddress! + off, buf.count - off)
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                failure = errno
-                return
-            }
-            if n == 0 { failure = EIO; return }
-            off += n
-        }
-    }
-    if failure == EPIPE { stdoutPipeClosed = true; return }
-    if failure != 0 {
+    let out = ReportWriter(descriptor: 1)
+    do {
+        try write(out)
+        try out.flush()
+    } catch {
+        if (error as? ReportWriteError)?.code == EPIPE { stdoutPipeClosed = true; return }
         TemporaryFiles.removeAll()
-        printError("vclint: error: standard output: \(String(cString: strerror(failure)).lowercased())")
+        printError("vclint: error: standard output: \(error)")
         LibC.exit(2)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The fast path (candidate-line search, parallel files, streaming gzip) is an optimisation only:
 /// findings, line numbers and the JSON report must be byte-identical to the unoptimised path, where
@@ -39,7 +40,7 @@ import Testing
     /// Generated captures in every envelope and dialect, with noise (including lines that mention
     /// callbacks without being events) and faults, at odd chunk boundaries.
     @Test func generatedLogsMatchTheUnoptimisedPath() {
-        let faults: [NavigationSimulator.Fault?] = [nil] + NavigationSimulator.Fault.allCases
+        let faults: [NavigationSimulator.Fault?] = [nil] + NavigationSimulator.Fault.classic
         var compared = 0
         for envelope in EnvelopeFormat.allCases {
             for dialect in NavigationSimulator.Dialect.allCases {
@@ -75,7 +76,7 @@ import Testing
             var o = NavigationSimulator.Options(seed: UInt64(100 + i))
             o.sessions = 1 + i % 3
             o.steps = 10 + 13 * i  // different sizes, so files finish out of order
-            o.fault = i % 2 == 0 ? NavigationSimulator.Fault.allCases[i % NavigationSimulator.Fault.allCases.count] : nil
+            o.fault = i % 2 == 0 ? NavigationSimulator.Fault.classic[i % NavigationSimulator.Fault.classic.count] : nil
             let url = dir.appendingPathComponent("capture-\(i).log")
             try NavigationSimulator.generate(o).text.write(to: url, atomically: true, encoding: .utf8)
             sources.append(.file(url.path))

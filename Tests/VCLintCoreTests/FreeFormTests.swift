@@ -53,6 +53,11 @@ import Testing
         Case(message: "\u{FEFF}\u{A0}HomeViewController\u{A0}viewDidLoad\u{A0}", kind: .viewDidLoad, className: "HomeViewController"),
         Case(message: "ChildViewController willMove(toParent:) ContainerViewController", kind: .willMoveToParent, className: "ChildViewController"),
         Case(message: "ChildViewController DidMoveToParentViewController", kind: .didMoveToParent, className: "ChildViewController"),
+        // A bare name after an unlabelled move is its label (a parent prints as an object or nil).
+        Case(message: "---- willMoveToParentViewController: Shop.ChildViewController", kind: .willMoveToParent, className: "ChildViewController"),
+        Case(message: "didMove(toParent:) ChildViewController", kind: .didMoveToParent, className: "ChildViewController"),
+        Case(message: "*** WillMove: [ChildViewController]", kind: .willMoveToParent, className: "ChildViewController"),
+        Case(message: "willMove(toParent:) <Shop.ContainerViewController: 0x600003d0c000>", kind: .willMoveToParent, className: MessageParser.unnamed),
         Case(message: "\u{8FDB}\u{5165} viewDidLoad", kind: .viewDidLoad, className: "\u{8FDB}\u{5165}"),
     ]
 
@@ -99,6 +104,13 @@ import Testing
         let parser = MessageParser()
         #expect(parser.parse(message) == nil, "\(message) was read as an event")
         #expect(parser.note.unread, "\(message) mentions a callback: it counts as unread")
+    }
+
+    /// A view's moves are not the controller's: `willMove(toWindow:)`, `didMove(toSuperview:)`.
+    @Test func viewMovesAreNotControllerMoves() {
+        for m in ["willMove(toWindow:) HomeView", "BannerView didMove(toSuperview:)", "-[BannerView willMoveToSuperview:]"] {
+            #expect(MessageParser().parse(m) == nil, "\(m) was read as an event")
+        }
     }
 
     /// A callback name inside another word is not a mention.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -148,7 +149,7 @@ struct StreamedLint {
         #expect(legal.findings.isEmpty, "\(legal.findings.map { "\($0.rule)@\($0.line) \($0.message)" })")
         let leaked = lint(flow(leak: true), rules: all)
         #expect(leaked.summary == ["leaked_controller@11"])
-        for f in legal.findings + leaked.findings { #expect(f.message.firstMatch(of: /-\d/) == nil, "negative delay: \(f.message)") }
+        for f in Array(legal.findings) + Array(leaked.findings) { #expect(f.message.firstMatch(of: /-\d/) == nil, "negative delay: \(f.message)") }
     }
 
     /// A pid seen again belongs to a new run (the old process died), and two processes may share a

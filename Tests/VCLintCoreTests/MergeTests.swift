@@ -27,7 +27,8 @@ import Testing
 
     @Test func declarationsSurvive() throws {
         var result = LintResult(files: [try lintFixture("Fixtures/seeds/navtest-missing-dealloc.log")])
-        result.files[0].findings[0].declaration = Declaration(path: "Shop/Child1ViewController.swift", line: 12)
+        let declared = result.files[0].findings[0].controller.className
+        result.files[0].findings.attach([declared: Declaration(path: "Shop/Child1ViewController.swift", line: 12)])
         let configuration = RunConfiguration(options: LintOptions())
         let back = try LoadedReport.parse(Data(JSONReporter(configuration: configuration).report(result).utf8), path: "a.json")
         #expect(back.result.findings[0].declaration == Declaration(path: "Shop/Child1ViewController.swift", line: 12))

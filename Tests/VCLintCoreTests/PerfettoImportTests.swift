@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The chrome trace as Perfetto's JSON importer takes it in, so that what ui.perfetto.dev shows is
 /// what vclint wrote:

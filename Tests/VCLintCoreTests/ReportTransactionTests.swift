@@ -16,6 +16,23 @@ import Testing
     func entries(_ dir: URL) throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
     func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
+    /// Runs `executable` (vclint by default) in the package root with the given stdin and stdout
+    /// (a pipe when nil); returns its exit status and stderr.
+    func run(_ args: [String], executable: URL = CLITests.binary, stdin: FileHandle? = nil, stdout: FileHandle? = nil) throws -> (status: Int32, stderr: String) {
+        let p = Process()
+        p.executableURL = executable
+        p.arguments = args
+        p.currentDirectoryURL = packageRoot
+        if let stdin { p.standardInput = stdin }
+        p.standardOutput = stdout ?? Pipe()
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, stderr)
+    }
+
     @Test func everyFileIsReplacedWhenAllSucceed() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -62,6 +79,61 @@ import Testing
         #expect(e?.description == "\(b.path): is a directory")
         #expect(try text(a) == "old a")
         #expect(try entries(dir) == ["a.json", "b.sarif"])
+    }
+
+    /// A report that fails while it is streamed (after part of it reached its temporary file, and
+    /// after an earlier report was fully written): every old report stays, no temporary is left.
+    @Test func aReportThatFailsWhileStreamingKeepsEveryOldReport() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json"), b = dir.appendingPathComponent("b.sarif"), c = dir.appendingPathComponent("c.xml")
+        try Data("old a".utf8).write(to: a)
+        try Data("old b".utf8).write(to: b)
+        let files = [try PendingReportFile(path: a.path), try PendingReportFile(path: b.path), try PendingReportFile(path: c.path)]
+        let chunk = String(repeating: "x", count: ReportWriter.bufferSize)
+        var streamedBeforeFailing: Int64 = 0
+        var cWritten = false
+        let e = #expect(throws: ReportFileError.self) {
+            try ReportTransaction(files).commit([
+                { out in for _ in 0..<3 { try out.write(chunk) } },
+                { out in
+                    try out.write(chunk + chunk)
+                    streamedBeforeFailing = (try? FileManager.default.attributesOfItem(atPath: files[1].temporaryPath!)[.size] as? Int64) ?? -1
+                    throw ReportWriteError(code: EIO)
+                },
+                { out in cWritten = true; try out.write("new c") },
+            ])
+        }
+        #expect(e?.description == "\(b.path): input/output error")
+        #expect(streamedBeforeFailing >= Int64(ReportWriter.bufferSize), "the report went to its file as it was written")
+        #expect(!cWritten, "nothing more is written once a report failed")
+        #expect(try text(a) == "old a")
+        #expect(try text(b) == "old b")
+        #expect(try entries(dir) == ["a.json", "b.sarif"])
+    }
+
+    /// A device that fills up in the middle of a report larger than the buffer: the file reports
+    /// were already staged, and keep their old contents.
+    @Test func aDeviceThatFailsMidReportKeepsTheFileReportsOld() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json")
+        try Data("old a".utf8).write(to: a)
+        let tx = ReportTransaction([try PendingReportFile(path: "/dev/full"), try PendingReportFile(path: a.path)])
+        var pieces = 0
+        let e = #expect(throws: ReportFileError.self) {
+            try tx.commit([
+                { out in for _ in 0..<4 { try out.write(String(repeating: "d", count: 50_000)); pieces += 1 } },
+                { out in try out.write("new a") },
+            ])
+        }
+        #expect(e?.description == "/dev/full: no space left on device")
+        #expect(pieces == 1, "the write that overflowed the buffer failed, and the report stopped there")
+        #expect(try text(a) == "old a")
+        #expect(try entries(dir) == ["a.json"])
+        // A report of one device, streamed: the same error.
+        let alone = #expect(throws: ReportFileError.self) { try PendingReportFile(path: "/dev/full").commit { out in try out.write(String(repeating: "d", count: 100_000)) } }
+        #expect(alone?.description == "/dev/full: no space left on device")
     }
 
     /// A device that fails to take its report (`/dev/full`) is written before any rename, so the
@@ -111,18 +183,9 @@ import Testing
         #expect(viaLink.status == 2)
         #expect(viaLink.stderr == "vclint: error: \(link.path): is one of the inputs (\(log.path)); a report would overwrite it\n")
         // Standard input redirected from the file.
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = ["lint", "--reporter", "json:\(log.path)"]
-        p.standardInput = try FileHandle(forReadingFrom: log)
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 2)
-        #expect(stderr == "vclint: error: \(log.path): is one of the inputs (standard input); a report would overwrite it\n")
+        let viaStdin = try run(["lint", "--reporter", "json:\(log.path)"], stdin: try FileHandle(forReadingFrom: log))
+        #expect(viaStdin.status == 2)
+        #expect(viaStdin.stderr == "vclint: error: \(log.path): is one of the inputs (standard input); a report would overwrite it\n")
         // timeline/leaks/report --output and baseline create --output too.
         let timeline = try cli.run(["timeline", log.path, "--output", log.path])
         #expect(timeline.status == 2 && timeline.stderr.contains("is one of the inputs"))
@@ -143,18 +206,39 @@ import Testing
     }
 
     @Test func aWriteErrorOnStdoutIsExitTwo() throws {
-        let p = Process()
-        p.executableURL = CLITests.binary
-        p.arguments = ["lint", "Fixtures/seeds/navtest-missing-dealloc.log"]
-        p.currentDirectoryURL = packageRoot
-        p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let err = Pipe()
-        p.standardError = err
-        try p.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 2)
-        #expect(stderr == "vclint: error: standard output: no space left on device\n")
+        let r = try run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log"], stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")))
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: standard output: no space left on device\n")
+    }
+
+    /// The stdout report is streamed: a device that fills up at the first buffer of a long report
+    /// fails the run the same way (exit 2, one line), and the report file of the run is complete.
+    @Test func aWriteErrorInTheMiddleOfTheStdoutReportIsExitTwo() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("many.log"), json = dir.appendingPathComponent("r.json")
+        try Data(manyFindingsCapture(2000).utf8).write(to: log)
+        let r = try run(["lint", log.path, "--reporter", "xcode", "--reporter", "json:\(json.path)"],
+                        stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")))
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: standard output: no space left on device\n")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        #expect((doc["violations"] as? [Any])?.count == 2000)
+        #expect(try entries(dir) == ["many.log", "r.json"])
+    }
+
+    /// A reader that goes away (`| head -c 100`) with SIGPIPE ignored: the report stops quietly,
+    /// the run ends with its own exit code and summary, no error line.
+    @Test func aClosedPipeStopsTheStdoutReportQuietly() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("many.log")
+        try Data(manyFindingsCapture(5000).utf8).write(to: log)
+        let r = try run(["-c", #"trap '' PIPE; "$0" lint "$1" | head -c 100 >/dev/null; exit "${PIPESTATUS[0]}""#, CLITests.binary.path, log.path],
+                        executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("5,000 errors, 0 warnings in 1 file"), "\(r.stderr)")
+        #expect(!r.stderr.contains("vclint: error"))
     }
 
     /// SIGINT or SIGTERM while the input is read: the process dies of the signal and the temporary

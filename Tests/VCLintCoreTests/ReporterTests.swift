@@ -78,7 +78,7 @@ enum Hostile {
     static let path = "logs/we<ir>d \"dir\"/a,b:c%25 é#?.log"
     static let note = "view<Will>&Disappear\n\"note\""
 
-    static func finding(_ severity: Severity = .error, rule: String = "leaked_controller", line: Int = 7) -> Finding {
+    static func finding(_ severity: Severity = .error, rule: String = "leaked_controller", line: Int = 7, path: String = path) -> Finding {
         Finding(
             rule: rule, severity: severity, message: message, path: path, line: line,
             time: LogTime(seconds: 0, iso: "2024-03-01T10:00:00.000"),

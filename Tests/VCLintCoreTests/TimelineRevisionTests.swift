@@ -155,4 +155,35 @@ import Testing
         let r = lint(log)
         #expect(!r.findings.contains { $0.rule == "leaked_controller" }, "\(r.summary)")
     }
+
+    // MARK: Sessions
+
+    /// The app prints its lifecycle (`print` lines, no envelope) and only its other lines, NSLog
+    /// ones, show the relaunch: the new pid ends the old run before the next print, in every read
+    /// (one thread or two, any chunk size). Without it, the new run's root would be the old run's
+    /// root seen again (its second viewDidLoad, and its push's controller never gone).
+    @Test func relaunchShownOnlyOnANoiseLine() {
+        var lines: [String] = []
+        for (pid, t) in [(100, 1), (101, 2)] {
+            let env = { (s: Int) in "2024-03-01 10:\(String(format: "%02d", t)):\(String(format: "%02d", s)).000 Shop[\(pid):7] " }
+            lines.append(env(0) + "[Boot] app started")
+            lines += ["Home viewDidLoad", "Home viewWillAppear", "Home viewDidAppear"].map { "[lifecycle] " + $0 }
+            lines.append(env(1) + "[Net] reachable")
+            lines += ["Detail viewDidLoad", "Home viewWillDisappear", "Detail viewWillAppear", "Home viewDidDisappear", "Detail viewDidAppear"]
+                .map { "[lifecycle] " + $0 }
+            lines += (0..<40).map { env(2) + "[Sync] merged \($0) records" }
+        }
+        let text = lines.joined(separator: "\n").replacingOccurrences(of: "Home ", with: "HomeViewController ")
+            .replacingOccurrences(of: "Detail ", with: "DetailViewController ") + "\n"
+        for feed in [nil, 7, 64] {
+            for pipelined in [false, true] {
+                var o = LintOptions()
+                o.pipelined = pipelined
+                o.pipeBatch = EventPipe.BatchSize(bytes: 64, records: 2)
+                let r = Linter(options: o).lint(bytes: Array(text.utf8), path: "relaunch.log", feedSize: feed)
+                #expect(r.summary.isEmpty, "feed \(feed ?? 0), pipelined \(pipelined): \(r.summary)")
+                #expect(r.stats.sessions == 2 && r.stats.events == 16)
+            }
+        }
+    }
 }

@@ -173,3 +173,8 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+extension SplitMix {
+    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func bool() -> Bool { next() & 1 == 1 }
+}

@@ -1,4 +1,5 @@
 import VCLintCore
+import VCLintSimulation
 
 /// The inputs every benchmark measures, generated in memory by `NavigationSimulator` before
 /// measurement: deterministic (fixed seeds), noisy (15 noise lines per lifecycle line on average, as

@@ -10,7 +10,7 @@ import Foundation
 /// message grammars, timestamp; everything that does not depend on the lines before), and the
 /// stage only puts them in context and on the timeline.
 final class EventPipe: @unchecked Sendable {
-    enum Kind: UInt8 { case learn, candidate, sample }
+    enum Kind: UInt8 { case learn, candidate, sample, context }
 
     struct Record {
         var kind: Kind
@@ -189,6 +189,7 @@ final class EventPipe: @unchecked Sendable {
                         stage.apply(&parsed[i], line: r.line)
                     }
                 case .sample: stage.sample(p, r.length)
+                case .context: stage.context(p, r.length)
                 }
             }
         }

@@ -188,6 +188,7 @@ final class EventStage {
     /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
         var parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
+        useContext(parsed)
         if let tap, parsed.kind == .enveloped || parsed.kind == .bare {
             var e = parsed.event
             e.line = line
@@ -205,6 +206,7 @@ final class EventStage {
 
     /// A parsed candidate line in its context: an enveloped event gives the context its process.
     func apply(_ parsed: inout ParsedLine, line: Int) {
+        useContext(parsed)
         switch parsed.kind {
         case .none:
             return
@@ -263,6 +265,29 @@ final class EventStage {
     func finish() {
         learner.decideAll()
         drain()
+    }
+
+    /// The enveloped line before the next candidate, which has none (`LogScanner.sendContext`).
+    private var contextLine: [UInt8] = []
+    private var contextWaiting = false
+    /// The context line read last: the prints after one line do not read it again.
+    private var contextRead: [UInt8] = []
+
+    func context(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        contextLine.removeAll(keepingCapacity: true)
+        contextLine.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        contextWaiting = true
+    }
+
+    /// A `print` event belongs to the run of the enveloped line before it: that line is read as a
+    /// sample (it may show a relaunch) before the event is.
+    @inline(__always)
+    private func useContext(_ parsed: ParsedLine) {
+        guard contextWaiting else { return }
+        contextWaiting = false
+        guard parsed.kind == .bare, contextLine != contextRead else { return }
+        swap(&contextRead, &contextLine)
+        contextRead.withUnsafeBufferPointer { sample($0.baseAddress!, $0.count) }
     }
 
     /// A line (event or noise) that tells how far in time its session went.

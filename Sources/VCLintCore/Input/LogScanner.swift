@@ -564,6 +564,7 @@ public final class LogScanner {
             // An indented line without an envelope after enveloped ones continues the previous
             // message (`EventStage.candidate` drops it): not worth a trip to the stage.
             if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
+            if format == nil || format == .bare, hadEnvelope { sendContext(before: lineStart) }
             if let pipeRef {
                 // An ndjson event may lack a process and leave the stage without one.
                 if format == .ndjson { pipeContextKnown = false }
@@ -610,6 +611,37 @@ public final class LogScanner {
             joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
             return (format, joined)
         }
+    }
+
+    /// A `print` line belongs to the run of the enveloped line before it: when the app printed its
+    /// lifecycle and only other lines show a relaunch (a new pid), that line ends the old session
+    /// before the print is read. The nearest enveloped line among the few before a candidate without
+    /// an envelope goes to the stage, which reads it only if the candidate is an event (so that the
+    /// report does not depend on which lines the candidate search let through).
+    private func sendContext(before lineStart: Int) {
+        var end = lineStart - 1
+        var looked = 0
+        while end >= 0, looked < Self.contextLookBack {
+            let s = end > 0 ? (vclint_memrchr(buffer, 0x0A, end).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? 0) : 0
+            var n = end - s
+            if n > 0, buffer[s + n - 1] == 0x0D { n -= 1 }
+            let (format, _) = EnvelopeParser.locate(buffer + s, n)
+            if let format, format != .bare { return context(buffer + s, n) }
+            looked += 1
+            end = s - 1
+        }
+        // The line before the buffer's first: the previous chunk's last.
+        if end < 0, !lastLine.isEmpty {
+            lastLine.withUnsafeBufferPointer { b in
+                let (format, _) = EnvelopeParser.locate(b.baseAddress!, b.count)
+                if let format, format != .bare { context(b.baseAddress!, b.count) }
+            }
+        }
+    }
+    private static let contextLookBack = 4
+
+    private func context(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if let pipeRef { pipeRef._withUnsafeGuaranteedRef { $0.append(.context, p, n) } } else { stage.context(p, n) }
     }
 
     private func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {

@@ -64,10 +64,6 @@ extension LintResult {
     public mutating func attachDeclarations(under root: String) {
         let classes = Set(findings.map(\.controller.className))
         let index = SourceIndex.locate(classes, under: root)
-        for i in files.indices {
-            for j in files[i].findings.indices {
-                files[i].findings[j].declaration = index[files[i].findings[j].controller.className]
-            }
-        }
+        for i in files.indices { files[i].findings.attach(index) }
     }
 }

@@ -440,8 +440,11 @@ enum FreeFormReader {
                 case .other: break
                 }
                 if Words.isPlainLowercase(p, r) || k.contains(.stop) { return false }  // a sentence
-                if isMove {
-                    // `willMove(toParent:) ContainerVC`: what follows a move is its parent.
+                if isMove && (st.label != nil || sawParentWord) {
+                    // `ChildVC willMove(toParent:) ContainerVC`, `willMove to parent ContainerVC`: what
+                    // follows a labelled move, or a parent word, is its parent. A bare name after an
+                    // unlabelled move is its label (`print(#function, type(of: self))`): a parent
+                    // prints as an object (`<Container: 0x…>`, `Optional(…)`) or `nil`.
                     st.parent = .parent(nil)
                     st.parentClass = r
                     continue

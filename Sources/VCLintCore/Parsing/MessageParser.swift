@@ -737,8 +737,11 @@ enum MethodTable {
             let q = e.name.utf8Start
             if e.name.utf8CodeUnitCount == n, q[0] == first, memcmp(q + 1, base + 1, n - 1) == 0 {
                 if let k = e.kind { return k }
-                // Swift's willMove(toParent:) / didMove(toParent:); other willMove(…) are not ours.
-                if signature.count == 0 || contains(signature, "Parent") { return first == 0x77 ? .willMoveToParent : .didMoveToParent }
+                // Swift's willMove(toParent:) / didMove(toParent:), or the name alone (`WillMove:` as a
+                // statement's separator); other willMove(…) (`toWindow:`, `toSuperview:`) are not ours.
+                if signature.count == 0 || contains(signature, "Parent") || (signature.count == 1 && signature[0] == 0x3A) {
+                    return first == 0x77 ? .willMoveToParent : .didMoveToParent
+                }
                 return nil
             }
         }

@@ -10,17 +10,17 @@ public struct GitHubActionsReporter: Reporter {
     public static let identifier = "github-actions"
     public init() {}
 
-    public func report(_ result: LintResult) -> String {
-        var out = ""
-        for f in result.findings {
-            if let d = f.declaration {
-                // Annotate the controller's source; the message says where in the log.
-                out += "::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n"
-                continue
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        for file in result.files {
+            for f in file.findings {
+                if let d = f.declaration {
+                    // Annotate the controller's source; the message says where in the log.
+                    try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n")
+                    continue
+                }
+                try out.write("::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n")
             }
-            out += "::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n"
         }
-        return out
     }
 
     public static func command(_ s: Severity) -> String {

@@ -17,7 +17,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         return out
     }
 
-    private func write(_ out: inout String, indent: Int, pretty: Bool) {
+    /// Appends the value as it stands at `indent` levels (pretty) in an enclosing document.
+    func write(_ out: inout String, indent: Int, pretty: Bool) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
@@ -96,5 +97,60 @@ public indirect enum JSONValue: Sendable, Equatable {
             }
         }
         out += "\""
+    }
+}
+
+/// A pretty-printed JSON document written as it is produced, with the bytes `serialized()` gives
+/// the whole tree: a report's arrays of findings are opened, given one small `JSONValue` per
+/// finding, and closed, and never exist whole. A streamed container takes the multi-line form,
+/// the one `serialized()` gives a container that holds a container: stream only those.
+final class JSONStream {
+    private let out: ReportWriter
+    /// The containers open, innermost last.
+    private var open: [(closer: String, members: Int, holdsContainer: Bool)] = []
+    /// One member's text, its storage reused from member to member.
+    private var scratch = ""
+
+    init(_ out: ReportWriter) { self.out = out }
+
+    /// Opens an object as the next member (`key` in an object).
+    func openObject(_ key: String? = nil) throws(ReportWriteError) {
+        try member(key, "{", isContainer: true)
+        open.append(("}", 0, false))
+    }
+
+    /// Opens an array as the next member (`key` in an object).
+    func openArray(_ key: String? = nil) throws(ReportWriteError) {
+        try member(key, "[", isContainer: true)
+        open.append(("]", 0, false))
+    }
+
+    /// One member, written at once.
+    func value(_ v: JSONValue, key: String? = nil) throws(ReportWriteError) {
+        scratch.removeAll(keepingCapacity: true)
+        v.write(&scratch, indent: open.count, pretty: true)
+        try member(key, scratch, isContainer: !v.isScalar)
+    }
+
+    func close() throws(ReportWriteError) {
+        let c = open.removeLast()
+        assert(c.members == 0 || c.holdsContainer || (c.closer == "}" && c.members > 3), "serialized() would put this container on one line")
+        try out.write(c.members == 0 ? c.closer : "\n" + String(repeating: "  ", count: open.count) + c.closer)
+    }
+
+    private func member(_ key: String?, _ text: String, isContainer: Bool) throws(ReportWriteError) {
+        var head = ""
+        if let last = open.indices.last {
+            head = open[last].members == 0 ? "\n" : ",\n"
+            open[last].members += 1
+            if isContainer { open[last].holdsContainer = true }
+            head += String(repeating: "  ", count: open.count)
+        }
+        if let key {
+            JSONValue.escape(key, into: &head)
+            head += ": "
+        }
+        try out.write(head)
+        try out.write(text)
     }
 }

@@ -15,83 +15,99 @@ public struct JUnitReporter: Reporter {
         self.maxWarnings = maxWarnings
     }
 
-    struct Case {
-        var rule: String
-        var findings: [Finding]
-        var failing: [Finding] { findings.filter { $0.severity == .error } }
-        var other: [Finding] { findings.filter { $0.severity != .error } }
-    }
-
-    public func report(_ result: LintResult) -> String {
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
         let enabled = RuleRegistry.identifiers.filter { rules.enabled.contains($0) }
-        var suites: [(path: String, cases: [Case])] = []
+        // The totals come first: one pass for them, keeping only counts; each suite is grouped again as it is written.
+        var tests = 0, failures = 0
         for file in result.files {
-            var byRule: [String: [Finding]] = [:]
-            // A finding of a rule that is not enabled (a caller's own findings) still gets a case.
-            var extra: [String] = []
-            for f in file.findings {
-                if byRule[f.rule] == nil, !enabled.contains(f.rule) { extra.append(f.rule) }
-                byRule[f.rule, default: []].append(f)
-            }
-            suites.append((file.stats.path, (enabled + extra).map { Case(rule: $0, findings: byRule[$0] ?? []) }))
+            let cases = Self.cases(file, enabled: enabled)
+            tests += cases.count
+            failures += cases.filter { !$0.failing.isEmpty }.count
         }
         let warnings = result.count(.warning)
         let gateFails = maxWarnings.map { warnings > $0 } ?? false
-
-        let tests = suites.reduce(0) { $0 + $1.cases.count } + (maxWarnings == nil ? 0 : 1)
-        let failures = suites.reduce(0) { $0 + $1.cases.filter { !$0.failing.isEmpty }.count } + (gateFails ? 1 : 0)
-        var out = XMLText.declaration + "\n"
-        out += "<testsuites name=\"\(VCLintVersion.name)\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
-        for suite in suites {
-            let failing = suite.cases.filter { !$0.failing.isEmpty }.count
-            let path = XMLText.attribute(suite.path)
-            let all = suite.cases.flatMap(\.findings)
-            out += "  <testsuite name=\"\(path)\" tests=\"\(suite.cases.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"0\">\n"
-            out += "    <properties>\n"
+        if maxWarnings != nil { tests += 1 }
+        if gateFails { failures += 1 }
+        try out.write(XMLText.declaration + "\n")
+        try out.write("<testsuites name=\"\(VCLintVersion.name)\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n")
+        for file in result.files {
+            let cases = Self.cases(file, enabled: enabled)
+            let failing = cases.filter { !$0.failing.isEmpty }.count
+            let path = XMLText.attribute(file.stats.path)
+            try out.write("  <testsuite name=\"\(path)\" tests=\"\(cases.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"0\">\n")
+            try out.write("    <properties>\n")
             for s in [Severity.error, .warning, .info] {
-                out += "      <property name=\"\(VCLintVersion.name).\(s.rawValue)s\" value=\"\(all.filter { $0.severity == s }.count)\"/>\n"
+                try out.write("      <property name=\"\(VCLintVersion.name).\(s.rawValue)s\" value=\"\(file.findings.count(s))\"/>\n")
             }
-            out += "    </properties>\n"
-            for c in suite.cases {
-                let head = "    <testcase classname=\"\(XMLText.attribute("\(VCLintVersion.name).\(suite.path)"))\" name=\"\(XMLText.attribute(c.rule))\""
-                if c.findings.isEmpty {
-                    out += head + "/>\n"
+            try out.write("    </properties>\n")
+            let classname = XMLText.attribute("\(VCLintVersion.name).\(file.stats.path)")
+            for c in cases {
+                let head = "    <testcase classname=\"\(classname)\" name=\"\(XMLText.attribute(c.rule))\""
+                if c.failing.isEmpty && c.other.isEmpty {
+                    try out.write(head + "/>\n")
                     continue
                 }
-                out += head + ">\n"
-                let failing = c.failing
-                if !failing.isEmpty {
-                    let lines = failing.map { String($0.line) }.joined(separator: ", ")
-                    let message = failing.count == 1
-                        ? "1 finding at line \(lines): \(failing[0].message)"
-                        : "\(failing.count) findings at lines \(lines)"
-                    out += "      <failure message=\"\(XMLText.attribute(message))\" type=\"error\">\(XMLText.text(Self.lines(failing)))</failure>\n"
+                try out.write(head + ">\n")
+                if !c.failing.isEmpty {
+                    // The message: the one finding's line and message, or every line (digits and ", ", nothing to escape).
+                    if c.failing.count == 1 {
+                        let f = file.findings[c.failing[0]]
+                        try out.write("      <failure message=\"\(XMLText.attribute("1 finding at line \(f.line): \(f.message)"))\"")
+                    } else {
+                        try out.write("      <failure message=\"\(c.failing.count) findings at lines ")
+                        for (k, i) in c.failing.enumerated() { try out.write(k == 0 ? String(file.findings[i].line) : ", \(file.findings[i].line)") }
+                        try out.write("\"")
+                    }
+                    try out.write(" type=\"error\">")
+                    try Self.lines(c.failing, of: file, to: out)
+                    try out.write("</failure>\n")
                 }
-                let other = c.other
-                if !other.isEmpty {
-                    out += "      <system-out>\(XMLText.text(Self.lines(other)))</system-out>\n"
+                if !c.other.isEmpty {
+                    try out.write("      <system-out>")
+                    try Self.lines(c.other, of: file, to: out)
+                    try out.write("</system-out>\n")
                 }
-                out += "    </testcase>\n"
+                try out.write("    </testcase>\n")
             }
-            out += "  </testsuite>\n"
+            try out.write("  </testsuite>\n")
         }
         if let maxWarnings {
             let head = "    <testcase classname=\"\(VCLintVersion.name)\" name=\"max_warnings\""
-            out += "  <testsuite name=\"\(VCLintVersion.name) --max-warnings \(maxWarnings)\" tests=\"1\" failures=\"\(gateFails ? 1 : 0)\" errors=\"0\" skipped=\"0\">\n"
+            try out.write("  <testsuite name=\"\(VCLintVersion.name) --max-warnings \(maxWarnings)\" tests=\"1\" failures=\"\(gateFails ? 1 : 0)\" errors=\"0\" skipped=\"0\">\n")
             if gateFails {
                 let message = "\(warnings) warning\(warnings == 1 ? "" : "s"), more than --max-warnings \(maxWarnings) allows"
-                out += head + ">\n      <failure message=\"\(XMLText.attribute(message))\" type=\"max_warnings\">\(XMLText.text(message))</failure>\n    </testcase>\n"
+                try out.write(head + ">\n      <failure message=\"\(XMLText.attribute(message))\" type=\"max_warnings\">\(XMLText.text(message))</failure>\n    </testcase>\n")
             } else {
-                out += head + "/>\n"
+                try out.write(head + "/>\n")
             }
-            out += "  </testsuite>\n"
+            try out.write("  </testsuite>\n")
         }
-        out += "</testsuites>\n"
-        return out
+        try out.write("</testsuites>\n")
+    }
+
+    /// One input's test cases: every enabled rule, then each rule of a finding that is not enabled
+    /// (a caller's own findings), with the indices of the rule's findings that fail the run (errors)
+    /// and of the others.
+    static func cases(_ file: FileResult, enabled: [String]) -> [(rule: String, failing: [Int], other: [Int])] {
+        var cases = enabled.map { (rule: $0, failing: [Int](), other: [Int]()) }
+        var caseOf = Dictionary(enabled.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        for i in file.findings.indices {
+            let f = file.findings[i]
+            let k = caseOf[f.rule] ?? {
+                cases.append((f.rule, [], []))
+                caseOf[f.rule] = cases.count - 1
+                return cases.count - 1
+            }()
+            if f.severity == .error { cases[k].failing.append(i) } else { cases[k].other.append(i) }
+        }
+        return cases
     }
 
     /// One finding per line, as the xcode reporter prints them.
-    static func lines(_ findings: [Finding]) -> String {
-        findings.map { "\($0.path):\($0.line): \($0.severity.rawValue): \(XcodeReporter.oneLine($0.message))" }.joined(separator: "\n")
+    static func lines(_ indices: [Int], of file: FileResult, to out: ReportWriter) throws(ReportWriteError) {
+        for (k, i) in indices.enumerated() {
+            let f = file.findings[i]
+            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(f.path):\(f.line): \(f.severity.rawValue): \(XcodeReporter.oneLine(f.message))"))
+        }
     }
 }

@@ -15,24 +15,28 @@ public struct MarkdownReporter: Reporter {
         self.maxRows = maxRows
     }
 
-    public func report(_ result: LintResult) -> String {
-        var out = "## \(VCLintVersion.name)\n\n"
-        out += Self.counts(result) + "\n\n"
-        let findings = result.findings
-        if findings.isEmpty {
-            out += "No lifecycle violations.\n"
-            return out
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        try out.write("## \(VCLintVersion.name)\n\n")
+        try out.write(Self.counts(result) + "\n\n")
+        let total = result.files.reduce(0) { $0 + $1.findings.count }
+        if total == 0 {
+            try out.write("No lifecycle violations.\n")
+            return
         }
-        out += "| location | severity | rule | message |\n"
-        out += "| --- | --- | --- | --- |\n"
-        for f in findings.prefix(maxRows) {
-            out += "| \(Self.cell("\(f.path):\(f.line)")) | \(f.severity.rawValue) | \(Self.ruleCell(f.rule)) | \(Self.cell(f.message)) |\n"
+        try out.write("| location | severity | rule | message |\n")
+        try out.write("| --- | --- | --- | --- |\n")
+        var rows = 0
+        rows: for file in result.files {
+            for f in file.findings {
+                guard rows < maxRows else { break rows }
+                try out.write("| \(Self.cell("\(f.path):\(f.line)")) | \(f.severity.rawValue) | \(Self.ruleCell(f.rule)) | \(Self.cell(f.message)) |\n")
+                rows += 1
+            }
         }
-        if findings.count > maxRows {
-            let rest = findings.count - maxRows
-            out += "\n… and \(rest) more finding\(rest == 1 ? "" : "s") not shown.\n"
+        if total > maxRows {
+            let rest = total - maxRows
+            try out.write("\n… and \(rest) more finding\(rest == 1 ? "" : "s") not shown.\n")
         }
-        return out
     }
 
     /// `**2 errors**, 1 warning, 0 infos in 3 files (1,204 lines)`; failing counts in bold.

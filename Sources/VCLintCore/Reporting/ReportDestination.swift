@@ -130,24 +130,26 @@ public final class PendingReportFile {
         try ReportTransaction([self]).commit([contents])
     }
 
-    /// Phase one: the whole report into the temporary file, synced and closed (a device is written
-    /// in place). Nothing at `path` changes yet.
-    func stage(_ contents: String) throws(ReportFileError) {
+    /// Streams the report `write` produces into the file and renames it over the target.
+    public func commit(_ write: @escaping ReportWriting) throws(ReportFileError) {
+        try ReportTransaction([self]).commit([write])
+    }
+
+    /// Phase one: the whole report streamed into the temporary file, synced and closed (a device is
+    /// written in place). Nothing at `path` changes yet.
+    func stage(_ write: ReportWriting) throws(ReportFileError) {
         guard fd >= 0, !committed else { throw ReportFileError(path: path, reason: "report already written") }
         committed = true
         var failure: Int32 = 0
-        var text = contents
-        text.withUTF8 { buf in
-            var off = 0
-            while off < buf.count {
-                let n = write(fd, buf.baseAddress! + off, buf.count - off)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                off += n
-            }
+        let out = ReportWriter(descriptor: fd)
+        do {
+            try write(out)
+            try out.flush()
+        } catch let error as ReportWriteError {
+            failure = error.code
+        } catch {
+            discard()
+            throw ReportFileError(path: path, reason: String(describing: error))
         }
         if hasTemporary {
             if failure == 0 { _ = fchmod(fd, Self.mode(for: target)) }

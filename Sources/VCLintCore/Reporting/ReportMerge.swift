@@ -190,11 +190,7 @@ extension LintResult {
     /// `--strict`: every warning reported as an error (as SwiftLint's --strict does), in every format.
     public func promotingWarnings() -> LintResult {
         var out = self
-        for i in out.files.indices {
-            for j in out.files[i].findings.indices where out.files[i].findings[j].severity == .warning {
-                out.files[i].findings[j].severity = .error
-            }
-        }
+        for i in out.files.indices { out.files[i].findings.promoteWarnings() }
         return out
     }
 }

@@ -17,13 +17,15 @@ public final class ReportTransaction {
 
     public init(_ files: [PendingReportFile]) { self.files = files }
 
-    /// Commits `contents[i]` to `files[i]`, all or none.
-    public func commit(_ contents: [String]) throws(ReportFileError) {
-        precondition(contents.count == files.count)
+    /// Commits what `reports[i]` writes to `files[i]`, all or none. Each report is streamed into its
+    /// temporary file (or device) as it is produced; one that fails to be written, midway or not,
+    /// fails the commit with every target left as it was.
+    public func commit(_ reports: [ReportWriting]) throws(ReportFileError) {
+        precondition(reports.count == files.count)
         // Phase 1: temporaries (then devices, which cannot be taken back, only once every file is ready).
         let order = files.indices.filter { files[$0].renames } + files.indices.filter { !files[$0].renames }
         for i in order {
-            do throws(ReportFileError) { try files[i].stage(contents[i]) } catch {
+            do throws(ReportFileError) { try files[i].stage(reports[i]) } catch {
                 discard()
                 throw error
             }
@@ -57,6 +59,15 @@ public final class ReportTransaction {
             }
             f.installed()
         }
+    }
+
+    /// Commits `contents[i]` to `files[i]`, all or none.
+    public func commit(_ contents: [String]) throws(ReportFileError) {
+        try commit(contents.map(Self.writing))
+    }
+
+    private static func writing(_ text: String) -> ReportWriting {
+        return { out in try out.write(text) }
     }
 
     /// Removes every temporary file; no target changes.

@@ -7,10 +7,33 @@ public enum VCLintVersion {
 }
 
 /// findings → text (STYLE.md's last stage). A reporter never re-reads a log.
+///
+/// A report is written as it is produced, finding by finding: its header, each finding's piece,
+/// its footer. Neither the report nor a copy of the findings is ever held whole (a reporter that
+/// groups keeps indices, not findings), so a run with hundreds of thousands of findings adds
+/// little more than the writer's buffer to what the findings themselves take.
 public protocol Reporter {
     static var identifier: String { get }
-    /// The complete stdout report (ends with a newline when not empty).
-    func report(_ result: LintResult) -> String
+    /// Writes the complete report (ends with a newline when not empty) to `out`, without flushing it.
+    func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError)
+}
+
+extension Reporter {
+    /// The complete report as one string (tests, small results).
+    public func report(_ result: LintResult) -> String {
+        let out = ReportWriter()
+        do {
+            try write(result, to: out)
+        } catch {
+            preconditionFailure("a report collected in memory cannot fail to be written: \(error)")
+        }
+        return out.text
+    }
+
+    /// The report of `result` as a writer, for `ReportTransaction.commit` and stdout.
+    public func writer(for result: LintResult) -> ReportWriting {
+        return { out in try self.write(result, to: out) }
+    }
 }
 
 public enum ReporterRegistry {
@@ -70,15 +93,15 @@ public struct XcodeReporter: Reporter {
         self.color = color
     }
 
-    public func report(_ result: LintResult) -> String {
-        var out = ""
-        for f in result.findings {
-            out += "\(paint("\(f.path):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(Self.oneLine(f.message)) \(paint("(\(f.rule))", Self.dim))\n"
-            if let d = f.declaration {
-                out += "\(paint("\(d.path):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(Self.oneLine(f.controller.className)) is declared here \(paint("(\(f.rule))", Self.dim))\n"
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        for file in result.files {
+            for f in file.findings {
+                try out.write("\(paint("\(f.path):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(Self.oneLine(f.message)) \(paint("(\(f.rule))", Self.dim))\n")
+                if let d = f.declaration {
+                    try out.write("\(paint("\(d.path):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(Self.oneLine(f.controller.className)) is declared here \(paint("(\(f.rule))", Self.dim))\n")
+                }
             }
         }
-        return out
     }
 
     static let bold = "1", dim = "2"
@@ -153,52 +176,55 @@ public struct JSONReporter: Reporter {
         self.configuration = configuration
     }
 
-    public func report(_ result: LintResult) -> String {
-        document(result).serialized() + "\n"
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        let json = JSONStream(out)
+        try json.openObject()
+        try json.value(.int(Self.reportVersion), key: "version")
+        try json.value(.object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]), key: "tool")
+        if let configuration { try json.value(configuration.json, key: "configuration") }
+        try json.openArray("inputs")
+        for file in result.files { try json.value(Self.input(file.stats)) }
+        try json.close()
+        try json.value(.object([
+            ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),
+            ("info", .int(result.count(.info))), ("files", .int(result.files.count)),
+        ]), key: "summary")
+        try json.openArray("violations")
+        for file in result.files {
+            for f in file.findings { try json.value(Self.violation(f)) }
+        }
+        try json.close()
+        try json.close()
+        try out.write("\n")
     }
 
-    public func document(_ result: LintResult) -> JSONValue {
-        let inputs: [JSONValue] = result.files.map { file in
-            let s = file.stats
-            let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
-            return .object([
-                ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
-                ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
-                ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
-            ])
-        }
-        let violations: [JSONValue] = result.findings.map { f in
-            var pairs: [(String, JSONValue)] = [
-                ("rule", .string(f.rule)),
-                ("severity", .string(f.severity.rawValue)),
-                ("message", .string(f.message)),
-                ("path", .string(f.path)),
-                ("line", .int(f.line)),
-                ("time", f.time.map { .string($0.iso) } ?? .null),
-                ("controller", .object([
-                    ("class", .string(f.controller.className)),
-                    ("address", f.controller.addressText.map { .string($0) } ?? .null),
-                    ("instance", .string(f.controller.instance)),
-                ])),
-                ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
-                ("fingerprint", .string(f.fingerprint)),
-            ]
-            // With --source-root: the controller's class declaration.
-            if let d = f.declaration { pairs.append(("declaration", .object([("path", .string(d.path)), ("line", .int(d.line))]))) }
-            return .object(pairs)
-        }
-        var head: [(String, JSONValue)] = [
-            ("version", .int(Self.reportVersion)),
-            ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
-        ]
-        if let configuration { head.append(("configuration", configuration.json)) }
-        return .object(head + [
-            ("inputs", .array(inputs)),
-            ("summary", .object([
-                ("error", .int(result.count(.error))), ("warning", .int(result.count(.warning))),
-                ("info", .int(result.count(.info))), ("files", .int(result.files.count)),
-            ])),
-            ("violations", .array(violations)),
+    static func input(_ s: InputStats) -> JSONValue {
+        let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
+        return .object([
+            ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
+            ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
+            ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
         ])
+    }
+
+    static func violation(_ f: Finding) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
+            ("rule", .string(f.rule)),
+            ("severity", .string(f.severity.rawValue)),
+            ("message", .string(f.message)),
+            ("path", .string(f.path)),
+            ("line", .int(f.line)),
+            ("time", f.time.map { .string($0.iso) } ?? .null),
+            ("controller", .object([
+                ("class", .string(f.controller.className)),
+                ("address", f.controller.addressText.map { .string($0) } ?? .null),
+                ("instance", .string(f.controller.instance)),
+            ])),
+            ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
+            ("fingerprint", .string(f.fingerprint)),
+        ]
+        // With --source-root: the controller's class declaration.
+        if let d = f.declaration { pairs.append(("declaration", .object([("path", .string(d.path)), ("line", .int(d.line))]))) }
+        return .object(pairs)
     }
 }

@@ -17,70 +17,10 @@ public struct SARIFReporter: Reporter {
         self.rules = rules
     }
 
-    public func report(_ result: LintResult) -> String {
-        document(result).serialized() + "\n"
-    }
-
-    public func document(_ result: LintResult) -> JSONValue {
+    public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
         let descriptions = RuleRegistry.all.map { type(of: $0).description }
         let ruleIndex = Dictionary(descriptions.enumerated().map { ($0.element.identifier, $0.offset) }, uniquingKeysWith: { a, _ in a })
-
-        // Every input is an artifact (clean ones too); a finding elsewhere adds its file.
-        var artifactPaths: [String] = []
-        var artifactIndex: [String: Int] = [:]
-        var lengths: [String: Int] = [:]
-        func addArtifact(_ path: String) {
-            guard artifactIndex[path] == nil else { return }
-            artifactIndex[path] = artifactPaths.count
-            artifactPaths.append(path)
-        }
-        for file in result.files {
-            addArtifact(file.stats.path)
-            lengths[file.stats.path] = file.stats.bytes
-        }
-        for f in result.findings {
-            if let d = f.declaration { addArtifact(d.path) }
-            addArtifact(f.path)
-            for r in f.related { addArtifact(r.path) }
-        }
-
-        func physicalLocation(_ path: String, _ line: Int) -> JSONValue {
-            var pairs: [(String, JSONValue)] = [
-                ("artifactLocation", .object([("uri", .string(Self.uri(path))), ("index", .int(artifactIndex[path]!))])),
-            ]
-            if line >= 1 { pairs.append(("region", .object([("startLine", .int(line))]))) }
-            return .object(pairs)
-        }
-
-        let results: [JSONValue] = result.findings.map { f in
-            var pairs: [(String, JSONValue)] = [("ruleId", .string(f.rule))]
-            if let i = ruleIndex[f.rule] { pairs.append(("ruleIndex", .int(i))) }
-            pairs.append(("level", .string(Self.level(f.severity))))
-            pairs.append(("message", .object([("text", .string(Self.messageText(f.message)))])))
-            // With --source-root the controller's declaration is the primary location and the log
-            // line a related one, so code scanning annotates the source.
-            var related = f.related
-            if let d = f.declaration {
-                pairs.append(("locations", .array([.object([("physicalLocation", physicalLocation(d.path, d.line))])])))
-                related.insert(Finding.Related(path: f.path, line: f.line, note: "log line of the finding"), at: 0)
-            } else {
-                pairs.append(("locations", .array([.object([("physicalLocation", physicalLocation(f.path, f.line))])])))
-            }
-            if !related.isEmpty {
-                pairs.append(("relatedLocations", .array(related.enumerated().map { i, r in
-                    .object([
-                        ("id", .int(i)),
-                        ("physicalLocation", physicalLocation(r.path, r.line)),
-                        ("message", .object([("text", .string(Self.messageText(r.note)))])),
-                    ])
-                })))
-            }
-            pairs.append(("partialFingerprints", .object([(Self.fingerprintKey, .string(f.fingerprint))])))
-            var properties: [(String, JSONValue)] = [("controller", .string(f.controller.display))]
-            if let t = f.time { properties.append(("time", .string(t.iso))) }
-            pairs.append(("properties", .object(properties)))
-            return .object(pairs)
-        }
+        let artifacts = Artifacts(result)
 
         let driver: JSONValue = .object([
             ("name", .string(VCLintVersion.name)),
@@ -102,22 +42,97 @@ public struct SARIFReporter: Reporter {
         var invocation: [(String, JSONValue)] = [("executionSuccessful", .bool(true))]
         if !overrides.isEmpty { invocation.append(("ruleConfigurationOverrides", .array(overrides))) }
 
-        let artifacts: [JSONValue] = artifactPaths.map { path in
+        let json = JSONStream(out)
+        try json.openObject()
+        try json.value(.string(Self.schemaURI), key: "$schema")
+        try json.value(.string("2.1.0"), key: "version")
+        try json.openArray("runs")
+        try json.openObject()
+        try json.value(.object([("driver", driver)]), key: "tool")
+        try json.value(.array([.object(invocation)]), key: "invocations")
+        try json.openArray("artifacts")
+        for path in artifacts.paths {
             var pairs: [(String, JSONValue)] = [("location", .object([("uri", .string(Self.uri(path)))]))]
-            if let n = lengths[path] { pairs.append(("length", .int(n))) }
-            return .object(pairs)
+            if let n = artifacts.lengths[path] { pairs.append(("length", .int(n))) }
+            try json.value(.object(pairs))
+        }
+        try json.close()
+        try json.openArray("results")
+        for file in result.files {
+            for f in file.findings { try json.value(Self.result(f, ruleIndex: ruleIndex[f.rule], artifacts: artifacts)) }
+        }
+        try json.close()
+        try json.close()
+        try json.close()
+        try json.close()
+        try out.write("\n")
+    }
+
+    /// Every input is an artifact (clean ones too); a finding elsewhere adds its file. One entry
+    /// per distinct path, whatever the number of findings.
+    struct Artifacts {
+        var paths: [String] = []
+        var index: [String: Int] = [:]
+        var lengths: [String: Int] = [:]
+
+        init(_ result: LintResult) {
+            for file in result.files {
+                add(file.stats.path)
+                lengths[file.stats.path] = file.stats.bytes
+            }
+            for file in result.files {
+                for f in file.findings {
+                    if let d = f.declaration { add(d.path) }
+                    add(f.path)
+                    for r in f.related { add(r.path) }
+                }
+            }
         }
 
-        return .object([
-            ("$schema", .string(Self.schemaURI)),
-            ("version", .string("2.1.0")),
-            ("runs", .array([.object([
-                ("tool", .object([("driver", driver)])),
-                ("invocations", .array([.object(invocation)])),
-                ("artifacts", .array(artifacts)),
-                ("results", .array(results)),
-            ])])),
-        ])
+        private mutating func add(_ path: String) {
+            guard index[path] == nil else { return }
+            index[path] = paths.count
+            paths.append(path)
+        }
+
+        func physicalLocation(_ path: String, _ line: Int) -> JSONValue {
+            var pairs: [(String, JSONValue)] = [
+                ("artifactLocation", .object([("uri", .string(SARIFReporter.uri(path))), ("index", .int(index[path]!))])),
+            ]
+            if line >= 1 { pairs.append(("region", .object([("startLine", .int(line))]))) }
+            return .object(pairs)
+        }
+    }
+
+    /// One finding as a SARIF result.
+    static func result(_ f: Finding, ruleIndex: Int?, artifacts: Artifacts) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [("ruleId", .string(f.rule))]
+        if let i = ruleIndex { pairs.append(("ruleIndex", .int(i))) }
+        pairs.append(("level", .string(level(f.severity))))
+        pairs.append(("message", .object([("text", .string(messageText(f.message)))])))
+        // With --source-root the controller's declaration is the primary location and the log
+        // line a related one, so code scanning annotates the source.
+        var related = f.related
+        if let d = f.declaration {
+            pairs.append(("locations", .array([.object([("physicalLocation", artifacts.physicalLocation(d.path, d.line))])])))
+            related.insert(Finding.Related(path: f.path, line: f.line, note: "log line of the finding"), at: 0)
+        } else {
+            pairs.append(("locations", .array([.object([("physicalLocation", artifacts.physicalLocation(f.path, f.line))])])))
+        }
+        if !related.isEmpty {
+            pairs.append(("relatedLocations", .array(related.enumerated().map { i, r in
+                .object([
+                    ("id", .int(i)),
+                    ("physicalLocation", artifacts.physicalLocation(r.path, r.line)),
+                    ("message", .object([("text", .string(messageText(r.note)))])),
+                ])
+            })))
+        }
+        pairs.append(("partialFingerprints", .object([(fingerprintKey, .string(f.fingerprint))])))
+        var properties: [(String, JSONValue)] = [("controller", .string(f.controller.display))]
+        if let t = f.time { properties.append(("time", .string(t.iso))) }
+        pairs.append(("properties", .object(properties)))
+        return .object(pairs)
     }
 
     static func descriptor(_ d: RuleDescription) -> JSONValue {

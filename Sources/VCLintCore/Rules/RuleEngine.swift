@@ -39,30 +39,50 @@ public struct RuleSettings: Sendable {
 
 /// timeline → findings: each enabled rule words the observations it is about.
 public enum RuleEngine {
-    public static func findings(_ observations: [Observation], path: String, settings: RuleSettings, options: TimelineOptions) -> [Finding] {
+    public static func findings(_ observations: [Observation], path: String, settings: RuleSettings, options: TimelineOptions) -> FindingList {
+        findings(ObservationList(observations), path: path, settings: settings, options: options)
+    }
+
+    /// The findings in report order: by line, then by the rules' order (lifecycle.md §5), then by
+    /// message. Only the observations' indices are sorted; messages are worded for ties only.
+    public static func findings(_ observations: ObservationList, path: String, settings: RuleSettings, options: TimelineOptions) -> FindingList {
         let rules = RuleRegistry.all.enumerated().filter { settings.enabled.contains(type(of: $0.element).description.identifier) }
-        var out: [(order: Int, finding: Finding)] = []
-        for o in observations {
+        var entries: [FindingList.Entry] = []
+        for (index, o) in observations.enumerated() {
             for (order, rule) in rules {
                 guard let v = rule.verdict(for: o, options: options) else { continue }
                 let d = type(of: rule).description
                 var severity = settings.severity(of: d)
                 if let cap = v.severityCap, cap < severity { severity = cap }
-                let finding = Finding(
-                    rule: d.identifier, severity: severity, message: v.message, path: path, line: o.line, time: o.time,
-                    controller: o.controller,
-                    related: v.related.filter { $0.line != o.line }.map { Finding.Related(path: path, line: $0.line, note: $0.note) },
-                    fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause))
-                out.append((order, finding))
+                entries.append(FindingList.Entry(line: o.line, observation: UInt32(index), rule: UInt8(order), severity: severity))
                 break
             }
         }
-        out.sort { a, b in
-            if a.finding.line != b.finding.line { return a.finding.line < b.finding.line }
-            if a.order != b.order { return a.order < b.order }
-            return a.finding.message < b.finding.message
+        entries.sort { a, b in a.line != b.line ? a.line < b.line : a.rule < b.rule }
+        // Runs of one line and one rule (a pop to root that leaks many controllers): by message.
+        var i = 0
+        while i < entries.count {
+            var j = i + 1
+            while j < entries.count, entries[j].line == entries[i].line, entries[j].rule == entries[i].rule { j += 1 }
+            if j - i > 1 {
+                let run = entries[i..<j].map { e -> (String, FindingList.Entry) in
+                    let rule = RuleRegistry.all[Int(e.rule)]
+                    return (rule.verdict(for: observations[Int(e.observation)], options: options)!.message, e)
+                }
+                .sorted { $0.0 < $1.0 }
+                entries.replaceSubrange(i..<j, with: run.map(\.1))
+            }
+            i = j
         }
-        return out.map(\.finding)
+        return FindingList(observations: observations, entries: entries, path: path, options: options)
+    }
+
+    /// The finding a rule's verdict on an observation makes.
+    static func finding(_ o: Observation, rule d: RuleDescription, verdict v: RuleVerdict, severity: Severity, path: String) -> Finding {
+        Finding(rule: d.identifier, severity: severity, message: v.message, path: path, line: o.line, time: o.time,
+                controller: o.controller,
+                related: v.related.filter { $0.line != o.line }.map { Finding.Related(path: path, line: $0.line, note: $0.note) },
+                fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause))
     }
 }
 

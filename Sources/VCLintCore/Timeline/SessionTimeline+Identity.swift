@@ -214,13 +214,22 @@ extension SessionTimeline {
             // Inside an interactive transition that is being cancelled, the leaving controller comes back.
             // Then a hidden controller that is still in the stack before one that was removed (a
             // removed one may come back, but a pop reveals the controller below).
-            return best { i in
+            // A will-appear that comes first (no leaving controller announced yet) is a tab switch, a
+            // presentation or a push: it shows a tab's top or a new controller, never one that a live
+            // controller still covers (only a pop or a dismissal, which announce the leaving one first,
+            // reveal that).
+            let leads = !leavingAnnounced
+            let ordinary = best { i in
                 switch i.appearance {
-                case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 3
-                case .disappeared, .unknown: return i.removal == nil ? 1 : 2
-                case .appearing, .appeared: return 4
+                case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 4
+                case .disappeared, .unknown:
+                    if i.removal != nil { return 3 }
+                    return leads && i.coveredBy.contains(where: { $0.isAlive }) ? 2 : 1
+                case .appearing, .appeared: return 5
                 }
             }
+            if !unboundOnly, let ordinary, let revealed = revealedByPop(live, instead: ordinary) { return revealed }
+            return ordinary
         case .viewDidAppear, .viewIsAppearing:
             return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
@@ -252,6 +261,73 @@ extension SessionTimeline {
         default:
             return best { _ in 0 }
         }
+    }
+
+    /// Whether an open transition has a leaving controller whose did-callback is still due (a
+    /// will-appear now is the other side of a push, pop or dismissal).
+    var leavingAnnounced: Bool {
+        guard let t = transition, !t.settled else { return false }
+        for k in t.members.indices where t.members[k].direction == .disappear && t.members[k].pending { return true }
+        return false
+    }
+
+    /// A pop reveals the controller below the leaving one (lifecycle.md §4): among hidden instances
+    /// of the arriving class, one below the leaving controller (the latest active of them), even if
+    /// another was active more recently (the top of another tab). When none is below it, but one is
+    /// below an address-less twin of it (same class, hidden, on top of its stack), the log could not
+    /// tell the twins apart when one of them appeared earlier (a tab switch that showed the other
+    /// tab's top): the pop reveals that instance (`takeTwinsPlace` then puts the leaving one in its
+    /// twin's place). Nil when the ordinary choice stands: a new controller (a push), one below the
+    /// leaving one, or no pop.
+    func revealedByPop(_ live: ArraySlice<Instance>, instead ordinary: Instance) -> Instance? {
+        guard ordinary.appearedEver, Self.hiddenInStack(ordinary),
+              let leaving = soleLeaving(), coverPath(from: ordinary, to: leaving) == nil else { return nil }
+        var below: Instance?
+        for c in live where c !== ordinary && Self.hiddenInStack(c) && (below == nil || c.lastActivity > below!.lastActivity) {
+            if coverPath(from: c, to: leaving) != nil { below = c }
+        }
+        if below != nil { return below }
+        var chosen: Instance?
+        for c in live where Self.hiddenInStack(c) && (chosen == nil || c.lastActivity > chosen!.lastActivity) {
+            if twinAbove(c, of: leaving) != nil { chosen = c }
+        }
+        return chosen
+    }
+
+    /// The controller leaving in the open transition, when it is the only one, address-less and
+    /// announced first (a pop or a dismissal, not yet complete).
+    func soleLeaving() -> Instance? {
+        guard let t = transition, !t.settled, !t.cancelled, t.firstDirection == .disappear else { return nil }
+        var leaving: Instance?
+        for k in t.members.indices where t.members[k].direction == .disappear {
+            guard leaving == nil, t.members[k].pending else { return nil }
+            leaving = t.members[k].instance
+        }
+        guard let leaving, leaving.address == nil, leaving.isAlive, leaving.removal == nil else { return nil }
+        return leaving
+    }
+
+    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && i.removal == nil && i.appearance == .disappeared }
+
+    /// An address-less twin of `leaving` (same class, hidden, on top of its stack) that `below` is
+    /// under, with the path up to it (`coverPath`).
+    func twinAbove(_ below: Instance, of leaving: Instance) -> [Instance]? {
+        guard below.coveredBy.contains(where: { $0.isAlive }), let twins = existingClass(leaving.className)?.live, twins.count > 1 else { return nil }
+        for twin in twins.suffix(Self.routingWindow).reversed() where twin !== leaving && twin !== below && twin.address == nil
+            && Self.hiddenInStack(twin) && !twin.coveredBy.contains(where: { $0.isAlive }) {
+            if let path = coverPath(from: below, to: twin) { return path }
+        }
+        return nil
+    }
+
+    /// An appearance that a pop of `leaving` would explain only if `leaving` stood where its twin is
+    /// (the twins were told apart wrongly before): the leaving one takes the twin's place above the
+    /// arriving one, so that the pop removes it (and what stands between).
+    func takeTwinsPlace(_ arriving: Instance) {
+        guard let leaving = soleLeaving(), leaving !== arriving, coverPath(from: arriving, to: leaving) == nil,
+              let path = twinAbove(arriving, of: leaving), let twin = path.last else { return }
+        let under = path.count >= 2 ? path[path.count - 2] : arriving
+        if let k = under.coveredBy.firstIndex(where: { $0 === twin }) { under.coveredBy[k] = leaving }
     }
 
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop

@@ -189,6 +189,7 @@ final class SessionTimeline {
             unremove(inst)
             switch state {
             case .unknown, .disappeared:
+                if state == .disappeared, inst.appearedEver { takeTwinsPlace(inst) }
                 begin(inst, .appear, ref, fromUnknown: state == .unknown)
             case .disappearing:
                 if !cancel(inst, to: .appear, ref) {

@@ -20,7 +20,7 @@ public struct TimelineOptions: Sendable {
 /// What all sessions of one input share: instance numbering, instrumentation, observations.
 final class TimelineContext {
     let instrumentation = Instrumentation()
-    var observations: [Observation] = []
+    var observations = ObservationList()
     /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
     var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
@@ -114,6 +114,7 @@ public final class TimelineBuilder {
         current = [:]
         lastSession = nil
         let kept = context.observations.filter { admits($0) ?? false }
+        if !options.live { context.observations = ObservationList() }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
 
@@ -126,8 +127,8 @@ public final class TimelineBuilder {
     }
 
     /// Observations made since the last call, in the order they were made (live mode).
-    func takeNewObservations() -> ArraySlice<Observation> {
-        let fresh = context.observations[drained...]
+    func takeNewObservations() -> [Observation] {
+        let fresh = Array(context.observations[drained...])
         drained = context.observations.count
         return fresh
     }
@@ -155,7 +156,7 @@ final class ClassMatcher {
 }
 
 public struct TimelineSummary: Sendable {
-    public var observations: [Observation]
+    public var observations: ObservationList
     public var sessions: Int
     public var controllers: Int
 }

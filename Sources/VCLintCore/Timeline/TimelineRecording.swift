@@ -453,7 +453,7 @@ final class TimelineRecorder {
     }
 
     /// The recording, once every session has finished.
-    func result(observations: [Observation], instrumentation: Instrumentation) -> TimelineRecording {
+    func result(observations: ObservationList, instrumentation: Instrumentation) -> TimelineRecording {
         var labelSession: [String: Int] = [:]
         var out: [RecordedSession] = []
         var perClass: [String: (instances: Int, removed: Int, judged: Bool)] = [:]

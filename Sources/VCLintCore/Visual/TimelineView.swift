@@ -25,7 +25,7 @@ public struct TimelineInput: Sendable {
     /// The inputs of a run made with `TimelineOptions.recordTimeline`.
     public static func from(_ result: LintResult) -> [TimelineInput] {
         result.files.map { f in
-            TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
+            TimelineInput(path: f.stats.path, stats: f.stats, findings: Array(f.findings),
                           timeline: f.timeline ?? TimelineRecording(sessions: [], leaks: [], unjudgedClasses: []))
         }
     }

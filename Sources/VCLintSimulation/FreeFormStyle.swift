@@ -64,7 +64,7 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
 
     /// A callback's name in this style (`name`: the bare Swift/ObjC name, `selector`: the ObjC
     /// selector, `swift`: the Swift signature).
-    func callback(_ name: String, selector: String, swift: String) -> String {
+    public func callback(_ name: String, selector: String, swift: String) -> String {
         switch spelling {
         case .bare: return name
         case .objc: return selector
@@ -75,7 +75,7 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
 
     /// One statement: `className`'s `callback`, with `argument` (and a move's parent, which always
     /// follows the callback, so the label then stands before it).
-    func statement(_ className: String, callback: String, argument: String, parent: String?) -> String {
+    public func statement(_ className: String, callback: String, argument: String, parent: String?) -> String {
         let label: String
         switch self.label {
         case .plain: label = className

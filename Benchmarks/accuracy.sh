@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# vclint's accuracy on simulated captures, and a large fault-free capture that must show no leak:
+#   1. vclint-accuracy (release): every seed × envelope × dialect (free-form included), fault-free with the
+#      classic flows and with each of issue 14's families, and with each fault kind; each capture linted in
+#      process and its findings compared with the simulator's ground truth. Prints precision and recall per
+#      rule (TP: an expected finding on its line; FP: a warning or error that no fault predicts, memory_warning
+#      infos aside; FN: an expected finding not reported), the totals, and the counts per scenario.
+#   2. the fault-free 4 GiB capture of Benchmarks/run.sh (seed 1, nslog-tz, 15 noise lines per event):
+#      vclint lint's findings per rule and severity; any leaked_controller fails the script.
+# Not a timed benchmark: about 1–2 minutes on 2 cores after the release build (and the 4 GiB capture is
+# generated once, as run.sh does, when Benchmarks/data does not hold it yet).
+# usage: Benchmarks/accuracy.sh [--seeds N] [--show N] [--big PATH|--no-big]
+#   --seeds N   seeds per envelope × dialect × scenario (default 10)
+#   --show N    print up to N mismatching captures per scenario, with the vclint-loggen command for each
+#   --big PATH  the large capture to check (default Benchmarks/data/capture-4294967296-seed1-v2.log)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seeds=10 show=0 big=Benchmarks/data/capture-4294967296-seed1-v2.log
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seeds) seeds=$2; shift 2 ;;
+        --show) show=$2; shift 2 ;;
+        --big) big=$2; shift 2 ;;
+        --no-big) big=; shift ;;
+        *) echo "accuracy.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+echo "building release…" >&2
+swift build -c release --product vclint-accuracy >/dev/null
+swift build -c release --product vclint >/dev/null
+bin=.build/release
+
+start=$(date +%s)
+"$bin/vclint-accuracy" --seeds "$seeds" --jobs "$(nproc)" --show "$show"
+echo "($(($(date +%s) - start)) s)"
+[ -n "$big" ] || exit 0
+
+if [ ! -s "$big" ]; then
+    # The same capture as Benchmarks/run.sh's (and cached under the same name).
+    swift build -c release --product vclint-loggen >/dev/null
+    mkdir -p "$(dirname "$big")"
+    echo "generating $big…" >&2
+    "$bin/vclint-loggen" --seed 1 --envelope nslog-tz --noise 15 --mention-rate 0.05 --memory-warnings 0.01 \
+        --sessions 3 --steps 60 --size 4294967296 --dialect objc --style-seed 4 > "$big.tmp" 2>/dev/null
+    mv "$big.tmp" "$big"
+fi
+echo
+echo "fault-free capture $big ($(du -h "$big" | cut -f1)):"
+start=$(date +%s)
+findings=$("$bin/vclint" lint --quiet "$big" 2>/dev/null || true)
+# `PATH:LINE: severity: message (rule_id)`: count by rule and severity.
+printf '%s\n' "$findings" | awk 'NF {
+        sev = $0; sub(/^[^:]*:[0-9]+: /, "", sev); sub(/:.*/, "", sev)
+        rule = $NF; gsub(/[()]/, "", rule)
+        n[rule " (" sev ")"]++; total++
+    }
+    END {
+        if (total == 0) print "  no findings"
+        for (k in n) printf "  %-40s %d\n", k, n[k]
+    }' | sort
+echo "($(($(date +%s) - start)) s)"
+if grep -q '(leaked_controller)$' <<<"$findings"; then
+    echo "FAIL: leaked_controller on a fault-free capture" >&2
+    exit 1
+fi
+echo "OK: no leaked_controller"

@@ -1,0 +1,153 @@
+/// The findings of one input, in report order. A finding is held as 16 bytes (which observation,
+/// which rule, its severity and line) next to the input's `ObservationList`; its message, related
+/// lines and fingerprint are worded when it is read (issue 15: 661k findings in ≤ 256 MiB, where a
+/// `Finding` value with its Strings costs over a kilobyte). Read each element once per use.
+public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayLiteral {
+    struct Entry: Sendable {
+        var line: Int
+        var observation: UInt32
+        var rule: UInt8
+        var severity: Severity
+    }
+
+    private enum Storage: Sendable {
+        /// Built by the rule engine.
+        case compact(observations: ObservationList, entries: [Entry], path: String, options: TimelineOptions)
+        /// Made from values (tests, merged or filtered results).
+        case values([Finding])
+    }
+
+    private var storage: Storage
+    /// Controller declarations by class (`--source-root`).
+    private var declarations: [String: Declaration] = [:]
+
+    init(observations: ObservationList, entries: [Entry], path: String, options: TimelineOptions) {
+        storage = .compact(observations: observations, entries: entries, path: path, options: options)
+    }
+
+    public init(_ findings: [Finding]) { storage = .values(findings) }
+    public init(arrayLiteral findings: Finding...) { storage = .values(findings) }
+    public init() { storage = .values([]) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        switch storage {
+        case .compact(_, let entries, _, _): return entries.count
+        case .values(let v): return v.count
+        }
+    }
+
+    public subscript(i: Int) -> Finding {
+        switch storage {
+        case .values(let v):
+            var f = v[i]
+            if let d = declarations[f.controller.className] { f.declaration = d }
+            return f
+        case .compact(let observations, let entries, let path, let options):
+            let e = entries[i]
+            let o = observations[Int(e.observation)]
+            let rule = RuleRegistry.all[Int(e.rule)]
+            // The engine kept this entry because the rule had a verdict for the observation.
+            let v = rule.verdict(for: o, options: options)!
+            var f = RuleEngine.finding(o, rule: type(of: rule).description, verdict: v, severity: e.severity, path: path)
+            f.declaration = declarations[o.controller.className]
+            return f
+        }
+    }
+
+    /// How many findings have this severity (without wording them).
+    public func count(_ s: Severity) -> Int {
+        switch storage {
+        case .compact(_, let entries, _, _): return entries.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
+        case .values(let v): return v.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
+        }
+    }
+
+    /// The severity of finding `i` (without wording it).
+    public func severity(at i: Int) -> Severity {
+        switch storage {
+        case .compact(_, let entries, _, _): return entries[i].severity
+        case .values(let v): return v[i].severity
+        }
+    }
+
+    /// Removes the findings that match.
+    public mutating func removeAll(where remove: (Finding) throws -> Bool) rethrows {
+        switch storage {
+        case .values(var v):
+            storage = .values([])
+            try v.removeAll { f in
+                var g = f
+                if let d = declarations[f.controller.className] { g.declaration = d }
+                return try remove(g)
+            }
+            storage = .values(v)
+        case .compact(let observations, let entries, let path, let options):
+            var kept: [Entry] = []
+            for i in entries.indices where try !remove(self[i]) { kept.append(entries[i]) }
+            storage = .compact(observations: observations, entries: kept, path: path, options: options)
+        }
+    }
+
+    /// Adds a finding after the others (findings read back from a report).
+    public mutating func append(_ finding: Finding) {
+        switch storage {
+        case .values(var v):
+            storage = .values([])
+            v.append(finding)
+            storage = .values(v)
+        case .compact:
+            storage = .values(Array(self) + [finding])
+        }
+    }
+
+    /// `--strict`: every warning becomes an error (still 16 bytes a finding when compact).
+    public mutating func promoteWarnings() {
+        switch storage {
+        case .values(var v):
+            storage = .values([])
+            for i in v.indices where v[i].severity == .warning { v[i].severity = .error }
+            storage = .values(v)
+        case .compact(let observations, var entries, let path, let options):
+            for i in entries.indices where entries[i].severity == .warning { entries[i].severity = .error }
+            storage = .compact(observations: observations, entries: entries, path: path, options: options)
+        }
+    }
+
+    /// Points each finding at its controller's declaration, where `declarations` has its class.
+    public mutating func attach(_ declarations: [String: Declaration]) {
+        self.declarations.merge(declarations) { _, new in new }
+    }
+}
+
+/// Every finding of a run, file after file (`LintResult.findings`).
+public struct RunFindings: RandomAccessCollection, Sendable {
+    let lists: [FindingList]
+    /// `starts[k]`: the index of list k's first finding; one more entry for the end.
+    private let starts: [Int]
+
+    init(_ lists: [FindingList]) {
+        self.lists = lists
+        var s = [0]
+        for l in lists { s.append(s.last! + l.count) }
+        starts = s
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { starts.last! }
+
+    public subscript(i: Int) -> Finding {
+        let k = list(of: i)
+        return lists[k][i - starts[k]]
+    }
+
+    /// The list that holds finding `i` (binary search over the starts).
+    private func list(of i: Int) -> Int {
+        var lo = 0, hi = lists.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= i { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+}

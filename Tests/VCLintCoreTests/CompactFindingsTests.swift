@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// Observations and findings are held as bytes (issue 15); what is read back must be what was made.
+@Suite struct CompactFindingsTests {
+    typealias Random = SplitMix
+
+    static func time(_ r: inout Random) -> LogTime? {
+        switch r.int(4) {
+        case 0: return nil
+        case 1: return LogTime(seconds: Double(r.int(1 << 30)) + 0.25, year: 0, month: 4, day: 1, hour: 16, minute: 30, second: 45,
+                               fraction: 0, fractionDigits: 0, offsetMinutes: nil)
+        case 2: return LogTime(seconds: -Double(r.int(1000)) / 7, year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59,
+                               fraction: UInt32(r.int(1_000_000)), fractionDigits: 6, offsetMinutes: Int16(r.int(1500)) - 750)
+        default: return LogTime(seconds: 1.5e9, year: 2020, month: 1, day: 2, hour: 3, minute: 4, second: 5,
+                                fraction: 465, fractionDigits: 3, offsetMinutes: Int16.min)
+        }
+    }
+
+    static func ref(_ r: inout Random, shared: LogTime?) -> EventRef {
+        EventRef(line: r.int(3) == 0 ? Int.max - r.int(10) : r.int(1 << 40), time: r.bool() ? shared : time(&r),
+                 kind: EventKind.allCases[r.int(EventKind.allCases.count)])
+    }
+
+    static func controller(_ r: inout Random) -> ControllerRef {
+        let cls = ["HomeViewController", "Ünïcødé.View", "", "A#B"][r.int(4)]
+        let instance = [cls, "\(cls)#\(r.int(1_000_000) + 1)", "\(cls)#0", "\(cls)#", "other#12x", "(capture)"][r.int(6)]
+        return ControllerRef(className: cls, address: r.bool() ? nil : r.next(), instance: instance)
+    }
+
+    static func reason(_ r: inout Random, _ t: LogTime?) -> IncompleteReason {
+        switch r.int(4) {
+        case 0: return .deallocated(ref(&r, shared: t))
+        case 1: return .sessionEnded
+        case 2: return .superseded(ref(&r, shared: t))
+        default: return .contradicted(ref(&r, shared: t))
+        }
+    }
+
+    static func observation(_ r: inout Random) -> Observation {
+        let t = time(&r)
+        func e() -> EventRef { ref(&r, shared: t) }
+        func oe() -> EventRef? { r.bool() ? nil : e() }
+        let states: [Appearance] = [.unknown, .disappeared, .appearing, .appeared, .disappearing]
+        let removalKinds: [RemovalKind] = [.dismissed, .removedFromParent, .popped, .poppedWithTop, .closed]
+        func removal() -> Removal {
+            Removal(kind: removalKinds[r.int(5)], evidence: e(), takenAlongBy: r.bool() ? nil : "Parent#\(r.int(9))", anchor: e())
+        }
+        let kind: ObservationKind
+        switch r.int(19) {
+        case 0: kind = .missingDidAppear(will: e(), reason: reason(&r, t))
+        case 1: kind = .missingDidDisappear(will: e(), reason: reason(&r, t))
+        case 2: kind = .didWithoutWill(did: e(), state: states[r.int(5)])
+        case 3: kind = .willInSameState(will: e(), state: states[r.int(5)], since: oe())
+        case 4: kind = .appearanceBeforeLoad(event: e(), created: oe())
+        case 5: kind = .duplicateViewDidLoad(event: e(), firstLoad: oe())
+        case 6: kind = .eventAfterDealloc(event: e(), dealloc: e())
+        case 7: kind = .deallocWhileVisible(dealloc: e(), appeared: oe())
+        case 8: kind = .leaked(removal: removal(), anchor: e(), will: oe(), wentOn: r.bool() ? nil : 3.25, confirmed: r.bool())
+        case 9: kind = .lateDealloc(dealloc: e(), removal: removal(), delay: Double(r.int(100_000)) / 1000)
+        case 10: kind = .completionBeforeDisappearance(marker: e(), did: e(), will: oe())
+        case 11: kind = .completionBeforeAppearance(marker: e(), did: e(), will: oe())
+        case 12: kind = .willMoveWithoutDidMove(will: e(), reason: reason(&r, t))
+        case 13: kind = .removedWithoutWillMove(did: e())
+        case 14: kind = .slowTransition(will: e(), did: e(), milliseconds: 1234.5)
+        case 15: kind = .memoryWarning(event: e(), countInSession: r.int(100_000), classes: ["A", "B", "A"].prefix(r.int(4)).map { $0 },
+                                       classCount: r.int(50))
+        case 16: kind = .uikitUnbalanced(event: e(), text: "Unbalanced calls to begin/end appearance transitions for <X: 0x1> \u{0}é")
+        case 17: kind = .uikitPresentationConflict(event: e(), text: "Attempt to present", others: (0..<r.int(3)).map { _ in controller(&r) })
+        default: kind = .noLifecycleEvents(lines: r.int(1 << 50), unread: r.int(9), firstUnread: r.bool() ? nil : r.int(99))
+        }
+        let requires = r.bool() ? nil : Requirement(className: "Req\(r.int(3))", anyOf: [.viewDidDisappear, .dealloc].filter { _ in r.bool() })
+        return Observation(kind: kind, controller: controller(&r), requires: requires, line: r.int(1 << 35), time: t)
+    }
+
+    /// Requirements compare as sets of kinds (their order is not kept).
+    static func text(_ o: Observation) -> String {
+        var o = o
+        if var r = o.requires {
+            r.anyOf.sort { $0.bit < $1.bit }
+            o.requires = r
+        }
+        return String(reflecting: o)
+    }
+
+    @Test(arguments: [1, 2, 3, 42, 1_000])
+    func everyObservationReadsBackAsItWasMade(seed: UInt64) {
+        var r = Random(seed: seed)
+        let made = (0..<2_000).map { _ in Self.observation(&r) }
+        var list = ObservationList()
+        for o in made { list.append(o) }
+        #expect(list.count == made.count)
+        for (i, o) in made.enumerated() {
+            #expect(Self.text(list[i]) == Self.text(o), "seed \(seed), observation \(i)")
+        }
+        let odd = list.filter { $0.line % 2 == 1 }
+        #expect(odd.map(Self.text) == made.filter { $0.line % 2 == 1 }.map(Self.text))
+    }
+
+    /// Observations from a real run: the compact list keeps them in tens of bytes each.
+    @Test func observationsCostTensOfBytes() {
+        var list = ObservationList()
+        let t = LogTime(seconds: 1.7e9, year: 2024, month: 3, day: 1, hour: 12, minute: 0, second: 0, fraction: 123, fractionDigits: 3, offsetMinutes: nil)
+        for i in 0..<10_000 {
+            let did = EventRef(line: 1_000 + i, time: t, kind: .viewDidAppear)
+            list.append(Observation(kind: .didWithoutWill(did: did, state: .appeared),
+                                    controller: ControllerRef(className: "HomeViewController", address: nil, instance: "HomeViewController#1"),
+                                    requires: Requirement(className: "HomeViewController", anyOf: [.viewWillAppear]), line: 1_000 + i, time: t))
+        }
+        #expect(list.byteCount / list.count < 64, "\(list.byteCount / list.count) bytes per observation")
+    }
+
+    /// The findings of a compact list read as the rule engine words them, in report order; counts
+    /// by severity, removal and declarations work without changing what is read.
+    @Test func findingListReadsLikeTheFindingsItHolds() throws {
+        let text = try String(contentsOf: fixtureURL("seeds/navtest-missing-dealloc.log"), encoding: .utf8)
+        var result = Linter().lint(text: text, path: "a.log")
+        let all = Array(result.findings)
+        #expect(!all.isEmpty)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.line <= $1.line })
+        #expect(result.findings.count(.error) == all.filter { $0.severity == .error }.count)
+        #expect(result.findings.indices.map { result.findings.severity(at: $0) } == all.map(\.severity))
+        let cls = all[0].controller.className
+        result.findings.attach([cls: Declaration(path: "X.swift", line: 7)])
+        #expect(result.findings.filter { $0.controller.className == cls }.allSatisfy { $0.declaration == Declaration(path: "X.swift", line: 7) })
+        let first = all[0].fingerprint
+        result.findings.removeAll { $0.fingerprint == first }
+        #expect(Array(result.findings).map(\.message) == all.filter { $0.fingerprint != first }.map(\.message))
+        let run = LintResult(files: [FileResult(stats: result.stats, findings: []), result, FileResult(stats: result.stats, findings: [all[0]])])
+        #expect(run.findings.map(\.message) == result.findings.map(\.message) + [all[0].message])
+    }
+}
