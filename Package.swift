@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "VCLintSimulation", dependencies: ["VCLintCore"]),
         .executableTarget(
             name: "vclint-loggen",
-            dependencies: ["VCLintCore", "VCLintSimulation"]
+            dependencies: ["VCLintCore", "VCLintSimulation", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Precision and recall per rule on simulated captures (Benchmarks/accuracy.sh).
         .executableTarget(

@@ -1,3 +1,4 @@
+import ArgumentParser
 import VCLintCore
 import VCLintSimulation
 #if canImport(Glibc)
@@ -6,102 +7,166 @@ import Glibc
 import Darwin
 #endif
 
-// vclint-loggen: writes a simulated capture (NavigationSimulator) to stdout, deterministic by seed.
-//   vclint-loggen [--seed N] [--envelope nslog|nslog-tz|oslog|compact|syslog|ndjson|bare]
-//                 [--dialect objc|swift|described|named|method-class|free-form] [--style-seed N] [--fault leak|missing-did-disappear|
-//                 missing-did-appear|event-after-dealloc|completion-before-disappearance|stalled-push|leaked-twin|
-//                 skipped-did-move|stray-after-dealloc|missing-did-disappear-at-end|missing-did-appear-at-end|deep-stack-leak]
-//                 [--families F,F…] [--sessions N] [--steps N]
-//                 [--noise X] [--mention-rate P] [--memory-warnings P]
-//                 [--size BYTES] [--truth FILE]
-// --noise: noise lines per lifecycle line (15 gives ~94% noise); --mention-rate: the share of noise lines
-// that mention a callback without being one (analytics, routing); --memory-warnings: the share of
-// navigation steps that are a memory warning (default 0.08).
-// --size repeats simulated runs (seed, seed+1, …) until that many bytes are written; --truth writes
-// the expected findings (`rule line`) of an injected fault. The free-form dialect prints every run in
-// one style (an app keeps its format), drawn from --style-seed (default: the seed); it is named on stderr.
-// --families adds issue 14's flows (stalled-transitions, twins, bare-child-moves, lazy-tabs, completion-at-end,
-// deep-stacks, printed-relaunch; NavigationSimulator.Family); a fault of a family turns its family on. The
-// property tests hold each family to the spec on its own; families combined are not checked for ambiguity.
+/// Writes a simulated capture (`NavigationSimulator`) to stdout, the same bytes for the same options:
+/// the test suite's property tests, `Benchmarks/run.sh` and `Benchmarks/accuracy.sh` read these.
+struct LogGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vclint-loggen",
+        abstract: "Write a simulated iOS console capture to standard output, deterministic by seed.",
+        discussion: """
+            Each run is an app session of push/pop, present/dismiss, sheets, tabs and child controllers, \
+            in one envelope and dialect, with noise lines in between. With --fault one fault is injected \
+            into the first run and --truth writes the findings vclint must report (`RULE LINE` per line). \
+            --size repeats runs (seed, seed+1, …, each a relaunch with a later clock and a new pid) until \
+            that many bytes are written.
 
-func fail(_ message: String) -> Never {
-    var m = "vclint-loggen: error: \(message)\n"
-    m.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-    exit(2)
-}
+            Examples:
+              vclint-loggen --seed 7 --envelope oslog --dialect swift --fault leak --truth truth.txt > capture.log
+              vclint-loggen --seed 1 --noise 15 --mention-rate 0.05 --size 1e9 > 1gib.log
+            """)
 
-var options = NavigationSimulator.Options(seed: 1)
-var size = 0
-var truthPath: String?
-var styleSeed: UInt64?
-var args = CommandLine.arguments.dropFirst()
-while let flag = args.popFirst() {
-    guard let value = args.popFirst() else { fail("\(flag) needs a value") }
-    switch flag {
-    case "--seed": options.seed = UInt64(value) ?? { fail("bad seed \(value)") }()
-    case "--envelope": options.envelope = EnvelopeFormat(rawValue: value) ?? { fail("unknown envelope \(value)") }()
-    case "--dialect": options.dialect = NavigationSimulator.Dialect(rawValue: value) ?? { fail("unknown dialect \(value)") }()
-    case "--fault": options.fault = NavigationSimulator.Fault(rawValue: value) ?? { fail("unknown fault \(value)") }()
-    case "--sessions": options.sessions = Int(value) ?? { fail("bad number \(value)") }()
-    case "--steps": options.steps = Int(value) ?? { fail("bad number \(value)") }()
-    case "--noise": options.noise = Double(value) ?? { fail("bad number \(value)") }()
-    case "--mention-rate": options.mentionRate = Double(value) ?? { fail("bad number \(value)") }()
-    case "--memory-warnings": options.memoryWarningRate = Double(value) ?? { fail("bad number \(value)") }()
-    case "--size": size = Int(Double(value) ?? { fail("bad size \(value)") }())
-    case "--truth": truthPath = value
-    case "--style-seed": styleSeed = UInt64(value) ?? { fail("bad seed \(value)") }()
-    case "--families":
-        for name in value.split(separator: ",") {
-            options.families.insert(NavigationSimulator.Family(rawValue: String(name)) ?? { fail("unknown family \(name)") }())
+    @Option(help: "The generator's seed: the same seed and options give the same bytes.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The envelope around each line.", valueName: EnvelopeFormat.allCases.map(\.rawValue).joined(separator: "|")),
+            transform: { try choice(EnvelopeFormat(rawValue: $0), $0, EnvelopeFormat.allCases.map(\.rawValue)) })
+    var envelope: EnvelopeFormat = .nslogTZ
+
+    @Option(help: ArgumentHelp("How lifecycle lines are worded (free-form: an app's own words, one style per capture).",
+                               valueName: NavigationSimulator.Dialect.allCases.map(\.rawValue).joined(separator: "|")),
+            transform: { try choice(NavigationSimulator.Dialect(rawValue: $0), $0, NavigationSimulator.Dialect.allCases.map(\.rawValue)) })
+    var dialect: NavigationSimulator.Dialect = .objc
+
+    @Option(help: "The seed of the free-form dialect's style (default: drawn from --seed); the style is named on stderr.")
+    var styleSeed: UInt64?
+
+    @Option(help: ArgumentHelp("Inject one fault in the first run (its family is turned on).",
+                               valueName: NavigationSimulator.Fault.allCases.map(\.rawValue).joined(separator: "|")),
+            transform: { try choice(NavigationSimulator.Fault(rawValue: $0), $0, NavigationSimulator.Fault.allCases.map(\.rawValue)) })
+    var fault: NavigationSimulator.Fault?
+
+    @Option(help: ArgumentHelp("Comma-separated families of legal flows to add.",
+                               valueName: NavigationSimulator.Family.allCases.map(\.rawValue).joined(separator: ",")),
+            transform: { value in
+                var set: Set<NavigationSimulator.Family> = []
+                for name in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    set.insert(try choice(NavigationSimulator.Family(rawValue: String(name)), String(name), NavigationSimulator.Family.allCases.map(\.rawValue)))
+                }
+                return set
+            })
+    var families: Set<NavigationSimulator.Family> = []
+
+    @Option(help: "App sessions (launches) per run.")
+    var sessions = 2
+
+    @Option(help: "Navigation steps per session.")
+    var steps = 30
+
+    @Option(help: "Noise lines per lifecycle line, on average (15 gives about 94 % noise).")
+    var noise = 2.0
+
+    @Option(help: "The share of noise lines that mention a callback name without being one (analytics, routing).")
+    var mentionRate = 0.25
+
+    @Option(help: "The share of navigation steps that are a memory warning.")
+    var memoryWarnings = 0.08
+
+    @Option(help: ArgumentHelp("Repeat runs until this many bytes are written (1e9 is accepted).", valueName: "bytes"),
+            transform: { value in
+                guard let d = Double(value), d >= 0, d < 1e15 else { throw ValidationError("bad size \(value)") }
+                return Int(d)
+            })
+    var size = 0
+
+    @Option(help: ArgumentHelp("Write the expected findings of the injected fault here (`RULE LINE` per line).", valueName: "file"))
+    var truth: String?
+
+    func validate() throws {
+        if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
+        if steps < 0 { throw ValidationError("--steps must be 0 or more") }
+        for (name, v) in [("--noise", noise), ("--mention-rate", mentionRate), ("--memory-warnings", memoryWarnings)] where !(v >= 0) || !v.isFinite {
+            throw ValidationError("\(name) must be a number 0 or more")
         }
-    default: fail("unknown option \(flag)")
+        if mentionRate > 1 || memoryWarnings > 1 { throw ValidationError("--mention-rate and --memory-warnings are shares between 0 and 1") }
+    }
+
+    func run() throws {
+        var options = NavigationSimulator.Options(seed: seed)
+        options.envelope = envelope
+        options.dialect = dialect
+        options.fault = fault
+        options.families = families
+        options.sessions = sessions
+        options.steps = steps
+        options.noise = noise
+        options.mentionRate = mentionRate
+        options.memoryWarningRate = memoryWarnings
+        // A fault's family stays on in every run of the capture (one app build, one behaviour).
+        if let family = fault?.family { options.families.insert(family) }
+        if dialect == .freeForm {
+            var rng = SplitMix64(seed: styleSeed ?? seed ^ 0x5EED_F00D)
+            let style = FreeFormStyle.random(&rng)
+            options.style = style
+            Self.write("vclint-loggen: free-form style: \(style)\n", to: 2)
+        }
+
+        var written = 0
+        var expected = ""
+        var lineOffset = 0
+        repeat {
+            let out = NavigationSimulator.generate(options)
+            let text = out.text
+            guard Self.write(text, to: 1) else { throw ExitCode(1) }
+            written += text.utf8.count
+            for e in out.expected { expected += "\(e.rule) \(e.line + lineOffset)\n" }
+            lineOffset += out.lines.count
+            options.seed &+= 1
+            // The next run is a relaunch of the app: later clock, new pid.
+            options.startTime = out.endTime + 60
+            options.firstPID = out.nextPID
+            options.logsInit = out.logsInit
+            options.logsDealloc = out.logsDealloc
+            options.fault = nil  // one fault per file
+        } while written < size
+
+        if let truth {
+            guard let f = fopen(truth, "w") else { throw ValidationError("\(truth): cannot write") }
+            fputs(expected, f)
+            guard fclose(f) == 0 else { throw ValidationError("\(truth): cannot write") }
+        }
+    }
+
+    /// Writes all of `s` to a descriptor; false when it cannot (a closed pipe, a full disk).
+    @discardableResult
+    static func write(_ s: String, to fd: Int32) -> Bool {
+        var s = s
+        return s.withUTF8 { buf in
+            var off = 0
+            while off < buf.count {
+                let n = LibC.write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
     }
 }
 
-func emit(_ s: String) {
-    var s = s
-    s.withUTF8 { buf in
-        var off = 0
-        while off < buf.count {
-            let n = write(1, buf.baseAddress! + off, buf.count - off)
-            if n <= 0 { exit(1) }
-            off += n
-        }
+/// A value of a fixed list, or an error that lists them.
+func choice<T>(_ value: T?, _ text: String, _ names: [String]) throws -> T {
+    guard let value else { throw ValidationError("unknown value '\(text)'; expected one of \(names.joined(separator: ", "))") }
+    return value
+}
+
+// A bad option is exit 2, as for vclint itself (ArgumentParser's own code would be 64).
+do {
+    var command = try LogGen.parse()
+    try command.run()
+} catch {
+    if LogGen.exitCode(for: error) == .validationFailure {
+        LogGen.write(LogGen.fullMessage(for: error) + "\n", to: 2)
+        exit(2)
     }
-}
-
-// A fault's family stays on in every run of the capture (one app build, one behaviour).
-if let family = options.fault?.family { options.families.insert(family) }
-
-if options.dialect == .freeForm {
-    var rng = SplitMix64(seed: styleSeed ?? options.seed ^ 0x5EED_F00D)
-    let style = FreeFormStyle.random(&rng)
-    options.style = style
-    var note = "vclint-loggen: free-form style: \(style)\n"
-    note.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
-
-var written = 0
-var truth = ""
-var lineOffset = 0
-repeat {
-    let out = NavigationSimulator.generate(options)
-    let text = out.text
-    emit(text)
-    written += text.utf8.count
-    for e in out.expected { truth += "\(e.rule) \(e.line + lineOffset)\n" }
-    lineOffset += out.lines.count
-    options.seed &+= 1
-    // The next run is a relaunch of the app: later clock, new pid.
-    options.startTime = out.endTime + 60
-    options.firstPID = out.nextPID
-    options.logsInit = out.logsInit
-    options.logsDealloc = out.logsDealloc
-    options.fault = nil  // one fault per file
-} while written < size
-
-if let truthPath {
-    guard let f = fopen(truthPath, "w") else { fail("\(truthPath): cannot write") }
-    fputs(truth, f)
-    fclose(f)
+    LogGen.exit(withError: error)
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import VCLintSimulation
+
+/// `vclint-loggen`, the simulator's command line (the benchmarks and the README's reproduce commands).
+@Suite struct LogGenCLITests {
+    static var binary: URL { CLITests.binary.deletingLastPathComponent().appendingPathComponent("vclint-loggen") }
+
+    func run(_ args: [String]) throws -> CLITests.Run {
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLITests.Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func helpDocumentsEveryOptionAndValue() throws {
+        let r = try run(["--help"])
+        #expect(r.status == 0)
+        let options = ["--seed", "--envelope", "--dialect", "--style-seed", "--fault", "--families", "--sessions", "--steps",
+                       "--noise", "--mention-rate", "--memory-warnings", "--size", "--truth"]
+        for o in options { #expect(r.stdout.contains(o), "\(o) missing from --help") }
+        let values = NavigationSimulator.Fault.allCases.map(\.rawValue) + NavigationSimulator.Family.allCases.map(\.rawValue)
+            + NavigationSimulator.Dialect.allCases.map(\.rawValue)
+        for v in values { #expect(r.stdout.contains(v), "\(v) missing from --help") }
+    }
+
+    @Test func aBadValueIsExitTwoWithTheChoices() throws {
+        let r = try run(["--fault", "lek"])
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("expected one of leak,"))
+        #expect(try run(["--seed"]).status == 2)
+        #expect(try run(["--size", "lots"]).status == 2)
+        #expect(try run(["--noise", "-1"]).status == 2)
+    }
+
+    @Test func truthIsTheSimulatorsExpectedFindings() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try run(["--seed", "5", "--envelope", "oslog", "--fault", "leak", "--truth", path])
+        #expect(r.status == 0)
+        var o = NavigationSimulator.Options(seed: 5)
+        o.envelope = .oslog
+        o.fault = .leak
+        let out = NavigationSimulator.generate(o)
+        #expect(r.stdout == out.text)
+        let truth = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!out.expected.isEmpty)
+        #expect(truth == out.expected.map { "\($0.rule) \($0.line)\n" }.joined())
+    }
+}
