@@ -14,6 +14,9 @@ public struct EventRef: Sendable, Equatable {
 /// Where an instance stands between viewWillAppear … viewDidDisappear.
 public enum Appearance: String, Sendable {
     case unknown, disappeared, appearing, appeared, disappearing
+
+    /// On screen, or coming on screen.
+    @inline(__always) var isVisible: Bool { self == .appeared || self == .appearing }
 }
 
 /// How a controller left for good (lifecycle.md §4 "Removal").
@@ -69,7 +72,8 @@ final class Instance {
     var viewMayBeUnloaded = false
     /// viewWillUnload/viewDidUnload was logged: a later viewDidLoad belongs to this instance.
     var viewUnloadLogged = false
-    var appearance: Appearance = .unknown
+    /// Set through `SessionTimeline.setAppearance`, which counts the visible instances.
+    fileprivate(set) var appearance: Appearance = .unknown
     var pendingWill: EventRef?
     /// The pending will-callback was itself reported (a will for the state it was in): its missing
     /// did-callback would be the same root cause again.
@@ -222,5 +226,23 @@ final class Transition {
         guard let k = memberIndex(i), members[k].pending else { return false }
         members[k].failed = true
         return true
+    }
+}
+
+extension SessionTimeline {
+    /// Moves an instance to `a`, keeping `visibleCount` (the live instances on screen) exact: a
+    /// disappearance with nothing appearing asks whether anything of ours stays on screen, once per
+    /// transition, which must not cost a scan of every controller (issue 15: 100k classes).
+    @inline(__always)
+    func setAppearance(_ inst: Instance, _ a: Appearance) {
+        let was = inst.appearance.isVisible
+        inst.appearance = a
+        if was != a.isVisible { visibleCount += was ? -1 : 1 }
+    }
+
+    /// An instance leaves the live ones (deallocated, or forgotten): it no longer counts as visible.
+    @inline(__always)
+    func leaveLive(_ inst: Instance) {
+        if inst.appearance.isVisible { visibleCount -= 1 }
     }
 }

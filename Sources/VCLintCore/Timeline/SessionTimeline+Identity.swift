@@ -343,6 +343,7 @@ extension SessionTimeline {
     }
 
     func forget(_ inst: Instance) {
+        if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }
     }

@@ -71,18 +71,27 @@ extension SessionTimeline {
             }
         }
         if let recorder {
-            let othersVisible = classes.values.contains { state in
-                state.live.contains { i in !t.isMember(i) && (i.appearance == .appeared || i.appearance == .appearing) }
-            }
+            var visibleMembers = 0
+            for k in t.members.indices where t.members[k].instance.isAlive && t.members[k].instance.appearance.isVisible { visibleMembers += 1 }
+            let othersVisible = visibleCount > visibleMembers
             recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
     }
 
+    /// Whether a live instance other than `inst` is on screen (or coming on screen).
     func stillVisible(except inst: Instance) -> Bool {
-        for state in classes.values {
-            for i in state.live where i !== inst && (i.appearance == .appeared || i.appearance == .appearing) { return true }
+        let visible = visibleCount > (inst.isAlive && inst.appearance.isVisible ? 1 : 0)
+        #if DEBUG
+        // Debug builds (the test suite) check the count against a scan, where a scan is cheap.
+        if classes.count < 64 {
+            var scanned = false
+            for state in classes.values {
+                for i in state.live where i !== inst && i.appearance.isVisible { scanned = true }
+            }
+            assert(scanned == visible, "visibleCount \(visibleCount) disagrees with the live instances")
         }
-        return false
+        #endif
+        return visible
     }
 
     /// The chain of instances from `arriving` up through what covered it to `leaving` (exclusive of
@@ -180,6 +189,7 @@ extension SessionTimeline {
                 emit(.lateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
             }
         }
+        leaveLive(inst)
         inst.dealloc = ref
         if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
         inst.transition = nil
@@ -266,6 +276,7 @@ extension SessionTimeline {
             state.lastDead = nil
         }
         byAddress = [:]
+        visibleCount = 0
         transition = nil
         lastInitInstance = nil
     }

@@ -8,7 +8,7 @@ import Glibc
 extension SessionTimeline {
     /// Starts (or joins) the transition for a will-callback.
     func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
-        inst.appearance = dir == .appear ? .appearing : .disappearing
+        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
         inst.pendingWill = ref
         inst.pendingWillReported = false
         let t: Transition
@@ -89,7 +89,7 @@ extension SessionTimeline {
         if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
         t.members[k].direction = dir
         t.cancelled = true
-        inst.appearance = dir == .appear ? .appearing : .disappearing
+        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
         inst.pendingWill = ref
         inst.pendingWillReported = false
         t.lastTime = ref.time ?? t.lastTime

@@ -32,6 +32,8 @@ final class SessionTimeline {
     var transition: Transition?
     var transitionSerial = 0
     var memoryWarnings = 0
+    /// How many live instances are appearing or appeared (`setAppearance`).
+    var visibleCount = 0
     /// The session's first memory warning and its controller, and the classes that got one (the
     /// first `warnedClassLimit` of them: the finding names a few, and memory stays bounded).
     var firstWarning: (ref: EventRef, who: ControllerRef)?
@@ -129,15 +131,15 @@ final class SessionTimeline {
         case .initialize:
             inst.initSeen = true
             if inst.initEpoch == nil { inst.initEpoch = transitionSerial }
-            if inst.appearance == .unknown { inst.appearance = .disappeared }
+            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
         case .loadView:
             inst.loadViewPending = true
-            if inst.appearance == .unknown { inst.appearance = .disappeared }
+            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
         case .viewDidLoad:
             if inst.loaded && !inst.viewMayBeUnloaded {
                 emit(.duplicateViewDidLoad(event: ref, firstLoad: inst.loadLine), inst.ref, line: e.line, time: e.time)
             }
-            if inst.appearance == .unknown && !inst.appearedEver { inst.appearance = .disappeared }
+            if inst.appearance == .unknown && !inst.appearedEver { setAppearance(inst, .disappeared) }
             inst.loaded = true
             inst.loadViewPending = false
             inst.viewMayBeUnloaded = false
@@ -218,7 +220,7 @@ final class SessionTimeline {
                      requires: [.viewWillAppear], of: inst)
                 if state == .disappearing { dropFromTransition(inst) }
             }
-            inst.appearance = .appeared
+            setAppearance(inst, .appeared)
             if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
             inst.appearedEver = true
             inst.lastAppear = ref
@@ -253,7 +255,7 @@ final class SessionTimeline {
                      requires: [.viewWillDisappear], of: inst)
                 if state == .appearing { dropFromTransition(inst) }
             }
-            inst.appearance = .disappeared
+            setAppearance(inst, .disappeared)
             inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
             inst.pendingWill = nil
             inst.lastDidDisappear = ref
