@@ -131,3 +131,60 @@ import Testing
         #expect(run.findings.map(\.message) == result.findings.map(\.message) + [all[0].message])
     }
 }
+
+/// Times as the parser makes them are stored without their seconds (recomputed from the fields,
+/// bit for bit), their date once per list: what keeps a leak's observation small (issue 15).
+@Suite struct CompactTimeTests {
+    static func parsed(_ text: String, syslog: Bool = false) -> LogTime? {
+        var copy = text
+        return copy.withUTF8 { buf -> LogTime? in
+            var c = ByteCursor(buf.baseAddress!, count: buf.count)
+            return syslog ? TimestampParser.parseSyslog(&c) : TimestampParser.parseISOLike(&c)?.0
+        }
+    }
+
+    @Test(arguments: [1, 7, 99])
+    func parsedTimesReadBackBitForBit(seed: UInt64) throws {
+        var r = SplitMix(seed: seed)
+        var list = ObservationList()
+        var made: [LogTime] = []
+        for _ in 0..<3_000 {
+            let digits = r.int(10)
+            let fraction = digits == 0 ? "" : "." + (0..<digits).map { _ in String(r.int(10)) }.joined()
+            let offsets = ["", "Z", "+08:00", "-0530", "+0000", "-12:00"]
+            let text: String
+            let syslog = r.int(4) == 0
+            if syslog {
+                text = "\(["Jan", "Feb", "Mar", "Dec"][r.int(4)]) \(1 + r.int(28)) \(String(format: "%02d:%02d:%02d", r.int(24), r.int(60), r.int(60)))\(fraction)"
+            } else {
+                text = String(format: "%04d-%02d-%02d %02d:%02d:%02d", 1970 + r.int(100), 1 + r.int(12), 1 + r.int(28), r.int(24), r.int(60), r.int(61))
+                    + fraction + offsets[r.int(offsets.count)]
+            }
+            let t = try #require(Self.parsed(text, syslog: syslog), "\(text)")
+            #expect(t.fieldSeconds.bitPattern == t.seconds.bitPattern, "\(text)")
+            made.append(t)
+            let ref = EventRef(line: made.count, time: t, kind: .viewDidAppear)
+            list.append(Observation(kind: .didWithoutWill(did: ref, state: .appeared),
+                                    controller: ControllerRef(className: "A", address: nil, instance: "A"), requires: nil, line: made.count, time: t))
+        }
+        for (i, t) in made.enumerated() {
+            let back = try #require(list[i].time)
+            #expect(back.seconds.bitPattern == t.seconds.bitPattern && back.iso == t.iso)
+        }
+    }
+
+    @Test func aLeakCostsFewBytes() {
+        var list = ObservationList()
+        for i in 0..<1_000 {
+            let did = Self.parsed("2024-03-01 10:00:\(String(format: "%02d", i % 60)).\(String(format: "%03d", i % 1000))")!
+            let will = Self.parsed("2024-03-01 09:59:59.\(String(format: "%03d", i % 1000))")!
+            let anchor = EventRef(line: 10 * i + 5, time: did, kind: .viewDidDisappear)
+            let removal = Removal(kind: .popped, evidence: anchor, takenAlongBy: nil, anchor: anchor)
+            list.append(Observation(kind: .leaked(removal: removal, anchor: anchor, will: EventRef(line: 10 * i + 1, time: will, kind: .viewWillDisappear),
+                                                  wentOn: 12.5, confirmed: true),
+                                    controller: ControllerRef(className: "ModalViewController", address: nil, instance: "ModalViewController#\(i + 1)"),
+                                    requires: nil, line: 10 * i + 5, time: did))
+        }
+        #expect(list.byteCount / list.count <= 64, "\(list.byteCount / list.count) bytes per leak")
+    }
+}

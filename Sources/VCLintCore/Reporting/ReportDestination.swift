@@ -116,6 +116,10 @@ public final class PendingReportFile {
         }
         target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
         // `.NAME.vclint-XXXXXX`: hidden, and no log extension, so a lint of the directory skips it.
+        // SIGINT/SIGTERM wait until the file is registered for removal (its handler is installed first).
+        TemporaryFiles.prepare()
+        TemporaryFiles.holdSignals()
+        defer { TemporaryFiles.releaseSignals() }
         let (fd, temp) = try Self.makeTemporary(beside: target, tag: "vclint", reportPath: path)
         self.fd = fd
         self.temporaryPath = temp

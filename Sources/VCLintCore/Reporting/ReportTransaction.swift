@@ -133,6 +133,14 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var kept: [UnsafeMutablePointer<CChar>] = []
     private static let lock = NSLock()
 
+    /// Installs the SIGINT/SIGTERM handlers that remove the registered files (before a file is
+    /// created, so that no signal can come between its creation and its registration).
+    static func prepare() {
+        lock.lock()
+        defer { lock.unlock() }
+        installHandlers()
+    }
+
     static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }

@@ -56,6 +56,22 @@ public struct LogTime: Sendable, Equatable {
     }
 
     public static func == (a: LogTime, b: LogTime) -> Bool { a.seconds == b.seconds && a.iso == b.iso }
+
+    /// The seconds that the parser computes from these fields (an ISO-like stamp; syslog's, without
+    /// a year, within 2000). A stored time whose seconds are these need not store them.
+    var fieldSeconds: Double {
+        let days = CivilTime.daysFromCivil(year: year == 0 ? 2000 : Int(year), month: Int(month), day: Int(day))
+        let offsetSeconds = offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
+        var f = 0.0
+        var scale = 1
+        for _ in 1..<max(1, Int(fractionDigits)) { scale *= 10 }
+        for i in 0..<Int(fractionDigits) {
+            let digit = Int(fraction) / scale % 10
+            f += Double(digit) * TimestampParser.fractionScale(i)
+            scale /= 10
+        }
+        return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + f
+    }
 }
 
 enum CivilTime {

@@ -9,6 +9,8 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     private var starts: [Int] = []
     /// Class names (and other repeated names), by first use.
     private var names = NameTable()
+    /// The dates of the times (with their precision and offset), by first use: a capture spans few.
+    private var dates = DateTable()
 
     public init() {}
 
@@ -20,19 +22,64 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     public var endIndex: Int { starts.count }
 
     public subscript(i: Int) -> Observation {
-        var r = Reader(bytes: bytes, at: starts[i], names: names)
+        var r = Reader(bytes: bytes, at: starts[i], names: names, dates: dates)
         return r.observation()
     }
 
     public mutating func append(_ o: Observation) {
+        append(o, awaitingEnd: false)
+    }
+
+    private mutating func append(_ o: Observation, awaitingEnd: Bool) {
         starts.append(bytes.count)
         // The writer holds the only references: its appends do not copy.
-        var w = Writer(bytes: bytes, names: names)
+        var w = Writer(bytes: bytes, names: names, dates: dates)
         bytes = []
         names = NameTable()
+        dates = DateTable()
+        w.awaitingEnd = awaitingEnd
         w.observation(o)
         bytes = w.bytes
         names = w.names
+        dates = w.dates
+    }
+
+    /// Appends a `.leaked` observation whose session has not ended (its wentOn, confirmed and
+    /// requirement are placeholders until `resolveLeak`), and returns its index. A controller that
+    /// no event can reach any more is kept this way only (`SessionTimeline.evictUnreachable`).
+    mutating func appendLeakAwaitingEnd(_ o: Observation) -> Int {
+        append(o, awaitingEnd: true)
+        return starts.count - 1
+    }
+
+    /// Where a leak awaiting its session's end has its wentOn field and its requirement's flag.
+    private func leakFieldOffsets(_ index: Int) -> (wentOn: Int, requires: Int)? {
+        var r = Reader(bytes: bytes, at: starts[index], names: names, dates: dates)
+        guard Tag(rawValue: r.byte()) == .leakAwaitingEnd else { return nil }
+        _ = r.removal()
+        _ = r.ref()
+        _ = r.optionalRef()
+        let wentOnAt = r.at
+        r.at += 10
+        _ = r.controller()
+        return (wentOnAt, r.at)
+    }
+
+    /// The session ended: the leak at `index` learns how long the session went on after it, whether
+    /// that confirms it, and whether its class's dealloc must be logged for it to count (a
+    /// requirement on its controller's class). Rewrites fixed-width bytes in place.
+    mutating func resolveLeak(at index: Int, wentOn: Double?, confirmed: Bool, requiresDealloc: Bool) {
+        // Found by a reader that is gone before the bytes change: one that still held them would
+        // make the first write copy the whole list (once per leak: quadratic).
+        guard let (wentOnAt, requiresAt) = leakFieldOffsets(index) else { return }
+        bytes[wentOnAt] = wentOn == nil ? 0 : 1
+        var bits = (wentOn ?? 0).bitPattern
+        for k in 1...8 {
+            bytes[wentOnAt + k] = UInt8(truncatingIfNeeded: bits)
+            bits >>= 8
+        }
+        bytes[wentOnAt + 9] = confirmed ? 1 : 0
+        bytes[requiresAt + 1] = requiresDealloc ? 1 : 0
     }
 
     public mutating func append<S: Sequence>(contentsOf s: S) where S.Element == Observation {
@@ -43,6 +90,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     public func filter(_ keep: (Observation) throws -> Bool) rethrows -> ObservationList {
         var out = ObservationList()
         out.names = names
+        out.dates = dates
         for i in indices where try keep(self[i]) {
             let end = i + 1 < starts.count ? starts[i + 1] : bytes.count
             out.starts.append(out.bytes.count)
@@ -52,7 +100,36 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     }
 
     /// The bytes held (`Benchmarks/memory.sh` checks the per-finding cost).
-    var byteCount: Int { bytes.count + starts.count * MemoryLayout<Int>.stride + names.byteCount }
+    var byteCount: Int { bytes.count + starts.count * MemoryLayout<Int>.stride + names.byteCount + dates.byteCount }
+}
+
+/// A time's date, precision and offset: what the times of one capture mostly share.
+struct DateKey: Hashable, Sendable {
+    var year: Int16
+    var month: UInt8, day: UInt8, digits: UInt8
+    var offset: Int16?
+    init(_ t: LogTime) {
+        year = t.year
+        month = t.month
+        day = t.day
+        digits = t.fractionDigits
+        offset = t.offsetMinutes
+    }
+}
+
+/// Dates by index (`ObservationList`'s times).
+struct DateTable: Sendable {
+    private(set) var dates: [DateKey] = []
+    private var index: [DateKey: Int] = [:]
+
+    mutating func id(_ d: DateKey) -> Int {
+        if let k = index[d] { return k }
+        dates.append(d)
+        index[d] = dates.count - 1
+        return dates.count - 1
+    }
+
+    var byteCount: Int { dates.count * (MemoryLayout<DateKey>.stride * 2 + 16) }
 }
 
 /// Names by index: a capture names few classes, each many times.
@@ -79,13 +156,21 @@ private extension ObservationList {
         case duplicateViewDidLoad, eventAfterDealloc, deallocWhileVisible, leaked, lateDealloc
         case completionBeforeDisappearance, completionBeforeAppearance, willMoveWithoutDidMove, removedWithoutWillMove
         case slowTransition, memoryWarning, uikitUnbalanced, uikitPresentationConflict, noLifecycleEvents
+        /// A leak whose session has not ended: how long it went on, whether that is confirmed and
+        /// whether dealloc must be logged are written fixed-width, and resolved in place (`resolveLeak`).
+        case leakAwaitingEnd
     }
 
     struct Writer {
         var bytes: [UInt8]
         var names: NameTable
-        /// The time written last in this observation: most refs of one share it.
+        var dates: DateTable
+        /// The two times written last in this observation, latest first: most refs of one share
+        /// one of them (a leak's removal and will-callback, say), written again as one byte.
         var lastTime: LogTime?
+        var priorTime: LogTime?
+        /// Writes a `.leaked` observation as `Tag.leakAwaitingEnd`.
+        var awaitingEnd = false
 
         mutating func byte(_ b: UInt8) { bytes.append(b) }
 
@@ -125,15 +210,25 @@ private extension ObservationList {
             if let d { byte(1); double(d) } else { byte(0) }
         }
 
+        /// A time: nil (0), the last or the prior one of this observation again (1, 3), or its date
+        /// (by `dates`), hour, minute, second and fraction digits, with the seconds written only when
+        /// they are not what the fields give (5 without them, 4 with).
         mutating func time(_ t: LogTime?) {
             guard let t else { byte(0); return }
             if let last = lastTime, last.seconds.bitPattern == t.seconds.bitPattern, last.sameFields(t) { byte(1); return }
-            byte(2)
-            double(t.seconds)
-            int(Int(t.year))
-            bytes.append(contentsOf: [t.month, t.day, t.hour, t.minute, t.second, t.fractionDigits])
+            if let prior = priorTime, prior.seconds.bitPattern == t.seconds.bitPattern, prior.sameFields(t) {
+                byte(3)
+                priorTime = lastTime
+                lastTime = prior
+                return
+            }
+            let derived = t.fieldSeconds.bitPattern == t.seconds.bitPattern
+            byte(derived ? 5 : 4)
+            uint(UInt64(dates.id(DateKey(t))))
+            bytes.append(contentsOf: [t.hour, t.minute, t.second])
             uint(UInt64(t.fraction))
-            if let o = t.offsetMinutes { byte(1); int(Int(o)) } else { byte(0) }
+            if !derived { double(t.seconds) }
+            priorTime = lastTime
             lastTime = t
         }
 
@@ -173,6 +268,7 @@ private extension ObservationList {
 
         mutating func observation(_ o: Observation) {
             lastTime = nil
+            priorTime = nil
             switch o.kind {
             case .missingDidAppear(let will, let reason):
                 byte(Tag.missingDidAppear.rawValue); ref(will); self.reason(reason)
@@ -190,6 +286,9 @@ private extension ObservationList {
                 byte(Tag.eventAfterDealloc.rawValue); ref(event); ref(dealloc)
             case .deallocWhileVisible(let dealloc, let appeared):
                 byte(Tag.deallocWhileVisible.rawValue); ref(dealloc); optionalRef(appeared)
+            case .leaked(let removal, let anchor, let will, let wentOn, let confirmed) where awaitingEnd:
+                byte(Tag.leakAwaitingEnd.rawValue); self.removal(removal); ref(anchor); optionalRef(will)
+                byte(wentOn == nil ? 0 : 1); double(wentOn ?? 0); bool(confirmed)
             case .leaked(let removal, let anchor, let will, let wentOn, let confirmed):
                 byte(Tag.leaked.rawValue); self.removal(removal); ref(anchor); optionalRef(will); optionalDouble(wentOn); bool(confirmed)
             case .lateDealloc(let dealloc, let removal, let delay):
@@ -217,7 +316,10 @@ private extension ObservationList {
                 if let f = firstUnread { byte(1); int(f) } else { byte(0) }
             }
             controller(o.controller)
-            if let r = o.requires {
+            if awaitingEnd, case .leaked = o.kind {
+                // The dealloc of the controller's class, or none: decided at the session's end.
+                byte(2); bool(o.requires != nil)
+            } else if let r = o.requires {
                 byte(1); name(r.className)
                 var bits: UInt32 = 0
                 for k in r.anyOf { bits |= k.bit }
@@ -241,12 +343,15 @@ private extension ObservationList {
         let bytes: [UInt8]
         var at: Int
         let names: NameTable
+        let dates: DateTable
         var lastTime: LogTime?
+        var priorTime: LogTime?
 
-        init(bytes: [UInt8], at: Int, names: NameTable) {
+        init(bytes: [UInt8], at: Int, names: NameTable, dates: DateTable) {
             self.bytes = bytes
             self.at = at
             self.names = names
+            self.dates = dates
         }
 
         mutating func byte() -> UInt8 {
@@ -293,6 +398,20 @@ private extension ObservationList {
             switch byte() {
             case 0: return nil
             case 1: return lastTime
+            case 3:
+                swap(&lastTime, &priorTime)
+                return lastTime
+            case 4, 5:
+                let derived = bytes[at - 1] == 5
+                let d = dates.dates[Int(uint())]
+                let hour = Int(byte()), minute = Int(byte()), second = Int(byte())
+                let fraction = UInt32(uint())
+                var t = LogTime(seconds: 0, year: Int(d.year), month: Int(d.month), day: Int(d.day), hour: hour, minute: minute,
+                                second: second, fraction: fraction, fractionDigits: Int(d.digits), offsetMinutes: d.offset)
+                t.seconds = derived ? t.fieldSeconds : double()
+                priorTime = lastTime
+                lastTime = t
+                return t
             default:
                 let seconds = double()
                 let year = int()
@@ -302,6 +421,7 @@ private extension ObservationList {
                 let offset: Int16? = byte() == 0 ? nil : Int16(int())
                 let t = LogTime(seconds: seconds, year: year, month: f[0], day: f[1], hour: f[2], minute: f[3], second: f[4],
                                 fraction: fraction, fractionDigits: f[5], offsetMinutes: offset)
+                priorTime = lastTime
                 lastTime = t
                 return t
             }
@@ -358,6 +478,11 @@ private extension ObservationList {
             case .deallocWhileVisible: kind = .deallocWhileVisible(dealloc: ref(), appeared: optionalRef())
             case .leaked:
                 kind = .leaked(removal: removal(), anchor: ref(), will: optionalRef(), wentOn: optionalDouble(), confirmed: bool())
+            case .leakAwaitingEnd:
+                let removal = removal(), anchor = ref(), will = optionalRef()
+                let known = byte() == 1
+                let wentOn = double()
+                kind = .leaked(removal: removal, anchor: anchor, will: will, wentOn: known ? wentOn : nil, confirmed: bool())
             case .lateDealloc: kind = .lateDealloc(dealloc: ref(), removal: removal(), delay: double())
             case .completionBeforeDisappearance: kind = .completionBeforeDisappearance(marker: ref(), did: ref(), will: optionalRef())
             case .completionBeforeAppearance: kind = .completionBeforeAppearance(marker: ref(), did: ref(), will: optionalRef())
@@ -382,10 +507,15 @@ private extension ObservationList {
             }
             let controller = self.controller()
             var requires: Requirement?
-            if byte() == 1 {
+            switch byte() {
+            case 1:
                 let className = name()
                 let bits = UInt32(uint())
                 requires = Requirement(className: className, anyOf: EventKind.allCases.filter { bits & $0.bit != 0 })
+            case 2:
+                if bool() { requires = Requirement(className: controller.className, anyOf: [.dealloc]) }
+            default:
+                break
             }
             let line = int()
             return Observation(kind: kind, controller: controller, requires: requires, line: line, time: time())

@@ -21,7 +21,7 @@ extension SessionTimeline {
     @inline(__always)
     func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
-        let s = ClassState(entry: instrumentation.entry(name, dialect: dialect))
+        let s = ClassState(entry: instrumentation.entry(name, dialect: dialect), evictAt: options.evictionFloor)
         classes[name] = s
         recentClasses[name.utf8.count & 7] = (name, s)
         return s
@@ -32,7 +32,46 @@ extension SessionTimeline {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
+        if state.live.count > state.evictAt { evictUnreachable(state) }
         return inst
+    }
+
+    /// Drops the class's instances that no event can reach (when its live list has grown past
+    /// `TimelineOptions.evictionFloor`) and that can produce no finding but
+    /// their leak (issue 15: memory follows the live controllers). An instance is out of reach when
+    /// it has no address and is older than both routing windows (`routeWithoutAddress`,
+    /// `unboundWindow`); it is dropped only when it was removed for good (not taken along by another's
+    /// removal, which may be taken back), is hidden, in no transition, and has nothing pending. Its
+    /// leak, which only the session's end can word (how long the session went on), is kept encoded.
+    /// In live mode only instances whose leak was reported already are dropped (leaks are reported
+    /// as their grace expires there).
+    func evictUnreachable(_ state: ClassState) {
+        let live = state.live
+        let reachable = min(max(0, live.count - Self.routingWindow), unboundWindow(live).startIndex)
+        var kept: [Instance] = []
+        kept.reserveCapacity(live.count)
+        for k in 0..<reachable {
+            let i = live[k]
+            guard i.address == nil, i.isAlive, let r = i.removal, r.kind != .poppedWithTop, i.transition == nil,
+                  i.appearance == .disappeared || i.appearance == .unknown, i.completionPending == nil,
+                  i !== lastInitInstance, !(options.live && !i.leakReported),
+                  context.observations.count < UInt32.max else {
+                kept.append(i)
+                continue
+            }
+            if case .adding = i.parentState { kept.append(i); continue }
+            if !i.leakReported {
+                let o = leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
+                evictedLeaks.append((UInt32(context.observations.appendLeakAwaitingEnd(o)), i.dialect.family))
+            }
+            // Nothing else points at it but others' `coveredBy` (skipped once removed from there).
+            i.coveredBy.removeAll()
+            i.tookAlong.removeAll()
+        }
+        kept.append(contentsOf: live[reachable...])
+        state.live = kept
+        // Past twice what stayed: amortised constant time per instance however many cannot go.
+        state.evictAt = max(options.evictionFloor, kept.count * 2)
     }
 
     /// The instance an event belongs to; `state`: its class's.

@@ -161,10 +161,33 @@ extension SessionTimeline {
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
         inst.leakReported = true
         // dealloc is instrumented when this class logs it, or every class of its dialect does.
-        let requirement: [EventKind]? = deallocDialects.contains(inst.dialect.family) ? nil : [.dealloc]
+        let requirement = deallocDialects.contains(inst.dialect.family) ? nil : Requirement(className: inst.className, anyOf: [.dealloc])
+        context.observations.append(leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed, requirement: requirement))
+    }
+
+    func leakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool, requirement: Requirement?) -> Observation {
         let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
-        emit(.leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed), inst.ref,
-             line: r.anchor.line, time: r.anchor.time, requires: requirement, of: inst)
+        return Observation(kind: .leaked(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed),
+                           controller: inst.ref, requires: requirement, line: r.anchor.line, time: r.anchor.time)
+    }
+
+    /// The session's end: the leaks of the evicted instances, worded as `finish` words the others'
+    /// (they wait among the observations, resolved in place).
+    func reportEvictedLeaks() {
+        for (index, dialect) in evictedLeaks {
+            guard case .leaked(let r, _, _, _, _) = context.observations[Int(index)].kind else { continue }
+            let (wentOn, confirmed) = leakTiming(r)
+            context.observations.resolveLeak(at: Int(index), wentOn: wentOn, confirmed: confirmed,
+                                             requiresDealloc: !deallocDialects.contains(dialect))
+        }
+        evictedLeaks = []
+    }
+
+    /// How long the session went on after a removal, and whether that is past the grace period.
+    func leakTiming(_ r: Removal) -> (wentOn: Double?, confirmed: Bool) {
+        guard hasTimes, let end = lastTime, let at = r.anchor.time ?? r.evidence.time else { return (nil, true) }
+        let wentOn = max(0, end.seconds - at.seconds)
+        return (wentOn, wentOn >= options.leakGraceSeconds)
     }
 
 
@@ -255,16 +278,10 @@ extension SessionTimeline {
                      requires: [.didMoveToParent], of: inst)
             }
             guard let r = inst.removal, !inst.leakReported else { continue }
-            var wentOn: Double?
-            var confirmed = true
-            if hasTimes, let end = lastTime {
-                if let at = r.anchor.time ?? r.evidence.time {
-                    wentOn = max(0, end.seconds - at.seconds)
-                    confirmed = wentOn! >= options.leakGraceSeconds
-                }
-            }
+            let (wentOn, confirmed) = leakTiming(r)
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
+        reportEvictedLeaks()
         // The session is over: release its controllers (memory follows live controllers only).
         for inst in live {
             inst.transition = nil

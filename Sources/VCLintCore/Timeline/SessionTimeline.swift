@@ -21,9 +21,14 @@ final class SessionTimeline {
         /// Whether the class ever had an instance without an address: only its new addresses may
         /// bind one (skips a scan of every live instance of the class per new address).
         var hasUnbound = false
+        /// `live`'s length at which out-of-reach removed instances are evicted (`evictUnreachable`).
+        var evictAt: Int
         /// What the class logs, and how many instances it had (shared with the other sessions).
         let entry: Instrumentation.ClassEntry
-        init(entry: Instrumentation.ClassEntry) { self.entry = entry }
+        init(entry: Instrumentation.ClassEntry, evictAt: Int) {
+            self.entry = entry
+            self.evictAt = evictAt
+        }
     }
     var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
@@ -57,6 +62,10 @@ final class SessionTimeline {
     var coverSearches = 0
     var deadAddresses: [UInt64] = []
     var deadAddressHead = 0
+    /// The leaks of removed controllers that no event can reach any more, already among the
+    /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
+    /// index and its controller's dialect family (whether its dealloc is instrumented).
+    var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial

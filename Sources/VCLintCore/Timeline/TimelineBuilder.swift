@@ -11,6 +11,9 @@ public struct TimelineOptions: Sendable {
     public var live = false
     /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
     public var recordTimeline = false
+    /// How long a class's live list grows before out-of-reach removed instances are evicted
+    /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.
+    var evictionFloor = 256
     public init(leakGraceSeconds: Double = 3, slowTransitionMilliseconds: Double = 1000) {
         self.leakGraceSeconds = leakGraceSeconds
         self.slowTransitionMilliseconds = slowTransitionMilliseconds
