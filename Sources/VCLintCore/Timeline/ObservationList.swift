@@ -4,9 +4,16 @@
 /// and an offset. Reading an element decodes it, so rules and reports see ordinary values.
 public struct ObservationList: RandomAccessCollection, Sendable {
     /// The encodings, one after the other.
-    private var bytes: [UInt8] = []
-    /// Where each observation's encoding starts.
+    /// in chunks of `chunkCapacity` bytes (one big array would, as it grows, hold its old and new
+    /// buffers at once: twice the memory at the worst moment); an encoding never spans two.
+    private var chunks: [[UInt8]] = []
+    /// Where each observation's encoding starts: its chunk (above bit 40) and offset in it.
     private var starts: [Int] = []
+    /// The encoding being written (reused).
+    private var scratch: [UInt8] = []
+    /// The bytes of every chunk.
+    private var heldBytes = 0
+    static let chunkCapacity = 1 << 18
     /// Class names (and other repeated names), by first use.
     private var names = NameTable()
     /// The dates of the times (with their precision and offset), by first use: a capture spans few.
@@ -22,7 +29,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     public var endIndex: Int { starts.count }
 
     public subscript(i: Int) -> Observation {
-        var r = Reader(bytes: bytes, at: starts[i], names: names, dates: dates)
+        var r = Reader(bytes: chunks[starts[i] >> 40], at: starts[i] & (1 << 40 - 1), names: names, dates: dates)
         return r.observation()
     }
 
@@ -31,17 +38,32 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     }
 
     private mutating func append(_ o: Observation, awaitingEnd: Bool) {
-        starts.append(bytes.count)
         // The writer holds the only references: its appends do not copy.
-        var w = Writer(bytes: bytes, names: names, dates: dates)
-        bytes = []
+        scratch.removeAll(keepingCapacity: true)
+        var w = Writer(bytes: scratch, names: names, dates: dates)
+        scratch = []
         names = NameTable()
         dates = DateTable()
         w.awaitingEnd = awaitingEnd
         w.observation(o)
-        bytes = w.bytes
+        scratch = w.bytes
         names = w.names
         dates = w.dates
+        appendEncoding(scratch[...])
+    }
+
+    /// Adds one observation's encoding, in the last chunk if it fits there.
+    private mutating func appendEncoding(_ encoding: ArraySlice<UInt8>) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + encoding.count > Self.chunkCapacity {
+            // As large as what is held already (a small list stays small), up to `chunkCapacity`.
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(Swift.max(Swift.min(Self.chunkCapacity, Swift.max(256, heldBytes)), encoding.count))
+            chunks.append(chunk)
+        }
+        let c = chunks.count - 1
+        starts.append(c << 40 | chunks[c].count)
+        chunks[c].append(contentsOf: encoding)
+        heldBytes += encoding.count
     }
 
     /// Appends a `.leaked` observation whose session has not ended (its wentOn, confirmed and
@@ -54,7 +76,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
 
     /// Where a leak awaiting its session's end has its wentOn field and its requirement's flag.
     private func leakFieldOffsets(_ index: Int) -> (wentOn: Int, requires: Int)? {
-        var r = Reader(bytes: bytes, at: starts[index], names: names, dates: dates)
+        var r = Reader(bytes: chunks[starts[index] >> 40], at: starts[index] & (1 << 40 - 1), names: names, dates: dates)
         guard Tag(rawValue: r.byte()) == .leakAwaitingEnd else { return nil }
         _ = r.removal()
         _ = r.ref()
@@ -72,14 +94,15 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         // Found by a reader that is gone before the bytes change: one that still held them would
         // make the first write copy the whole list (once per leak: quadratic).
         guard let (wentOnAt, requiresAt) = leakFieldOffsets(index) else { return }
-        bytes[wentOnAt] = wentOn == nil ? 0 : 1
+        let c = starts[index] >> 40
+        chunks[c][wentOnAt] = wentOn == nil ? 0 : 1
         var bits = (wentOn ?? 0).bitPattern
         for k in 1...8 {
-            bytes[wentOnAt + k] = UInt8(truncatingIfNeeded: bits)
+            chunks[c][wentOnAt + k] = UInt8(truncatingIfNeeded: bits)
             bits >>= 8
         }
-        bytes[wentOnAt + 9] = confirmed ? 1 : 0
-        bytes[requiresAt + 1] = requiresDealloc ? 1 : 0
+        chunks[c][wentOnAt + 9] = confirmed ? 1 : 0
+        chunks[c][requiresAt + 1] = requiresDealloc ? 1 : 0
     }
 
     public mutating func append<S: Sequence>(contentsOf s: S) where S.Element == Observation {
@@ -92,15 +115,15 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         out.names = names
         out.dates = dates
         for i in indices where try keep(self[i]) {
-            let end = i + 1 < starts.count ? starts[i + 1] : bytes.count
-            out.starts.append(out.bytes.count)
-            out.bytes.append(contentsOf: bytes[starts[i]..<end])
+            let c = starts[i] >> 40, at = starts[i] & (1 << 40 - 1)
+            let next = i + 1 < starts.count && starts[i + 1] >> 40 == c ? starts[i + 1] & (1 << 40 - 1) : chunks[c].count
+            out.appendEncoding(chunks[c][at..<next])
         }
         return out
     }
 
     /// The bytes held (`Benchmarks/memory.sh` checks the per-finding cost).
-    var byteCount: Int { bytes.count + starts.count * MemoryLayout<Int>.stride + names.byteCount + dates.byteCount }
+    var byteCount: Int { heldBytes + starts.count * MemoryLayout<Int>.stride + names.byteCount + dates.byteCount }
 }
 
 /// A time's date, precision and offset: what the times of one capture mostly share.
