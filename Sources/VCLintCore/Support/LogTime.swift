@@ -3,12 +3,18 @@
 public struct LogTime: Sendable, Equatable {
     /// Seconds since 1970 (in the log's own offset when it has none; only differences matter).
     public var seconds: Double
-    var year: Int16      // 0: syslog, which has no year
-    var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
+    // In this order, 23 bytes with no padding: an `EventRef` with its time fits in 32.
     var fraction: UInt32 // the digits after the point, as read
-    var fractionDigits: UInt8
+    var year: Int16      // 0: syslog, which has no year
     /// Minutes east of UTC, nil when the log gave no offset; `Int16.min` for `Z`.
-    var offsetMinutes: Int16?
+    var offsetMinutes: Int16? {
+        get { offsetRaw == Int16.max ? nil : offsetRaw }
+        set { offsetRaw = newValue ?? Int16.max }
+    }
+    /// `offsetMinutes`, with `Int16.max` for none (no offset is that large): no optional's tag byte.
+    private var offsetRaw: Int16
+    var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
+    var fractionDigits: UInt8
 
     public init(seconds: Double, iso: String) {
         // For tests and callers without a parsed line: keep the text's fields when it parses.
@@ -20,7 +26,7 @@ public struct LogTime: Sendable, Equatable {
         }
         if var p = parsed { p.seconds = seconds; self = p; return }
         self.seconds = seconds
-        year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; fractionDigits = 0; offsetMinutes = nil
+        year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; fractionDigits = 0; offsetRaw = Int16.max
     }
 
     init(seconds: Double, year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
@@ -31,7 +37,7 @@ public struct LogTime: Sendable, Equatable {
         self.minute = UInt8(minute); self.second = UInt8(second)
         self.fraction = fraction
         self.fractionDigits = UInt8(fractionDigits)
-        self.offsetMinutes = offsetMinutes
+        self.offsetRaw = offsetMinutes ?? Int16.max
     }
 
     /// ISO 8601 text, with the offset when the log has one (`2020-04-01T16:30:45.465638+08:00`);

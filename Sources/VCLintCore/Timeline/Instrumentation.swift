@@ -16,7 +16,12 @@ final class Instrumentation {
         /// How many instances of the class the input has had: `TimelineContext.makeInstance`
         /// numbers them here (`Type#3`), which saves it a lookup by name.
         var instancesMade = 0
-        init(dialect: Dialect) { self.dialect = dialect }
+        /// The class's name (its instances read theirs here: one String per class, not per instance).
+        let name: String
+        init(name: String, dialect: Dialect) {
+            self.name = name
+            self.dialect = dialect
+        }
     }
     private var entries: [String: ClassEntry] = [:]
     private var kindsByDialect: [Dialect: EventKinds] = [:]
@@ -24,7 +29,7 @@ final class Instrumentation {
     /// The class's entry, made at its first event.
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
         if let known = entries[className] { return known }
-        let made = ClassEntry(dialect: dialect)
+        let made = ClassEntry(name: className, dialect: dialect)
         entries[className] = made
         return made
     }

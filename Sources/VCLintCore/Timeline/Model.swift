@@ -58,15 +58,117 @@ enum ParentState {
 /// One controller instance in one session.
 final class Instance {
     let serial: Int
-    let className: String
-    var address: UInt64?
+    /// Its class's entry, which holds the class's name.
+    let entry: Instrumentation.ClassEntry
+    @inline(__always) var className: String { entry.name }
+    /// Its address, if the log gave one (0 stands for none: no object lives at 0).
+    var address: UInt64? {
+        get { addressRaw == 0 ? nil : addressRaw }
+        set { addressRaw = newValue ?? 0 }
+    }
+    private var addressRaw: UInt64
     let generation: Int
-    let dialect: Dialect
     let firstLine: Int
 
+    /// Where the view loaded (a line and its kind: reports need no time for it).
+    var loadLine: EventRef? {
+        get { LineRef.unpack(loadLineRef) }
+        set { loadLineRef = LineRef.pack(newValue) }
+    }
+    private var loadLineRef: UInt64 = 0
+    var pendingWill: EventRef?
+    var transition: Transition?
+    var lastAppear: EventRef? {
+        get { LineRef.unpack(lastAppearRef) }
+        set { lastAppearRef = LineRef.pack(newValue) }
+    }
+    private var lastAppearRef: UInt64 = 0
+    var lastDidDisappear: EventRef?
+    /// The viewWillDisappear that the last viewDidDisappear completed.
+    var lastWillDisappear: EventRef? {
+        get { LineRef.unpack(lastWillDisappearRef) }
+        set { lastWillDisappearRef = LineRef.pack(newValue) }
+    }
+    private var lastWillDisappearRef: UInt64 = 0
+    var dealloc: EventRef? {
+        get { LineRef.unpack(deallocRef) }
+        set { deallocRef = LineRef.pack(newValue) }
+    }
+    private var deallocRef: UInt64 = 0
+    /// How it left for good, boxed: most controllers are never removed, and a live one costs its
+    /// fields (issue 15: ≤ a few hundred bytes per live controller).
+    var removal: Removal? {
+        get { removalBox?.value }
+        set {
+            if let v = newValue {
+                if let b = removalBox { b.value = v } else { removalBox = RemovalBox(v) }
+            } else if removalBox != nil {
+                removalBox = nil
+            }
+        }
+    }
+    private var removalBox: RemovalBox?
+    @inline(__always) var isRemoved: Bool { removalBox != nil }
+    /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
+    /// out not to have been removed (a tab switch that looked like a pop), neither were they.
+    var tookAlong: [Instance] {
+        get { extras?.tookAlong ?? [] }
+        set { if !newValue.isEmpty || extras != nil { more.tookAlong = newValue } }
+    }
+    var coveredBy = Coverers()
+    /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
+    var coverMark: Int {
+        get { Int(coverMarkRaw) }
+        set { coverMarkRaw = UInt32(truncatingIfNeeded: newValue) }
+    }
+    var dismissPending: (ref: EventRef, transitionSerial: Int)? {
+        get { extras?.dismissPending }
+        set { if newValue != nil || extras != nil { more.dismissPending = newValue } }
+    }
+    var presentPending: EventRef? {
+        get { extras?.presentPending }
+        set { if newValue != nil || extras != nil { more.presentPending = newValue } }
+    }
+    /// A completion marker seen while this instance's did-callback was still due.
+    var completionPending: (marker: EventRef, appearing: Bool)? {
+        get { extras?.completionPending }
+        set { if newValue != nil || extras != nil { more.completionPending = newValue } }
+    }
+    var parentState: ParentState {
+        get { extras?.parentState ?? .unknown }
+        set {
+            if case .unknown = newValue, extras == nil { return }
+            more.parentState = newValue
+        }
+    }
+    var lastActivity: Int
+    /// The transition in which it first appeared (0: before any transition we saw).
+    var firstAppearSerial: Int? {
+        get { firstAppearRaw == Int.min ? nil : firstAppearRaw }
+        set { firstAppearRaw = newValue ?? Int.min }
+    }
+    private var firstAppearRaw = Int.min
+    /// How many transitions had begun when its `init` was logged (nil: creation not logged).
+    var initEpoch: Int? {
+        get { extras?.initEpoch }
+        set { if newValue != nil || extras != nil { more.initEpoch = newValue } }
+    }
+    /// What few controllers need (presentation and completion markers, child moves, removals
+    /// that took others along, a logged init), allocated at the first need.
+    private var extras: Extras?
+    private var more: Extras {
+        if let e = extras { return e }
+        let e = Extras()
+        extras = e
+        return e
+    }
+
+    // The flags last, together: no padding between them (issue 15: the bytes of a live controller).
+    /// The low 32 bits of `coverMark` (a search numbered 2³² later could take it for seen: harmless).
+    private var coverMarkRaw: UInt32 = 0
+    let dialect: Dialect
     var initSeen = false
     var loaded = false
-    var loadLine: EventRef?
     var loadViewPending = false
     /// The view may have been unloaded (viewWillUnload/viewDidUnload, or a memory warning while hidden).
     var viewMayBeUnloaded = false
@@ -74,43 +176,19 @@ final class Instance {
     var viewUnloadLogged = false
     /// Set through `SessionTimeline.setAppearance`, which counts the visible instances.
     fileprivate(set) var appearance: Appearance = .unknown
-    var pendingWill: EventRef?
     /// The pending will-callback was itself reported (a will for the state it was in): its missing
     /// did-callback would be the same root cause again.
     var pendingWillReported = false
-    var transition: Transition?
     var appearedEver = false
-    var lastAppear: EventRef?
-    var lastDidDisappear: EventRef?
-    /// The viewWillDisappear that the last viewDidDisappear completed.
-    var lastWillDisappear: EventRef?
-    var dealloc: EventRef?
     var afterDeallocReported = false
     /// Its leak was reported (live mode reports leaks before the session ends).
     var leakReported = false
     var appearanceBeforeLoadReported = false
-    var removal: Removal?
-    /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
-    /// out not to have been removed (a tab switch that looked like a pop), neither were they.
-    var tookAlong: [Instance] = []
-    var coveredBy: [Instance] = []
-    /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
-    var coverMark = 0
-    var dismissPending: (ref: EventRef, transitionSerial: Int)?
-    var presentPending: EventRef?
-    /// A completion marker seen while this instance's did-callback was still due.
-    var completionPending: (marker: EventRef, appearing: Bool)?
-    var parentState: ParentState = .unknown
-    var lastActivity: Int
-    /// The transition in which it first appeared (0: before any transition we saw).
-    var firstAppearSerial: Int?
-    /// How many transitions had begun when its `init` was logged (nil: creation not logged).
-    var initEpoch: Int?
 
-    init(serial: Int, className: String, address: UInt64?, generation: Int, dialect: Dialect, line: Int) {
+    init(serial: Int, entry: Instrumentation.ClassEntry, address: UInt64?, generation: Int, dialect: Dialect, line: Int) {
         self.serial = serial
-        self.className = className
-        self.address = address
+        self.entry = entry
+        self.addressRaw = address ?? 0
         self.generation = generation
         self.dialect = dialect
         self.firstLine = line
@@ -118,9 +196,112 @@ final class Instance {
     }
 
     var label: String { "\(className)#\(generation)" }
-    @inline(__always) var isAlive: Bool { dealloc == nil }
+    @inline(__always) var isAlive: Bool { deallocRef == 0 }
 
     var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
+}
+
+/// The controllers pushed or presented over an instance (`Instance.coveredBy`): usually none or
+/// one, held inline (an array of one costs an allocation per controller of a deep stack).
+struct Coverers: Sequence {
+    fileprivate enum Storage {
+        case none
+        case one(Instance)
+        case many([Instance])
+    }
+    private var storage = Storage.none
+
+    var isEmpty: Bool {
+        switch storage {
+        case .none: return true
+        case .one: return false
+        case .many(let a): return a.isEmpty
+        }
+    }
+
+    mutating func append(_ i: Instance) {
+        switch storage {
+        case .none: storage = .one(i)
+        case .one(let first): storage = .many([first, i])
+        case .many(var a):
+            storage = .none
+            a.append(i)
+            storage = .many(a)
+        }
+    }
+
+    mutating func removeAll() { storage = .none }
+
+    mutating func removeAll(where remove: (Instance) -> Bool) {
+        switch storage {
+        case .none: break
+        case .one(let i): if remove(i) { storage = .none }
+        case .many(var a):
+            storage = .none
+            a.removeAll(where: remove)
+            storage = a.count == 1 ? .one(a[0]) : a.isEmpty ? .none : .many(a)
+        }
+    }
+
+    /// Puts `new` where `old` is, if it is there.
+    mutating func replace(_ old: Instance, with new: Instance) {
+        switch storage {
+        case .none: break
+        case .one(let i): if i === old { storage = .one(new) }
+        case .many(var a):
+            guard let k = a.firstIndex(where: { $0 === old }) else { return }
+            storage = .none
+            a[k] = new
+            storage = .many(a)
+        }
+    }
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let storage: Storage
+        var k = 0
+        mutating func next() -> Instance? {
+            defer { k += 1 }
+            switch storage {
+            case .none: return nil
+            case .one(let i): return k == 0 ? i : nil
+            case .many(let a): return k < a.count ? a[k] : nil
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(storage: storage) }
+}
+
+/// A removal, held by reference (`Instance.removal`).
+final class RemovalBox {
+    var value: Removal
+    init(_ value: Removal) { self.value = value }
+}
+
+/// An instance's rarely used state (`Instance.extras`).
+final class Extras {
+    var dismissPending: (ref: EventRef, transitionSerial: Int)?
+    var presentPending: EventRef?
+    var completionPending: (marker: EventRef, appearing: Bool)?
+    var parentState: ParentState = .unknown
+    var tookAlong: [Instance] = []
+    var initEpoch: Int?
+}
+
+/// An `EventRef` without its time in 8 bytes (0: none): its line above the low byte, its kind's
+/// bit index + 1 in it. For the refs that findings cite as related lines, never by time.
+enum LineRef {
+    @inline(__always)
+    static func pack(_ r: EventRef?) -> UInt64 {
+        guard let r else { return 0 }
+        return UInt64(truncatingIfNeeded: r.line) << 8 | UInt64(r.kind.bit.trailingZeroBitCount + 1)
+    }
+
+    @inline(__always)
+    static func unpack(_ v: UInt64) -> EventRef? {
+        guard v != 0 else { return nil }
+        return EventRef(line: Int(truncatingIfNeeded: v >> 8), time: nil, kind: EventKind.byBitIndex[Int(v & 0xFF) - 1])
+    }
 }
 
 /// How reports name a controller.

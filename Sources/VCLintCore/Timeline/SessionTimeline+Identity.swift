@@ -366,7 +366,7 @@ extension SessionTimeline {
         guard let leaving = soleLeaving(), leaving !== arriving, coverPath(from: arriving, to: leaving) == nil,
               let path = twinAbove(arriving, of: leaving), let twin = path.last else { return }
         let under = path.count >= 2 ? path[path.count - 2] : arriving
-        if let k = under.coveredBy.firstIndex(where: { $0 === twin }) { under.coveredBy[k] = leaving }
+        under.coveredBy.replace(twin, with: leaving)
     }
 
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop

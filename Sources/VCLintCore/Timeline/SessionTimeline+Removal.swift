@@ -43,7 +43,7 @@ extension SessionTimeline {
                         if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
                     }
                     // Keeping the buffer: it is likely to be covered again (the next push or presentation).
-                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll(keepingCapacity: true) }
+                    if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll() }
                     popped = true
                     poppedAny = true
                 }
@@ -102,7 +102,8 @@ extension SessionTimeline {
         if leaving !== arriving, arriving.coveredBy.contains(where: { $0 === leaving }), leaving.isAlive { return [leaving] }
         // The nodes reached, in order (the queue), each with the index of the node it covers (the
         // paths, walked back). A node is seen when it carries this search's mark (no hashing).
-        coverSearches += 1
+        // Numbered within 32 bits (`Instance.coverMark`), never 0 (an instance no search reached).
+        coverSearches = coverSearches & 0xFFFF_FFFF == 0xFFFF_FFFF ? 1 : coverSearches + 1
         let mark = coverSearches
         arriving.coverMark = mark
         var nodes: [Instance] = [arriving]

@@ -33,7 +33,7 @@ final class TimelineContext {
         instanceCount += 1
         entry.instancesMade += 1
         let g = entry.instancesMade
-        return Instance(serial: instanceCount, className: className, address: address, generation: g, dialect: dialect, line: line)
+        return Instance(serial: instanceCount, entry: entry, address: address, generation: g, dialect: dialect, line: line)
     }
 }
 
