@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Peak memory and time of a release vclint on the captures that probe its bounds (issue 15), one
+# run each (/usr/bin/time's maximum resident set size), against the limits the README states:
+#
+#   default-4gib  the 4 GiB vclint-loggen capture of Benchmarks/run.sh         ≤ 64 MiB
+#   cycles        300k present/dismiss cycles, dealloc never logged           ≤ 64 MiB
+#   warnings      100k memory warnings, rule on and rule off                  ≤ 32 MiB
+#   stack         1M controllers pushed and never popped                      ≤ 256 MiB (target)
+#   findings      661k findings (one per line), xcode and json reports        ≤ 256 MiB
+#   classes       100k classes, each a sheet over a visible root              ≤ 2 s
+#   sheets        60k sheet cycles of one class, three runs                   the same time each run
+#
+# usage: Benchmarks/memory.sh [--no-big]   (--no-big skips the 4 GiB capture, which takes minutes
+# to generate the first time). Captures are cached in Benchmarks/data (git-ignored). Prints one
+# row per run and exits 1 if a limit is exceeded. Not a test: the figures depend on the machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+big=1
+[ "${1:-}" = --no-big ] && big=0
+command -v /usr/bin/time >/dev/null || { echo "memory.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+
+swift build -c release --product vclint >/dev/null
+swift build -c release --product vclint-loggen >/dev/null
+bin=.build/release
+data=Benchmarks/data/hostile
+mkdir -p "$data"
+
+hostile() {  # hostile KIND N → path
+    local path="$data/$1-$2.log"
+    if [ ! -s "$path" ]; then
+        echo "generating $path…" >&2
+        python3 Benchmarks/hostile-captures.py "$1" "$2" > "$path.tmp"
+        mv "$path.tmp" "$path"
+    fi
+    echo "$path"
+}
+
+failed=0
+printf '%-28s %12s %9s %12s  %s\n' capture bytes seconds "peak MiB" limit
+run() {  # run NAME LIMIT_MIB LIMIT_SECONDS PATH [vclint options…]
+    local name=$1 mib=$2 secs=$3 path=$4
+    shift 4
+    local stats
+    stats=$(mktemp)
+    # Exit 1 (findings) is expected on some of these: the figures are what is measured.
+    /usr/bin/time -o "$stats" -f '%e %M' "$bin/vclint" lint "$path" --quiet "$@" >/dev/null 2>&1 || true
+    local out
+    out=$(tail -1 "$stats")
+    rm -f "$stats"
+    local s=${out% *} kb=${out#* }
+    local peak=$((kb / 1024))
+    local verdict=ok
+    if [ "$mib" != - ] && [ "$peak" -gt "$mib" ]; then verdict="OVER ${mib} MiB"; failed=1; fi
+    if [ "$secs" != - ] && awk "BEGIN{exit !($s > $secs)}"; then verdict="OVER ${secs} s"; failed=1; fi
+    printf '%-28s %12s %9s %12s  %s\n' "$name" "$(wc -c < "$path")" "$s" "$peak" "$verdict"
+}
+
+if [ "$big" = 1 ]; then
+    default="Benchmarks/data/capture-4294967296-seed1-v2.log"
+    if [ ! -s "$default" ]; then
+        echo "generating $default (once; a few minutes)…" >&2
+        "$bin/vclint-loggen" --seed 1 --envelope nslog-tz --noise 15 --mention-rate 0.05 --memory-warnings 0.01 \
+            --sessions 3 --steps 60 --size 4294967296 > "$default.tmp" 2>/dev/null
+        mv "$default.tmp" "$default"
+    fi
+    run default-4gib 64 - "$default"
+fi
+run cycles-300k 64 - "$(hostile cycles 300000)"
+run warnings-100k 32 - "$(hostile warnings 100000)"
+run warnings-100k-rule-off 32 - "$(hostile warnings 100000)" --disable memory_warning
+run stack-1M 256 - "$(hostile stack 1000000)"
+run findings-661k-xcode 256 - "$(hostile findings 661000)"
+run findings-661k-json 256 - "$(hostile findings 661000)" --reporter json
+run classes-100k - 2 "$(hostile classes 100000)"
+sheets=$(hostile sheets 60000)
+for k in 1 2 3; do run "sheets-60k (run $k)" - 2 "$sheets"; done
+exit $failed
