@@ -180,6 +180,10 @@ struct EnvelopeTemplate {
             format = .ndjson
             extent = 2
         } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
+            // A process name that starts with a digit (or a time-only line whose message does) has
+            // no shape of its own: `6937-6937/com.app D/Tag:` after the same timestamp is logcat.
+            // Such lines are classified one by one.
+            if t.format != .oslog, t.column < n, ByteCursor.isDigit(p[t.column]) { return nil }
             format = t.format
             column = t.column
             extent = t.column + 4
