@@ -1089,29 +1089,8 @@ public struct NavigationSimulator {
         }
     }
 
-    /// A JSON string literal, as `log stream --style ndjson` escapes its messages.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if u.value < 0x20 || u.value == 0x7F {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal, as `log stream --style ndjson` escapes its messages (the reports' escaping).
+    static func jsonString(_ s: String) -> String { JSONValue.string(s).serialized() }
 
     static func pad(_ v: Int, _ width: Int) -> String {
         let t = String(v)

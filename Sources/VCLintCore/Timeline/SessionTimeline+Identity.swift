@@ -262,7 +262,7 @@ extension SessionTimeline {
                 switch i.appearance {
                 case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 4
                 case .disappeared, .unknown:
-                    if i.removal != nil { return 3 }
+                    if i.isRemoved { return 3 }
                     return leads && i.coveredBy.contains(where: { $0.isAlive }) ? 2 : 1
                 case .appearing, .appeared: return 5
                 }
@@ -342,11 +342,11 @@ extension SessionTimeline {
             guard leaving == nil, t.members[k].pending else { return nil }
             leaving = t.members[k].instance
         }
-        guard let leaving, leaving.address == nil, leaving.isAlive, leaving.removal == nil else { return nil }
+        guard let leaving, leaving.address == nil, leaving.isAlive, !leaving.isRemoved else { return nil }
         return leaving
     }
 
-    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && i.removal == nil && i.appearance == .disappeared }
+    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .disappeared }
 
     /// An address-less twin of `leaving` (same class, hidden, on top of its stack) that `below` is
     /// under, with the path up to it (`coverPath`).

@@ -138,7 +138,7 @@ extension SessionTimeline {
         // and neither were the controllers its inferred removal took along (a tab switch that
         // looked like a pop to root at first).
         // (Checked first: storing nil destroys the old value even when there is none.)
-        if inst.removal != nil { inst.removal = nil }
+        if inst.isRemoved { inst.removal = nil }
         if inst.dismissPending != nil { inst.dismissPending = nil }
         if !inst.tookAlong.isEmpty {
             for m in inst.tookAlong where m.isAlive && m.removal?.kind == .poppedWithTop { m.removal = nil }
