@@ -17,8 +17,18 @@ private let fuzzOptions: LintOptions = {
 
 private let chunkSizes = [256, 300, 1024, 4096, 65536, LogScanner.defaultChunkSize]
 
-func fuzzFail(_ why: String) -> Never {
-    FileHandle.standardError.write(Data("fuzz oracle: \(why)\n".utf8))
+/// Aborts (libFuzzer keeps the input); two reports that should have been equal are written beside
+/// the artifacts as `oracle-expected.json` and `oracle-actual.json`, to be diffed.
+func fuzzFail(_ why: String, reports: (expected: String, actual: String)? = nil) -> Never {
+    var message = "fuzz oracle: \(why)\n"
+    if let reports {
+        let dir = ".build-fuzz/artifacts/"
+        if FileManager.default.createFile(atPath: dir + "oracle-expected.json", contents: Data(reports.expected.utf8)),
+           FileManager.default.createFile(atPath: dir + "oracle-actual.json", contents: Data(reports.actual.utf8)) {
+            message += "fuzz oracle: diff \(dir)oracle-expected.json \(dir)oracle-actual.json\n"
+        }
+    }
+    FileHandle.standardError.write(Data(message.utf8))
     abort()
 }
 
@@ -59,17 +69,17 @@ func fuzzPipeline(_ bytes: [UInt8]) -> Int32 {
     var everyLine = options
     everyLine.prefilter = false
     let c = Linter(options: everyLine).lint(bytes: bytes, path: "fuzz.log")
-    if JSONReporter().report(LintResult(files: [a], seconds: 0)) != JSONReporter().report(LintResult(files: [c], seconds: 0)) {
-        fuzzFail("the candidate search changed the report")
+    let jc = JSONReporter().report(LintResult(files: [c], seconds: 0))
+    if JSONReporter().report(LintResult(files: [a], seconds: 0)) != jc {
+        fuzzFail("the candidate search changed the report", reports: (JSONReporter().report(LintResult(files: [a], seconds: 0)), jc))
     }
     // The events on a second thread, handed over in small batches: the same report.
     var piped = options
     piped.pipelined = true
     piped.pipeBatch = EventPipe.BatchSize(bytes: 256, records: 3, scannerParsesEvery: 2)
     let d = Linter(options: piped).lint(bytes: bytes, path: "fuzz.log", feedSize: 1021)
-    if JSONReporter().report(LintResult(files: [a], seconds: 0)) != JSONReporter().report(LintResult(files: [d], seconds: 0)) {
-        fuzzFail("the events thread changed the report")
-    }
+    let ja = JSONReporter().report(LintResult(files: [a], seconds: 0)), jd = JSONReporter().report(LintResult(files: [d], seconds: 0))
+    if ja != jd { fuzzFail("the events thread changed the report", reports: (ja, jd)) }
 
     let result = LintResult(files: [a], seconds: 0)
     for name in ReporterRegistry.names {

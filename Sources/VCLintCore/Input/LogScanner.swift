@@ -97,8 +97,10 @@ public final class LogScanner {
     /// Sampling interval: sessions' time is followed at least this often (in input bytes); in live
     /// mode every line's time counts (a leak is due when the grace period has passed).
     private let sampleInterval: Int
-    /// A copy of the latest complete line's head, sampled when the input ends.
-    private var lastLine: [UInt8] = []
+    /// Copies of the heads of the lines before the buffer's first (the previous chunks' last few):
+    /// what `sendContext` and `joinedWithCarrier` look back at across a read boundary, and the
+    /// input's last line, sampled when it ends.
+    private var recent = RecentLines(capacity: LogScanner.contextLookBack)
     private var skippingOverlong = false
     private var lineNumber = 0
     /// Lines per envelope format, by `EnvelopeFormat.index`.
@@ -234,7 +236,7 @@ public final class LogScanner {
             filled = 0
         }
         // Where the input ends tells how far its last session went.
-        lastLine.withUnsafeBufferPointer { if let b = $0.baseAddress { sample(b, $0.count) } }
+        recent.withLine(0) { if let b = $0.baseAddress { sample(b, $0.count) } }
         pipe?.finish()
         stage.finish()
         let summary = stage.builder.finish()
@@ -287,7 +289,7 @@ public final class LogScanner {
         let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
         let (format, skip) = EnvelopeParser.locate(buffer, head)
         line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
-        keepLast(buffer, head)
+        recent.push(buffer, head)
         base += filled
         filled = 0
         skippingOverlong = true
@@ -300,7 +302,6 @@ public final class LogScanner {
         var pos = start
         finder.reset()
         var next = finder.next(buffer, from: start, end: end)
-        var lastLineStart = start, lastLineLength = 0
         while pos < end {
             let le: Int
             if let nl = memchr(buffer + pos, 0x0A, end - pos) {
@@ -320,16 +321,27 @@ public final class LogScanner {
                 sample(buffer + pos, n)
                 nextSample = base + pos - (base + pos) % sampleInterval + sampleInterval
             }
-            lastLineStart = pos
-            lastLineLength = n
             pos = le + 1
         }
-        keepLast(buffer + lastLineStart, lastLineLength)
+        keepRecent(start, end)
     }
 
-    private func keepLast(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        lastLine.removeAll(keepingCapacity: true)
-        lastLine.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 4096)))
+    /// Keeps the last lines of `buffer[start..<end]` (whole lines, the last possibly unfinished)
+    /// in `recent`, after those of earlier chunks when this one holds fewer.
+    private func keepRecent(_ start: Int, _ end: Int) {
+        guard end > start else { return }
+        var found: [(Int, Int)] = []
+        found.reserveCapacity(recent.capacity)
+        var e = buffer[end - 1] == 0x0A ? end - 1 : end
+        while found.count < recent.capacity {
+            let s = vclint_memrchr(buffer + start, 0x0A, e - start).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? start
+            var n = e - s
+            if n > 0, buffer[s + n - 1] == 0x0D { n -= 1 }
+            found.append((s, n))
+            if s == start { break }
+            e = s - 1
+        }
+        for (s, n) in found.reversed() { recent.push(buffer + s, n) }
     }
 
 #if VCLINT_SSSE3
@@ -423,16 +435,7 @@ public final class LogScanner {
         if lineStart < end {
             vectorLine(lineStart, end, end: end, candidate: candidate)
         }
-        // The last line, without its line break: the unfinished one, or the one before the last newline.
-        var lastStart = lineStart, lastEnd = end
-        if lineStart >= end, end > start {
-            lastEnd = end - 1
-            lastStart = vclint_memrchr(buffer + start, 0x0A, lastEnd - start)
-                .map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? start
-        }
-        var lastLength = lastEnd - lastStart
-        if lastLength > 0, buffer[lastStart + lastLength - 1] == 0x0D { lastLength -= 1 }
-        keepLast(buffer + lastStart, max(0, lastLength))
+        keepRecent(start, end)
     }
 
     /// A window's line ends, as positions in the window, from the bulk pass's newline masks read as
@@ -580,7 +583,6 @@ public final class LogScanner {
     /// previous chunk), when it is an envelope whose message is empty: its format, and its envelope
     /// followed by this line, to be read as one line.
     private func joinedWithCarrier(_ lineStart: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
-        var prev: UnsafeBufferPointer<UInt8>
         if lineStart > 0 {
             // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
             var k = lineStart - 1
@@ -589,28 +591,26 @@ public final class LogScanner {
             var e = lineStart - 1
             if e > 0, buffer[e - 1] == 0x0D { e -= 1 }
             let s = e > 0 ? (vclint_memrchr(buffer, 0x0A, e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? 0) : 0
-            prev = UnsafeBufferPointer(start: buffer + s, count: e - s)
-        } else {
-            guard !lastLine.isEmpty else { return nil }
-            prev = lastLine.withUnsafeBufferPointer { $0 }
+            return Self.joined(UnsafeBufferPointer(start: buffer + s, count: e - s), p, n)
         }
+        guard recent.count > 0 else { return nil }
+        return recent.withLine(0) { Self.joined($0, p, n) }
+    }
+
+    /// `prev`'s envelope followed by the line `p`, when `prev` is an envelope with an empty message.
+    private static func joined(_ prev: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
         // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
         var last = prev.count
         while last > 0, prev[last - 1] == 0x20 || prev[last - 1] == 0x09 { last -= 1 }
-        guard last > 0, prev[last - 1] == 0x5D || prev[last - 1] == 0x3A else { return nil }
-        // (Copied: `lastLine` is only borrowed above.)
-        let head = Array(prev)
-        return head.withUnsafeBufferPointer { h -> (EnvelopeFormat, [UInt8])? in
-            guard let base = h.baseAddress, h.count > 0 else { return nil }
-            let (format, skip) = EnvelopeParser.locate(base, h.count)
-            guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
-            guard let info = EnvelopeParser.parse(base + skip, h.count - skip, format: format), !info.isMetadata,
-                  TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
-            var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
-            if joined.last != 0x20 { joined.append(0x20) }
-            joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
-            return (format, joined)
-        }
+        guard last > 0, prev[last - 1] == 0x5D || prev[last - 1] == 0x3A, let base = prev.baseAddress else { return nil }
+        let (format, skip) = EnvelopeParser.locate(base, prev.count)
+        guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
+        guard let info = EnvelopeParser.parse(base + skip, prev.count - skip, format: format), !info.isMetadata,
+              TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
+        var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
+        if joined.last != 0x20 { joined.append(0x20) }
+        joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        return (format, joined)
     }
 
     /// A `print` line belongs to the run of the enveloped line before it: when the app printed its
@@ -630,12 +630,21 @@ public final class LogScanner {
             looked += 1
             end = s - 1
         }
-        // The line before the buffer's first: the previous chunk's last.
-        if end < 0, !lastLine.isEmpty {
-            lastLine.withUnsafeBufferPointer { b in
-                let (format, _) = EnvelopeParser.locate(b.baseAddress!, b.count)
-                if let format, format != .bare { context(b.baseAddress!, b.count) }
+        // The lines before the buffer's first: the previous chunks' last ones, as many as the look
+        // back has left, so that where the reads ended changes nothing.
+        guard end < 0 else { return }
+        var k = 0
+        while looked < Self.contextLookBack, k < recent.count {
+            let found = recent.withLine(k) { b -> Bool in
+                guard let p = b.baseAddress else { return false }
+                let (format, _) = EnvelopeParser.locate(p, b.count)
+                guard let format, format != .bare else { return false }
+                context(p, b.count)
+                return true
             }
+            if found { return }
+            looked += 1
+            k += 1
         }
     }
     private static let contextLookBack = 4
@@ -704,5 +713,33 @@ extension EnvelopeFormat {
         case .bare: return 6
         case .logcat: return 7
         }
+    }
+}
+
+/// The last few lines of an input (their first `headBytes`), newest first, in reused storage.
+struct RecentLines {
+    let capacity: Int
+    private var lines: [[UInt8]]
+    /// Index of the newest line in `lines`.
+    private var newest = 0
+    private(set) var count = 0
+    static let headBytes = 4096
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        lines = Array(repeating: [], count: capacity)
+    }
+
+    mutating func push(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        newest = (newest + 1) % capacity
+        lines[newest].removeAll(keepingCapacity: true)
+        lines[newest].append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, Self.headBytes)))
+        count = min(count + 1, capacity)
+    }
+
+    /// The k-th newest line (0: the newest), borrowed for `body`.
+    func withLine<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        guard k < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return lines[(newest - k + capacity) % capacity].withUnsafeBufferPointer(body)
     }
 }
