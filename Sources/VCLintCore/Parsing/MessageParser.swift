@@ -172,7 +172,8 @@ public final class MessageParser {
         case 0xE2:
             guard i + 2 < n else { return 0 }
             let b1 = p[i + 1], b2 = p[i + 2]
-            return b1 == 0x80 && (b2 < 0x90 || b2 >= 0xA8 && b2 <= 0xAF) || b1 == 0x81 && b2 >= 0x9F && b2 <= 0xAF ? 3 : 0
+            // (A third byte below 0x80 is not part of the scalar: `\xE2\x80e` is no space.)
+            return b1 == 0x80 && (b2 >= 0x80 && b2 < 0x90 || b2 >= 0xA8 && b2 <= 0xAF) || b1 == 0x81 && b2 >= 0x9F && b2 <= 0xAF ? 3 : 0
         case 0xCD, 0xE1, 0xE3, 0xEF:
             let (v, k) = TextScalars.decode(p, i, n)
             return TextScalars.classify(v) == .space ? k : 0
