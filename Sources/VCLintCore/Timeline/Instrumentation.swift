@@ -18,18 +18,23 @@ final class Instrumentation {
         var instancesMade = 0
         /// The class's name (its instances read theirs here: one String per class, not per instance).
         let name: String
-        init(name: String, dialect: Dialect) {
+        /// The input's dates, by which its instances keep their times in 8 bytes.
+        let times: PackedTime.Table
+        init(name: String, dialect: Dialect, times: PackedTime.Table = PackedTime.Table()) {
             self.name = name
             self.dialect = dialect
+            self.times = times
         }
     }
+    /// The input's dates (`PackedTime`), shared by its classes.
+    let times = PackedTime.Table()
     private var entries: [String: ClassEntry] = [:]
     private var kindsByDialect: [Dialect: EventKinds] = [:]
 
     /// The class's entry, made at its first event.
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
         if let known = entries[className] { return known }
-        let made = ClassEntry(name: className, dialect: dialect)
+        let made = ClassEntry(name: className, dialect: dialect, times: times)
         entries[className] = made
         return made
     }

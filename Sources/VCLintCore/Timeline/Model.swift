@@ -67,8 +67,10 @@ final class Instance {
         set { addressRaw = newValue ?? 0 }
     }
     private var addressRaw: UInt64
-    let generation: Int
-    let firstLine: Int
+    /// The address, 0 for none (`AddressTable`'s key).
+    @inline(__always) var addressKey: UInt64 { addressRaw }
+    /// (Stored last, with the flags: see there.)
+    var generation: Int { generationRaw }
 
     /// Where the view loaded (a line and its kind: reports need no time for it).
     var loadLine: EventRef? {
@@ -76,14 +78,25 @@ final class Instance {
         set { loadLineRef = LineRef.pack(newValue) }
     }
     private var loadLineRef: UInt64 = 0
-    var pendingWill: EventRef?
+    /// The will-callback whose did-callback is due (with its time, which findings report).
+    var pendingWill: EventRef? {
+        get { timedRef(pendingWillRef, pendingWillTime, whole: \.pendingWill) }
+        set { (pendingWillRef, pendingWillTime) = packTimed(newValue, whole: \.pendingWill) }
+    }
+    private var pendingWillRef: UInt64 = 0
+    private var pendingWillTime: UInt64 = 0
     var transition: Transition?
     var lastAppear: EventRef? {
         get { LineRef.unpack(lastAppearRef) }
         set { lastAppearRef = LineRef.pack(newValue) }
     }
     private var lastAppearRef: UInt64 = 0
-    var lastDidDisappear: EventRef?
+    var lastDidDisappear: EventRef? {
+        get { timedRef(lastDidDisappearRef, lastDidDisappearTime, whole: \.lastDidDisappear) }
+        set { (lastDidDisappearRef, lastDidDisappearTime) = packTimed(newValue, whole: \.lastDidDisappear) }
+    }
+    private var lastDidDisappearRef: UInt64 = 0
+    private var lastDidDisappearTime: UInt64 = 0
     /// The viewWillDisappear that the last viewDidDisappear completed.
     var lastWillDisappear: EventRef? {
         get { LineRef.unpack(lastWillDisappearRef) }
@@ -116,6 +129,15 @@ final class Instance {
         set { if !newValue.isEmpty || extras != nil { more.tookAlong = newValue } }
     }
     var coveredBy = Coverers()
+    /// The line of its latest event.
+    var lastActivity: Int {
+        get { lastActivityLine }
+        set {
+            if newValue != lastActivityLine { activeAfterCreation = true }
+            lastActivityLine = newValue
+        }
+    }
+    private var lastActivityLine: Int
     /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
     var coverMark: Int {
         get { Int(coverMarkRaw) }
@@ -141,13 +163,11 @@ final class Instance {
             more.parentState = newValue
         }
     }
-    var lastActivity: Int
     /// The transition in which it first appeared (0: before any transition we saw).
     var firstAppearSerial: Int? {
         get { firstAppearRaw == Int.min ? nil : firstAppearRaw }
         set { firstAppearRaw = newValue ?? Int.min }
     }
-    private var firstAppearRaw = Int.min
     /// How many transitions had begun when its `init` was logged (nil: creation not logged).
     var initEpoch: Int? {
         get { extras?.initEpoch }
@@ -163,36 +183,68 @@ final class Instance {
         return e
     }
 
-    // The flags last, together: no padding between them (issue 15: the bytes of a live controller).
+    // The small fields last, together: no padding between them. With the 8-byte refs and times
+    // above, an instance is 168 bytes, which malloc serves in 176 (issue 15: ≤ 200 bytes per live
+    // controller, its share of the address table included).
+    private let generationRaw: Int
+    private var firstAppearRaw = Int.min
     /// The low 32 bits of `coverMark` (a search numbered 2³² later could take it for seen: harmless).
     private var coverMarkRaw: UInt32 = 0
     let dialect: Dialect
-    var initSeen = false
-    var loaded = false
-    var loadViewPending = false
-    /// The view may have been unloaded (viewWillUnload/viewDidUnload, or a memory warning while hidden).
-    var viewMayBeUnloaded = false
-    /// viewWillUnload/viewDidUnload was logged: a later viewDidLoad belongs to this instance.
-    var viewUnloadLogged = false
     /// Set through `SessionTimeline.setAppearance`, which counts the visible instances.
     fileprivate(set) var appearance: Appearance = .unknown
+    private var flags: UInt16 = 0
+
+    var initSeen: Bool { get { flag(0) } set { setFlag(0, newValue) } }
+    var loaded: Bool { get { flag(1) } set { setFlag(1, newValue) } }
+    var loadViewPending: Bool { get { flag(2) } set { setFlag(2, newValue) } }
+    /// The view may have been unloaded (viewWillUnload/viewDidUnload, or a memory warning while hidden).
+    var viewMayBeUnloaded: Bool { get { flag(3) } set { setFlag(3, newValue) } }
+    /// viewWillUnload/viewDidUnload was logged: a later viewDidLoad belongs to this instance.
+    var viewUnloadLogged: Bool { get { flag(4) } set { setFlag(4, newValue) } }
     /// The pending will-callback was itself reported (a will for the state it was in): its missing
     /// did-callback would be the same root cause again.
-    var pendingWillReported = false
-    var appearedEver = false
-    var afterDeallocReported = false
+    var pendingWillReported: Bool { get { flag(5) } set { setFlag(5, newValue) } }
+    var appearedEver: Bool { get { flag(6) } set { setFlag(6, newValue) } }
+    var afterDeallocReported: Bool { get { flag(7) } set { setFlag(7, newValue) } }
     /// Its leak was reported (live mode reports leaks before the session ends).
-    var leakReported = false
-    var appearanceBeforeLoadReported = false
+    var leakReported: Bool { get { flag(8) } set { setFlag(8, newValue) } }
+    var appearanceBeforeLoadReported: Bool { get { flag(9) } set { setFlag(9, newValue) } }
+    /// An event on a later line than the one that made it has reached it.
+    private(set) var activeAfterCreation: Bool { get { flag(10) } set { setFlag(10, newValue) } }
+
+    @inline(__always) private func flag(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
+    @inline(__always) private func setFlag(_ bit: UInt16, _ on: Bool) {
+        if on { flags |= 1 << bit } else { flags &= ~(1 << bit) }
+    }
 
     init(serial: Int, entry: Instrumentation.ClassEntry, address: UInt64?, generation: Int, dialect: Dialect, line: Int) {
         self.serial = serial
         self.entry = entry
         self.addressRaw = address ?? 0
-        self.generation = generation
+        self.generationRaw = generation
         self.dialect = dialect
-        self.firstLine = line
-        self.lastActivity = line
+        self.lastActivityLine = line
+    }
+
+    /// A ref kept as its line and kind (`LineRef`) and its time (`PackedTime`); a time that cannot
+    /// be packed is kept whole in `extras`, at `whole`.
+    @inline(__always)
+    private func timedRef(_ line: UInt64, _ time: UInt64, whole: KeyPath<Extras, EventRef?>) -> EventRef? {
+        if time == PackedTime.elsewhere { return extras?[keyPath: whole] }
+        guard var r = LineRef.unpack(line) else { return nil }
+        if time != 0 { r.time = entry.times.unpack(time) }
+        return r
+    }
+
+    @inline(__always)
+    private func packTimed(_ r: EventRef?, whole: ReferenceWritableKeyPath<Extras, EventRef?>) -> (UInt64, UInt64) {
+        if let e = extras, e[keyPath: whole] != nil { e[keyPath: whole] = nil }
+        guard let r else { return (0, 0) }
+        guard let t = r.time else { return (LineRef.pack(r), 0) }
+        if let packed = entry.times.pack(t) { return (LineRef.pack(r), packed) }
+        more[keyPath: whole] = r
+        return (0, PackedTime.elsewhere)
     }
 
     var label: String { "\(className)#\(generation)" }
@@ -286,6 +338,9 @@ final class Extras {
     var parentState: ParentState = .unknown
     var tookAlong: [Instance] = []
     var initEpoch: Int?
+    /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
+    var pendingWill: EventRef?
+    var lastDidDisappear: EventRef?
 }
 
 /// An `EventRef` without its time in 8 bytes (0: none): its line above the low byte, its kind's

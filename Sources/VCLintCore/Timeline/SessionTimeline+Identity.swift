@@ -124,7 +124,7 @@ extension SessionTimeline {
             // initWithNibName: → init chains log several initializers for one object.
             if let last = lastInitInstance, last.className == e.className, last.isAlive { return last }
             if let fresh = live.last(where: { $0.initSeen && !$0.loaded && $0.appearance == .unknown && !$0.loadViewPending }),
-               fresh.lastActivity == fresh.firstLine, lastInitInstance === fresh {
+               !fresh.activeAfterCreation, lastInitInstance === fresh {
                 return fresh
             }
             return nil

@@ -260,10 +260,9 @@ extension SessionTimeline {
                  line: ref.line, time: ref.time)
         }
         recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
-        var live: [Instance] = []
-        for state in classes.values { live.append(contentsOf: state.live) }
-        live.sort { $0.serial < $1.serial }
-        for inst in live {
+        // The live lists as they are now (held: reporting may change a class's list, never these).
+        let lists = classes.values.map(\.live).filter { !$0.isEmpty }
+        Self.forEachOldestFirst(lists) { inst in
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
             let marker = endedByMarker[ObjectIdentifier(inst)]
             if !captureEnded || marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
@@ -278,22 +277,24 @@ extension SessionTimeline {
                 emit(.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
-            guard let r = inst.removal, !inst.leakReported else { continue }
+            guard let r = inst.removal, !inst.leakReported else { return }
             let (wentOn, confirmed) = leakTiming(r)
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
         reportEvictedLeaks()
         // The session is over: release its controllers (memory follows live controllers only).
-        for inst in live {
-            inst.transition = nil
-            inst.coveredBy.removeAll()
-            inst.tookAlong.removeAll()
+        for list in lists {
+            for inst in list {
+                inst.transition = nil
+                inst.coveredBy.removeAll()
+                inst.tookAlong.removeAll()
+            }
         }
         for state in classes.values {
             state.live = []
             state.lastDead = nil
         }
-        byAddress = [:]
+        byAddress.removeAll()
         visibleCount = 0
         transition = nil
         lastInitInstance = nil
@@ -307,5 +308,41 @@ extension SessionTimeline {
             return end.seconds - at.seconds >= options.leakGraceSeconds
         }
         return lastEventLine > max(lastLine, ref.line)
+    }
+
+    /// The instances of the classes' live lists in the order they were made: each list is in that
+    /// order, so they are merged (a heap of one cursor per list) rather than copied into one sorted
+    /// array, which for a million live controllers would be 8 MB more at the peak (issue 15).
+    static func forEachOldestFirst(_ lists: [[Instance]], _ body: (Instance) -> Void) {
+        if lists.count == 1 {
+            for inst in lists[0] { body(inst) }
+            return
+        }
+        // A binary min-heap of (list, position), by the serial of the instance at that position.
+        var heap: [(list: Int, pos: Int)] = lists.indices.map { ($0, 0) }
+        func serial(_ c: (list: Int, pos: Int)) -> Int { lists[c.list][c.pos].serial }
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count, serial(heap[l]) < serial(heap[m]) { m = l }
+                if r < heap.count, serial(heap[r]) < serial(heap[m]) { m = r }
+                if m == i { return }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        while let top = heap.first {
+            body(lists[top.list][top.pos])
+            if top.pos + 1 < lists[top.list].count {
+                heap[0].pos += 1
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if !heap.isEmpty { siftDown(0) }
+        }
     }
 }

@@ -33,7 +33,7 @@ final class SessionTimeline {
     var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
     var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
-    var byAddress: [UInt64: Instance] = [:]
+    let byAddress = AddressTable()
     var transition: Transition?
     var transitionSerial = 0
     var memoryWarnings = 0
