@@ -318,16 +318,16 @@ extension SessionTimeline {
             for inst in lists[0] { body(inst) }
             return
         }
-        // A binary min-heap of (list, position), by the serial of the instance at that position.
-        var heap: [(list: Int, pos: Int)] = lists.indices.map { ($0, 0) }
-        func serial(_ c: (list: Int, pos: Int)) -> Int { lists[c.list][c.pos].serial }
+        // A binary min-heap of cursors (list, position), by the serial of the instance there (held in
+        // the cursor: comparisons read no instance).
+        var heap: [(serial: Int, list: Int, pos: Int)] = lists.indices.map { (lists[$0][0].serial, $0, 0) }
         func siftDown(_ start: Int) {
             var i = start
             while true {
                 let l = 2 * i + 1, r = l + 1
                 var m = i
-                if l < heap.count, serial(heap[l]) < serial(heap[m]) { m = l }
-                if r < heap.count, serial(heap[r]) < serial(heap[m]) { m = r }
+                if l < heap.count, heap[l].serial < heap[m].serial { m = l }
+                if r < heap.count, heap[r].serial < heap[m].serial { m = r }
                 if m == i { return }
                 heap.swapAt(i, m)
                 i = m
@@ -335,9 +335,11 @@ extension SessionTimeline {
         }
         for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
         while let top = heap.first {
-            body(lists[top.list][top.pos])
-            if top.pos + 1 < lists[top.list].count {
+            let list = lists[top.list]
+            body(list[top.pos])
+            if top.pos + 1 < list.count {
                 heap[0].pos += 1
+                heap[0].serial = list[top.pos + 1].serial
             } else {
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
