@@ -5,7 +5,7 @@
 #   default-4gib  the 4 GiB vclint-loggen capture of Benchmarks/run.sh         ≤ 64 MiB
 #   cycles        300k present/dismiss cycles, dealloc never logged           ≤ 64 MiB
 #   warnings      100k memory warnings, rule on and rule off                  ≤ 32 MiB
-#   stack         1M controllers pushed and never popped                      ≤ 256 MiB (target)
+#   stack         1M controllers pushed and never popped                      ≤ 256 MiB (≤ 200 B each)
 #   findings      661k findings (one per line), xcode and json reports        ≤ 256 MiB
 #   classes       100k classes, each a sheet over a visible root              ≤ 2 s
 #   sheets        60k sheet cycles of one class, three runs                   the same time each run
