@@ -212,6 +212,8 @@ final class Instance {
     var appearanceBeforeLoadReported: Bool { get { flag(9) } set { setFlag(9, newValue) } }
     /// An event on a later line than the one that made it has reached it.
     private(set) var activeAfterCreation: Bool { get { flag(10) } set { setFlag(10, newValue) } }
+    /// The session dropped it (another object took its address): no event reaches it any more.
+    var forgotten: Bool { get { flag(11) } set { setFlag(11, newValue) } }
 
     @inline(__always) private func flag(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
     @inline(__always) private func setFlag(_ bit: UInt16, _ on: Bool) {

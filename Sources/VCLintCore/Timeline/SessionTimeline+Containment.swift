@@ -33,7 +33,7 @@ extension SessionTimeline {
                 }
                 inst.parentState = .removing(ref)
                 markRemoved(inst, .removedFromParent, evidence: ref, anchor: inst.lastDidDisappear.map { $0.line > ref.line ? $0 : ref } ?? ref)
-                inst.removal?.anchor = ref
+                moveRemovalAnchor(inst, to: ref)
             }
         } else {
             if toParent {
@@ -53,7 +53,7 @@ extension SessionTimeline {
                 if inst.removal == nil || inst.removal!.kind != .removedFromParent {
                     markRemoved(inst, .removedFromParent, evidence: ref, anchor: ref)
                 }
-                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { inst.removal?.anchor = d }
+                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { moveRemovalAnchor(inst, to: d) }
             }
         }
     }

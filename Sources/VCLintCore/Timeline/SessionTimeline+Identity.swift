@@ -382,6 +382,7 @@ extension SessionTimeline {
     }
 
     func forget(_ inst: Instance) {
+        inst.forgotten = true
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }

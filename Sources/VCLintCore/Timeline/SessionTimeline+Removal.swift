@@ -131,6 +131,20 @@ extension SessionTimeline {
     func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
         if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
         inst.removal = Removal(kind: kind, evidence: evidence, takenAlongBy: takenAlongBy, anchor: anchor)
+        scheduleLeakCheck(inst)
+    }
+
+    /// Sets a removed controller's anchor (the line its leak is timed from).
+    func moveRemovalAnchor(_ inst: Instance, to anchor: EventRef) {
+        guard inst.isRemoved else { return }
+        inst.removal?.anchor = anchor
+        scheduleLeakCheck(inst)
+    }
+
+    /// Live mode: when the removal's leak falls due (`reportExpiredLeaks`).
+    func scheduleLeakCheck(_ inst: Instance) {
+        guard options.live, let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { return }
+        leakClock.push(at: at.seconds, inst)
     }
 
     func unremove(_ inst: Instance) {
@@ -150,13 +164,17 @@ extension SessionTimeline {
     /// Live mode (`--follow`): a removed controller is leaked as soon as the grace period has passed
     /// in log time without its dealloc, instead of when the session ends.
     func reportExpiredLeaks(now: LogTime) {
-        for state in classes.values {
-            for inst in state.live where !inst.leakReported {
-                guard let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
-                let wentOn = now.seconds - at.seconds
-                if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
-            }
+        // The removals that fell due, earliest first: each is checked against what the controller
+        // is now (deallocated, back on screen, forgotten, or its anchor moved since, which
+        // scheduled it again), so a line costs nothing when no leak is due (issue 15: time linear
+        // in the input, whatever the number of live controllers).
+        while let inst = leakClock.popDue(now: now.seconds, grace: options.leakGraceSeconds) {
+            guard !inst.leakReported, inst.isAlive, !inst.forgotten, let r = inst.removal,
+                  let at = r.anchor.time ?? r.evidence.time else { continue }
+            let wentOn = now.seconds - at.seconds
+            if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
         }
+        leakClock.compact { !$0.leakReported && $0.isAlive && !$0.forgotten && $0.isRemoved }
     }
 
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
@@ -295,6 +313,7 @@ extension SessionTimeline {
             state.lastDead = nil
         }
         byAddress.removeAll()
+        leakClock = LeakClock()
         visibleCount = 0
         transition = nil
         lastInitInstance = nil
@@ -345,6 +364,63 @@ extension SessionTimeline {
                 heap.removeLast()
             }
             if !heap.isEmpty { siftDown(0) }
+        }
+    }
+}
+
+/// Live mode's leak schedule (`SessionTimeline.reportExpiredLeaks`): a min-heap of removed
+/// controllers by the time of their removal's anchor, pushed again whenever the anchor moves.
+/// Entries that went stale (the controller was deallocated, came back, was reported) are dropped
+/// when they come up, and the heap is compacted when it has doubled since the last compaction,
+/// so it holds about twice the controllers whose leak is pending at most.
+struct LeakClock {
+    private var heap: [(at: Double, inst: Instance)] = []
+    private var compactAt = LeakClock.minimumCompaction
+    private static let minimumCompaction = 1024
+
+    var count: Int { heap.count }
+
+    mutating func push(at: Double, _ inst: Instance) {
+        heap.append((at, inst))
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if heap[parent].at <= heap[i].at { break }
+            heap.swapAt(parent, i)
+            i = parent
+        }
+    }
+
+    /// The earliest entry whose grace period has passed at `now` (`now − at ≥ grace`, as the rule
+    /// computes it), removed from the schedule.
+    mutating func popDue(now: Double, grace: Double) -> Instance? {
+        guard let top = heap.first, now - top.at >= grace else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        return top.inst
+    }
+
+    /// Drops the entries `keep` rejects, once the heap has doubled since the last time.
+    mutating func compact(keep: (Instance) -> Bool) {
+        guard heap.count >= compactAt else { return }
+        heap.removeAll { !keep($0.inst) }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        compactAt = max(Self.minimumCompaction, heap.count * 2)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var i = start
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var m = i
+            if l < heap.count, heap[l].at < heap[m].at { m = l }
+            if r < heap.count, heap[r].at < heap[m].at { m = r }
+            if m == i { return }
+            heap.swapAt(i, m)
+            i = m
         }
     }
 }

@@ -34,6 +34,8 @@ final class SessionTimeline {
     /// Recently used classes by name length (a String compare costs less than a hash).
     var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
     let byAddress = AddressTable()
+    /// Live mode: removed controllers by when their leak falls due (`reportExpiredLeaks`).
+    var leakClock = LeakClock()
     var transition: Transition?
     var transitionSerial = 0
     var memoryWarnings = 0
@@ -268,7 +270,7 @@ final class SessionTimeline {
             inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
             inst.pendingWill = nil
             inst.lastDidDisappear = ref
-            if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { inst.removal?.anchor = ref }
+            if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { moveRemovalAnchor(inst, to: ref) }
             if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
                 markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
             }
