@@ -6,7 +6,10 @@ public final class LiveLinter {
     public let path: String
     private let options: LintOptions
     private let scanner: LogScanner
-    private var waiting: [Observation] = []
+    /// Observations (by index) whose rule needs a callback their class has not logged yet, by the
+    /// class: only a class that logs something new (or a dialect that does) has its own checked
+    /// again, so a capture that never logs dealloc does not re-read every leak at every read.
+    private var waiting: [String: [Int]] = [:]
 
     public init(path: String, options: LintOptions = LintOptions()) {
         var o = options
@@ -14,6 +17,7 @@ public final class LiveLinter {
         self.path = path
         self.options = o
         scanner = o.makeScanner(path: path)
+        scanner.builder.context.instrumentation.tracksChanges = true
     }
 
     /// Reads more of the input (any split; an unfinished last line waits for its newline) and
@@ -38,17 +42,38 @@ public final class LiveLinter {
 
     private func decide(atEnd: Bool) -> [Finding] {
         let builder = scanner.builder
-        var ready: [Observation] = []
-        var still: [Observation] = []
-        for o in waiting + builder.takeNewObservations() {
+        var ready: [Int] = []
+        let (changed, dialect) = builder.context.instrumentation.takeChanges()
+        func recheck(_ className: String) {
+            guard let list = waiting[className] else { return }
+            var still: [Int] = []
+            for i in list {
+                switch builder.admits(builder.observation(i)) {
+                case .some(true): ready.append(i)
+                case .some(false): break
+                case .none: still.append(i)
+                }
+            }
+            waiting[className] = still.isEmpty ? nil : still
+        }
+        if dialect || atEnd {
+            for className in Array(waiting.keys) { recheck(className) }
+        } else {
+            for className in Set(changed) { recheck(className) }
+        }
+        for i in builder.takeNewObservations() {
+            let o = builder.observation(i)
             switch builder.admits(o) {
-            case .some(true): ready.append(o)
+            case .some(true): ready.append(i)
             case .some(false): break
-            case .none: if !atEnd { still.append(o) }
+            case .none: waiting[o.requires?.className ?? "", default: []].append(i)
             }
         }
-        waiting = still
+        // What never became judgeable is dropped at the end, as in a batch run.
+        if atEnd { waiting = [:] }
         guard !ready.isEmpty else { return [] }
-        return Array(RuleEngine.findings(ready, path: path, settings: options.rules, options: options.timeline))
+        // In the order they were observed, whichever list they waited in.
+        ready.sort()
+        return Array(RuleEngine.findings(ready.map { builder.observation($0) }, path: path, settings: options.rules, options: options.timeline))
     }
 }

@@ -37,8 +37,8 @@ func fuzzArgs(_ input: [UInt8]) -> Int32 {
     // `--follow FILE` follows until interrupted: Ctrl-C after a while, which it must take calmly.
     let watchdog = DispatchWorkItem { if p.isRunning { kill(p.processIdentifier, SIGINT) } }
     DispatchQueue.global().asyncAfter(deadline: .now() + 1.5, execute: watchdog)
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stdout = readAll(out.fileHandleForReading)
+    let stderr = String(decoding: readAll(err.fileHandleForReading), as: UTF8.self)
     p.waitUntilExit()
     watchdog.cancel()
     _ = stdout
@@ -51,4 +51,22 @@ func fuzzArgs(_ input: [UInt8]) -> Int32 {
         fuzzFail("\(args) exited 2 without a `vclint: error:` line: \(stderr.debugDescription)")
     }
     return 0
+}
+
+/// A pipe's bytes to its end, read(2) by read(2): `readDataToEndOfFile` traps on any error, and an
+/// interrupted read (EINTR, while libFuzzer's leak check reruns an input) is not one.
+private func readAll(_ handle: FileHandle) -> [UInt8] {
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    let fd = handle.fileDescriptor
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 {
+            data += buffer[0..<n]
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return data
+        }
+    }
 }

@@ -43,7 +43,22 @@ final class Instrumentation {
     func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
         if c.kinds.contains(kind) { return }
         c.kinds.insert(kind)
+        if tracksChanges {
+            changedClasses.append(c.name)
+            if kindsByDialect[dialect]?.contains(kind) != true { dialectGained = true }
+        }
         kindsByDialect[dialect, default: []].insert(kind)
+    }
+
+    /// Live mode: the classes that logged a kind for the first time since `takeChanges`, and
+    /// whether a dialect did (which can satisfy a requirement of any class of it).
+    var tracksChanges = false
+    private var changedClasses: [String] = []
+    private var dialectGained = false
+
+    func takeChanges() -> (classes: [String], dialect: Bool) {
+        defer { changedClasses = []; dialectGained = false }
+        return (changedClasses, dialectGained)
     }
 
     /// A set of event kinds as one word (recorded for every event).
@@ -63,6 +78,10 @@ final class Instrumentation {
         guard let entry = entries[className] else { return false }
         let own = entry.kinds
         if own.contains(kind) { return true }
+        // dealloc is instrumented when every class of the dialect logs it (through their base
+        // class), as a session's leaks are judged (`SessionTimeline.reportLeak`): a leak decided
+        // before the first dealloc of its dialect (live mode) waits for that dealloc too.
+        if kind == .dealloc, kindsByDialect[entry.dialect]?.contains(.dealloc) == true { return true }
         guard let sibling = Self.sibling(kind), own.contains(sibling),
               kindsByDialect[entry.dialect]?.contains(kind) == true else { return false }
         return true

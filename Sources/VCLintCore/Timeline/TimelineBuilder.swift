@@ -129,13 +129,15 @@ public final class TimelineBuilder {
         return context.instrumentation.satisfies(r) ? true : nil
     }
 
-    /// Observations made since the last call, in the order they were made (live mode).
-    func takeNewObservations() -> [Observation] {
-        let fresh = Array(context.observations[drained...])
-        drained = context.observations.count
-        return fresh
+    /// The indices of the observations made since the last call, in the order they were made (live mode).
+    func takeNewObservations() -> Range<Int> {
+        defer { drained = context.observations.count }
+        return drained..<context.observations.count
     }
     private var drained = 0
+
+    /// An observation by index (`takeNewObservations`).
+    func observation(_ i: Int) -> Observation { context.observations[i] }
 }
 
 /// Class-name patterns with a per-class cache (a capture names few classes, many times).
