@@ -8,23 +8,11 @@ import Testing
         Instance(serial: serial, entry: Instrumentation.ClassEntry(name: "T", dialect: .objcFunction), address: address == 0 ? nil : address, generation: 1, dialect: .objcFunction, line: 1)
     }
 
-    /// A small generator with a fixed seed: the run is the same every time.
-    struct Rng {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test(arguments: [1, 2, 3])
     func agreesWithADictionary(seed: UInt64) {
         let table = AddressTable()
         var reference: [UInt64: Instance] = [:]
-        var rng = Rng(state: seed)
+        var rng = SplitMix(seed: seed)
         // Few distinct addresses (16-byte aligned, as the heap's are), so that keys come back often
         // and removals leave holes in the middle of probe runs.
         let universe = 3000

@@ -337,33 +337,17 @@ extension SessionTimeline {
             for inst in lists[0] { body(inst) }
             return
         }
-        // A binary min-heap of cursors (list, position), by the serial of the instance there (held in
-        // the cursor: comparisons read no instance).
-        var heap: [(serial: Int, list: Int, pos: Int)] = lists.indices.map { (lists[$0][0].serial, $0, 0) }
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heap.count, heap[l].serial < heap[m].serial { m = l }
-                if r < heap.count, heap[r].serial < heap[m].serial { m = r }
-                if m == i { return }
-                heap.swapAt(i, m)
-                i = m
-            }
-        }
-        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
-        while let top = heap.first {
-            let list = lists[top.list]
-            body(list[top.pos])
-            if top.pos + 1 < list.count {
-                heap[0].pos += 1
-                heap[0].serial = list[top.pos + 1].serial
+        // One cursor (list, position) per list, by the serial of the instance there.
+        var heap = MinHeap<Int, (list: Int, pos: Int)>(lists.indices.map { (lists[$0][0].serial, ($0, 0)) })
+        while let top = heap.min {
+            let list = lists[top.value.list]
+            let pos = top.value.pos
+            body(list[pos])
+            if pos + 1 < list.count {
+                heap.replaceMin(list[pos + 1].serial, (top.value.list, pos + 1))
             } else {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
+                heap.popMin()
             }
-            if !heap.isEmpty { siftDown(0) }
         }
     }
 }
@@ -374,53 +358,25 @@ extension SessionTimeline {
 /// when they come up, and the heap is compacted when it has doubled since the last compaction,
 /// so it holds about twice the controllers whose leak is pending at most.
 struct LeakClock {
-    private var heap: [(at: Double, inst: Instance)] = []
+    private var heap = MinHeap<Double, Instance>()
     private var compactAt = LeakClock.minimumCompaction
     private static let minimumCompaction = 1024
 
     var count: Int { heap.count }
 
-    mutating func push(at: Double, _ inst: Instance) {
-        heap.append((at, inst))
-        var i = heap.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if heap[parent].at <= heap[i].at { break }
-            heap.swapAt(parent, i)
-            i = parent
-        }
-    }
+    mutating func push(at: Double, _ inst: Instance) { heap.push(at, inst) }
 
     /// The earliest entry whose grace period has passed at `now` (`now − at ≥ grace`, as the rule
     /// computes it), removed from the schedule.
     mutating func popDue(now: Double, grace: Double) -> Instance? {
-        guard let top = heap.first, now - top.at >= grace else { return nil }
-        let last = heap.removeLast()
-        if !heap.isEmpty {
-            heap[0] = last
-            siftDown(0)
-        }
-        return top.inst
+        guard let top = heap.min, now - top.key >= grace else { return nil }
+        return heap.popMin()?.value
     }
 
     /// Drops the entries `keep` rejects, once the heap has doubled since the last time.
     mutating func compact(keep: (Instance) -> Bool) {
         guard heap.count >= compactAt else { return }
-        heap.removeAll { !keep($0.inst) }
-        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        heap.removeAll { !keep($0.value) }
         compactAt = max(Self.minimumCompaction, heap.count * 2)
-    }
-
-    private mutating func siftDown(_ start: Int) {
-        var i = start
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var m = i
-            if l < heap.count, heap[l].at < heap[m].at { m = l }
-            if r < heap.count, heap[r].at < heap[m].at { m = r }
-            if m == i { return }
-            heap.swapAt(i, m)
-            i = m
-        }
     }
 }
