@@ -146,7 +146,13 @@ struct DateTable: Sendable {
     private var index: [DateKey: Int] = [:]
 
     mutating func id(_ d: DateKey) -> Int {
+        id(d, limit: Int.max)!
+    }
+
+    /// The date's index; nil when it is new and the table already holds `limit` dates.
+    mutating func id(_ d: DateKey, limit: Int) -> Int? {
         if let k = index[d] { return k }
+        guard dates.count < limit else { return nil }
         dates.append(d)
         index[d] = dates.count - 1
         return dates.count - 1

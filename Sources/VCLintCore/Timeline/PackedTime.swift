@@ -14,17 +14,17 @@ enum PackedTime {
     private static let dateShift: UInt64 = 47
     private static let present: UInt64 = 1 << 63
 
-    /// An input's dates by index (one per day, offset and precision the capture uses: a handful).
+    /// An input's dates by index (one per day, offset and precision the capture uses: a handful),
+    /// interned as `ObservationList` interns its own.
     final class Table {
-        private var dates: [DateKey] = []
-        private var index: [DateKey: Int] = [:]
+        private var dates = DateTable()
         /// The latest date packed and its index: times come in order, mostly on one date.
         private var lastKey: DateKey?
         private var lastIndex = 0
 
         init() {}
 
-        var count: Int { dates.count }
+        var count: Int { dates.dates.count }
 
         func pack(_ t: LogTime) -> UInt64? {
             guard t.hour < 32, t.minute < 64, t.second < 64, UInt64(t.fraction) < 1 << fractionBits,
@@ -33,13 +33,9 @@ enum PackedTime {
             let d: Int
             if key == lastKey {
                 d = lastIndex
-            } else if let known = index[key] {
-                d = known
             } else {
-                guard dates.count < 1 << 16 else { return nil }
-                d = dates.count
-                dates.append(key)
-                index[key] = d
+                guard let known = dates.id(key, limit: 1 << 16) else { return nil }
+                d = known
             }
             lastKey = key
             lastIndex = d
@@ -48,7 +44,7 @@ enum PackedTime {
         }
 
         func unpack(_ v: UInt64) -> LogTime {
-            let date = dates[Int(v >> dateShift & 0xFFFF)]
+            let date = dates.dates[Int(v >> dateShift & 0xFFFF)]
             var t = LogTime(seconds: 0, year: Int(date.year), month: Int(date.month), day: Int(date.day),
                             hour: Int(v >> 42 & 0x1F), minute: Int(v >> 36 & 0x3F), second: Int(v >> fractionBits & 0x3F),
                             fraction: UInt32(v & (1 << fractionBits - 1)), fractionDigits: Int(date.digits),

@@ -169,12 +169,17 @@ extension SessionTimeline {
         // scheduled it again), so a line costs nothing when no leak is due (issue 15: time linear
         // in the input, whatever the number of live controllers).
         while let inst = leakClock.popDue(now: now.seconds, grace: options.leakGraceSeconds) {
-            guard !inst.leakReported, inst.isAlive, !inst.forgotten, let r = inst.removal,
-                  let at = r.anchor.time ?? r.evidence.time else { continue }
+            guard Self.awaitsLeakVerdict(inst), let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
             let wentOn = now.seconds - at.seconds
             if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
         }
-        leakClock.compact { !$0.leakReported && $0.isAlive && !$0.forgotten && $0.isRemoved }
+        leakClock.compact(keep: Self.awaitsLeakVerdict)
+    }
+
+    /// Removed, still alive and reachable, and its leak not reported yet (a `leakClock` entry that
+    /// is not stale).
+    static func awaitsLeakVerdict(_ inst: Instance) -> Bool {
+        inst.isRemoved && inst.isAlive && !inst.forgotten && !inst.leakReported
     }
 
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
