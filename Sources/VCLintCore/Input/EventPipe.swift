@@ -13,7 +13,7 @@ import Foundation
 /// To the scanner it is a sink like the stage itself (`LineSink`): the scanner does not know which
 /// one it feeds.
 final class EventPipe: LineSink, @unchecked Sendable {
-    enum Kind: UInt8 { case learn, candidate, sample, context, envelope }
+    enum Kind: UInt8 { case learn, candidate, sample, context, envelope, ending }
 
     struct Record {
         var kind: Kind
@@ -129,7 +129,9 @@ final class EventPipe: LineSink, @unchecked Sendable {
 
     func context(_ p: UnsafePointer<UInt8>, _ n: Int) { append(.context, p, n) }
 
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int) { append(.sample, p, n) }
+    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) { append(.sample, p, n, line: line) }
+
+    func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) { append(.ending, p, n, line: line) }
 
     func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {
         guard let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata else { return }
@@ -220,7 +222,8 @@ final class EventPipe: LineSink, @unchecked Sendable {
                     } else {
                         stage.apply(&parsed[i], line: r.line)
                     }
-                case .sample: stage.sample(p, r.length)
+                case .sample: stage.sample(p, r.length, line: r.line)
+                case .ending: stage.ending(p, r.length, line: r.line)
                 case .context: stage.context(p, r.length)
                 case .envelope: if let format = r.format { stage.envelope(format, line: r.line, p, r.length) }
                 }

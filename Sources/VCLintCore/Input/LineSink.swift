@@ -12,9 +12,13 @@ protocol LineSink: AnyObject {
     /// The nearest enveloped line before the next candidate, which has no envelope: a `print` line
     /// belongs to the run of the enveloped lines before it (it may show a relaunch).
     func context(_ p: UnsafePointer<UInt8>, _ n: Int)
-    /// A line, event or noise, that tells how far in time its session went; sampled at offsets
-    /// that do not depend on how the input was read.
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int)
+    /// A line, event or noise, numbered `line`, that tells how far in time its session went;
+    /// sampled at offsets that do not depend on how the input was read.
+    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int)
+    /// One of the input's last enveloped lines, in order, when the input ends: a session ends at its
+    /// last timed line, whatever untimed lines (blank, continuation, a test runner's) follow it, so
+    /// the lines after the last one the sink read are read now (docs/lifecycle.md#sessions).
+    func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int)
     /// An enveloped line while `contextKnown` is false: `print` lines get its process.
     func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat)
     /// The first line of an envelope format in this input (`vclint inspect` shows it).

@@ -72,6 +72,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// what `sendContext` and `joinedWithCarrier` look back at across a read boundary, and the
     /// input's last line, sampled when it ends.
     private var recent = RecentLines(capacity: LogScanner.contextLookBack)
+    /// The input's last enveloped lines (kept at the end of each chunk), read when it ends.
+    private var endingLines = EndingLines(capacity: LogScanner.endingLineCount)
+    private static var endingLineCount: Int { 64 }
     private var skippingOverlong = false
     private var lineNumber = 0
     /// Lines per envelope format, by `EnvelopeFormat.index`.
@@ -186,8 +189,11 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
                 base += filled
                 filled = 0
             }
-            // Where the input ends tells how far its last session went.
-            recent.withLine(0) { if let b = $0.baseAddress { sample(b, $0.count) } }
+            // Where the input ends tells how far its sessions went: their last timed lines, not
+            // the blank or runner's lines after them.
+            endingLines.forEach { line, bytes in
+                sinkRef._withUnsafeGuaranteedRef { $0.ending(bytes.baseAddress!, bytes.count, line: line) }
+            }
             sinkRef._withUnsafeGuaranteedRef { $0.finish() }
             stats.lines = lineNumber
             for f in EnvelopeFormat.allCases where formatCounts[f.index] > 0 { stats.formats[f] = formatCounts[f.index] }
@@ -234,6 +240,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         let (format, skip) = EnvelopeParser.locate(buffer, head)
         line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
         recent.push(buffer, head)
+        if Self.isTimedEnvelope(format) { endingLines.push(buffer, head, line: lineNumber) }
         base += filled
         filled = 0
         skippingOverlong = true
@@ -262,7 +269,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if base + pos >= nextSample {
                 // Noise lines carry time too: sample one line per interval of input, at offsets that
                 // do not depend on how the input was chunked, so reports are the same for any reads.
-                sample(buffer + pos, n)
+                sample(buffer + pos, n, line: lineNumber)
                 nextSample = base + pos - (base + pos) % sampleInterval + sampleInterval
             }
             pos = le + 1
@@ -273,6 +280,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// Keeps the last lines of `buffer[start..<end]` (whole lines, the last possibly unfinished)
     /// in `recent`, after those of earlier chunks when this one holds fewer.
     private func keepRecent(_ start: Int, _ end: Int) {
+        keepEnding(start, end)
         guard end > start else { return }
         var found: [(Int, Int)] = []
         found.reserveCapacity(recent.capacity)
@@ -287,6 +295,34 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         }
         for (s, n) in found.reversed() { recent.push(buffer + s, n) }
     }
+
+    /// Whether a line with this envelope can carry its session's time.
+    @inline(__always)
+    static func isTimedEnvelope(_ format: EnvelopeFormat?) -> Bool {
+        guard let format else { return false }
+        return format != .bare && format != .logcat
+    }
+
+    /// Keeps the last enveloped lines of `buffer[start..<end]` (numbered up to `lineNumber`) in
+    /// `endingLines`, after those of earlier chunks: walking back from the end, at most as many as
+    /// it holds, so the lines kept are the input's last ones however it was read.
+    private func keepEnding(_ start: Int, _ end: Int) {
+        guard end > start else { return }
+        endingFound.removeAll(keepingCapacity: true)
+        var e = buffer[end - 1] == 0x0A ? end - 1 : end
+        var number = lineNumber
+        while endingFound.count < endingLines.capacity {
+            let s = vclint_memrchr(buffer + start, 0x0A, e - start).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? start
+            var n = e - s
+            if n > 0, buffer[s + n - 1] == 0x0D { n -= 1 }
+            if Self.isTimedEnvelope(EnvelopeParser.locate(buffer + s, n).0) { endingFound.append((s, n, number)) }
+            if s == start { break }
+            e = s - 1
+            number -= 1
+        }
+        for (s, n, line) in endingFound.reversed() { endingLines.push(buffer + s, n, line: line) }
+    }
+    private var endingFound: [(Int, Int, Int)] = []
 
 #if VCLINT_SSSE3
     /// `process` in windows of 32-byte blocks. A bulk pass (`CandidateLiterals.masks`, AVX2 where
@@ -443,7 +479,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             line(p, n, format: format, skip: skip, candidate: cand, lineStart: lineStart)
         }
         if base + lineStart >= nextSample {
-            sample(p, n)
+            sample(p, n, line: lineNumber)
             nextSample = base + lineStart - (base + lineStart) % sampleInterval + sampleInterval
         }
     }
@@ -594,8 +630,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     }
 
     /// A line that tells how far in time its session went (the sink keeps the lines' time).
-    private func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        sinkRef._withUnsafeGuaranteedRef { $0.sample(p, n) }
+    private func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
+        sinkRef._withUnsafeGuaranteedRef { $0.sample(p, n, line: line) }
     }
 }
 
@@ -674,5 +710,35 @@ struct RecentLines {
     func withLine<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard k < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
         return lines[(newest - k + capacity) % capacity].withUnsafeBufferPointer(body)
+    }
+}
+
+/// The last enveloped lines of an input, each with its number (a ring of their heads).
+struct EndingLines {
+    let capacity: Int
+    private var lines: [(line: Int, bytes: [UInt8])]
+    private var newest = -1
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        lines = Array(repeating: (0, []), count: capacity)
+    }
+
+    mutating func push(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
+        newest = (newest + 1) % capacity
+        lines[newest].line = line
+        lines[newest].bytes.removeAll(keepingCapacity: true)
+        lines[newest].bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, RecentLines.headBytes)))
+        count = min(count + 1, capacity)
+    }
+
+    /// Oldest first.
+    func forEach(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        for k in stride(from: count - 1, through: 0, by: -1) {
+            let entry = lines[(newest - k + capacity) % capacity]
+            // An empty line is never kept (it has no envelope): the pointer is not nil.
+            entry.bytes.withUnsafeBufferPointer { body(entry.line, $0) }
+        }
     }
 }

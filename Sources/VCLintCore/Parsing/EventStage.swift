@@ -60,7 +60,7 @@ final class EventStage: LineSink {
     /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
         var parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
-        useContext(parsed)
+        useContext(parsed, line: line)
         if let tap, parsed.kind == .enveloped || parsed.kind == .bare {
             var e = parsed.event
             e.line = line
@@ -78,7 +78,7 @@ final class EventStage: LineSink {
 
     /// A parsed candidate line in its context: an enveloped event gives the context its process.
     func apply(_ parsed: inout ParsedLine, line: Int) {
-        useContext(parsed)
+        useContext(parsed, line: line)
         switch parsed.kind {
         case .none:
             return
@@ -88,6 +88,7 @@ final class EventStage: LineSink {
             return
         case .enveloped, .bare:
             parsed.event.line = line
+            lastRead = max(lastRead, line)
             if parsed.value != nil || learner.waiting {
                 learner.hold(.line(parsed))
                 drain()
@@ -153,23 +154,34 @@ final class EventStage: LineSink {
 
     /// A `print` event belongs to the run of the enveloped line before it: that line is read as a
     /// sample (it may show a relaunch) before the event is.
+    /// (The context line is the nearest enveloped one before `line`: the lines between have none.)
     @inline(__always)
-    private func useContext(_ parsed: ParsedLine) {
+    private func useContext(_ parsed: ParsedLine, line: Int) {
         guard contextWaiting else { return }
         contextWaiting = false
         guard parsed.kind == .bare, contextLine != contextRead else { return }
         swap(&contextRead, &contextLine)
-        contextRead.withUnsafeBufferPointer { sample($0.baseAddress!, $0.count) }
+        contextRead.withUnsafeBufferPointer { sample($0.baseAddress!, $0.count, line: line - 1) }
+    }
+
+    /// The number of the latest line whose envelope reached the timeline (an event, a sample):
+    /// the input's last lines are read at its end only when they come after it (`ending`), so no
+    /// line is read twice, nor after a later one that started a new session.
+    private var lastRead = 0
+
+    func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
+        if line > lastRead { sample(p, n, line: line) }
     }
 
     /// A line (event or noise) that tells how far in time its session went.
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int) {
+    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
         let (format, skip) = EnvelopeParser.locate(p, n)
         guard let format, format != .bare, format != .logcat else { return }
         let q = p + skip, k = n - skip
         guard let info = EnvelopeParser.parse(q, k, format: format), !info.isMetadata,
               let process = lines.processName(info, q) else { return }
         let time = lines.time(q, k, info: info)
+        lastRead = max(lastRead, line)
         if learner.waiting {
             learner.hold(.sample(process, info.pid, time))
             return
