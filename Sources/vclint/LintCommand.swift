@@ -152,7 +152,7 @@ struct LintCommand: ParsableCommand {
         }
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)
-            printError(RunSummary.line(result, color: color.stderr))
+            printText(RunSummary.line(result, color: color.stderr))
         }
         try gate.check(result)
     }
@@ -237,7 +237,7 @@ struct RuleOptions: ParsableArguments {
         // Paths only from lists that turned out empty: no input, not standard input.
         if all.isEmpty && !filesFrom.isEmpty { throw InputError(path: filesFrom[0], reason: "lists no path") }
         if all.isEmpty, isatty(0) != 0 {
-            printError(VCLint.helpMessage(for: command))
+            printText(VCLint.helpMessage(for: command))
             throw InputError.terminal(command: command._commandName)
         }
         return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true }, ignoring: !noIgnore)

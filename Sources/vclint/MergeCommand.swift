@@ -111,7 +111,7 @@ struct MergeCommand: ParsableCommand {
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)
-            printError(RunSummary.line(result, color: color.stderr, reports: reports.count))
+            printText(RunSummary.line(result, color: color.stderr, reports: reports.count))
         }
         try gate.check(result)
     }

@@ -35,7 +35,7 @@ final class ProgressDisplay: @unchecked Sendable {
         while stop.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             let elapsed = Date().timeIntervalSince(start)
             guard elapsed >= delay else { continue }
-            FileHandle_stderr.write("\r\u{1B}[Kvclint: " + counter.line(elapsed: elapsed))
+            FileHandle_stderr.write("\r\u{1B}[Kvclint: " + TerminalText.field(counter.line(elapsed: elapsed)))
             drawn = true
         }
         if drawn { FileHandle_stderr.write("\r\u{1B}[K") }

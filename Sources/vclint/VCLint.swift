@@ -27,7 +27,7 @@ struct VCLint: ParsableCommand {
     static func main() {
         // `vclint` alone on a terminal: what it does and how to call it, not a wait for stdin.
         if CommandLine.arguments.count == 1, isatty(0) != 0 {
-            printError(helpMessage())
+            printText(helpMessage())
             printError("vclint: error: no capture given: name a capture file or directory, or pipe one in (… | vclint lint -)")
             LibC.exit(2)
         }
@@ -56,9 +56,16 @@ struct VCLint: ParsableCommand {
     }
 }
 
-/// Prints one line to stderr.
+/// Prints one line to stderr. The message may hold paths and text from a capture or a report, so
+/// it is made inert and kept on one line (`TerminalText.field`).
 func printError(_ message: String) {
-    FileHandle_stderr.write(message + "\n")
+    FileHandle_stderr.write(TerminalText.field(message) + "\n")
+}
+
+/// Prints vclint's own text of several lines (help, the colored summary line) to stderr: its line
+/// feeds and colors stay, and each line is made inert all the same (`TerminalText.text`).
+func printText(_ text: String) {
+    FileHandle_stderr.write(TerminalText.text(text) + "\n")
 }
 
 enum FileHandle_stderr {

@@ -191,7 +191,7 @@ import Testing
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         switch name {
         case "xcode":
-            #expect(lines == ["<stdin>:4: error: Evil ::error::pwned  [31mX#1 got viewDidAppear without a preceding viewWillAppear (it was appeared); expected viewWillAppear first (unbalanced_appearance)", ""])
+            #expect(lines == ["<stdin>:4: error: Evil\\n::error::pwned\\r\\x1B[31mX#1 got viewDidAppear without a preceding viewWillAppear (it was appeared); expected viewWillAppear first (unbalanced_appearance)", ""])
         case "github-actions":
             #expect(lines.count == 2 && lines[0].hasPrefix("::error file=<stdin>,line=4,title=unbalanced_appearance::Evil%0A::error::pwned%0D\u{FFFD}[31mX#1 got"), "\(lines)")
         default:

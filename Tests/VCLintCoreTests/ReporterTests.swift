@@ -442,7 +442,8 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(XMLText.attribute("1\n2\r3\t4") == "1&#10;2&#13;3&#9;4")
         #expect(XMLText.text("1\n2\r3\t4]]>") == "1\n2&#13;3\t4]]&gt;")
         #expect(XMLText.text("\u{0}\u{1}\u{8}\u{B}\u{C}\u{1F}\u{FFFE}\u{FFFF}") == String(repeating: "\u{FFFD}", count: 8))
-        #expect(XMLText.text("\u{7F}\u{85}é\u{1F600}") == "\u{7F}\u{85}é\u{1F600}")
+        // Allowed, but not raw: a printed report must not carry DEL or C1 controls to a terminal.
+        #expect(XMLText.text("\u{7F}\u{85}é\u{1F600}") == "&#x7F;&#x85;é\u{1F600}")
     }
 }
 

@@ -24,9 +24,10 @@ public enum RuleTable {
         var out = "\(pad("rule", w))  \(pad("severity", 8))  \(pad("on", 4))  summary\n"
         for r in rows { out += "\(pad(r.id, w))  \(pad(r.severity, 8))  \(pad(r.on, 4))  \(r.summary)\n" }
         if let configuration {
-            out += changed ? "* set by \(configuration)\n" : "(\(configuration) changes no rule)\n"
+            let path = TerminalText.field(configuration)
+            out += changed ? "* set by \(path)\n" : "(\(path) changes no rule)\n"
         }
-        return out
+        return TerminalText.text(out)
     }
 
     /// The rule table of docs/rules.md (`id | default | on | finding when | its line`) with this
@@ -38,6 +39,6 @@ public enum RuleTable {
             let onText = configuration == nil ? (d.isOptIn ? "opt-in" : "yes") : (on ? "yes" : "no")
             out += "| `\(d.identifier)` | \(settings.severity(of: d).rawValue) | \(onText) | \(d.summary) | \(d.anchor) |\n"
         }
-        return out
+        return TerminalText.text(out)
     }
 }

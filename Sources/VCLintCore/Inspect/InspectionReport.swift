@@ -1,11 +1,14 @@
 /// `vclint inspect`'s output: a text for a terminal and a JSON document for scripts.
 public enum InspectionReport {
+    /// Every text from the capture (paths, process and class names, example lines, shapes) goes
+    /// through `TerminalText.field`, and the whole text through `TerminalText.text`: CI runs
+    /// `inspect` on a capture that failed, and its output must run nothing in the runner or terminal.
     public static func text(_ inputs: [Inspection]) -> String {
-        inputs.map(text).joined(separator: "\n")
+        TerminalText.text(inputs.map(text).joined(separator: "\n"))
     }
 
     static func text(_ i: Inspection) -> String {
-        var out = "\(i.path): \(count(i.lines, "line")), \(count(i.events, "event")), \(count(i.sessions.count, "session"))"
+        var out = "\(field(i.path)): \(count(i.lines, "line")), \(count(i.events, "event")), \(count(i.sessions.count, "session"))"
         if i.unread > 0 { out += "; \(count(i.unread, "line")) \(i.unread == 1 ? "mentions a callback" : "mention callbacks") but \(i.unread == 1 ? "was" : "were") not read" }
         out += "\n"
         if i.events == 0 {
@@ -22,7 +25,7 @@ public enum InspectionReport {
         out += "\n  dialects\n"
         if i.shapes.isEmpty { out += "    (none read)\n" }
         for s in i.shapes {
-            let shape = s.template.map { "  \($0)" } ?? ""
+            let shape = s.template.map { "  \(field($0))" } ?? ""
             let kinds = s.callbacks.count == 1 ? "1 callback" : "\(s.callbacks.count) callbacks"
             let labels = s.dialect == .uikit ? "" : ", \(s.labels)\(s.labels >= Inspection.labelLimit ? "+" : "") \(s.labels == 1 ? "class" : "classes")"
             out += "    \(pad(s.dialect.rawValue, 16)) \(lpad(RunSummary.grouped(s.lines), 9)) lines\(shape)  (\(kinds)\(labels))\n"
@@ -33,7 +36,7 @@ public enum InspectionReport {
         if i.sessions.isEmpty { out += "    (none)\n" }
         for s in i.sessions {
             let pid = s.pid.map { " (pid \($0))" } ?? ""
-            let process = s.process.isEmpty ? "(no process)" : s.process
+            let process = s.process.isEmpty ? "(no process)" : field(s.process)
             var times = ""
             if let a = s.start, let b = s.end { times = "  \(a.iso) → \(b.iso)" }
             out += "    #\(s.id) \(process)\(pid)  lines \(s.firstLine)–\(s.lastLine)  \(count(s.events, "event")), \(count(s.controllers, "controller"))\(times)\n"
@@ -42,17 +45,17 @@ public enum InspectionReport {
         if i.classes.isEmpty { out += "    (none)\n" }
         for c in i.classes {
             let dialects = c.dialects.map(\.rawValue).joined(separator: ", ")
-            out += "    \(c.name)  \(count(c.instances, "instance")), \(dialects): \(c.callbacks.map(\.rawValue).joined(separator: ", "))\n"
+            out += "    \(field(c.name))  \(count(c.instances, "instance")), \(dialects): \(c.callbacks.map(\.rawValue).joined(separator: ", "))\n"
             let gaps = instrumentationNotes(c)
             if !gaps.isEmpty { out += "      \(gaps.joined(separator: "; "))\n" }
         }
         if !i.unreadGroups.isEmpty {
             out += "\n  unread lines that mention callbacks, by shape (the dialect under each reads them: add it to .vclint.yml)\n"
             for g in i.unreadGroups {
-                out += "    \(count(g.lines, "line"))  \(g.template)\n"
+                out += "    \(count(g.lines, "line"))  \(field(g.template))\n"
                 out += "      first at line \(g.example.line): \(clip(g.example.text))\n"
                 out += "      dialects:\n"
-                for l in g.dialect.yaml.split(separator: "\n") { out += "        \(l)\n" }
+                for l in g.dialect.yaml.split(separator: "\n") { out += "        \(field(String(l)))\n" }
             }
             if i.otherUnreadLines > 0 { out += "    … and \(count(i.otherUnreadLines, "line")) of other shapes\n" }
         }
@@ -114,8 +117,9 @@ public enum InspectionReport {
     private static func count(_ n: Int, _ word: String) -> String { RunSummary.plural(n, word) }
     private static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s : s + String(repeating: " ", count: w - s.count) }
     private static func lpad(_ s: String, _ w: Int) -> String { s.count >= w ? s : String(repeating: " ", count: w - s.count) + s }
+    private static func field(_ s: String) -> String { TerminalText.field(s) }
     private static func clip(_ s: String) -> String {
-        let clean = String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\u{FFFD}" : Character($0) })
+        let clean = field(s)
         return clean.count > 140 ? String(clean.prefix(139)) + "…" : clean
     }
 }

@@ -79,19 +79,25 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// A JSON string. Beyond what JSON requires, what a terminal or a CI runner would act on when the
+    /// document is printed is written as a `\u` escape, which a parser reads back as the character
+    /// itself: DEL, the C1 controls, the bidirectional controls and U+2028/U+2029 (as
+    /// `TerminalText` escapes them), and the `[` of `##[`, which GitHub's runner would take for a
+    /// command anywhere on a line.
     static func escape(_ s: String, into out: inout String) {
         out += "\""
+        var hashes = 0
         for u in s.unicodeScalars {
+            defer { hashes = u == "#" ? hashes + 1 : 0 }
             switch u {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
+            case "[" where hashes >= 2: out += "\\u005b"
             default:
-                if u.value < 0x20 || u.value == 0x7F {
+                if TerminalText.escaped(u) {
                     let hex = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

@@ -108,7 +108,7 @@ public struct JUnitReporter: Reporter {
     static func lines(_ indices: [Int], of file: FileResult, to out: ReportWriter) throws(ReportWriteError) {
         for (k, i) in indices.enumerated() {
             let f = file.findings[i]
-            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(f.path):\(f.line): \(f.severity.rawValue): \(XcodeReporter.oneLine(f.message))"))
+            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(TerminalText.field(f.path)):\(f.line): \(f.severity.rawValue): \(TerminalText.field(f.message))"))
         }
     }
 }

@@ -1,7 +1,8 @@
 /// Escaping for Markdown table cells (the Markdown report, `vclint leaks --format markdown`). Text
 /// from a log stays text: `|` and newlines cannot break the table (a line break is `<br>`),
 /// Markdown punctuation cannot start emphasis, links, code, math or HTML (it is backslash-escaped),
-/// other control characters become U+FFFD, and `@` is followed by a zero-width space so a class
+/// other control characters and the characters that reorder or break what is shown (bidirectional
+/// controls, U+2028/U+2029) become U+FFFD, `##[` cannot form (its `[` is escaped as all are), and `@` is followed by a zero-width space so a class
 /// name like `@team` does not notify anyone.
 public enum MarkdownText {
     /// Text for one table cell.
@@ -19,7 +20,7 @@ public enum MarkdownText {
                 out.unicodeScalars.append(u)
             case "@": out += "@\u{200B}"
             default:
-                if u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u == "\u{2028}" || u == "\u{2029}" {
+                if u.value < 0x20 || TerminalText.escaped(u) {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(u)

@@ -2,6 +2,10 @@
 /// UIKit warnings may hold quotes, `<`, `&`, newlines and control characters, and invalid UTF-8 has
 /// already become U+FFFD. A character XML 1.0 does not allow at all (C0 controls other than tab,
 /// newline and carriage return; U+FFFE, U+FFFF) becomes U+FFFD, so the document always parses.
+/// What a terminal or CI runner would act on when the report is printed is written as a character
+/// reference, which a parser reads back as the character itself: DEL, the C1 controls, the
+/// bidirectional controls and U+2028/U+2029 (those `TerminalText` escapes), the `[` of `##[`, and a
+/// `:` that would start a line with `::` (GitHub's runner runs such lines as commands).
 enum XMLText {
     /// The XML declaration every report starts with.
     static let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
@@ -29,8 +33,20 @@ enum XMLText {
     private static func escape(_ s: String, attribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
+        let scalars = s.unicodeScalars
+        var lineStart = true  // conservative: the text may begin a line
+        var hashes = 0
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let u = scalars[i]
+            i = scalars.index(after: i)
+            defer {
+                hashes = u == "#" ? hashes + 1 : 0
+                lineStart = u == "\n" || (lineStart && u != "\r" && u.properties.isWhitespace)
+            }
             switch u {
+            case ":" where lineStart && (i == scalars.endIndex || scalars[i] == ":"): out += "&#58;"
+            case "[" where hashes >= 2: out += "&#91;"
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"  // also keeps `]]>` out of character data
@@ -40,7 +56,13 @@ enum XMLText {
             case "\n" where attribute: out += "&#10;"
             case "\r": out += "&#13;"  // a raw CR would be read back as a newline
             default:
-                if isAllowed(u) { out.unicodeScalars.append(u) } else { out += "\u{FFFD}" }
+                if !isAllowed(u) {
+                    out += "\u{FFFD}"
+                } else if TerminalText.escaped(u) && u != "\n" {
+                    out += "&#x\(String(u.value, radix: 16, uppercase: true));"
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
         }
         return out

@@ -13,10 +13,14 @@ public struct XcodeReporter: StreamingReporter {
         try stream(result, to: out)
     }
 
+    /// Text from the log (and, for `vclint merge`, from the shard reports: the path, the rule id)
+    /// goes through `TerminalText.field`, so a finding stays one inert line.
     public func finding(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
-        try out.write("\(paint("\(f.path):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(Self.oneLine(f.message)) \(paint("(\(f.rule))", Self.dim))\n")
+        let field = TerminalText.field
+        let rule = paint("(\(field(f.rule)))", Self.dim)
+        try out.write("\(paint("\(field(f.path)):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(field(f.message)) \(rule)\n")
         if let d = f.declaration {
-            try out.write("\(paint("\(d.path):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(Self.oneLine(f.controller.className)) is declared here \(paint("(\(f.rule))", Self.dim))\n")
+            try out.write("\(paint("\(field(d.path)):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(field(f.controller.className)) is declared here \(rule)\n")
         }
     }
 
@@ -32,13 +36,4 @@ public struct XcodeReporter: StreamingReporter {
 
     private func paint(_ s: String, _ code: String) -> String { color ? Self.paint(s, code) : s }
     static func paint(_ s: String, _ code: String) -> String { "\u{1B}[\(code)m\(s)\u{1B}[0m" }
-
-    /// Text from a log must not break the one-finding-per-line format.
-    static func oneLine(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u.value < 0x20 || u.value == 0x7F { out += " " } else { out.unicodeScalars.append(u) }
-        }
-        return out
-    }
 }

@@ -11,7 +11,7 @@ public enum RuleDocumentation {
         for ex in d.triggeringExamples { out += "\n" + indent(ex) + "\n" }
         out += "\nNot triggering:\n"
         for ex in d.nonTriggeringExamples { out += "\n" + indent(ex) + "\n" }
-        return out
+        return TerminalText.text(out)
     }
 
     /// The command that rewrites `docs/rules.md` from the descriptions.

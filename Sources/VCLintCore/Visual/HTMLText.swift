@@ -1,14 +1,28 @@
 /// Escaping for the HTML report. Every byte that came from a log goes through here, in text and in
 /// attribute values alike: `&`, `<`, `>`, both quotes are character references; C0 and C1 control
-/// characters (other than tab and newline), U+2028/9 and noncharacters become U+FFFD (invalid UTF-8
-/// already has when the line was read), so a hostile capture can neither inject markup nor make
-/// the document invalid.
+/// characters (other than tab and newline), U+2028/9, the bidirectional controls (which would
+/// reorder the page's text) and noncharacters become U+FFFD (invalid UTF-8 already has when the
+/// line was read), so a hostile capture can neither inject markup nor make the document invalid.
+/// The page printed on a CI runner's log runs nothing either: the `[` of `##[` and a `:` that would
+/// start a line with `::` are character references.
 public enum HTMLText {
     public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
+        let scalars = s.unicodeScalars
+        var lineStart = true  // conservative: the text may begin a line
+        var hashes = 0
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let u = scalars[i]
+            i = scalars.index(after: i)
+            defer {
+                hashes = u == "#" ? hashes + 1 : 0
+                lineStart = u == "\n" || (lineStart && u != "\r" && u.properties.isWhitespace)
+            }
             switch u {
+            case ":" where lineStart && (i == scalars.endIndex || scalars[i] == ":"): out += "&#58;"
+            case "[" where hashes >= 2: out += "&#91;"
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
@@ -24,8 +38,7 @@ public enum HTMLText {
 
     static func isAllowed(_ u: Unicode.Scalar) -> Bool {
         let v = u.value
-        if v < 0x20 || (0x7F...0x9F).contains(v) { return false }
-        if v == 0x2028 || v == 0x2029 { return false }
+        if v < 0x20 || TerminalText.escaped(u) { return false }
         if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE { return false }
         return true
     }

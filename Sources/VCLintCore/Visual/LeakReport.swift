@@ -143,7 +143,7 @@ public struct LeakReport: Sendable {
     }
 
     public func text() -> String {
-        let safe = TimelineTextRenderer.safe
+        let safe = TerminalText.field
         var out = "vclint leaks: \(Self.plural(confirmedCount, "confirmed leak")) of \(Self.plural(groups.count, "class")), "
         out += "\(unconfirmed.count) unconfirmed, in \(Self.plural(files, "file")) (grace \(Wording.seconds(graceSeconds)))\n"
         for g in groups {
@@ -157,11 +157,11 @@ public struct LeakReport: Sendable {
         for u in unjudged {
             out += "  \(safe(u.className)): \(Self.plural(u.instances, "instance")), \(u.removedWithoutDealloc) removed and never deallocated; in \(u.paths.map(safe).joined(separator: ", "))\n"
         }
-        return out
+        return TerminalText.text(out)
     }
 
     private func entryText(_ e: Entry) -> String {
-        let safe = TimelineTextRenderer.safe
+        let safe = TerminalText.field
         var out = "  \(safe(e.controller.display)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\n"
         out += "    \(safe(Self.how(e)))\n"
         for ev in e.evidence { out += "    \(safe(e.path)):\(ev.line): \(ev.event) (\(safe(ev.note)))\n" }

@@ -56,17 +56,11 @@ public struct TimelineTextRenderer {
         out += clip(Self.legend) + "\n"
         let axisNote = axis == .time ? "axis: time (sessions without timestamps: one column per event)" : "axis: one step per event, in log order"
         out += clip(axisNote) + "\n"
-        return out
+        return TerminalText.text(out)
     }
 
-    /// Text from a log on a terminal: control characters (escape sequences) become spaces.
-    static func safe(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if u.value < 0x20 || (0x7F...0x9F).contains(u.value) { out += " " } else { out.unicodeScalars.append(u) }
-        }
-        return out
-    }
+    /// Text from a log on a terminal: made inert and kept on one line (`TerminalText.field`).
+    static func safe(_ s: String) -> String { TerminalText.field(s) }
 
     private func clip(_ s: String, to w: Int? = nil) -> String {
         let limit = w ?? width
