@@ -22,6 +22,82 @@ output() { printf '%s=%s\n' "$1" "$2" >> "$GITHUB_OUTPUT"; }
 
 sha() { if command -v sha256sum >/dev/null; then sha256sum; else shasum -a 256; fi; }
 
+# --- The default paths: the working directory without the action's own folder ---------------------
+# Vendored as a submodule or folder of the repository it lints (tools/vclint), vclint's own Fixtures
+# would be linted too (and fail the step). So the walk of `.` is split around the action's folder:
+# the entries beside it and beside each folder above it, taken as vclint's walk takes them (hidden
+# and git-ignored entries left out, a folder only when it holds a capture, a file only when it is
+# one); vclint walks each folder itself. Bash 3 (macOS's /bin/bash) runs it.
+
+# Whether a name is one the folder walk reads (*.log, *.txt, *.ndjson, *.jsonl, and .gz forms).
+is_capture() {
+    local r=1
+    shopt -s nocasematch
+    case $1 in *.log|*.txt|*.ndjson|*.jsonl|*.log.gz|*.txt.gz|*.ndjson.gz|*.jsonl.gz) r=0 ;; esac
+    shopt -u nocasematch
+    return $r
+}
+
+# Whether git ignores a path by its ignore files, tracked or not, as the walk does (no git, or no
+# repository: nothing is ignored).
+ignored() { git check-ignore -q --no-index -- "$1" 2>/dev/null; }
+
+# The capture files below a folder, NUL-terminated, that are not hidden nor below a hidden folder
+# (a folder it cannot read is passed by, as the walk passes it by).
+captures_in() {
+    find "$1" -mindepth 1 -name '.*' -prune -o \( -type f -o -type l \) \( -iname '*.log' -o -iname '*.txt' \
+        -o -iname '*.ndjson' -o -iname '*.jsonl' -o -iname '*.log.gz' -o -iname '*.txt.gz' -o -iname '*.ndjson.gz' \
+        -o -iname '*.jsonl.gz' \) -print0 2>/dev/null || true
+}
+
+# Whether the walk of a folder finds a capture in it: one captures_in finds that git does not
+# ignore (git counts the ignored ones at once; an error, as in a submodule, ignores none).
+holds_captures() {
+    local all ignored_ones
+    all=$(captures_in "$1" | tr -cd '\0' | wc -c)
+    [[ $all -gt 0 ]] || return 1
+    ignored_ones=$(captures_in "$1" | { git check-ignore --no-index --stdin -z 2>/dev/null || true; } | tr -cd '\0' | wc -c)
+    [[ $all -gt $ignored_ones ]]
+}
+
+# Appends to `beside` the paths that cover folder $1 without its entry $2 (a path relative to $1).
+beside=()
+paths_beside() {
+    local dir=$1 skip=$2 head rest="" e name
+    head=${skip%%/*}
+    [[ $skip != */* ]] || rest=${skip#*/}
+    for e in "$dir"/*; do  # sorted, and without hidden entries, as the walk leaves them out
+        [[ -e $e || -L $e ]] || continue  # an empty folder's * stays *
+        name=${e##*/}
+        if [[ $name == "$head" ]]; then
+            [[ -z $rest ]] || paths_beside "$e" "$rest"
+            continue
+        fi
+        if ignored "$e"; then continue; fi
+        if [[ -L $e && -d $e ]]; then continue  # the walk does not follow links to folders
+        elif [[ -d $e ]]; then
+            if holds_captures "$e"; then beside+=("$e"); fi
+        elif is_capture "$name"; then
+            beside+=("$e")
+        fi
+    done
+}
+
+# The action's folder relative to the working directory, when a walk of `.` would reach it (inside
+# it, with no hidden, git-ignored or linked folder on the way); empty otherwise.
+action_folder_below() {
+    local action work rel prefix="" part parts
+    action=$(cd "${GITHUB_ACTION_PATH:-$here}" 2>/dev/null && pwd -P) || return 0
+    work=$(pwd -P)
+    case $action in "$work"/*) rel=${action#"$work"/} ;; *) return 0 ;; esac
+    IFS=/ read -r -a parts <<< "$rel"
+    for part in "${parts[@]}"; do
+        prefix=${prefix:+$prefix/}$part
+        if [[ $part == .* || -L ./$prefix ]] || ignored "./$prefix"; then return 0; fi
+    done
+    printf '%s' "$rel"
+}
+
 case "${1:-}" in
 key)
     swift_version=$(swift --version 2>/dev/null | head -1 || echo "no swift")
@@ -59,20 +135,38 @@ run)
         *) echo "vclint: the command input is lint, merge or install, not '$command'" >&2; exit 2 ;;
     esac
     args=("$command")
+    # The default paths of lint (`.`) leave out the action's own folder when it is below.
+    default_paths=false
+    if [[ $command == lint && $(printf '%s' "${INPUT_PATHS:-.}" | tr -d '[:space:]') =~ ^\./?$ ]]; then
+        skip=$(action_folder_below)
+        if [[ -n $skip ]]; then
+            default_paths=true
+            paths_beside . "$skip"
+            echo "vclint: linting the working directory without the action's own folder, $skip"
+            if [[ ${#beside[@]} -eq 0 ]]; then
+                echo "vclint: error: no capture files found under . beside the action's folder $skip (give the paths input)" >&2
+                output exit-code 2
+                exit 2
+            fi
+            args+=("${beside[@]}")
+        fi
+    fi
     # Paths: one per line (a path may hold spaces); a line with * ? or [ is a glob, kept as it is
     # when it matches nothing (vclint then says the file is missing). None: the working directory.
-    paths=0
-    while IFS= read -r p; do
-        p=${p%$'\r'}
-        [[ -n "${p//[[:space:]]/}" ]] || continue
-        if [[ "$p" == *[\*\?\[]* ]] && matches=$(compgen -G "$p"); then
-            while IFS= read -r m; do args+=("$m"); paths=$((paths + 1)); done <<< "$matches"
-        else
-            args+=("$p")
-            paths=$((paths + 1))
-        fi
-    done <<< "${INPUT_PATHS:-.}"
-    [[ $paths -gt 0 ]] || args+=(.)
+    if [[ $default_paths == false ]]; then
+        paths=0
+        while IFS= read -r p; do
+            p=${p%$'\r'}
+            [[ -n "${p//[[:space:]]/}" ]] || continue
+            if [[ "$p" == *[\*\?\[]* ]] && matches=$(compgen -G "$p"); then
+                while IFS= read -r m; do args+=("$m"); paths=$((paths + 1)); done <<< "$matches"
+            else
+                args+=("$p")
+                paths=$((paths + 1))
+            fi
+        done <<< "${INPUT_PATHS:-.}"
+        [[ $paths -gt 0 ]] || args+=(.)
+    fi
     set -f  # reporters are split at spaces, never globbed
     for r in ${INPUT_REPORTERS:-github-actions}; do args+=(--reporter "$r"); done
     report="$RUNNER_TEMP/vclint-action-$$.json"

@@ -6,7 +6,9 @@ import Testing
 /// (the README's five-minute one, docs/ci.md's full and sharded ones): valid against the published
 /// schemas that PyPI's check-jsonschema ships (GitHub Actions, workflows), on action majors that run
 /// on Node 24, and written as docs/ci.md says a workflow must be (pipefail, the capture uploaded
-/// always, one simulator, permissions that work in private repositories).
+/// always, one simulator and no clones of it, log stream stopped so that it flushes, permissions that
+/// work in private repositories, SARIF uploaded only where code scanning takes it); the action's
+/// cache saved whatever the lint found, and its default paths without its own folder.
 @Suite(.serialized) struct ActionTests {
     /// check-jsonschema, run as `python3 -m check_jsonschema` (a pip install need not have put its
     /// script on PATH yet).
@@ -103,8 +105,44 @@ import Testing
     /// is left to the action (which passes it only when it exists).
     static let node24Majors: [String: Int] = [
         "actions/checkout": 7, "actions/upload-artifact": 7, "actions/download-artifact": 8,
-        "actions/cache": 5, "github/codeql-action/upload-sarif": 4,
+        "actions/cache/restore": 5, "actions/cache/save": 5, "github/codeql-action/upload-sarif": 4,
     ]
+
+    /// GitHub's expressions, as far as `if:` in action.yml and the workflows use them, evaluated in
+    /// Python against a context: `ev(text, ctx)` with ctx mapping names (`github.event_name`,
+    /// `steps.build.outcome`) and functions (`always()`) to values; a name not in it is null.
+    static let expressions = #"""
+    import re
+    def ev(text, ctx):
+        text = text.strip()
+        if text.startswith("${{") and text.endswith("}}"):
+            text = text[3:-2]
+        out, at = [], 0
+        for m in re.finditer(r"\s+|'[^']*'|&&|\|\||==|!=|!|\(|\)|[A-Za-z_][\w.-]*(\(\))?", text):
+            if m.start() != at:
+                raise ValueError(f"cannot read {text[at:m.start()]!r} in {text!r}")
+            at = m.end()
+            t = m.group(0)
+            if t.isspace():
+                continue
+            elif t.startswith("'"):
+                out.append(repr(t[1:-1]))
+            elif t in ("&&", "||", "!"):
+                out.append({"&&": " and ", "||": " or ", "!": " not "}[t])
+            elif t in ("==", "!=", "(", ")"):
+                out.append(t)
+            elif t in ("true", "false", "null"):
+                out.append(repr({"true": True, "false": False, "null": None}[t]))
+            else:
+                if t.endswith("()") and t not in ctx:
+                    raise ValueError(f"{t}: no value in this context")
+                out.append(repr(ctx.get(t)))
+        if at != len(text):
+            raise ValueError(f"cannot read {text[at:]!r} in {text!r}")
+        if "".join(out).replace(" ", "") == "":
+            raise ValueError("empty expression")
+        return bool(eval("".join(out), {"__builtins__": {}}))
+    """#
 
     static let structureCheck = #"""
     import json, re, sys
@@ -141,6 +179,13 @@ import Testing
                 run = step.get("run", "")
                 if re.search(r"[^|]\|[^|]", run) and "pipefail" not in run:
                     problems.append(f"{where}: a pipe without set -o pipefail")
+                if "xcodebuild test" in run and "log stream" in run:
+                    if not re.search(r"xcodebuild test[^\n]*(\\\n[^\n]*)*-parallel-testing-enabled NO", run):
+                        problems.append(f"{where}: xcodebuild test may run on clones of the simulator, which log stream does not see")
+                    if not re.search(r"log stream[^&]*&\s*\n\s*log_pid=\$!", run) \
+                            or not re.search(r"""trap '[^']*kill -INT "\$log_pid"[^']*wait "\$log_pid" \|\| true[^']*' EXIT""", run) \
+                            or re.search(r"kill (-TERM |-9 |-KILL )?\$!", run):
+                        problems.append(f"{where}: log stream is not stopped with SIGINT and waited for (it loses its last lines)")
                 if "xcodebuild" in run:
                     if re.search(r"simctl\s+\w+\s+booted", run):
                         problems.append(f"{where}: simctl 'booted' may be another simulator than the tests'")
@@ -151,6 +196,12 @@ import Testing
                 if step.get("uses", "").startswith("actions/upload-artifact") and "capture" in json.dumps(step.get("with", {})) \
                         and step.get("if") != "always()":
                     problems.append(f"{where}: the capture is uploaded only when the tests pass")
+            for i, step in enumerate(steps):
+                if "upload-sarif" in step.get("uses", ""):
+                    guard = step.get("if", "")
+                    if "github.event.pull_request.head.repo.full_name == github.repository" not in guard \
+                            or "github.event.repository.private" not in guard:
+                        problems.append(f"{path} {job_name} step {i + 1}: upload-sarif runs where code scanning refuses SARIF (a fork's pull request, a private repository without it)")
             if "upload-sarif" in text:
                 perms = job.get("permissions", {})
                 want = {"contents": "read", "security-events": "write", "actions": "read"}
@@ -185,6 +236,7 @@ import Testing
               - uses: actions/checkout@v4
               - run: |
                   xcrun simctl spawn booted log stream > capture.ndjson &
+                  trap 'kill $!' EXIT
                   xcodebuild test -destination 'platform=iOS Simulator,name=iPhone 15' | tee xcodebuild.log
               - uses: actions/upload-artifact@v4
                 with: { name: capture, path: capture.ndjson }
@@ -199,8 +251,226 @@ import Testing
         """.write(to: old, atomically: true, encoding: .utf8)
         let caught = try Self.exec(["python3", "-c", Self.structureCheck, majors, old.path])
         for needle in ["actions/checkout@v4 is not @v7", "a pipe without set -o pipefail", "'booted'", "only when the tests pass",
-                       "--baseline before", "upload-sarif@v3 is not @v4", "lack one of", "top-level permissions"] {
+                       "--baseline before", "upload-sarif@v3 is not @v4", "lack one of", "top-level permissions",
+                       "clones of the simulator", "not stopped with SIGINT", "code scanning refuses SARIF"] {
             #expect(caught.out.contains(needle), "the check misses: \(needle)")
+        }
+    }
+
+    /// The action's cache is restored and saved by steps of their own: saved whenever this run built
+    /// vclint whole, also when the lint then failed on findings (actions/cache's post step saves only
+    /// on success, so every failing run built vclint again); never after a failed build.
+    @Test(.requires(.checkJSONSchema, for: "the action.yml check (it reads YAML with check-jsonschema's ruamel.yaml)"))
+    func theCacheIsSavedWhateverTheLintFound() throws {
+        let check = Self.expressions + "\n" + #"""
+        import re, sys
+        from ruamel.yaml import YAML
+        steps = YAML(typ="safe").load(open(sys.argv[1]))["runs"]["steps"]
+        problems = []
+        uses = [s.get("uses", "") for s in steps]
+        ids = [s.get("id") for s in steps]
+        if any(u.startswith("actions/cache@") for u in uses):
+            problems.append("actions/cache saves in its post step, only when the job succeeded")
+        restore = [i for i, u in enumerate(uses) if u.startswith("actions/cache/restore@")]
+        save = [i for i, u in enumerate(uses) if u.startswith("actions/cache/save@")]
+        if len(restore) != 1 or len(save) != 1 or "build" not in ids or "lint" not in ids:
+            problems.append(f"not one restore, one build, one lint and one save step: {uses} {ids}")
+        else:
+            r, b, l, sv = restore[0], ids.index("build"), ids.index("lint"), save[0]
+            if steps[r]["with"] != steps[sv]["with"]:
+                problems.append("the save step's path and key are not the restore step's")
+            if not r < b < sv:
+                problems.append("not restore, then build, then save")
+            def runs(step, ctx):
+                cond = str(step.get("if", "success()"))
+                if not re.search(r"\b(always|success|failure|cancelled)\(\)", cond):
+                    cond = "success() && (" + cond + ")"  # as GitHub reads an if without a status function
+                return ev(cond, ctx)
+            for hit in (True, False):
+                for build_ok in (True, False):
+                    for lint_ok in (True, False):
+                        outcome = "skipped" if hit else "success" if build_ok else "failure"
+                        # The lint runs after a good build. Did every step before the save succeed?
+                        lint_ran = outcome != "failure"
+                        ok_before = outcome != "failure" and (lint_ok or sv < l)
+                        ctx = {"always()": True, "success()": ok_before, "failure()": not ok_before, "cancelled()": False,
+                               "steps.cache.outputs.cache-hit": "true" if hit else "false",
+                               "steps.build.outcome": outcome, "steps.build.conclusion": outcome,
+                               "steps.lint.outcome": ("success" if lint_ok else "failure") if lint_ran else "skipped"}
+                        case = f"cache {'hit' if hit else 'missed'}, build {outcome}, lint {'passed' if lint_ok else 'failed'}"
+                        if runs(steps[b], dict(ctx, **{"success()": True, "failure()": False})) == hit:
+                            problems.append(f"{case}: the build step {'runs' if hit else 'is skipped'}")
+                        if runs(steps[sv], ctx) != (outcome == "success"):
+                            problems.append(f"{case}: the save step {'is skipped' if outcome == 'success' else 'runs'}")
+        print("\n".join(problems))
+        """#
+        let action = packageRoot.appendingPathComponent("action.yml").path
+        let r = try Self.exec(["python3", "-c", check, action])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(r.out)")
+        // The check catches actions/cache, and a save step that depends on the lint's success.
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let text = try String(contentsOfFile: action, encoding: .utf8)
+        for (old, new, needle) in [
+            ("actions/cache/restore@v5", "actions/cache@v5", "post step"),
+            ("if: always() && steps.build.outcome == 'success'", "if: steps.build.outcome == 'success'", "lint failed: the save step is skipped"),
+            ("if: always() && steps.build.outcome == 'success'", "if: always()", "build failure, lint failed: the save step runs"),
+        ] {
+            #expect(text.contains(old))
+            let broken = dir.appendingPathComponent("action.yml")
+            try text.replacingOccurrences(of: old, with: new).write(to: broken, atomically: true, encoding: .utf8)
+            let caught = try Self.exec(["python3", "-c", check, broken.path])
+            #expect(caught.out.contains(needle), "the check misses \(new): \(caught.out)\(caught.err)")
+        }
+    }
+
+    /// upload-sarif runs only where code scanning takes SARIF: pushes and pull requests from the
+    /// repository's own branches, in a private repository only when VCLINT_CODE_SCANNING is true;
+    /// never when the run was cancelled or vclint could not lint.
+    @Test(.requires(.checkJSONSchema, for: "the workflow checks (they read YAML with its ruamel.yaml)"))
+    func sarifIsUploadedOnlyWhereCodeScanningTakesIt() throws {
+        let check = Self.expressions + "\n" + #"""
+        import sys
+        from ruamel.yaml import YAML
+        problems = []
+        uploads = 0
+        cases = [  # event, head repository, private, VCLINT_CODE_SCANNING, cancelled, report, uploads?
+            ("pull_request", "someone/shop", False, None, False, "r.json", False),
+            ("pull_request", "someone/shop", True, "true", False, "r.json", False),
+            ("pull_request", "org/shop", False, None, False, "r.json", True),
+            ("push", None, False, None, False, "r.json", True),
+            ("push", None, True, None, False, "r.json", False),
+            ("push", None, True, "false", False, "r.json", False),
+            ("push", None, True, "true", False, "r.json", True),
+            ("pull_request", "org/shop", True, "true", False, "r.json", True),
+            ("pull_request", "org/shop", False, None, True, "r.json", False),
+            ("pull_request", "org/shop", False, None, False, "", False),
+        ]
+        for path in sys.argv[1:]:
+            for job_name, job in YAML(typ="safe").load(open(path))["jobs"].items():
+                for i, step in enumerate(job.get("steps", [])):
+                    if "upload-sarif" not in step.get("uses", ""):
+                        continue
+                    uploads += 1
+                    for event, head, private, variable, cancelled, report, want in cases:
+                        ctx = {"always()": True, "success()": not cancelled, "failure()": False, "cancelled()": cancelled,
+                               "github.event_name": event, "github.repository": "org/shop",
+                               "github.event.pull_request.head.repo.full_name": head,
+                               "github.event.repository.private": private, "vars.VCLINT_CODE_SCANNING": variable,
+                               "steps.vclint.outputs.report": report}
+                        if ev(str(step.get("if", "success()")), ctx) != want:
+                            problems.append(f"{path} {job_name} step {i + 1}: {'no upload' if want else 'an upload'} on {event} "
+                                            f"from {head}, private {private}, variable {variable}, cancelled {cancelled}, report '{report}'")
+        print(uploads)
+        print("\n".join(problems))
+        """#
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [String] = []
+        for (i, w) in try Self.workflows().enumerated() {
+            let file = dir.appendingPathComponent("workflow-\(i).yml")
+            try w.text.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file.path)
+        }
+        let r = try Self.exec(["python3", "-c", check] + files)
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.first == "2", "docs/ci.md's two workflows upload SARIF: \(r.out)")
+        #expect(lines.count == 1, "\(r.out)")
+    }
+
+    /// The UI-test step of each documented workflow, run as a macOS runner runs it (bash -eo
+    /// pipefail) with stand-ins for xcrun and xcodebuild: xcodebuild gets the simulator's UDID and
+    /// runs no clones; log stream is stopped with SIGINT and waited for, so the line it writes when
+    /// it stops is in the capture; the step's status is the tests' (0, or xcodebuild's 65), not
+    /// log stream's 130.
+    @Test(.requires(.checkJSONSchema, for: "the workflow checks (they read YAML with its ruamel.yaml)"))
+    func theCaptureStepRunsAsWritten() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files: [String] = []
+        for (i, w) in try Self.workflows().enumerated() {
+            let file = dir.appendingPathComponent("workflow-\(i).yml")
+            try w.text.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file.path)
+        }
+        let extract = #"""
+        import json, sys
+        from ruamel.yaml import YAML
+        out = []
+        for path in sys.argv[1:]:
+            for job in YAML(typ="safe").load(open(path))["jobs"].values():
+                for step in job.get("steps", []):
+                    if "log stream" in step.get("run", ""):
+                        out.append(step["run"].replace("${{ matrix.shard }}", "1"))
+        print(json.dumps(out))
+        """#
+        let r = try Self.exec(["python3", "-c", extract] + files)
+        #expect(r.status == 0, "\(r.err)")
+        let scripts = try JSONDecoder().decode([String].self, from: Data(r.out.utf8))
+        #expect(scripts.count == 3, "one UI-test step in each workflow")
+        // Stand-ins: xcrun lists one iPhone and spawns "log stream" as a process that writes a last
+        // line when SIGINT stops it (it gives up by itself after 20 s); xcodebuild records its
+        // arguments, waits until log stream is ready and exits with $XCODEBUILD_STATUS.
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let stubs = [
+            "xcrun": #"""
+            #!/usr/bin/env bash
+            case "$1 $2" in
+            "simctl list") echo '{"devices": {"com.apple.CoreSimulator.SimRuntime.iOS-18-0": [{"name": "iPhone 16", "udid": "UDID-16"}]}}' ;;
+            "simctl boot"|"simctl bootstatus") [[ $3 == UDID-16 ]] ;;
+            "simctl spawn") [[ $3 == UDID-16 && $4 == log && $5 == stream ]] && exec python3 "$STUBS/log.py" ;;
+            *) echo "xcrun stand-in: $*" >&2; exit 3 ;;
+            esac
+            """#,
+            "xcodebuild": #"""
+            #!/usr/bin/env bash
+            printf '%s\n' "$@" > "$STUBS/xcodebuild-args"
+            for _ in $(seq 100); do [[ -e $STUBS/ready ]] && break; sleep 0.1; done
+            echo "Test Suite 'All tests' finished"
+            exit "$XCODEBUILD_STATUS"
+            """#,
+            "log.py": #"""
+            import os, signal, sys, time
+            def stop(*_):
+                print('{"eventMessage": "the last dealloc, written on SIGINT"}', flush=True)
+                sys.exit(130)
+            signal.signal(signal.SIGINT, stop)
+            # A runner's shell starts it with no signal blocked; the test process may block SIGINT.
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            print('{"eventMessage": "first"}', flush=True)
+            open(os.path.join(os.environ["STUBS"], "ready"), "w").close()
+            time.sleep(20)
+            print('{"eventMessage": "never stopped"}', flush=True)
+            """#,
+        ]
+        for (name, text) in stubs {
+            let url = bin.appendingPathComponent(name)
+            try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+        let path = "\(bin.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"
+        for (i, script) in scripts.enumerated() {
+            for status in [0, 65] {
+                let work = dir.appendingPathComponent("run-\(i)-\(status)")
+                try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+                try? FileManager.default.removeItem(at: bin.appendingPathComponent("ready"))
+                let file = work.appendingPathComponent("step.sh")
+                try script.write(to: file, atomically: true, encoding: .utf8)
+                let start = Date()
+                let run = try Self.exec(["bash", "--noprofile", "--norc", "-eo", "pipefail", file.path], cwd: work,
+                                        env: ["PATH": path, "STUBS": bin.path, "XCODEBUILD_STATUS": "\(status)"])
+                #expect(Date().timeIntervalSince(start) < 15, "step \(i): log stream was not stopped by SIGINT")
+                #expect(run.status == Int32(status), "step \(i): exits \(run.status), the tests \(status): \(run.out)\(run.err)")
+                let capture = try #require(try FileManager.default.contentsOfDirectory(atPath: work.path).first { $0.hasPrefix("capture") })
+                let captured = try String(contentsOf: work.appendingPathComponent(capture), encoding: .utf8)
+                #expect(captured == "{\"eventMessage\": \"first\"}\n{\"eventMessage\": \"the last dealloc, written on SIGINT\"}\n", "step \(i): \(captured)")
+                let args = try String(contentsOf: bin.appendingPathComponent("xcodebuild-args"), encoding: .utf8).split(separator: "\n")
+                #expect(args.first == "test" && args.contains("platform=iOS Simulator,id=UDID-16"), "step \(i): \(args)")
+                #expect(args.indices.contains { $0 + 1 < args.count && args[$0] == "-parallel-testing-enabled" && args[$0 + 1] == "NO" }, "step \(i): \(args)")
+            }
         }
     }
 
@@ -233,15 +503,18 @@ import Testing
         let summary: String
     }
 
-    /// Runs `Scripts/action.sh run` in `dir` with the runner's variables and the given inputs.
-    func runAction(_ inputs: [String: String], in dir: URL) throws -> Step {
+    /// Runs `Scripts/action.sh run` (or `script`) in `dir` with the runner's variables (`env` on top:
+    /// no GITHUB_ACTION_PATH unless it is given) and the given inputs.
+    func runAction(_ inputs: [String: String], in dir: URL, env more: [String: String] = [:], script: URL? = nil) throws -> Step {
         let outputFile = dir.appendingPathComponent("github-output"), summaryFile = dir.appendingPathComponent("summary.md")
         let pathFile = dir.appendingPathComponent("github-path")
         for f in [outputFile, summaryFile, pathFile] { FileManager.default.createFile(atPath: f.path, contents: Data()) }
         var env = ["GITHUB_OUTPUT": outputFile.path, "GITHUB_STEP_SUMMARY": summaryFile.path, "GITHUB_PATH": pathFile.path,
                    "RUNNER_TEMP": dir.path, "VCLINT_BIN": CLITests.binary.path, "NO_COLOR": "1"]
+        env["GITHUB_ACTION_PATH"] = ""
         for (k, v) in inputs { env["INPUT_" + k] = v }
-        let r = try Self.exec([packageRoot.appendingPathComponent("Scripts/action.sh").path, "run"], cwd: dir, env: env)
+        for (k, v) in more { env[k] = v }
+        let r = try Self.exec([(script ?? packageRoot.appendingPathComponent("Scripts/action.sh")).path, "run"], cwd: dir, env: env)
         // Read with read(2): Foundation keeps the buffer of an empty file (LeakSanitizer sees it).
         func text(_ url: URL) -> String { IgnoreRules.read(url.path) ?? "" }
         var outputs: [String: String] = [:]
@@ -333,6 +606,66 @@ import Testing
         #expect(install.status == 0 && install.out.contains("is on the job's PATH"))
         let wrong = try runAction(["COMMAND": "lnit"], in: dir)
         #expect(wrong.status == 2)
+    }
+
+    /// With the default paths, a vendored action (a submodule or folder of the repository) does not
+    /// lint its own folder, whose fixtures fail; everything else is linted as `vclint lint .` would
+    /// lint it without that folder (hidden and git-ignored entries left out, folders without a
+    /// capture passed by). Paths the user gives are linted as given.
+    @Test func theDefaultPathsLeaveOutTheActionsFolder() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let failing = packageRoot.appendingPathComponent("Fixtures/seeds/navtest-missing-dealloc.log")
+        let clean = packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log")
+        let action = dir.appendingPathComponent("tools/vclint")
+        for folder in ["tools/vclint/Fixtures", "tools/vclint/Scripts", "tools/other", "logs", "Sources", "build", ".hidden"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fm.copyItem(at: failing, to: action.appendingPathComponent("Fixtures/leak.log"))
+        try fm.copyItem(at: packageRoot.appendingPathComponent("Scripts/action.sh"), to: action.appendingPathComponent("Scripts/action.sh"))
+        try fm.copyItem(at: failing, to: dir.appendingPathComponent("build/leak.log"))
+        try fm.copyItem(at: failing, to: dir.appendingPathComponent(".hidden/leak.log"))
+        try fm.copyItem(at: clean, to: dir.appendingPathComponent("logs/clean.log"))
+        try fm.copyItem(at: clean, to: dir.appendingPathComponent("top level.ndjson"))
+        try fm.copyItem(at: packageRoot.appendingPathComponent("Fixtures/flows/late-dealloc.log"), to: dir.appendingPathComponent("tools/other/late.log"))
+        try "struct App {}\n".write(to: dir.appendingPathComponent("Sources/App.swift"), atomically: true, encoding: .utf8)
+        try "build/\n".write(to: dir.appendingPathComponent(".gitignore"), atomically: true, encoding: .utf8)
+        #expect(try Self.exec(["git", "init", "-q", "."], cwd: dir).status == 0)
+
+        func files(_ step: Step) throws -> Set<String> {
+            Set(try LoadedReport.read(path: try #require(step.outputs["report"])).result.files.map(\.stats.path))
+        }
+        let expected: Set<String> = ["./logs/clean.log", "./top level.ndjson", "./tools/other/late.log"]
+        // As the runner runs it (GITHUB_ACTION_PATH), and as the vendored copy finds its own folder.
+        for (env, script) in [(["GITHUB_ACTION_PATH": action.path], nil), ([:], action.appendingPathComponent("Scripts/action.sh"))] {
+            let r = try runAction([:], in: dir, env: env, script: script)
+            #expect(r.status == 0, "\(r.out)")
+            #expect(r.out.contains("vclint: linting the working directory without the action's own folder, tools/vclint"), "\(r.out)")
+            #expect(!r.out.contains("tools/vclint/Fixtures"), "\(r.out)")
+            #expect(r.outputs["errors"] == "0" && r.outputs["warnings"] == "1" && r.outputs["files"] == "3")
+            #expect(try files(r) == expected)
+        }
+        // `paths: .` is the default too; a path the user names is linted, the action's folder too.
+        #expect(try files(try runAction(["PATHS": "./\n"], in: dir, env: ["GITHUB_ACTION_PATH": action.path])) == expected)
+        let named = try runAction(["PATHS": "tools/vclint/Fixtures"], in: dir, env: ["GITHUB_ACTION_PATH": action.path])
+        #expect(named.status == 1 && named.outputs["errors"] == "1", "\(named.out)")
+        // An action that is not below the working directory (OWNER/vclint@REF) changes nothing: `.`
+        // is walked whole, the nested copy's fixture with it.
+        let elsewhere = try runAction([:], in: dir, env: ["GITHUB_ACTION_PATH": packageRoot.path])
+        #expect(elsewhere.status == 1 && elsewhere.outputs["files"] == "4", "\(elsewhere.out)")
+        // The same files as vclint's own walk of the folder without the action in it.
+        try fm.moveItem(at: dir.appendingPathComponent("tools/vclint"), to: dir.appendingPathComponent(".moved-away"))
+        let walked = try Self.exec([CLITests.binary.path, "lint", ".", "--reporter", "json:walk.json"], cwd: dir)
+        #expect(Set(try LoadedReport.read(path: dir.appendingPathComponent("walk.json").path).result.files.map(\.stats.path)) == expected, "\(walked.err)")
+        // Nothing to lint beside the action's folder: the run fails, as vclint's walk of an empty folder does.
+        let empty = try Self.scratch()
+        defer { try? fm.removeItem(at: empty) }
+        try fm.createDirectory(at: empty.appendingPathComponent("tools/vclint/Fixtures"), withIntermediateDirectories: true)
+        try fm.copyItem(at: failing, to: empty.appendingPathComponent("tools/vclint/Fixtures/leak.log"))
+        let none = try runAction([:], in: empty, env: ["GITHUB_ACTION_PATH": empty.appendingPathComponent("tools/vclint").path])
+        #expect(none.status == 2 && none.outputs["exit-code"] == "2", "\(none.out)")
+        #expect(none.out.contains("no capture files found under . beside the action's folder tools/vclint"))
     }
 
     /// The cache key changes with vclint's sources and nothing else of the repository.

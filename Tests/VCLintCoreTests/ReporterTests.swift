@@ -455,16 +455,61 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(GitHubActionsReporter.data("esc\u{1B}[31m bell\u{7} nel\u{85} ls\u{2028} tab\t") == "esc\u{FFFD}[31m bell\u{FFFD} nel\u{FFFD} ls\u{FFFD} tab\t")
     }
 
-    @Test func oneCommandPerFinding() {
+    /// One command per error or warning; the infos are one notice at the end, not annotations.
+    @Test func oneCommandPerErrorOrWarning() {
         let out = GitHubActionsReporter().report(Hostile.result())
         let p = "logs/we<ir>d \"dir\"/a%2Cb%3Ac%2525 é#?.log"
         let m = "Evil\"<script>&amp;'%250A%25%0A::error file=x::pwned%0D%0Anext,{0}}|`*_[x](y)@team~$ \u{FFFD}\u{FFFD}[31m\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFE}end"
         #expect(out == """
         ::error file=\(p),line=7,title=leaked_controller::\(m)
         ::warning file=\(p),line=9,title=late_dealloc::\(m)
-        ::notice file=\(p),line=11,title=memory_warning::\(m)
+        ::notice title=vclint::1 info is not annotated (memory_warning: 1); the other report formats list them
 
         """)
+    }
+
+    /// A capture with a memory warning in every session: hundreds of infos are one line, after
+    /// every error and warning, with each rule's count (the most frequent first) escaped as a
+    /// message is, so that a rule name read from a merged report cannot end the command.
+    @Test func infosAreOneSummaryLineAtTheEnd() {
+        var findings = (0..<335).map { Hostile.finding(.info, rule: "memory_warning", line: 10 + $0, path: "a.log") }
+        findings.insert(Hostile.finding(.error, line: 5, path: "a.log"), at: 100)
+        findings += [Hostile.finding(.info, rule: "slow_transition", line: 400, path: "a.log"),
+                     Hostile.finding(.info, rule: "evil\n::error::x%,y:z", line: 401, path: "a.log"),
+                     Hostile.finding(.info, rule: "slow_transition", line: 402, path: "a.log"),
+                     Hostile.finding(.warning, rule: "late_dealloc", line: 403, path: "a.log")]
+        let result = LintResult(files: [FileResult(stats: InputStats(path: "a.log"), findings: findings)])
+        let lines = GitHubActionsReporter().report(result).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines.last == "")
+        #expect(lines[0].hasPrefix("::error file=a.log,line=5,title=leaked_controller::"))
+        #expect(lines[1].hasPrefix("::warning file=a.log,line=403,title=late_dealloc::"))
+        #expect(lines[2] == "::notice title=vclint::338 infos are not annotated (memory_warning: 335, slow_transition: 2, evil%0A::error::x%25,y:z: 1); the other report formats list them")
+        #expect(!GitHubActionsReporter().report(result).contains("::notice file="))
+    }
+
+    /// A reporter used for a second stream counts that stream's infos only.
+    @Test func eachStreamCountsItsOwnInfos() throws {
+        let result = try ReporterGoldenTests.result("sample")
+        var reporter = GitHubActionsReporter()
+        let first = ReportWriter(), second = ReportWriter()
+        try reporter.begin(to: first)
+        for file in result.files { for f in file.findings { try reporter.finding(f, to: first) } }
+        try reporter.end(result, to: first)
+        #expect(reporter.report(result) == first.text)
+        try reporter.stream(result, to: second)
+        #expect(second.text == first.text)
+        #expect(first.text.hasSuffix("::notice title=vclint::1 info is not annotated (memory_warning: 1); the other report formats list them\n"))
+    }
+
+    /// `lint --follow` prints the summary of the infos last, once the stream is over, as the batch run does.
+    @Test func followPrintsTheInfoSummaryLast() throws {
+        let cli = CLITests()
+        let input = try Data(contentsOf: packageRoot.appendingPathComponent("Fixtures/flows/memory-warning-ios5.log"))
+        let live = try cli.run(["lint", "--follow", "--reporter", "github-actions", "-"], stdin: input)
+        let batch = try cli.run(["lint", "--reporter", "github-actions", "-"], stdin: input)
+        #expect(live.status == 0 && batch.status == 0)
+        #expect(live.stdout == batch.stdout)
+        #expect(live.stdout == "::notice title=vclint::1 info is not annotated (memory_warning: 1); the other report formats list them\n", "\(live.stdout)")
     }
 
     @Test func cleanRunPrintsNothing() throws {

@@ -1,6 +1,11 @@
 /// GitHub Actions workflow commands: one `::error file=PATH,line=N,title=RULE::MESSAGE` line per
-/// finding (`::warning` for warnings, `::notice` for infos), which the runner turns into
-/// annotations on the run and the pull request. One command a finding, so it streams as it is.
+/// error (`::warning` per warning), which the runner turns into annotations on the run and the pull
+/// request. One command a finding, so it streams as it is.
+///
+/// Infos get no annotation each: a capture with a memory warning in every session would bury the
+/// errors under hundreds of notices. They are counted by rule, and the stream ends with one
+/// `::notice title=vclint::` line, on the run rather than a file, that gives the counts
+/// (`335 infos are not annotated (memory_warning: 335); …`); the other formats list them.
 ///
 /// Escaping follows the runner's: in the message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in
 /// property values also `:` → `%3A` and `,` → `%2C`. So text from a log can neither end the
@@ -9,19 +14,45 @@
 public struct GitHubActionsReporter: StreamingReporter {
     public static let identifier = "github-actions"
     public static let summary = "workflow commands that annotate the run and the pull request"
+    /// The infos of this stream so far, by rule: they are summed up at its end, not annotated.
+    private var infos: [String: Int] = [:]
+
     public init() {}
 
     public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
         try stream(result, to: out)
     }
 
-    public func finding(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
+    public mutating func begin(to out: ReportWriter) throws(ReportWriteError) {
+        infos = [:]
+    }
+
+    public mutating func finding(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
+        if f.severity == .info {
+            infos[f.rule, default: 0] += 1
+            return
+        }
         if let d = f.declaration {
             // Annotate the controller's source; the message says where in the log.
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n")
         } else {
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n")
         }
+    }
+
+    public mutating func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
+        if let line = Self.infoSummary(infos) { try out.write(line) }
+    }
+
+    /// The one line that stands for the infos of a run (nil when there were none): a notice on the
+    /// run, not on a file, with the count of each rule, the most frequent first.
+    public static func infoSummary(_ counts: [String: Int]) -> String? {
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        let rules = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        let message = "\(total) info\(total == 1 ? " is" : "s are") not annotated (\(rules)); the other report formats list them"
+        return "::notice title=\(property(VCLintVersion.name))::\(data(message))\n"
     }
 
     public static func command(_ s: Severity) -> String {
