@@ -126,6 +126,14 @@ public final class PendingReportFile {
         TemporaryFiles.register(temp)
     }
 
+    /// A target written in place through `descriptor` (taken over), as `/dev/stdout` is: tests give
+    /// a device that fails (`/dev/full`), which a path is no longer allowed to name.
+    init(path: String, device descriptor: Int32) {
+        self.path = path
+        target = path
+        fd = descriptor
+    }
+
     deinit { discard() }
 
     /// The report targets that are not regular files and are written all the same, as the refusal names them.
