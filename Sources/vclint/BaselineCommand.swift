@@ -22,7 +22,7 @@ struct BaselineCommand: ParsableCommand {
         @Argument(help: "Log files or directories; - or nothing for standard input.")
         var paths: [String] = []
 
-        @Option(name: .long, help: "Where to write the baseline.")
+        @Option(name: .long, help: "Where to write the baseline (replaced only once complete); - for standard output.")
         var output: String = ".vclint-baseline.json"
 
         @OptionGroup var ruleOptions: RuleOptions
@@ -32,19 +32,22 @@ struct BaselineCommand: ParsableCommand {
             let linter = Linter(options: options)
             do {
                 let sources = try ruleOptions.inputs(paths, configuration, command: Self.self)
-                try ReportTransaction.refuseInputs([output], inputs: sources)
-                let file = try PendingReportFile(path: output)
+                // `-`: standard output, as for every option that names a file to write.
+                let toStdout = output == "-"
+                if !toStdout { try ReportTransaction.refuseInputs([output], inputs: sources, others: ruleOptions.otherInputs) }
+                let file = toStdout ? nil : try PendingReportFile(path: output)
                 let result = linter.lintAll(sources)
                 // A baseline without some input's findings would hide them tomorrow: none is written.
                 if !result.failures.isEmpty {
-                    file.discard()
+                    file?.discard()
                     for failure in result.failures { printError("vclint: error: \(failure.description)") }
                     throw ExitCode(2)
                 }
                 let baseline = Baseline(result: result)
-                try file.commit(baseline.serialized())
+                if let file { try file.commit(baseline.serialized()) } else { writeStdout(baseline.serialized()) }
                 let n = result.findings.count
-                printError("vclint: recorded \(n) finding\(n == 1 ? "" : "s") (\(baseline.entries.count) fingerprint\(baseline.entries.count == 1 ? "" : "s")) in \(output)")
+                let place = toStdout ? "on standard output" : "in \(output)"
+                printError("vclint: recorded \(n) finding\(n == 1 ? "" : "s") (\(baseline.entries.count) fingerprint\(baseline.entries.count == 1 ? "" : "s")) \(place)")
             } catch let error as InputError {
                 printError("vclint: error: \(error.description)")
                 throw ExitCode(2)

@@ -6,11 +6,19 @@ struct GateOptions: ParsableArguments {
     @Flag(name: .long, help: "Report warnings as errors (in every format) and fail (exit 1) on them, as SwiftLint's --strict does.")
     var strict = false
 
-    @Option(name: .long, help: "Fail (exit 1) when there are more than N warnings; stderr says so.")
-    var maxWarnings: Int?
+    @Option(name: .customLong("max-warnings"), parsing: .unconditional,
+            help: ArgumentHelp("Fail (exit 1) when there are more than N warnings (N: 0 or more); stderr says so.", valueName: "max-warnings"))
+    var maxWarningsText: String?
+
+    /// --max-warnings, checked by `validate()`.
+    var maxWarnings: Int? { NumberArgument.checked(maxWarningsText, Self.parse) }
+
+    private static func parse(_ text: String) throws -> Int {
+        try NumberArgument.whole(text, option: "--max-warnings", NumberArgument.maxWarnings)
+    }
 
     func validate() throws {
-        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more") }
+        if let maxWarningsText { _ = try Self.parse(maxWarningsText) }
     }
 
     /// Exit 1 when a finding is an error (with --strict, warnings already are) or when there are more

@@ -49,8 +49,12 @@ struct LintCommand: ParsableCommand {
         """))
     var follow = false
 
-    @Option(name: [.customShort("j"), .long], help: "Threads (default: the number of cores). Each file is read by one thread; with at least two threads per file, its events are parsed on a second one. The report order is the input order.")
-    var jobs: Int?
+    @Option(name: [.customShort("j"), .customLong("jobs")], parsing: .unconditional,
+            help: ArgumentHelp("Threads, 1 to 1024 (default: the number of cores). Each file is read by one thread; with at least two threads per file, its events are parsed on a second one. The report order is the input order.", valueName: "jobs"))
+    var jobsText: String?
+
+    /// --jobs, checked by `validate()`.
+    var jobs: Int? { NumberArgument.checked(jobsText) { try NumberArgument.whole($0, option: "--jobs", NumberArgument.jobs) } }
 
     @OptionGroup var ruleOptions: RuleOptions
 
@@ -60,7 +64,7 @@ struct LintCommand: ParsableCommand {
     @OptionGroup var color: ColorOption
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+        if let jobsText { _ = try NumberArgument.whole(jobsText, option: "--jobs", NumberArgument.jobs) }
         if follow {
             if paths.count > 1 { throw ValidationError("--follow reads one input (a file, or - for standard input)") }
             if let r = (try? ReporterRequest.parseAll(reporter))?.first(where: { $0.path == nil }), ReporterRegistry.entry(named: r.name)?.streams == false {
@@ -87,7 +91,9 @@ struct LintCommand: ParsableCommand {
             let known = try baseline.map { try Baseline.load(path: $0) }
             context.configuration = RunConfiguration(options: options, strict: gate.strict, baseline: known)
             let sources = try ruleOptions.inputs(paths, configuration)
-            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: sources)
+            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: sources,
+                                               others: ruleOptions.otherInputs + (baseline.map { [.init($0, "the --baseline file")] } ?? []),
+                                               sourceRoot: sourceRoot)
             // Report files are opened before the (possibly long) lint, so a bad path fails at once.
             for r in requests {
                 if let path = r.path { files.append((r, try PendingReportFile(path: path))) }
@@ -176,8 +182,16 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: "Configuration file (default: .vclint.yml in this directory or a parent).")
     var config: String?
 
-    @Option(name: .long, help: "Seconds a removed controller may take to deallocate before it counts as leaked (default 3).")
-    var leakGraceSeconds: Double?
+    @Option(name: .customLong("leak-grace-seconds"), parsing: .unconditional,
+            help: ArgumentHelp("Seconds a removed controller may take to deallocate before it counts as leaked, 0 to 86400 (default 3).", valueName: "leak-grace-seconds"))
+    var leakGraceSecondsText: String?
+
+    /// --leak-grace-seconds, checked by `validate()`; the range is the configuration's (`leak_grace_seconds`).
+    var leakGraceSeconds: Double? { NumberArgument.checked(leakGraceSecondsText, Self.parseGrace) }
+
+    private static func parseGrace(_ text: String) throws -> Double {
+        try NumberArgument.decimal(text, option: "--leak-grace-seconds", SettingRange.leakGraceSeconds, unit: "seconds")
+    }
 
     @Option(name: .long, help: "Rule ids to enable in addition to the defaults (e.g. slow_transition); repeatable.")
     var enable: [String] = []
@@ -200,9 +214,16 @@ struct RuleOptions: ParsableArguments {
         for id in enable + disable where RuleRegistry.description(of: id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
         }
-        if let g = leakGraceSeconds, !(g >= 0 && g.isFinite) {
-            throw ValidationError("--leak-grace-seconds must be a non-negative number")
-        }
+        if let leakGraceSecondsText { _ = try Self.parseGrace(leakGraceSecondsText) }
+    }
+
+    /// The files these options make a run read besides its captures (the configuration file, given
+    /// or found; the --files-from lists and @FILEs): no report may overwrite one.
+    var otherInputs: [ReportTransaction.OtherInput] {
+        var out: [ReportTransaction.OtherInput] = []
+        if let config { out.append(.init(config, "the --config file")) } else if let found = Configuration.discover() { out.append(.init(found, "the configuration file")) }
+        for list in filesFrom where list != "-" { out.append(.init(list, "a --files-from or @FILE list")) }
+        return out
     }
 
     /// The configuration file (given, or found) applied first, then the command-line flags.
@@ -240,6 +261,7 @@ struct RuleOptions: ParsableArguments {
             printText(VCLint.helpMessage(for: command))
             throw InputError.terminal(command: command._commandName)
         }
-        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true }, ignoring: !noIgnore)
+        return try InputResolver.resolve(all, admit: { configuration?.admits($0) ?? true }, ignoring: !noIgnore,
+                                         note: { printError("vclint: note: \($0)") })
     }
 }

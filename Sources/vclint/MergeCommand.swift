@@ -67,7 +67,8 @@ struct MergeCommand: ParsableCommand {
             let merged = try ReportMerger.merge(loaded)
             result = merged.result
             // A report file must not overwrite one of the reports being merged.
-            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: reports.map { .file($0) })
+            try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: reports.map { .file($0) },
+                                               others: baseline.map { [.init($0, "the --baseline file")] } ?? [])
             for r in requests { if let path = r.path { files.append(try PendingReportFile(path: path)) } }
             let known = try baseline.map { try Baseline.load(path: $0) }
             var configuration = merged.configuration

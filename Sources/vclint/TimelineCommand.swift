@@ -45,16 +45,20 @@ struct TimelineCommand: ParsableCommand {
     @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
     var output: String?
 
-    @Option(name: .long, help: "Text width in columns (default: the terminal's, else $COLUMNS, else 100).")
-    var width: Int?
+    @Option(name: .customLong("width"), parsing: .unconditional,
+            help: ArgumentHelp("Text width in columns, 40 to 1000 (default: the terminal's, else $COLUMNS, else 100; clamped to 40…1000).", valueName: "width"))
+    var widthText: String?
+
+    /// --width, checked by `validate()`.
+    var width: Int? { NumberArgument.checked(widthText) { try NumberArgument.whole($0, option: "--width", NumberArgument.width) } }
 
     @Option(name: .long, help: "Left to right: one step per event (events), or by timestamp (time).")
     var axis: TimelineAxis = .events
 
-    @Option(name: .long, help: "Text: start at this line number or time of day (17:30:30.5, or 2017-02-11T17:30:30).")
+    @Option(name: .long, parsing: .unconditional, help: "Text: start at this line number (1 or more) or time of day (17:30:30.5, or 2017-02-11T17:30:30).")
     var from: String?
 
-    @Option(name: .long, help: "Text: end at this line number or time of day.")
+    @Option(name: .long, parsing: .unconditional, help: "Text: end at this line number or time of day.")
     var to: String?
 
     @OptionGroup var ruleOptions: RuleOptions
@@ -62,11 +66,13 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var color: ColorOption
 
     func validate() throws {
-        if let width, width < 40 { throw ValidationError("--width must be at least 40") }
+        if let widthText { _ = try NumberArgument.whole(widthText, option: "--width", NumberArgument.width) }
         for (name, value) in [("--from", from), ("--to", to)] {
-            if let value, TimelineBound.parse(value) == nil {
-                throw ValidationError("\(name) '\(value)' is neither a line number nor a time of day (HH:MM:SS.fff)")
+            guard let value, TimelineBound.parse(value) == nil else { continue }
+            if let n = Int(value.trimmingCharacters(in: .whitespaces)), n < 1 {
+                throw ValidationError("\(name) must be a line number, 1 or more, or a time of day (HH:MM:SS.fff), not '\(value)'")
             }
+            throw ValidationError("\(name) '\(value)' is neither a line number (1 or more) nor a time of day (HH:MM:SS.fff)")
         }
         if let from, let to, let a = TimelineBound.parse(from), let b = TimelineBound.parse(to), TimelineBound.isReversed(from: a, to: b) {
             throw ValidationError("--from \(from) comes after --to \(to), which shows nothing; did you mean --from \(to) --to \(from)?")

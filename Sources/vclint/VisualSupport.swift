@@ -26,7 +26,7 @@ enum VisualRun {
         do {
             let sources = try ruleOptions.inputs(paths, configuration, command: command)
             if let output, output != "-" {
-                try ReportTransaction.refuseInputs([output], inputs: sources)
+                try ReportTransaction.refuseInputs([output], inputs: sources, others: ruleOptions.otherInputs)
                 file = try PendingReportFile(path: output)
             }
             let result = try Linter(options: options).lint(sources)
@@ -61,12 +61,14 @@ enum VisualRun {
 enum Terminal {
     static var isTTY: Bool { isatty(1) == 1 }
 
+    /// Clamped to 40…1000 columns (`NumberArgument.environmentWidth`): COLUMNS=2147483647 is not a
+    /// request for a 2-gigacolumn timeline.
     static var width: Int {
         if isTTY {
             var ws = winsize()
-            if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }
+            if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return NumberArgument.environmentWidth(Int(ws.ws_col)) }
         }
-        if let c = ProcessInfo.processInfo.environment["COLUMNS"], let n = Int(c), n > 0 { return n }
-        return 100
+        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return NumberArgument.environmentWidth(columns)
     }
 }

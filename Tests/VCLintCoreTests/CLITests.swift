@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line as a CI job runs it: exit codes, stdout, one stderr line on failure.
 @Suite(.serialized) struct CLITests {
@@ -7,7 +10,14 @@ import Testing
         let status: Int32
         let stdout: String
         let stderr: String
+        /// The run was still going at its deadline and was killed (`status` is then SIGKILL's).
+        var timedOut = false
+        /// From start to exit.
+        var seconds: Double = 0
     }
+
+    /// How long `run` waits by default before it kills the binary: no test can hang the suite.
+    static let defaultTimeout: Double = 300
 
     static var binary: URL {
         let here = Bundle.main.executableURL?.deletingLastPathComponent()
@@ -20,8 +30,10 @@ import Testing
     }
 
     /// Runs the built binary in `cwd` (the package root) with NO_COLOR set; `env` adds or (nil)
-    /// removes variables.
-    func run(_ args: [String], stdin: Data? = nil, cwd: URL = packageRoot, env extra: [String: String?] = [:]) throws -> Run {
+    /// removes variables. A run still going after `timeout` seconds is killed and says so
+    /// (`timedOut`), so a test of something that used to block ends anyway.
+    func run(_ args: [String], stdin: Data? = nil, cwd: URL = packageRoot, env extra: [String: String?] = [:],
+             timeout: Double = CLITests.defaultTimeout) throws -> Run {
         let p = Process()
         p.executableURL = Self.binary
         p.arguments = args
@@ -34,13 +46,24 @@ import Testing
         p.standardOutput = out
         p.standardError = err
         p.standardInput = inp
+        let start = Date()
         try p.run()
+        // The pipes are drained on their own threads while this one keeps the deadline.
+        nonisolated(unsafe) var o = Data(), e = Data()
+        let drained = DispatchGroup()
+        DispatchQueue.global().async(group: drained) { o = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: drained) { e = err.fileHandleForReading.readDataToEndOfFile() }
         if let stdin { inp.fileHandleForWriting.write(stdin) }
         try inp.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        var timedOut = false
+        if drained.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(p.processIdentifier, SIGKILL)
+            drained.wait()
+        }
         p.waitUntilExit()
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self),
+                   timedOut: timedOut, seconds: Date().timeIntervalSince(start))
     }
 
     func tempFile(_ bytes: [UInt8], ext: String = "log") throws -> String {

@@ -120,7 +120,7 @@ import Testing
         let r = try cli.run(["lint", "--max-warnings=-1"] + paths)  // fails in validation, after parsing
         #expect(Date().timeIntervalSince(start) < 1.5)
         #expect(r.status == 2)
-        #expect(r.stderr == "vclint: error: --max-warnings must be 0 or more (see `vclint help`)\n")
+        #expect(r.stderr == "vclint: error: --max-warnings must be a whole number 0 or more, not '-1' (see `vclint help`)\n")
         let many = Array(repeating: Self.leak, count: 300)
         let mixed = try cli.run(["lint"] + many[..<100] + ["-j", "1", "--reporter", "json"] + many[100...] + ["--strict", "--", "-"], stdin: Data())
         #expect(mixed.status == 1)

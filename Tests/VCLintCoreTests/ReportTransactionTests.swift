@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The report files of one run are committed together or not at all (temporaries first, renames
 /// at the end, the replaced ones restored when a rename fails), and never over an input.
@@ -119,7 +122,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = dir.appendingPathComponent("a.json")
         try Data("old a".utf8).write(to: a)
-        let tx = ReportTransaction([try PendingReportFile(path: "/dev/full"), try PendingReportFile(path: a.path)])
+        // A device path other than /dev/null or standard output/error is refused; standard output can
+        // still be a full device (`> /dev/full`), so the transaction is given one directly.
+        func full() -> PendingReportFile { PendingReportFile(path: "/dev/full", device: open("/dev/full", O_WRONLY | O_CLOEXEC)) }
+        let tx = ReportTransaction([full(), try PendingReportFile(path: a.path)])
         var pieces = 0
         let e = #expect(throws: ReportFileError.self) {
             try tx.commit([
@@ -132,21 +138,21 @@ import Testing
         #expect(try text(a) == "old a")
         #expect(try entries(dir) == ["a.json"])
         // A report of one device, streamed: the same error.
-        let alone = #expect(throws: ReportFileError.self) { try PendingReportFile(path: "/dev/full").commit { out in try out.write(String(repeating: "d", count: 100_000)) } }
+        let alone = #expect(throws: ReportFileError.self) { try full().commit { out in try out.write(String(repeating: "d", count: 100_000)) } }
         #expect(alone?.description == "/dev/full: no space left on device")
     }
 
-    /// A device that fails to take its report (`/dev/full`) is written before any rename, so the
-    /// file reports of the same run keep their old contents.
+    /// A device that fails to take its report (`/dev/stdout` on `/dev/full`) is written before any
+    /// rename, so the file reports of the same run keep their old contents.
     @Test func aFailingDeviceKeepsTheFileReportsOld() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let a = dir.appendingPathComponent("a.json")
         try Data("old a".utf8).write(to: a)
-        let r = try cli.run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log", "--reporter", "json:\(a.path)", "--reporter", "sarif:/dev/full"])
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let r = try run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log", "--reporter", "json:\(a.path)", "--reporter", "sarif:/dev/stdout"], stdout: full)
         #expect(r.status == 2)
-        #expect(r.stdout.isEmpty)
-        #expect(r.stderr == "vclint: error: /dev/full: no space left on device\n")
+        #expect(r.stderr == "vclint: error: /dev/stdout: no space left on device\n")
         #expect(try text(a) == "old a")
         #expect(try entries(dir) == ["a.json"])
     }

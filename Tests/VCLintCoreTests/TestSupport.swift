@@ -53,8 +53,8 @@ extension FileResult {
 }
 
 /// Runs the built vclint in `cwd` (NO_COLOR set, stdin empty).
-func runVCLint(_ args: [String], cwd: URL, env: [String: String?] = [:]) throws -> CLITests.Run {
-    try CLITests().run(args, cwd: cwd, env: env)
+func runVCLint(_ args: [String], cwd: URL, env: [String: String?] = [:], timeout: Double = CLITests.defaultTimeout) throws -> CLITests.Run {
+    try CLITests().run(args, cwd: cwd, env: env, timeout: timeout)
 }
 
 /// Something a few tests need that a plain clone on a plain machine may lack: a program (Chromium,

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Known findings a team accepts for now (SwiftLint's baseline): recorded by fingerprint, which is
 /// derived from the rule, the controller's class and the kind of cause — never from path, line,
@@ -49,15 +52,37 @@ public struct Baseline: Sendable, Equatable {
         public var description: String { "\(path): \(reason)" }
     }
 
+    /// The most a baseline file may hold: a fingerprint per kind of finding is a few hundred bytes,
+    /// so this is far beyond any real one, and `--baseline /dev/zero` fails at once instead of
+    /// filling memory.
+    public static let maxBytes = 64 << 20
+
     public static func load(path: String) throws -> Baseline {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw LoadError(path: path, reason: exists ? "cannot read the baseline" : "no such file or directory")
+        try parse(Data(try read(path: path)), path: path)
+    }
+
+    /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
+    static func read(path: String) throws(LoadError) -> [UInt8] {
+        func failure(_ code: Int32) -> LoadError {
+            LoadError(path: path, reason: code == ENOENT ? "no such file or directory" : "cannot read the baseline (\(String(cString: strerror(code)).lowercased()))")
         }
-        return try parse(data, path: path)
+        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            if n == 0 { return out }
+            out.append(contentsOf: chunk[..<n])
+            if out.count > maxBytes {
+                throw LoadError(path: path, reason: "more than \(maxBytes >> 20) MiB, which no baseline is (`vclint baseline create` writes one)")
+            }
+        }
     }
 
     public static func parse(_ data: Data, path: String) throws -> Baseline {

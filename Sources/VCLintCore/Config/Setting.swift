@@ -34,7 +34,7 @@ public struct Setting: Sendable {
 
     /// The key in `.vclint.yml` and in the JSON report.
     public let key: String
-    /// What it takes, as the reference names it ("number ≥ 0").
+    /// What it takes, as the reference names it ("number from 0 to 86400").
     public let type: String
     /// What it means, in one line.
     public let meaning: String

@@ -5,7 +5,7 @@ import Foundation
 /// of one kind share it, so a new setting of a known kind brings no parsing code.
 protocol SettingKind: Sendable {
     associatedtype Value: Sendable
-    /// How the reference names it ("number ≥ 0").
+    /// How the reference names it ("number from 0 to 86400").
     var name: String { get }
     /// The value Yams gave for `key`, or why it is wrong.
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> Value
@@ -40,16 +40,21 @@ extension SettingKind {
     }
 }
 
-/// A non-negative number: a duration, a threshold.
+/// A non-negative number within a range (`SettingRange`): a duration, a threshold.
 struct NumberKind: SettingKind {
-    var name: String { "number ≥ 0" }
+    let range: ClosedRange<Double>
+
+    var name: String { "number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))" }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> Double {
         let n: Double?
         if let i = yaml as? Int { n = Double(i) } else if let d = yaml as? Double { n = d } else { n = nil }
-        guard let n, n.isFinite, n >= 0 else { throw Setting.Problem(key: key, reason: "expected a number ≥ 0") }
+        guard let n, n.isFinite, range.contains(n) else { throw Setting.Problem(key: key, reason: "expected a \(name)") }
         return n
     }
+
+    /// `86400`, `0.5`: a bound as the reference writes it.
+    static func plain(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
 
     func json(_ value: Double) -> JSONValue { .double(value) }
 
@@ -169,7 +174,7 @@ struct DialectListKind: SettingKind {
 }
 
 // The table names kinds as `.number`, `.patterns`, … (static member lookup on the protocol).
-extension SettingKind where Self == NumberKind { static var number: Self { Self() } }
+extension SettingKind where Self == NumberKind { static func number(_ range: ClosedRange<Double>) -> Self { Self(range: range) } }
 extension SettingKind where Self == RuleIDListKind { static var ruleIDs: Self { Self() } }
 extension SettingKind where Self == PatternListKind { static var patterns: Self { Self() } }
 extension SettingKind where Self == GlobListKind { static var globs: Self { Self() } }

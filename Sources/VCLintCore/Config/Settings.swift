@@ -12,10 +12,10 @@ extension Setting {
         Setting("opt_in_rules", .ruleIDs, lands: .ruleSwitch,
                 "opt-in rules that run (off by default, e.g. slow_transition)",
                 starter: .off("[slow_transition]")),
-        Setting("leak_grace_seconds", .number, rules: ["leaked_controller", "late_dealloc"], lands: .options(\.timeline.leakGraceSeconds),
+        Setting("leak_grace_seconds", .number(SettingRange.leakGraceSeconds), rules: ["leaked_controller", "late_dealloc"], lands: .options(\.timeline.leakGraceSeconds),
                 "seconds a popped, dismissed or removed controller may take to deallocate before it counts as leaked; a later dealloc is a late one",
                 starter: .on("3")),
-        Setting("slow_transition_ms", .number, rules: ["slow_transition"], lands: .options(\.timeline.slowTransitionMilliseconds),
+        Setting("slow_transition_ms", .number(SettingRange.slowTransitionMilliseconds), rules: ["slow_transition"], lands: .options(\.timeline.slowTransitionMilliseconds),
                 "milliseconds from a will-callback to its did-callback (viewWillAppear to viewDidAppear, or the disappearing pair) above which slow_transition reports the transition",
                 starter: .off("800")),
         Setting("ignore_classes", .patterns, lands: .options(\.timeline.ignoreClasses),
@@ -34,4 +34,14 @@ extension Setting {
                 "the app's own log formats, on top of the built-in ones: a PCRE2 pattern with named groups class and event (address optional), and events mapping each captured event text to an event kind (viewDidLoad, viewDidAppear, dealloc, …)",
                 starter: .off(#"[{pattern: '^\[Screen\] (?<class>\w+)(?: (?<address>0x[0-9a-f]+))? (?<event>shown|hidden|freed)$', events: {shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}}]"#)),
     ]
+}
+
+/// The ranges of the numeric settings, shared by `.vclint.yml` and the command line
+/// (`--leak-grace-seconds`). Beyond them a value means nothing (a grace period longer than a day
+/// outlasts any capture) and only risks arithmetic on times and counts that no capture reaches.
+public enum SettingRange {
+    /// `leak_grace_seconds`, `--leak-grace-seconds`: up to a day.
+    public static let leakGraceSeconds: ClosedRange<Double> = 0...86_400
+    /// `slow_transition_ms`: up to an hour.
+    public static let slowTransitionMilliseconds: ClosedRange<Double> = 0...3_600_000
 }

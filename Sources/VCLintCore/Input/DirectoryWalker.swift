@@ -8,11 +8,35 @@ import Glibc
 /// text (`PathName`), opened by its bytes. Symbolic links to files count; links to directories are
 /// not descended into (no cycles), as with FileManager's enumerator before. Unless `ignoring` is
 /// off (`--no-ignore`), hidden entries and what git ignores are skipped (`IgnoreRules`).
+///
+/// Only regular files are read: a capture name on a FIFO, a socket, a device, or a symbolic link
+/// to one of those (`x.log -> /dev/zero`) would block the walk's reader forever or never end, so it
+/// is skipped and named in `special` (the caller prints a note). Named on the command line, such a
+/// file is read: that is the user's choice, as standard input is.
 enum DirectoryWalker {
-    /// What a walk found, and how many entries it skipped as hidden or git-ignored.
+    /// What a walk found, and what it skipped.
     struct Found {
         var files: [String] = []
+        /// Entries skipped as hidden or ignored (log names and folders).
         var skipped = 0
+        /// Captures (and folders) skipped because an ignore file inside the walked folder says so:
+        /// the user may not know of that file, so each is named (`InputResolver`'s note).
+        var ignoredInside: [String] = []
+        /// Capture names that are not regular files, each with what it is ("a FIFO").
+        var special: [(path: String, kind: String)] = []
+    }
+
+    /// "a FIFO", "a socket", …: what a capture name that is not a regular file is; nil for a regular file.
+    static func specialKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFDIR: return "a directory"
+        default: return "a special file"
+        }
     }
 
     /// The log files below `path`, sorted by display path, or nil when `path` is not a directory.
@@ -27,15 +51,17 @@ enum DirectoryWalker {
         var rules: IgnoreRules? = nil
         let absolute = PathGlob.absoluteComponents(path)
         if ignoring { rules = IgnoreRules.enclosing(absolute) }
-        walk(dir, prefix: root.last == 0x2F ? root : root + [0x2F], absolute: absolute, rules: rules, ignoring: ignoring, into: &found, admit: admit)
+        walk(dir, prefix: root.last == 0x2F ? root : root + [0x2F], absolute: absolute, rootDepth: absolute.count, rules: rules,
+             ignoring: ignoring, into: &found, admit: admit)
         found.files.sort()
         return found
     }
 
-    /// `absolute`: the folder's path components (display text), for the ignore rules; `rules`: those
-    /// in force above it (nil: not in a git repository).
-    private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], absolute: [String], rules: IgnoreRules?, ignoring: Bool,
-                             into found: inout Found, admit: (String) -> Bool) {
+    /// `absolute`: the folder's path components (display text), for the ignore rules; `rootDepth`:
+    /// how many of them the walked folder has; `rules`: those in force above it (nil: not in a git
+    /// repository).
+    private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], absolute: [String], rootDepth: Int, rules: IgnoreRules?,
+                             ignoring: Bool, into found: inout Found, admit: (String) -> Bool) {
         defer { closedir(dir) }
         var rules = rules
         if ignoring, rules != nil,
@@ -53,21 +79,34 @@ enum DirectoryWalker {
             let isFolder = (st.st_mode & S_IFMT) == S_IFDIR
             if ignoring {
                 let hidden = name.first == 0x2E
-                if hidden || rules?.ignores(absolute + [PathName.display(name)], isFolder: isFolder) == true {
-                    if isFolder || InputResolver.isLogName(PathName.display(name)) { found.skipped += 1 }
+                let rule = hidden ? nil : rules?.ignoringRule(absolute + [PathName.display(name)], isFolder: isFolder)
+                if hidden || rule != nil {
+                    let counted = isFolder || InputResolver.isLogName(PathName.display(name))
+                    if counted { found.skipped += 1 }
+                    // An ignore file inside the walked folder (not the repository's, above it).
+                    if counted, let rule, rule.base.count >= rootDepth {
+                        found.ignoredInside.append(PathName.display(full) + (isFolder ? "/" : ""))
+                    }
                     continue
                 }
             }
             if isFolder {
                 if let sub = withCString(full, { opendir($0) }) {
-                    walk(sub, prefix: full + [0x2F], absolute: absolute + [PathName.display(name)], rules: rules, ignoring: ignoring, into: &found, admit: admit)
+                    walk(sub, prefix: full + [0x2F], absolute: absolute + [PathName.display(name)], rootDepth: rootDepth, rules: rules,
+                         ignoring: ignoring, into: &found, admit: admit)
                 }
                 continue
             }
             guard InputResolver.isLogName(PathName.display(name)) else { continue }
-            // A symbolic link counts when it leads to a file.
+            // A symbolic link counts when it leads to a regular file (a dangling one is left out).
+            var link = false
             if (st.st_mode & S_IFMT) == S_IFLNK {
                 guard withCString(full, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { continue }
+                link = true
+            }
+            if let kind = specialKind(st.st_mode) {
+                found.special.append((PathName.display(full), link ? "a symbolic link to \(kind)" : kind))
+                continue
             }
             let display = PathName.register(full)
             if admit(display) { found.files.append(display) }

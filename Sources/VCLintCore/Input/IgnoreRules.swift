@@ -63,15 +63,21 @@ struct IgnoreRules {
 
     /// Whether the entry at `path` (absolute path components) is ignored.
     func ignores(_ path: [String], isFolder: Bool) -> Bool {
-        var ignored = false
+        ignoringRule(path, isFolder: isFolder) != nil
+    }
+
+    /// The rule that ignores the entry at `path` (the last one that matches, when it is not a `!`
+    /// one); nil when the entry is read. Its `base` tells where its ignore file is.
+    func ignoringRule(_ path: [String], isFolder: Bool) -> Rule? {
+        var last: Rule?
         for r in rules {
             if r.folderOnly && !isFolder { continue }
             guard path.count > r.base.count, Array(path.prefix(r.base.count)) == r.base else { continue }
             let below = Array(path.dropFirst(r.base.count))
             let hit = r.anchored ? r.glob.matchesExactly(below) : PathGlob.component(r.glob.text, below.last!)
-            if hit { ignored = !r.negated }
+            if hit { last = r }
         }
-        return ignored
+        return last?.negated == false ? last : nil
     }
 
     /// The rules that apply to a walk of `root` from above it: the repository's `.git/info/exclude`

@@ -31,8 +31,9 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
 
     /// A directory (or configuration filter) that left nothing to read: the run failed, as
     /// SwiftLint's does; linting nothing must not pass for a clean capture.
-    public static func noCaptures(under path: String, skipped: Int = 0) -> InputError {
-        let why = skipped == 0 ? "" : "; \(skipped) hidden or git-ignored entr\(skipped == 1 ? "y was" : "ies were") skipped, which --no-ignore reads"
+    public static func noCaptures(under path: String, skipped: Int = 0, special: Int = 0) -> InputError {
+        var why = skipped == 0 ? "" : "; \(skipped) hidden or git-ignored entr\(skipped == 1 ? "y was" : "ies were") skipped, which --no-ignore reads"
+        if special > 0 { why += "; \(special) \(special == 1 ? "was not a regular file" : "were not regular files") (FIFOs, sockets, devices), which a folder walk does not read" }
         return InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms\(why))")
     }
 
@@ -59,10 +60,18 @@ public enum InputResolver {
         return logExtensions.contains(n.pathExtension.lowercased())
     }
 
+    /// How many skipped paths a note names before it says "and N more".
+    static let namedInNote = 5
+
     /// Paths as given on the command line → inputs. Directories are searched (sorted, so the
     /// report order is deterministic) for the log extensions, skipping hidden and git-ignored
     /// entries unless `ignoring` is off (`--no-ignore`); no path or `-` means stdin.
-    public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }, ignoring: Bool = true) throws -> [InputSource] {
+    ///
+    /// What a walk leaves out that the user may not expect is said through `note` (one line each,
+    /// without the `vclint: note:` prefix): each capture name that is not a regular file (a FIFO, a
+    /// device, a link to one), and the captures an ignore file inside the folder ignores.
+    public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }, ignoring: Bool = true,
+                               note: (String) -> Void = { _ in }) throws -> [InputSource] {
         if paths.isEmpty { return [.standardInput] }
         var out: [InputSource] = []
         for path in paths {
@@ -70,7 +79,18 @@ public enum InputResolver {
             // A missing path stays an input: `open` reports it, and the other inputs are still linted.
             // Directories are walked by the raw bytes of their names (DirectoryWalker).
             if let found = try DirectoryWalker.walk(path, admit: admit, ignoring: ignoring) {
-                guard !found.files.isEmpty else { throw InputError.noCaptures(under: path, skipped: found.skipped) }
+                for s in found.special.sorted(by: { $0.path < $1.path }) {
+                    note("skipped \(s.path): \(s.kind), not a regular file (a folder walk reads regular files only; name it on the command line to read it)")
+                }
+                if !found.ignoredInside.isEmpty {
+                    let n = found.ignoredInside.count
+                    var named = found.ignoredInside.sorted().prefix(namedInNote).joined(separator: ", ")
+                    if n > namedInNote { named += " and \(n - namedInNote) more" }
+                    // A folder (named with its trailing /) holds captures the note cannot count.
+                    let what = found.ignoredInside.contains { $0.hasSuffix("/") } ? (n == 1 ? "entry" : "entries") : (n == 1 ? "capture" : "captures")
+                    note("skipped \(n) \(what) under \(path) that an ignore file inside it (.gitignore) ignores: \(named) (--no-ignore reads them)")
+                }
+                guard !found.files.isEmpty else { throw InputError.noCaptures(under: path, skipped: found.skipped, special: found.special.count) }
                 out.append(contentsOf: found.files.map { .file($0) })
             } else {
                 out.append(.file(path))

@@ -84,9 +84,12 @@ public struct ReportFileError: Error, CustomStringConvertible, Sendable {
 /// Several files of one run are committed together by a `ReportTransaction`; the temporary file is
 /// removed on SIGINT/SIGTERM/SIGHUP too (`TemporaryFiles`).
 ///
-/// A symbolic link is followed (the file it points at is replaced, the link stays); a target that
-/// exists and is not a regular file (`/dev/stderr`, a FIFO) is opened and written directly, since
-/// renaming over it would replace the device node.
+/// A symbolic link is followed (the file it points at is replaced, the link stays). A target that
+/// exists and is not a regular file is written directly (renaming over it would replace the device
+/// node) when it is `/dev/null` or this process's standard output or error however named
+/// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/1`): those are written through a copy of the open
+/// descriptor, so nothing is opened that could block. Any other (a FIFO, a socket, a terminal, a
+/// device) is refused: opening a FIFO for writing waits for a reader that may never come.
 public final class PendingReportFile {
     public let path: String
     public private(set) var temporaryPath: String?
@@ -107,11 +110,7 @@ public final class PendingReportFile {
         }
         if exists && (st.st_mode & S_IFMT) != S_IFREG {
             target = path
-            fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                let code = errno
-                throw ReportFileError(path: path, errno: code)
-            }
+            fd = try Self.openStandard(path, st)
             return
         }
         target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
@@ -127,7 +126,47 @@ public final class PendingReportFile {
         TemporaryFiles.register(temp)
     }
 
+    /// A target written in place through `descriptor` (taken over), as `/dev/stdout` is: tests give
+    /// a device that fails (`/dev/full`), which a path is no longer allowed to name.
+    init(path: String, device descriptor: Int32) {
+        self.path = path
+        target = path
+        fd = descriptor
+    }
+
     deinit { discard() }
+
+    /// The report targets that are not regular files and are written all the same, as the refusal names them.
+    public static let standardTargets = "- (standard output), /dev/stdout, /dev/stderr or /dev/null"
+
+    /// A descriptor for a target that is not a regular file: a copy of standard output's or standard
+    /// error's when it is the same file, /dev/null opened; anything else refused.
+    private static func openStandard(_ path: String, _ st: stat) throws(ReportFileError) -> Int32 {
+        let identity = FileIdentity(st)
+        for stream: Int32 in [1, 2] {
+            var s = stat()
+            if fstat(stream, &s) == 0, FileIdentity(s) == identity {
+                let fd = fcntl(stream, F_DUPFD_CLOEXEC, 3)
+                guard fd >= 0 else { let code = errno; throw ReportFileError(path: path, errno: code) }
+                return fd
+            }
+        }
+        var null = stat()
+        if (st.st_mode & S_IFMT) == S_IFCHR, stat("/dev/null", &null) == 0, (null.st_mode & S_IFMT) == S_IFCHR, null.st_rdev == st.st_rdev {
+            let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { let code = errno; throw ReportFileError(path: path, errno: code) }
+            return fd
+        }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFSOCK: kind = "a socket"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        default: kind = "a special file"
+        }
+        throw ReportFileError(path: path, reason: "is \(kind), not a regular file; a report is written to a regular file, or to \(standardTargets)")
+    }
 
     /// Writes the whole report and renames it over the target (a transaction of one file).
     public func commit(_ contents: String) throws(ReportFileError) {

@@ -54,6 +54,10 @@ public struct LoadedReport: Sendable {
     public var result: LintResult
     public var configuration: RunConfiguration
 
+    /// A count a report may hold (lines, bytes, files, …): 0 to 2^48. The merge sums them over the
+    /// shards, and a forged or corrupt count near Int.max would overflow that sum.
+    static let countRange = 0...(1 << 48)
+
     public static func read(path: String) throws(ReportReadError) -> LoadedReport {
         let data: Data
         do {
@@ -88,6 +92,7 @@ public struct LoadedReport: Sendable {
             guard let o = item as? [String: Any], let p = o["path"] as? String else { throw .malformed("input \(i + 1) has no \"path\"") }
             func int(_ key: String) throws(ReportReadError.Reason) -> Int {
                 guard let v = o[key] as? Int else { throw .malformed("input \(p) has no \"\(key)\" count") }
+                guard Self.countRange.contains(v) else { throw .malformed("input \(p) has a \"\(key)\" count out of range (0 to 2^48)") }
                 return v
             }
             var stats = InputStats(path: p)
@@ -97,7 +102,7 @@ public struct LoadedReport: Sendable {
             stats.sessions = try int("sessions")
             stats.controllers = try int("controllers")
             for (name, count) in o["formats"] as? [String: Any] ?? [:] {
-                guard let format = EnvelopeFormat(rawValue: name), let n = count as? Int else { throw .malformed("input \(p) has an unknown format \(name)") }
+                guard let format = EnvelopeFormat(rawValue: name), let n = count as? Int, Self.countRange.contains(n) else { throw .malformed("input \(p) has an unknown format \(name)") }
                 stats.formats[format] = n
             }
             if let u = o["unrecognized"] as? [String: Any] {

@@ -14,6 +14,10 @@ public final class ReportTransaction {
     public let files: [PendingReportFile]
     /// `rename(2)`; tests put a failing one in to reach the rollback.
     var rename: (String, String) -> Int32 = { LibC.rename($0, $1) }
+    /// `rename(2)` of a backup back over its target, and `unlink(2)` of a target that had none: tests
+    /// put failing ones in to reach a rollback that fails.
+    var restore: (String, String) -> Int32 = { LibC.rename($0, $1) }
+    var remove: (String) -> Int32 = { unlink($0) }
 
     public init(_ files: [PendingReportFile]) { self.files = files }
 
@@ -47,15 +51,22 @@ public final class ReportTransaction {
             guard let temp = f.temporaryPath else { continue }
             if rename(temp, f.target) != 0 {
                 let code = errno
+                // The reports that stay new because their old one (or their absence) could not be put back.
+                var stuck: [PendingReportFile] = []
                 for j in 0..<k {
                     if let b = backups[j] {
-                        if LibC.rename(b, renamed[j].target) == 0 { backups[j] = nil }
-                    } else {
-                        unlink(renamed[j].target)
+                        if restore(b, renamed[j].target) == 0 { backups[j] = nil } else { stuck.append(renamed[j]) }
+                    } else if remove(renamed[j].target) != 0, errno != ENOENT {
+                        stuck.append(renamed[j])
                     }
                 }
                 discard()
-                throw ReportFileError(path: f.path, errno: code)
+                let reason = String(cString: strerror(code)).lowercased()
+                guard !stuck.isEmpty else { throw ReportFileError(path: f.path, reason: reason) }
+                // The set is mixed: one line says which reports are new and which are as before.
+                let new = stuck.map(\.path)
+                let old = renamed.filter { r in !stuck.contains { $0 === r } }.map(\.path)
+                throw ReportFileError(path: f.path, reason: "\(reason); putting the old reports back failed too, so the set is mixed: new \(new.joined(separator: ", ")); as before \(old.joined(separator: ", "))")
             }
             f.installed()
         }
@@ -237,12 +248,27 @@ private func vclint_cleanup_die(_ sig: Int32) {
 }
 
 extension ReportTransaction {
+    /// A file a run reads besides its captures, with what it is to the run ("the --baseline file").
+    public struct OtherInput: Sendable {
+        public let path: String
+        public let role: String
+        public init(_ path: String, _ role: String) {
+            self.path = path
+            self.role = role
+        }
+    }
+
     /// A report path that names one of the inputs would overwrite the capture it reports on: refused
     /// before anything is written. The same file is the same device and inode (a symbolic link, a
     /// hard link, `./x` against `x`, standard input redirected from it); a report that does not
     /// exist yet is compared by standardized path.
-    public static func refuseInputs(_ reportPaths: [String], inputs: [InputSource]) throws(ReportFileError) {
+    ///
+    /// So are the run's other inputs (`others`: the baseline, the configuration file, the
+    /// `--files-from` lists), and, under `sourceRoot`, the source files it reads (*.swift, *.m, *.mm, *.h).
+    public static func refuseInputs(_ reportPaths: [String], inputs: [InputSource], others: [OtherInput] = [],
+                                    sourceRoot: String? = nil) throws(ReportFileError) {
         guard !reportPaths.isEmpty else { return }
+        try refuseOthers(reportPaths, others, sourceRoot: sourceRoot)
         var identities: [FileIdentity: String] = [:]
         var names: Set<String> = []
         for input in inputs {
@@ -265,6 +291,40 @@ extension ReportTransaction {
                 }
             } else if names.contains(URL(fileURLWithPath: report).standardizedFileURL.path) {
                 throw ReportFileError(path: report, reason: "is one of the inputs; a report would overwrite it")
+            }
+        }
+    }
+}
+
+extension ReportTransaction {
+    private static func refuseOthers(_ reportPaths: [String], _ others: [OtherInput], sourceRoot: String?) throws(ReportFileError) {
+        func standardized(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
+        func real(_ p: String) -> String? { realpath(p, nil).map { r in defer { free(r) }; return String(cString: r) } }
+        /// The path with its symbolic links resolved (its folder's, for a file not there yet).
+        func resolved(_ p: String) -> String {
+            if let r = real(p) { return r }
+            let url = URL(fileURLWithPath: p).standardizedFileURL
+            guard let folder = real(url.deletingLastPathComponent().path) else { return url.path }
+            return (folder == "/" ? "" : folder) + "/" + url.lastPathComponent
+        }
+        var identities: [FileIdentity: OtherInput] = [:]
+        var names: [String: OtherInput] = [:]
+        for other in others where other.path != "-" {
+            var st = stat()
+            if PathName.withCString(other.path, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFREG { identities[FileIdentity(st)] = other }
+            names[standardized(other.path)] = other
+        }
+        let root = sourceRoot.map { resolved($0) + "/" }
+        for report in reportPaths {
+            var st = stat()
+            let exists = stat(report, &st) == 0
+            let other = exists ? ((st.st_mode & S_IFMT) == S_IFREG ? identities[FileIdentity(st)] : nil) : names[standardized(report)]
+            if let other {
+                let named = other.path == report ? "" : " \(other.path)"
+                throw ReportFileError(path: report, reason: "is also an input of this run (\(other.role)\(named)); a report would overwrite it")
+            }
+            if let root, SourceIndex.extensions.contains((report as NSString).pathExtension), resolved(report).hasPrefix(root) {
+                throw ReportFileError(path: report, reason: "is also an input of this run (a source file under --source-root); a report would overwrite it")
             }
         }
     }

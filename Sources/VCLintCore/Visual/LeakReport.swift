@@ -325,6 +325,8 @@ extension LeakReport {
         let config = try RunConfiguration(json: configuration)
         guard let grace = (doc["grace_seconds"] as? Int).map(Double.init) ?? doc["grace_seconds"] as? Double,
               let files = (doc["summary"] as? [String: Any])?["files"] as? Int else { throw .malformed("no grace_seconds or summary.files") }
+        // Counts are summed over the shards: one beyond any run's could overflow the sum.
+        guard LoadedReport.countRange.contains(files) else { throw .malformed("summary.files is out of range") }
 
         func entry(_ any: Any, confirmed: Bool) throws(ReportReadError.Reason) -> Entry {
             guard let o = any as? [String: Any], let c = o["controller"] as? [String: Any], let label = c["label"] as? String,
@@ -361,6 +363,9 @@ extension LeakReport {
             guard let o = u as? [String: Any], let cls = o["class"] as? String, let n = o["instances"] as? Int,
                   let removed = o["removed_without_dealloc"] as? Int, let paths = o["paths"] as? [String] else {
                 throw .malformed("an entry of dealloc_not_logged lacks class, instances, removed_without_dealloc or paths")
+            }
+            guard LoadedReport.countRange.contains(n), LoadedReport.countRange.contains(removed) else {
+                throw .malformed("an entry of dealloc_not_logged has a count out of range")
             }
             unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths))
         }
