@@ -15,6 +15,8 @@ public struct FileResult: Sendable {
     /// What the input held that was not linted, one line each for stderr (bytes after the last
     /// gzip member); the findings do not depend on it.
     public var warnings: [String] = []
+    /// Which test was running where, when the input shows a test runner's lines.
+    public var tests = TestBoundaries()
 
     public init(stats: InputStats, findings: FindingList, timeline: TimelineRecording? = nil) {
         self.stats = stats
@@ -152,9 +154,11 @@ public struct Linter: Sendable {
         let (stats, summary) = input.finish()
         var observations = summary.observations
         observations.append(contentsOf: InputPipeline.inputObservations(stats))
-        let findings = RuleEngine.findings(observations, path: input.path, settings: options.rules, options: options.timeline)
+        var findings = RuleEngine.findings(observations, path: input.path, settings: options.rules, options: options.timeline)
+        findings.attach(tests: input.stage.tests)
         let recording = input.builder.recording(summary)
         var file = FileResult(stats: stats, findings: findings, timeline: recording)
+        file.tests = input.stage.tests
         file.inspection = input.inspector?.inspection(stats: stats, recording: recording)
         return file
     }

@@ -34,11 +34,21 @@ public final class LiveLinter {
         let (stats, summary) = input.finish()
         var late = decide(atEnd: true)
         let unread = InputPipeline.inputObservations(stats)
-        late += Array(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline))
+        late += Array(named(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)))
         var observations = summary.observations
         observations.append(contentsOf: unread)
-        let all = RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline)
-        return (late, FileResult(stats: stats, findings: all))
+        let all = named(RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline))
+        var result = FileResult(stats: stats, findings: all)
+        result.tests = input.stage.tests
+        return (late, result)
+    }
+
+    /// The findings with their tests (a finding's test started before its line, so it is known
+    /// when the finding is).
+    private func named(_ findings: FindingList) -> FindingList {
+        var f = findings
+        f.attach(tests: input.stage.tests)
+        return f
     }
 
     private func decide(atEnd: Bool) -> [Finding] {
@@ -74,6 +84,6 @@ public final class LiveLinter {
         guard !ready.isEmpty else { return [] }
         // In the order they were observed, whichever list they waited in.
         ready.sort()
-        return Array(RuleEngine.findings(ready.map { builder.observation($0).0 }, path: path, settings: options.rules, options: options.timeline))
+        return Array(named(RuleEngine.findings(ready.map { builder.observation($0).0 }, path: path, settings: options.rules, options: options.timeline)))
     }
 }

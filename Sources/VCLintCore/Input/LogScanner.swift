@@ -22,6 +22,9 @@ enum CandidateSearch {
         #"\binit|\bInit|oadView"#,
         #"present |wakeFromNib"#,
         #"Attempt to |appearance transitions"#,
+        // A test runner's lines (docs/lifecycle.md#test-boundaries): XCTest's and Swift Testing's.
+        #"' started|' passed|' failed|' skipped"#,
+        #"◇ Test|✔ Test|✘ Test|➜ Test|◇ Suite|✔ Suite|✘ Suite"#,
     ].map { try! PCRE2Pattern($0) }
 
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).

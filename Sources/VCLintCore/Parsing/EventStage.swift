@@ -44,6 +44,9 @@ final class EventStage: LineSink {
         contextPID = info.pid
     }
 
+    /// Which test was running where (the test runner's lines).
+    private(set) var tests = TestBoundaries()
+
     /// Lines that mention a callback name but were not read as an event, and the first of them
     /// (docs/lifecycle.md#mentions-and-unread-lines).
     private(set) var unread = 0
@@ -85,6 +88,9 @@ final class EventStage: LineSink {
         case .unread:
             unread += 1
             if firstUnread == nil { firstUnread = line }
+            return
+        case .runner:
+            if let r = parsed.runner { tests.read(r, at: line) }
             return
         case .enveloped, .bare:
             parsed.event.line = line

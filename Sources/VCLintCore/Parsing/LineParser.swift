@@ -19,6 +19,8 @@ struct ParsedLine {
         /// Not an event, but it mentions a callback name as a word: counted, so that a capture in a
         /// shape vclint cannot read never looks clean (docs/lifecycle.md#mentions-and-unread-lines).
         case unread
+        /// A test runner's line (`runner`): which test was running (docs/lifecycle.md#test-boundaries).
+        case runner
     }
     var kind: Kind
     /// Meaningless for `.none` and `.unread`.
@@ -32,6 +34,7 @@ struct ParsedLine {
     var value: String? = nil
     var shape: UInt64 = 0
     var template: String? = nil
+    var runner: TestRunnerLine? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
     static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
@@ -79,6 +82,10 @@ final class LineParser {
         if format == .logcat { return .none }
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
             if info.isMetadata { return .none }
+            if let r = info.decodedMessage.map({ d in d.withUnsafeBufferPointer { TestRunnerLine.read($0) } })
+                ?? TestRunnerLine.read(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)) {
+                return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            }
             var event: Event?
             if let d = info.decodedMessage {
                 event = d.withUnsafeBufferPointer { parser.parse($0) }
@@ -103,6 +110,9 @@ final class LineParser {
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
         if afterEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return .none }
+        if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
+            return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+        }
         guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread(message: 0..<n, decoded: nil) : .none }
         var parsed = ParsedLine.bare(e)
         parsed.take(parser.note)

@@ -85,6 +85,8 @@ public struct JSONReporter: StreamingReporter {
             ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
             ("fingerprint", .string(f.fingerprint)),
         ]
+        // Inside a test (docs/lifecycle.md#test-boundaries); absent otherwise, so version 1 readers keep working.
+        if let t = f.test { pairs.append(("test", .string(t))) }
         // With --source-root: the controller's class declaration.
         if let d = f.declaration { pairs.append(("declaration", .object([("path", .string(d.path)), ("line", .int(d.line))]))) }
         return .object(pairs)

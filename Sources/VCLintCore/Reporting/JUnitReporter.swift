@@ -3,7 +3,8 @@
 /// only on findings at a failing severity (error; `--strict` has already made warnings errors), so
 /// the test report is red exactly when the gate is: warnings and infos are listed in the case's
 /// `<system-out>` and counted in the suite's properties. With `--max-warnings N` the gate itself is
-/// one more test case, failing when the run has more warnings than that.
+/// one more test case, failing when the run has more warnings than that. A finding made while a test
+/// ran (the capture shows the runner's lines) is in a test case named after that test instead.
 public struct JUnitReporter: Reporter {
     public static let identifier = "junit"
     public static let summary = "JUnit XML, for CI test results"
@@ -87,16 +88,17 @@ public struct JUnitReporter: Reporter {
     }
 
     /// One input's test cases: every enabled rule, then each rule of a finding that is not enabled
-    /// (a caller's own findings), with the indices of the rule's findings that fail the run (errors)
-    /// and of the others.
+    /// (a caller's own findings), then each test that had findings (`Finding.test`), with the indices
+    /// of the case's findings that fail the run (errors) and of the others.
     static func cases(_ file: FileResult, enabled: [String]) -> [(rule: String, failing: [Int], other: [Int])] {
         var cases = enabled.map { (rule: $0, failing: [Int](), other: [Int]()) }
         var caseOf = Dictionary(enabled.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
         for i in file.findings.indices {
             let f = file.findings[i]
-            let k = caseOf[f.rule] ?? {
-                cases.append((f.rule, [], []))
-                caseOf[f.rule] = cases.count - 1
+            let name = f.test ?? f.rule
+            let k = caseOf[name] ?? {
+                cases.append((name, [], []))
+                caseOf[name] = cases.count - 1
                 return cases.count - 1
             }()
             if f.severity == .error { cases[k].failing.append(i) } else { cases[k].other.append(i) }
@@ -108,7 +110,9 @@ public struct JUnitReporter: Reporter {
     static func lines(_ indices: [Int], of file: FileResult, to out: ReportWriter) throws(ReportWriteError) {
         for (k, i) in indices.enumerated() {
             let f = file.findings[i]
-            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(TerminalText.field(f.path)):\(f.line): \(f.severity.rawValue): \(TerminalText.field(f.message))"))
+            // In a test's case, each line says its rule.
+            let rule = f.test == nil ? "" : " (\(f.rule))"
+            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(TerminalText.field(f.path)):\(f.line): \(f.severity.rawValue): \(TerminalText.field(f.message))\(rule)"))
         }
     }
 }

@@ -159,6 +159,10 @@ public struct LoadedReport: Sendable {
             guard let p = d["path"] as? String, let l = d["line"] as? Int else { throw .malformed("violation \(index) has a declaration without path or line") }
             finding.declaration = Declaration(path: p, line: l)
         }
+        if let t = v["test"] {
+            guard let name = t as? String else { throw .malformed("violation \(index) has a test that is not a string") }
+            finding.test = name
+        }
         return finding
     }
 }

@@ -132,6 +132,7 @@ public struct SARIFReporter: Reporter {
         pairs.append(("partialFingerprints", .object([(fingerprintKey, .string(f.fingerprint))])))
         var properties: [(String, JSONValue)] = [("controller", .string(f.controller.display))]
         if let t = f.time { properties.append(("time", .string(t.iso))) }
+        if let t = f.test { properties.append(("test", .string(t))) }
         pairs.append(("properties", .object(properties)))
         return .object(pairs)
     }

@@ -20,6 +20,8 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     private var storage: Storage
     /// Controller declarations by class (`--source-root`).
     private var declarations: [String: Declaration] = [:]
+    /// The input's tests, which name each finding's (`Finding.test`).
+    private var tests: TestBoundaries?
 
     init(observations: ObservationList, entries: [Entry], path: String, options: TimelineOptions) {
         storage = .compact(observations: observations, entries: entries, path: path, options: options)
@@ -42,6 +44,7 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
         case .values(let v):
             var f = v[i]
             if let d = declarations[f.controller.className] { f.declaration = d }
+            if f.test == nil, let tests { f.test = tests.test(at: f.line) }
             return f
         case .compact(let observations, let entries, let path, let options):
             let e = entries[i]
@@ -49,6 +52,7 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
             let (o, v) = RuleRegistry.all[Int(e.rule)].word(observations, at: Int(e.observation), options: options)
             var f = RuleEngine.finding(o, rule: RuleRegistry.descriptions[Int(e.rule)], verdict: v, severity: e.severity, path: path)
             f.declaration = declarations[o.controller.className]
+            f.test = tests?.test(at: f.line)
             return f
         }
     }
@@ -110,6 +114,11 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
             for i in entries.indices where entries[i].severity == .warning { entries[i].severity = .error }
             storage = .compact(observations: observations, entries: entries, path: path, options: options)
         }
+    }
+
+    /// Names each finding's test: the one running at its line.
+    public mutating func attach(tests: TestBoundaries) {
+        if !tests.isEmpty { self.tests = tests }
     }
 
     /// Points each finding at its controller's declaration, where `declarations` has its class.

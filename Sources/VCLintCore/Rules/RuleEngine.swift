@@ -17,6 +17,9 @@ public struct Finding: Sendable {
     public var fingerprint: String
     /// The controller's declaration in the app's sources (`--source-root`), when found.
     public var declaration: Declaration? = nil
+    /// The test that was running at the finding's line (`LoginTests/testLogout`), when the capture
+    /// shows a test runner's lines (docs/lifecycle.md#test-boundaries).
+    public var test: String? = nil
 }
 
 /// Which rules run, at which severity (issue: configuration extends this).

@@ -265,7 +265,9 @@ public struct HTMLReport {
                 let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
                 let sev = f.severity.rawValue
                 out += "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
-                out += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))</td><td><ul>\(related)</ul></td></tr>\n"
+                // Inside a test: the test's name under the message.
+                let test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
+                out += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
                 shown += 1
                 if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {
                     out += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"

@@ -32,6 +32,8 @@ public struct LeakReport: Sendable {
         public var wentOn: Double?
         public var confirmed: Bool
         public var evidence: [Evidence]
+        /// The test that was running when it was removed (docs/lifecycle.md#test-boundaries).
+        public var test: String? = nil
     }
 
     public struct Group: Sendable {
@@ -70,6 +72,9 @@ public struct LeakReport: Sendable {
         var unconfirmed: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
         for input in inputs {
+            // A leak's test is its finding's (the test running at its line).
+            var testAt: [Int: String] = [:]
+            for f in input.findings where f.rule == "leaked_controller" { if let t = f.test { testAt[f.line] = t } }
             for leak in input.timeline.leaks {
                 let s = input.timeline.sessions.first { $0.id == leak.session }
                 var evidence: [Evidence] = []
@@ -84,7 +89,7 @@ public struct LeakReport: Sendable {
                 let removal = RemovalFacts(kind: leak.removal.kind, line: leak.removal.evidence.line, takenAlongBy: leak.removal.takenAlongBy)
                 let entry = Entry(path: input.path, session: leak.session, process: s?.process ?? "", pid: s?.pid,
                                   controller: leak.controller, removal: removal, line: leak.anchor.line,
-                                  wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence)
+                                  wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence, test: testAt[leak.anchor.line])
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
             for u in input.timeline.unjudgedClasses {
@@ -151,6 +156,13 @@ public struct LeakReport: Sendable {
             out += "removed by " + g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + "\n"
             for e in g.leaks { out += entryText(e) }
         }
+        let tests = byTest
+        if !tests.isEmpty {
+            out += "\nBy test (the test running at each removal):\n"
+            for (test, leaks) in tests {
+                out += "  \(safe(test)): \(Self.plural(leaks.count, "leak")): " + leaks.map { safe($0.controller.display) }.joined(separator: ", ") + "\n"
+            }
+        }
         out += "\nUnconfirmed (the log ended within the grace period): \(unconfirmed.isEmpty ? "none" : String(unconfirmed.count))\n"
         for e in unconfirmed { out += entryText(e) }
         out += "\nClasses whose dealloc is not logged (a leak cannot be judged): \(unjudged.isEmpty ? "none" : String(unjudged.count))\n"
@@ -160,9 +172,25 @@ public struct LeakReport: Sendable {
         return TerminalText.text(out)
     }
 
+    /// The confirmed leaks by the test that was running when each was removed, in the order the
+    /// tests first leaked (leaks outside any test are not listed here).
+    public var byTest: [(test: String, leaks: [Entry])] {
+        var order: [String] = []
+        var leaks: [String: [Entry]] = [:]
+        for g in groups {
+            for e in g.leaks {
+                guard let t = e.test else { continue }
+                if leaks[t] == nil { order.append(t) }
+                leaks[t, default: []].append(e)
+            }
+        }
+        return order.map { ($0, leaks[$0]!.sorted { ($0.path, $0.line) < ($1.path, $1.line) }) }
+    }
+
     private func entryText(_ e: Entry) -> String {
         let safe = TerminalText.field
-        var out = "  \(safe(e.controller.display)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\n"
+        let test = e.test.map { ", in test \(safe($0))" } ?? ""
+        var out = "  \(safe(e.controller.display)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\(test)\n"
         out += "    \(safe(Self.how(e)))\n"
         for ev in e.evidence { out += "    \(safe(e.path)):\(ev.line): \(ev.event) (\(safe(ev.note)))\n" }
         return out
@@ -172,7 +200,7 @@ public struct LeakReport: Sendable {
         var removal: [(String, JSONValue)] = [("kind", .string(e.removal.kind.rawValue)), ("how", .string(e.removal.kind.reportName)),
                                               ("line", .int(e.removal.line))]
         if let along = e.removal.takenAlongBy { removal.append(("taken_along_by", .string(along))) }
-        return .object([
+        var pairs: [(String, JSONValue)] = [
             ("controller", .object(TimelineJSON.controller(e.controller))),
             ("path", .string(e.path)),
             ("session", .object([("id", .int(e.session)), ("process", .string(e.process)), ("pid", e.pid.map { .int($0) } ?? .null)])),
@@ -180,7 +208,9 @@ public struct LeakReport: Sendable {
             ("removal", .object(removal)),
             ("seconds_after_removal", e.wentOn.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
             ("evidence", .array(e.evidence.map { .object([("line", .int($0.line)), ("event", .string($0.event)), ("note", .string($0.note))]) })),
-        ])
+        ]
+        if let t = e.test { pairs.append(("test", .string(t))) }
+        return .object(pairs)
     }
 
     /// `configuration` (the command line gives it) is recorded, with the classes whose dealloc is
@@ -203,6 +233,10 @@ public struct LeakReport: Sendable {
                 ])
             })),
             ("unconfirmed", .array(unconfirmed.map(Self.entryJSON))),
+            ("tests", .array(byTest.map { t in
+                .object([("test", .string(t.test)), ("leaks", .int(t.leaks.count)),
+                         ("controllers", .array(t.leaks.map { .string($0.controller.instance) }))])
+            })),
             ("dealloc_not_logged", .array(unjudged.map { u in
                 .object([("class", .string(u.className)), ("instances", .int(u.instances)),
                          ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))])
@@ -222,6 +256,11 @@ public struct LeakReport: Sendable {
             out += "\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
             for g in groups { for e in g.leaks { out += Self.entryRow(e) } }
         }
+        let tests = byTest
+        if !tests.isEmpty {
+            out += "\n### By test\n\n| test | leaks | controllers |\n| --- | --- | --- |\n"
+            for t in tests { out += "| \(cell(t.test)) | \(t.leaks.count) | \(cell(t.leaks.map(\.controller.display).joined(separator: ", "))) |\n" }
+        }
         if !unconfirmed.isEmpty {
             out += "\n### Unconfirmed (the log ended within the grace period)\n\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
             for e in unconfirmed { out += Self.entryRow(e) }
@@ -238,7 +277,8 @@ public struct LeakReport: Sendable {
     private static func entryRow(_ e: Entry) -> String {
         let cell = MarkdownText.cell
         let evidence = e.evidence.map { "\($0.line): \($0.event) (\($0.note))" }.joined(separator: "\n")
-        return "| \(cell(e.controller.display)) | \(cell("\(e.path):\(e.line)")), \(cell(sessionText(e))) | \(cell(how(e))) | \(cell(evidence)) |\n"
+        let test = e.test.map { ", test \(cell($0))" } ?? ""
+        return "| \(cell(e.controller.display)) | \(cell("\(e.path):\(e.line)")), \(cell(sessionText(e)))\(test) | \(cell(how(e))) | \(cell(evidence)) |\n"
     }
 
     /// A whole HTML page (`--format html`); `HTMLReport` embeds `htmlSection`.
@@ -349,7 +389,7 @@ extension LeakReport {
             return Entry(path: path, session: session, process: s["process"] as? String ?? "", pid: s["pid"] as? Int,
                          controller: ControllerRef(className: cls, address: address, instance: label),
                          removal: RemovalFacts(kind: kind, line: rline, takenAlongBy: r["taken_along_by"] as? String),
-                         line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence)
+                         line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence, test: o["test"] as? String)
         }
         var confirmed: [Entry] = []
         for g in doc["classes"] as! [Any] {

@@ -1,0 +1,230 @@
+/// A test runner's own line (docs/lifecycle.md#test-boundaries): XCTest's `Test Case '-[LoginTests
+/// testLogout]' started.` / `… passed (0.412 seconds).` / `failed` / `skipped` (and the Linux spelling
+/// `Test Case 'LoginTests.testLogout' started at …`), `Test Suite 'LoginTests' started at …`, and
+/// Swift Testing's `◇ Test testLogout() started.` / `✔ Test testLogout() passed after 0.4 seconds.` /
+/// `✘ …` / `➜ … skipped`, `◇ Suite LoginTests started.`. Such a line is neither an event nor a line
+/// vclint failed to read: it tells which test was running.
+struct TestRunnerLine: Equatable {
+    enum Kind: UInt8 { case testStarted, testEnded, suiteStarted, suiteEnded, other }
+    enum Runner: UInt8 { case xctest, swiftTesting }
+    var kind: Kind
+    var runner: Runner
+    /// `LoginTests/testLogout` (XCTest: class and method); Swift Testing: the test as printed
+    /// (`testLogout()`), or the suite's name.
+    var name: String
+
+    /// Names longer than this are cut (a runner's name is short; a hostile line is not).
+    static let maxName = 256
+
+    /// The runner's line in these message bytes, if they are one.
+    static func read(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
+        var i = 0
+        let n = b.count
+        while i < n, b[i] == 0x20 || b[i] == 0x09 { i += 1 }
+        guard i < n else { return nil }
+        if b[i] == 0x54 {  // T
+            return xctest(b, from: i)
+        }
+        // Swift Testing: one symbol (any non-ASCII scalar: ◇ ✔ ✘ ➜, or the SF Symbols a Mac
+        // terminal shows), a space, then `Test ` or `Suite `.
+        guard b[i] >= 0xC0 else { return nil }
+        i += 1
+        while i < n, b[i] & 0xC0 == 0x80 { i += 1 }
+        guard i < n, b[i] == 0x20 else { return nil }
+        i += 1
+        return swiftTesting(b, from: i)
+    }
+
+    private static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ s: StaticString) -> Bool {
+        let k = s.utf8CodeUnitCount
+        guard i + k <= b.count else { return false }
+        return s.withUTF8Buffer { p in (0..<k).allSatisfy { b[i + $0] == p[$0] } }
+    }
+
+    private static func text(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[r.lowerBound..<min(r.upperBound, r.lowerBound + maxName)]), as: UTF8.self)
+    }
+
+    /// `Test Case '…' started.` and its outcomes, `Test Suite '…' started at …`; also xcodebuild's
+    /// `Test case '…' passed on '…' (0.4 seconds)` after parallel runs (an outcome without a start).
+    private static func xctest(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> TestRunnerLine? {
+        var i = start
+        let suite: Bool
+        if hasPrefix(b, at: i, "Test Case '") || hasPrefix(b, at: i, "Test case '") {
+            suite = false
+            i += 11
+        } else if hasPrefix(b, at: i, "Test Suite '") {
+            suite = true
+            i += 12
+        } else {
+            return nil
+        }
+        // The name runs to the quote followed by a space and the outcome word.
+        var q = i
+        while q < b.count, !(b[q] == 0x27 && q + 1 < b.count && b[q + 1] == 0x20) { q += 1 }
+        guard q < b.count, q > i else { return nil }
+        let rest = q + 2
+        let kind: Kind
+        if hasPrefix(b, at: rest, "started") {
+            kind = suite ? .suiteStarted : .testStarted
+        } else if hasPrefix(b, at: rest, "passed") || hasPrefix(b, at: rest, "failed") || hasPrefix(b, at: rest, "skipped") {
+            kind = suite ? .suiteEnded : .testEnded
+        } else {
+            return nil
+        }
+        return TestRunnerLine(kind: kind, runner: .xctest, name: suite ? text(b, i..<q) : testName(b, i..<q))
+    }
+
+    /// `-[Module.LoginTests testLogout]` or `LoginTests.testLogout` (or `LoginTests.testLogout()`)
+    /// → `LoginTests/testLogout`.
+    private static func testName(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> String {
+        var s = r.lowerBound, e = r.upperBound
+        if e - s > 4, b[s] == 0x2D || b[s] == 0x2B, b[s + 1] == 0x5B, b[e - 1] == 0x5D {  // -[ … ]
+            s += 2
+            e -= 1
+            guard let space = (s..<e).first(where: { b[$0] == 0x20 }) else { return text(b, s..<e) }
+            var cls = s
+            if let dot = (s..<space).last(where: { b[$0] == 0x2E }) { cls = dot + 1 }  // the module
+            return text(b, cls..<space) + "/" + text(b, space + 1..<e)
+        }
+        // `Class.method` (swift-corelibs-xctest, xcodebuild's summary): the last dot before any `(`.
+        let paren = (s..<e).first { b[$0] == 0x28 } ?? e
+        if let dot = (s..<paren).last(where: { b[$0] == 0x2E || b[$0] == 0x2F }) {
+            var cls = s
+            if let outer = (s..<dot).last(where: { b[$0] == 0x2E }) { cls = outer + 1 }
+            return text(b, cls..<dot) + "/" + text(b, dot + 1..<e)
+        }
+        return text(b, s..<e)
+    }
+
+    /// After the symbol: `Test NAME started.`, `Test NAME passed after …`, `failed after …`,
+    /// `skipped`, `recorded an issue …`; `Suite NAME started.` and its outcomes.
+    private static func swiftTesting(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> TestRunnerLine? {
+        var i = start
+        let suite: Bool
+        if hasPrefix(b, at: i, "Test ") {
+            suite = false
+            i += 5
+        } else if hasPrefix(b, at: i, "Suite ") {
+            suite = true
+            i += 6
+        } else {
+            return nil
+        }
+        let n = b.count
+        // The outcome is the last of these words on the line; the name is what comes before it.
+        let words: [(StaticString, Kind)] = [
+            (" started", suite ? .suiteStarted : .testStarted),
+            (" passed", suite ? .suiteEnded : .testEnded), (" failed", suite ? .suiteEnded : .testEnded),
+            (" skipped", suite ? .suiteEnded : .testEnded), (" recorded ", .other),
+        ]
+        var k = i
+        while k < n {
+            if b[k] == 0x20 {
+                for (w, kind) in words where hasPrefix(b, at: k, w) {
+                    var name = i..<k
+                    // `Test case passing 1 argument … to f(x:) started.`: a case of a test already running.
+                    if !suite, hasPrefix(b, at: i, "case passing ") { return TestRunnerLine(kind: .other, runner: .swiftTesting, name: "") }
+                    // `Test run started.`, `Test run with 407 tests …`: the run itself.
+                    if !suite, hasPrefix(b, at: i, "run with ") || k - i == 3 && hasPrefix(b, at: i, "run") {
+                        return TestRunnerLine(kind: .other, runner: .swiftTesting, name: "")
+                    }
+                    // `✘ Test f() with 6 test cases failed after …`
+                    if let with = (name.lowerBound..<name.upperBound).first(where: { hasPrefix(b, at: $0, " with ") }) { name = name.lowerBound..<with }
+                    guard !name.isEmpty else { return nil }
+                    return TestRunnerLine(kind: kind, runner: .swiftTesting, name: text(b, name))
+                }
+            }
+            k += 1
+        }
+        return nil
+    }
+}
+
+/// Which test was running at which line of one input: the runner's lines as intervals, so that a
+/// finding can name its test (`Finding.test`). One entry a test (its name kept once), whatever the
+/// input's size.
+public struct TestBoundaries: Sendable {
+    struct Interval: Sendable {
+        var start: Int
+        /// The line of its outcome; `Int.max` while it runs (or when the capture never showed one).
+        var end: Int
+        var name: Int32
+        var runner: TestRunnerLine.Runner
+    }
+    private var intervals: [Interval] = []
+    private var names: [String] = []
+    private var nameIndex: [String: Int32] = [:]
+    /// Swift Testing's suites that are running (their names), to prefix a test's name when only one is.
+    private var suites: [String] = []
+    /// Runner lines read (of any kind), for `vclint inspect`.
+    public private(set) var lines = 0
+    /// Tests beyond this many are not recorded (their findings name no test).
+    static let maxTests = 1 << 20
+    /// How many started tests the lookup looks back over for one that is still running (parallel runs).
+    static let lookBack = 64
+
+    public init() {}
+
+    public var isEmpty: Bool { intervals.isEmpty }
+    public var count: Int { intervals.count }
+
+    mutating func read(_ line: TestRunnerLine, at number: Int) {
+        lines += 1
+        switch line.kind {
+        case .other:
+            return
+        case .suiteStarted:
+            if line.runner == .swiftTesting, suites.count < 64 { suites.append(line.name) }
+        case .suiteEnded:
+            if line.runner == .swiftTesting, let k = suites.lastIndex(of: line.name) { suites.remove(at: k) }
+        case .testStarted:
+            guard intervals.count < Self.maxTests else { return }
+            // XCTest runs a process's tests one after another: a start ends the one before it.
+            if line.runner == .xctest, let last = intervals.indices.last, intervals[last].runner == .xctest, intervals[last].end == Int.max {
+                intervals[last].end = number
+            }
+            var name = line.name
+            if line.runner == .swiftTesting, suites.count == 1 { name = suites[0] + "/" + name }
+            intervals.append(Interval(start: number, end: Int.max, name: intern(name), runner: line.runner))
+        case .testEnded:
+            var name = line.name
+            if line.runner == .swiftTesting, suites.count == 1 { name = suites[0] + "/" + name }
+            guard let id = nameIndex[name] else { return }
+            for k in intervals.indices.reversed().prefix(Self.lookBack) where intervals[k].name == id && intervals[k].end == Int.max {
+                intervals[k].end = number
+                return
+            }
+        }
+    }
+
+    private mutating func intern(_ name: String) -> Int32 {
+        if let id = nameIndex[name] { return id }
+        let id = Int32(names.count)
+        names.append(name)
+        nameIndex[name] = id
+        return id
+    }
+
+    /// The test running at `line`: the latest started that had not ended before it.
+    public func test(at line: Int) -> String? {
+        guard !intervals.isEmpty else { return nil }
+        // The last interval that started before the line.
+        var lo = 0, hi = intervals.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if intervals[mid].start < line { lo = mid + 1 } else { hi = mid }
+        }
+        var k = lo - 1
+        var looked = 0
+        while k >= 0, looked < Self.lookBack {
+            if intervals[k].end > line { return names[Int(intervals[k].name)] }
+            k -= 1
+            looked += 1
+        }
+        return nil
+    }
+
+    /// The tests, in the order they started (`vclint inspect`).
+    public var tests: [String] { intervals.map { names[Int($0.name)] } }
+}
