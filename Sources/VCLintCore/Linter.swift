@@ -150,7 +150,7 @@ public struct Linter: Sendable {
 
     private func complete(_ input: InputPipeline) -> FileResult {
         let (stats, summary) = input.finish()
-        var observations = summary.observations
+        var observations = InputPipeline.judged(summary.observations, stats)
         observations.append(contentsOf: InputPipeline.inputObservations(stats))
         let findings = RuleEngine.findings(observations, path: input.path, settings: options.rules, options: options.timeline)
         let recording = input.builder.recording(summary)
