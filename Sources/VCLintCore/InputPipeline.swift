@@ -17,6 +17,10 @@ public struct InputStats: Sendable {
     /// capture in a shape vclint cannot read must not look clean (docs/lifecycle.md#mentions-and-unread-lines).
     public var unrecognized = 0
     public var firstUnrecognized: Int?
+    /// Events whose label the unified log redacted (`<private> viewDidLoad`), and the first of them
+    /// (docs/lifecycle.md#redacted-labels).
+    public var redacted = 0
+    public var firstRedacted: Int?
 
     public init(path: String) { self.path = path }
 }
@@ -112,14 +116,30 @@ public final class InputPipeline {
         stats.events = stage.events
         stats.unrecognized = stage.unread
         stats.firstUnrecognized = stage.firstUnread
+        stats.redacted = stage.redacted
+        stats.firstRedacted = stage.firstRedacted
         stats.patternLimitHits = limitHits
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
         return (stats, summary)
     }
 
+    /// The timeline's observations that the rules judge: in an input whose labels were redacted
+    /// (`<private> viewDidLoad`), the unnamed controller is many screens that nothing tells apart,
+    /// and what the timeline observed of it is not judged (`redacted_labels` says why).
+    static func judged(_ o: Observation, _ redacted: Int) -> Bool {
+        redacted == 0 || o.controller.className != MessageParser.unnamed
+    }
+
+    static func judged(_ list: ObservationList, _ stats: InputStats) -> ObservationList {
+        stats.redacted == 0 ? list : list.filter { judged($0, stats.redacted) }
+    }
+
     /// What the rules observe of the input as a whole, once it has ended (batch and live mode alike).
     static func inputObservations(_ stats: InputStats) -> [Observation] {
+        if stats.redacted > 0, let first = stats.firstRedacted {
+            return [Observation(RedactedLabels(statements: stats.redacted), controller: RedactedLabelsRule.subject, line: first, time: nil)]
+        }
         guard stats.events == 0 else { return [] }
         return [Observation(NoLifecycleEvents(lines: stats.lines, unread: stats.unrecognized, firstUnread: stats.firstUnrecognized),
                             controller: NoLifecycleEventsRule.subject, line: stats.firstUnrecognized ?? 1, time: nil)]

@@ -152,7 +152,7 @@ public struct Linter: Sendable {
 
     private func complete(_ input: InputPipeline) -> FileResult {
         let (stats, summary) = input.finish()
-        var observations = summary.observations
+        var observations = InputPipeline.judged(summary.observations, stats)
         observations.append(contentsOf: InputPipeline.inputObservations(stats))
         var findings = RuleEngine.findings(observations, path: input.path, settings: options.rules, options: options.timeline)
         findings.attach(tests: input.stage.tests)

@@ -35,7 +35,7 @@ public final class LiveLinter {
         var late = decide(atEnd: true)
         let unread = InputPipeline.inputObservations(stats)
         late += Array(named(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)))
-        var observations = summary.observations
+        var observations = InputPipeline.judged(summary.observations, stats)
         observations.append(contentsOf: unread)
         let all = named(RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline))
         var result = FileResult(stats: stats, findings: all)
@@ -84,6 +84,9 @@ public final class LiveLinter {
         guard !ready.isEmpty else { return [] }
         // In the order they were observed, whichever list they waited in.
         ready.sort()
-        return Array(named(RuleEngine.findings(ready.map { builder.observation($0).0 }, path: path, settings: options.rules, options: options.timeline)))
+        // (The unnamed controller of an input with redacted labels is not judged, from the first such label on.)
+        let redacted = input.stage.redacted
+        return Array(named(RuleEngine.findings(ready.map { builder.observation($0).0 }.filter { InputPipeline.judged($0, redacted) },
+                                               path: path, settings: options.rules, options: options.timeline)))
     }
 }

@@ -21,6 +21,47 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
         case swift
         /// `ViewWillAppear`
         case capitalised
+        /// `ViewWillAppear`, `Init`, `Deinit` (Swift's names, capitalised)
+        case capitalisedSwift = "capitalised-swift"
+
+        /// The spellings `random` draws from (the styles it drew before `capitalisedSwift` existed).
+        static let classic: [Spelling] = [.bare, .objc, .swift, .capitalised]
+    }
+
+    /// What names the controller (docs/lifecycle.md#labels).
+    public enum Naming: String, CaseIterable, Sendable {
+        /// Its class (`HomeViewController`), in the form of `label`.
+        case className = "class"
+        /// One capital letter per class (`A: viewDidLoad()`), `A` and `I` included.
+        case letter
+        /// A title of two words (`Detail Screen | viewDidLoad`).
+        case title
+        /// Redacted by the unified log (`<private> viewDidLoad`): no class at all.
+        case redacted
+    }
+
+    /// The named variants `vclint-loggen --free-form-style` and the accuracy runs apply to a drawn style.
+    public enum Variant: String, CaseIterable, Sendable {
+        /// The style as drawn.
+        case drawn
+        /// Callbacks spelled `Init`, `Deinit`, `ViewWillAppear`.
+        case capitalisedSwift = "capitalised-swift"
+        case letters, titles, redacted
+
+        public func apply(to style: FreeFormStyle) -> FreeFormStyle {
+            var s = style
+            switch self {
+            case .drawn: break
+            case .capitalisedSwift: s.spelling = .capitalisedSwift
+            case .letters: s.naming = .letter; s.label = .plain
+            case .titles:
+                // A title stands before the callback, and a dot would join its last word to it.
+                s.naming = .title; s.label = .plain; s.labelAfter = false
+                if s.separator == "." { s.separator = " " }
+            case .redacted: s.naming = .redacted; s.label = .plain
+            }
+            return s
+        }
     }
 
     public var label: Label
@@ -31,6 +72,7 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
     public var spelling: Spelling
     /// Arguments after appearance callbacks (`animated: true`, `YES`).
     public var argument: String
+    public var naming: Naming = .className
 
     public init(label: Label = .plain, labelAfter: Bool = false, separator: String = " ", decoration: String = "",
                 spelling: Spelling = .bare, argument: String = "") {
@@ -56,11 +98,37 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
         // `[Home].viewDidLoad` is no one's spelling: a dot joins a class and its method.
         if separator == ".", label == .bracket { label = .plain }
         return FreeFormStyle(label: label, labelAfter: after, separator: separator, decoration: pick(decorations),
-                             spelling: pick(Spelling.allCases), argument: pick(arguments))
+                             spelling: pick(Spelling.classic), argument: pick(arguments))
+    }
+
+    /// The simulator's classes, one letter each (an app that names its screens so has few of them).
+    static let letters: [String: String] = {
+        let names = ["RootViewController", "DetailViewController", "ListViewController", "ItemViewController", "SearchViewController",
+                     "ProfileViewController", "SettingsViewController", "CartViewController", "OrderViewController",
+                     "ReviewViewController", "GalleryViewController", "MapViewController", "ChatViewController",
+                     "InboxViewController", "HelpViewController", "AboutViewController", "FilterViewController",
+                     "ModalViewController", "ComposeViewController", "SheetViewController", "ChildViewController",
+                     "ArticleViewController", "Tab0RootViewController", "Tab1RootViewController", "Tab2RootViewController",
+                     "Tab3RootViewController"]
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+        return Dictionary(uniqueKeysWithValues: zip(names, letters))
+    }()
+
+    /// The name a completion marker (`X dismiss begin`) gives the controller: its one letter when the
+    /// app names controllers so (a marker's name is one word: titles and redacted labels keep the class).
+    func markerName(_ className: String, _ freeForm: Bool) -> String {
+        freeForm && naming == .letter ? Self.letters[className] ?? className : className
+    }
+
+    /// `DetailViewController` → `Detail Screen`.
+    static func title(_ className: String) -> String {
+        var base = className
+        if base.hasSuffix("ViewController") { base.removeLast("ViewController".count) }
+        return base + " Screen"
     }
 
     public var description: String {
-        "label \(label.rawValue)\(labelAfter ? " after" : "") separator \"\(separator)\" decoration \"\(decoration)\" spelling \(spelling.rawValue) argument \"\(argument)\""
+        (naming == .className ? "" : "naming \(naming.rawValue) ") + "label \(label.rawValue)\(labelAfter ? " after" : "") separator \"\(separator)\" decoration \"\(decoration)\" spelling \(spelling.rawValue) argument \"\(argument)\""
     }
 
     /// A callback's name in this style (`name`: the bare Swift/ObjC name, `selector`: the ObjC
@@ -71,17 +139,27 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
         case .objc: return selector
         case .swift: return swift
         case .capitalised: return name.prefix(1).uppercased() + name.dropFirst()
+        case .capitalisedSwift:
+            let swiftName = name == "dealloc" ? "deinit" : name
+            return swiftName.prefix(1).uppercased() + swiftName.dropFirst()
         }
     }
 
     /// One statement: `className`'s `callback`, with `argument` (and a move's parent, which always
     /// follows the callback, so the label then stands before it).
     public func statement(_ className: String, callback: String, argument: String, parent: String?) -> String {
+        let name: String
+        switch naming {
+        case .className: name = className
+        case .letter: name = Self.letters[className] ?? className
+        case .title: name = Self.title(className)
+        case .redacted: name = "<private>"
+        }
         let label: String
         switch self.label {
-        case .plain: label = className
-        case .bracket: label = "[" + className + "]"
-        case .module: label = "Shop." + className
+        case .plain: label = name
+        case .bracket: label = "[" + name + "]"
+        case .module: label = "Shop." + name
         }
         if let parent {
             return decoration + label + (separator == "." ? " " : separator) + callback + " " + parent

@@ -15,7 +15,7 @@ import Darwin
 //   FP: a finding at severity warning or error that no fault predicts (memory_warning infos aside)
 //   FN: an expected finding not reported
 // It prints precision and recall per rule and in total, then the same counts per scenario.
-//   vclint-accuracy [--seeds N] [--jobs N] [--scenario NAME…] [--show N]
+//   vclint-accuracy [--seeds N] [--jobs N] [--scenario NAME…] [--dialect NAME…] [--variant NAME…] [--show N]
 // --show N prints the first N mismatching captures per scenario with the vclint-loggen command that
 // rebuilds them. Run it through Benchmarks/accuracy.sh (release build).
 
@@ -47,6 +47,7 @@ var seedCount = 10
 var jobs = 2
 var only: Set<String> = []
 var show = 0
+var dialects = NavigationSimulator.Dialect.allCases
 var args = CommandLine.arguments.dropFirst()
 while let flag = args.popFirst() {
     guard let value = args.popFirst() else { fail("\(flag) needs a value") }
@@ -57,6 +58,12 @@ while let flag = args.popFirst() {
         guard scenarios.contains(where: { $0.name == value }) else { fail("unknown scenario \(value) (\(scenarios.map(\.name).joined(separator: ", ")))") }
         only.insert(value)
     case "--show": show = number(value)
+    case "--dialect":
+        guard let d = NavigationSimulator.Dialect(rawValue: value) else { fail("unknown dialect \(value)") }
+        dialects = dialects == NavigationSimulator.Dialect.allCases ? [d] : dialects + [d]
+    case "--variant":
+        guard let v = FreeFormStyle.Variant(rawValue: value) else { fail("unknown variant \(value) (\(FreeFormStyle.Variant.allCases.map(\.rawValue).joined(separator: ", ")))") }
+        variants = variants == FreeFormStyle.Variant.allCases ? [v] : variants + [v]
     default: fail("unknown option \(flag)")
     }
 }
@@ -86,10 +93,17 @@ struct Tally: Sendable {
 struct Case: Sendable {
     var scenario: Int
     var options: NavigationSimulator.Options
+    /// The free-form variant (`FreeFormStyle.Variant`) of the style drawn from the seed.
+    var variant: FreeFormStyle.Variant = .drawn
 }
 
+/// Free-form captures are also printed in each variant of their drawn style: callbacks spelled `Init`/`Deinit`,
+/// one-letter labels, titles of two words, and labels redacted by the unified log (`<private>`). A redacted
+/// capture names no controller: its ground truth is one `redacted_labels` finding at its first statement and
+/// nothing else, so it runs in the legal scenarios only.
+var variants = FreeFormStyle.Variant.allCases
+
 let envelopes = EnvelopeFormat.apple
-let dialects = NavigationSimulator.Dialect.allCases
 var cases: [Case] = []
 for (k, scenario) in scenarios.enumerated() where only.isEmpty || only.contains(scenario.name) {
     for seed in 1...max(1, seedCount) {
@@ -101,14 +115,25 @@ for (k, scenario) in scenarios.enumerated() where only.isEmpty || only.contains(
                 o.dialect = dialect
                 o.families = scenario.families
                 o.fault = scenario.fault
-                cases.append(Case(scenario: k, options: o))
+                guard dialect == .freeForm else {
+                    cases.append(Case(scenario: k, options: o))
+                    continue
+                }
+                var styleRNG = SplitMix64(seed: o.seed ^ 0x5EED_F00D)
+                let drawn = FreeFormStyle.random(&styleRNG)
+                for v in variants where v != .redacted || scenario.fault == nil {
+                    o.style = v == .drawn ? nil : v.apply(to: drawn)
+                    cases.append(Case(scenario: k, options: o, variant: v))
+                }
             }
         }
     }
 }
 
-func reproduce(_ o: NavigationSimulator.Options) -> String {
+func reproduce(_ c: Case) -> String {
+    let o = c.options
     var s = "vclint-loggen --seed \(o.seed) --envelope \(o.envelope.rawValue) --dialect \(o.dialect.rawValue)"
+    if c.variant != .drawn { s += " --free-form-style \(c.variant.rawValue)" }
     if !o.families.isEmpty { s += " --families " + o.families.sorted().map(\.rawValue).joined(separator: ",") }
     if let f = o.fault { s += " --fault \(f.rawValue)" }
     return s
@@ -116,7 +141,12 @@ func reproduce(_ o: NavigationSimulator.Options) -> String {
 
 func evaluate(_ c: Case, show: Int) -> Tally {
     var t = Tally()
-    let out = NavigationSimulator.generate(c.options)
+    var out = NavigationSimulator.generate(c.options)
+    if c.variant == .redacted {
+        // Nothing names a controller: the capture's one finding is that.
+        let first = out.lines.firstIndex { $0.contains("<private>") }
+        out.expected = first.map { [("redacted_labels", $0 + 1)] } ?? []
+    }
     let result = Linter().lint(bytes: Array(out.text.utf8), path: "sim.log")
     t.runs = 1
     if !out.expected.isEmpty { t.injected = 1 }
@@ -140,7 +170,7 @@ func evaluate(_ c: Case, show: Int) -> Tally {
     if expected.isEmpty && unexpected.isEmpty {
         t.exact = 1
     } else if show > 0 {
-        t.shown.append("  \(reproduce(c.options)): missed \(expected), unexpected \(unexpected)")
+        t.shown.append("  \(reproduce(c)): missed \(expected), unexpected \(unexpected)")
     }
     return t
 }
@@ -189,7 +219,7 @@ var text = ""
 var total = Tally()
 for t in perScenario { total.merge(t) }
 text += "vclint accuracy on simulated captures: \(seedCount) seeds × \(envelopes.count) envelopes × \(dialects.count) dialects × "
-text += "\(cases.count / max(1, seedCount * envelopes.count * dialects.count)) scenarios = \(total.runs) captures, \(total.injected) with a fault\n\n"
+text += "\(only.isEmpty ? scenarios.count : only.count) scenarios (free-form in \(variants.count) style variants: \(variants.map(\.rawValue).joined(separator: ", "))) = \(total.runs) captures, \(total.injected) with a fault\n\n"
 text += column("rule", 32, left: true) + column("TP", 7) + column("FP", 7) + column("FN", 7) + column("precision %", 13) + column("recall %", 10) + "\n"
 var sum = Counts()
 for rule in total.byRule.keys.sorted() {

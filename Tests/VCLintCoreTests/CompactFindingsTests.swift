@@ -49,7 +49,7 @@ import Testing
             Removal(kind: removalKinds[r.int(5)], evidence: e(), takenAlongBy: r.bool() ? nil : "Parent#\(r.int(9))", anchor: e())
         }
         let fact: any Observed
-        switch r.int(19) {
+        switch r.int(20) {
         case 0: fact = UnfinishedAppearance(will: e(), reason: reason(&r, t))
         case 1: fact = UnfinishedDisappearance(will: e(), reason: reason(&r, t))
         case 2: fact = UnbalancedAppearance.didWithoutWill(did: e(), state: states[r.int(5)])
@@ -69,6 +69,7 @@ import Testing
                                        classCount: r.int(50))
         case 16: fact = UIKitUnbalancedWarning(event: e(), text: "Unbalanced calls to begin/end appearance transitions for <X: 0x1> \u{0}é")
         case 17: fact = UIKitPresentationWarning(event: e(), text: "Attempt to present", others: (0..<r.int(3)).map { _ in controller(&r) })
+        case 18: fact = RedactedLabels(statements: r.int(1 << 40))
         default: fact = NoLifecycleEvents(lines: r.int(1 << 50), unread: r.int(9), firstUnread: r.bool() ? nil : r.int(99))
         }
         let who = controller(&r)

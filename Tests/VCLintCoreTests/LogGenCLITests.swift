@@ -24,11 +24,11 @@ import VCLintSimulation
     @Test func helpDocumentsEveryOptionAndValue() throws {
         let r = try run(["--help"])
         #expect(r.status == 0)
-        let options = ["--seed", "--envelope", "--dialect", "--style-seed", "--fault", "--families", "--sessions", "--steps",
+        let options = ["--seed", "--envelope", "--dialect", "--style-seed", "--free-form-style", "--fault", "--families", "--sessions", "--steps",
                        "--noise", "--mention-rate", "--memory-warnings", "--size", "--truth"]
         for o in options { #expect(r.stdout.contains(o), "\(o) missing from --help") }
         let values = NavigationSimulator.Fault.allCases.map(\.rawValue) + NavigationSimulator.Family.allCases.map(\.rawValue)
-            + NavigationSimulator.Dialect.allCases.map(\.rawValue)
+            + NavigationSimulator.Dialect.allCases.map(\.rawValue) + FreeFormStyle.Variant.allCases.map(\.rawValue)
         for v in values { #expect(r.stdout.contains(v), "\(v) missing from --help") }
     }
 

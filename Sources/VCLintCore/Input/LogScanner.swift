@@ -18,7 +18,7 @@ enum CandidateSearch {
     /// apps print (`ViewWillAppear`, `LoadView`) are found too (docs/lifecycle.md#callback-spellings).
     static let patterns: [PCRE2Pattern] = [
         #"iewWill|iewDid|iewIsAppearing|idMove|idReceive|illMove"#,
-        #"dealloc|deinit|dismiss |Dealloc"#,
+        #"dealloc|deinit|dismiss |Dealloc|Deinit|deInit"#,
         #"\binit|\bInit|oadView"#,
         #"present |wakeFromNib"#,
         #"Attempt to |appearance transitions"#,

@@ -29,7 +29,8 @@ struct CandidateLiterals {
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
         ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
         ("init", 0, 1, true), ("Init", 0, 1, true),
-        ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("oadView", 2, 2, false),
+        ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("Deinit", 0, 2, false), ("deInit", 0, 2, false),
+        ("oadView", 2, 2, false),
         ("dismiss ", 2, 3, false),
         ("idMove", 1, 4, false), ("idReceive", 1, 4, false), ("illMove", 2, 4, false),
         ("appearance transitions", 14, 5, false),

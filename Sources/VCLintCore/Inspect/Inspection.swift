@@ -90,6 +90,9 @@ public struct Inspection: Sendable {
     public var lines: Int
     public var events: Int
     public var unread: Int
+    /// Events whose label the unified log redacted (`<private> viewDidLoad`), and the first of them.
+    public var redacted = 0
+    public var firstRedacted: Int?
     public var envelopes: [Envelope]
     public var shapes: [Shape]
     /// Lines of shapes past `shapeLimit`, not listed.
@@ -226,6 +229,7 @@ final class InspectRecorder: LineObserver {
             return c
         }
         return Inspection(path: stats.path, lines: stats.lines, events: stats.events, unread: stats.unrecognized,
+                          redacted: stats.redacted, firstRedacted: stats.firstRedacted,
                           envelopes: envelopes, shapes: listed, otherShapeLines: otherShapeLines, sessions: sessions, classes: classList,
                           unreadGroups: unread, otherUnreadLines: otherUnreadLines)
     }

@@ -16,6 +16,10 @@ public enum InspectionReport {
                 ? "  No lifecycle event was read. The lines below mention callbacks: add the dialect shown with them to .vclint.yml.\n"
                 : "  No lifecycle event was read, and no line mentions a callback name: is this the app's capture? (a `log stream` predicate that misses the app, or `print` output, which `log stream` never sees)\n"
         }
+        if i.redacted > 0, let first = i.firstRedacted {
+            out += "  \(count(i.redacted, "statement")) had a redacted label (`<private>`, the first at line \(first)): read as the unnamed controller's; "
+            out += "\(RedactedLabelsRule.fix) (redacted_labels)\n"
+        }
         out += "\n  envelopes\n"
         for e in i.envelopes {
             let name = e.format?.rawValue ?? "(none)"
@@ -82,6 +86,7 @@ public enum InspectionReport {
         let docs: [JSONValue] = inputs.map { i in
             .object([
                 ("path", .string(i.path)), ("lines", .int(i.lines)), ("events", .int(i.events)), ("unrecognized", .int(i.unread)),
+                ("redacted", .object([("lines", .int(i.redacted)), ("first", i.firstRedacted.map { .int($0) } ?? .null)])),
                 ("envelopes", .array(i.envelopes.map { e in
                     .object([("format", e.format.map { .string($0.rawValue) } ?? .null), ("lines", .int(e.lines)), ("example", example(e.example))])
                 })),

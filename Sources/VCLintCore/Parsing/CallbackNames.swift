@@ -16,6 +16,9 @@ enum MethodTable {
         ("willMove", nil), ("didMove", nil),
         ("didReceiveMemoryWarning", .didReceiveMemoryWarning), ("viewWillUnload", .viewWillUnload),
         ("viewDidUnload", .viewDidUnload), ("dealloc", .dealloc), ("deinit", .dealloc),
+        // Past participles apps print (`CartVC deallocated`, the Swift book's `… is being
+        // deinitialized`, `HomeViewModel initialized`): docs/lifecycle.md#callback-spellings.
+        ("deallocated", .dealloc), ("deinitialized", .dealloc), ("initialized", .initialize),
     ]
     private static let slots = 256
     /// Entry index + 1 per slot of `slot(n, first, last)`; 0: no name.
@@ -55,6 +58,8 @@ enum MethodTable {
                 return nil
             }
         }
+        // `deInit` (shares `deinit`'s slot).
+        if n == 6, first == 0x64, memcmp(base + 1, "eInit", 5) == 0 { return .dealloc }
         // initWithNibName:bundle:, initWithCoder:, …
         if n > 8, first == 0x69, memcmp(base + 1, "nitWith", 7) == 0 { return .initialize }
         return nil

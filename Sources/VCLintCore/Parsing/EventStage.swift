@@ -51,6 +51,9 @@ final class EventStage: LineSink {
     /// (docs/lifecycle.md#mentions-and-unread-lines).
     private(set) var unread = 0
     private(set) var firstUnread: Int?
+    /// Events whose label the unified log redacted (`<private> viewDidLoad`), and the first of them.
+    private(set) var redacted = 0
+    private(set) var firstRedacted: Int?
     /// Sees every candidate line's outcome (`vclint inspect`); set only for a one-thread scan.
     var observer: LineObserver?
     /// Printed values after the callback wait here until the capture shows whether they name the
@@ -75,7 +78,10 @@ final class EventStage: LineSink {
                 tap(UnsafeBufferPointer(start: p + parsed.message.lowerBound, count: parsed.message.count), e, parsed.process, parsed.pid)
             }
         }
-        if let observer { observer.line(line, parsed, UnsafeBufferPointer(start: p, count: n)) }
+        if let observer {
+            // A title's line is shown as what the capture decides it is (`drain`).
+            if parsed.title != 0 { parsed.observed = Array(UnsafeBufferPointer(start: p, count: n)) } else { observer.line(line, parsed, UnsafeBufferPointer(start: p, count: n)) }
+        }
         apply(&parsed, line: line)
     }
 
@@ -95,7 +101,7 @@ final class EventStage: LineSink {
         case .enveloped, .bare:
             parsed.event.line = line
             lastRead = max(lastRead, line)
-            if parsed.value != nil || learner.waiting {
+            if parsed.value != nil || parsed.title != 0 || learner.waiting {
                 learner.hold(.line(parsed))
                 drain()
                 return
@@ -107,6 +113,10 @@ final class EventStage: LineSink {
     private func deliver(_ parsed: inout ParsedLine) {
         if parsed.phase != .none, !pairs(parsed) { return }
         events += 1
+        if parsed.redacted {
+            redacted += 1
+            if firstRedacted == nil { firstRedacted = parsed.event.line }
+        }
         if parsed.kind == .enveloped {
             // `[100:200] msg` among `Shop[100:200] msg` lines: the same run, its name left out.
             if parsed.process == "", parsed.pid != nil, parsed.pid == contextPID, let named = contextProcess { parsed.process = named }
@@ -134,7 +144,18 @@ final class EventStage: LineSink {
     private func drain() {
         while let next = learner.release() {
             switch next {
-            case .line(var parsed): deliver(&parsed)
+            case .line(var parsed):
+                if let bytes = parsed.observed {
+                    parsed.observed = nil
+                    bytes.withUnsafeBufferPointer { observer?.line(parsed.event.line, parsed, $0) }
+                }
+                if parsed.kind == .unread {
+                    // A title the capture never confirmed: a sentence that mentions a callback.
+                    unread += 1
+                    firstUnread = min(firstUnread ?? parsed.event.line, parsed.event.line)
+                } else {
+                    deliver(&parsed)
+                }
             case .sample(let process, let pid, let time): observe(process, pid, time)
             }
         }

@@ -16,7 +16,7 @@ struct FreeFormStatement {
     enum Phase: UInt8 { case none, enter, exit }
 
     /// Where the label came from (its spelling in the message).
-    enum LabelSource: UInt8 { case none, word, bracket, object, file, objc, dotted }
+    enum LabelSource: UInt8 { case none, word, bracket, object, file, objc, dotted, title, mask }
 
     var kind: EventKind
     /// The label's bytes; nil: an unlabeled statement, the session's `(unnamed)` controller.
@@ -35,6 +35,12 @@ struct FreeFormStatement {
     /// UIDeviceRGBColorSpace 1 0.5 0 1`): the capture decides whether it names the controller
     /// (`LabelLearner`).
     var value: Range<Int>?
+    /// A title of two or three words (`Home Screen | viewDidLoad`): a label only when the capture
+    /// repeats it with other callbacks (docs/lifecycle.md#labels); seen once, a sentence.
+    var title = false
+    /// The label was redacted by the unified log (`<private> viewDidLoad`): the statement names no
+    /// class and is the unnamed controller's (docs/lifecycle.md#redacted-labels).
+    var redacted = false
 }
 
 /// What `FreeFormReader` made of a message.
@@ -103,7 +109,8 @@ enum FreeFormReader {
             // Dots only between words (`..viewDidLoad` and `HomeVC. viewDidLoad` are decoration).
             if k < cb.start - 1, isIdentStart(p[k]) || p[k] >= 0x80 {
                 let word = k..<(cb.start - 1)
-                if Words.isStopWord(p, word) || Words.isStopWord(p, lastComponent(p, word)) { return .mention }
+                let letter = word.count == 1 && (p[word.lowerBound] == 0x41 || p[word.lowerBound] == 0x49)  // `A.viewDidLoad`
+                if !letter, Words.isStopWord(p, word) || Words.isStopWord(p, lastComponent(p, word)) { return .mention }
                 st.label = word
                 st.labelSource = .dotted
                 st.labelIsClass = true
@@ -236,6 +243,12 @@ enum FreeFormReader {
         var bracket: Range<Int>? = nil
         var object: (Range<Int>, UInt64?)? = nil
         var file: Range<Int>? = nil
+        /// A redacted label (`<private>`) and a hashed one (`<mask.hash: '…'>`).
+        var redacted = false
+        var mask: Range<Int>? = nil
+        /// Where the words start; whether something other than spaces stands between two of them;
+        /// how many are a lone `A`/`I`, and how many would be stop words in lowercase (`Screen`).
+        var firstWord = 0, scattered = false, letters = 0, soft = 0
         /// The last token was a word label (a number right after it belongs to it).
         var afterWord = false
         var i = start
@@ -275,7 +288,18 @@ enum FreeFormReader {
                     if st.phase == .none { st.phase = ph }
                     continue
                 }
-                if k.contains(.stop) || Words.isLowercaseVerb(p, r) { return false }
+                let letter = r.count == 1 && (p[r.lowerBound] == 0x41 || p[r.lowerBound] == 0x49)
+                if k.contains(.stop) || Words.isLowercaseVerb(p, r) {
+                    // A capital letter alone (`A: viewDidLoad()`) or a capitalised word of a title
+                    // (`Home Screen | viewDidLoad`) may still be a label: the words decide together.
+                    guard letter || !k.contains(.function) && !Words.isPlainLowercase(p, r) else { return false }
+                    if letter { letters += 1 } else { soft += 1 }
+                }
+                if words == 0 {
+                    firstWord = r.lowerBound
+                } else if let w = word, !Self.onlySpaces(p, w.upperBound, r.lowerBound) || Words.isPlainLowercase(p, r) || Words.isPlainLowercase(p, w) {
+                    scattered = true
+                }
                 words += 1
                 word = r
                 afterWord = true
@@ -326,8 +350,13 @@ enum FreeFormReader {
                     i = e
                     continue
                 }
-                guard let o = describedObject(p, i..<(close + 1)) else { return false }
-                object = o
+                switch redaction(p, i..<(close + 1)) {
+                case .redacted: redacted = true
+                case .mask: mask = i..<(close + 1)
+                case nil:
+                    guard let o = describedObject(p, i..<(close + 1)) else { return false }
+                    object = o
+                }
                 i = close + 1
             case 0x3E:  // > ->, >>>
                 if st.phase == .none { st.phase = .enter }
@@ -347,10 +376,31 @@ enum FreeFormReader {
         }
         // At most one label. A tag in brackets is decoration when there is another label.
         if attached {
-            if words > 0 || object != nil { return false }
+            if words > 0 || object != nil || redacted || mask != nil { return false }
             return true
         }
-        if words > 1 || (words == 1 && object != nil) { return false }
+        let objects = (object != nil ? 1 : 0) + (mask != nil ? 1 : 0) + (redacted ? 1 : 0)
+        if objects > 1 || (words > 0 && objects > 0) { return false }
+        if words > 1 {
+            // A title: two or three capitalised words side by side, none a lone letter.
+            guard words <= 3, !scattered, letters == 0, let w = word else { return false }
+            st.label = firstWord..<w.upperBound
+            st.labelSource = .title
+            st.labelIsClass = false
+            st.title = true
+            return true
+        }
+        if words == 1, soft > 0 { return false }
+        if redacted {
+            st.redacted = true
+            return true
+        }
+        if let r = mask {
+            st.label = r
+            st.labelSource = .mask
+            st.labelIsClass = false
+            return true
+        }
         if let w = word {
             st.label = w
             st.labelSource = .word
@@ -439,7 +489,8 @@ enum FreeFormReader {
                     continue
                 case .other: break
                 }
-                if Words.isPlainLowercase(p, r) || k.contains(.stop) { return false }  // a sentence
+                let letter = r.count == 1 && (p[r.lowerBound] == 0x41 || p[r.lowerBound] == 0x49)
+                if Words.isPlainLowercase(p, r) || k.contains(.stop) && !letter { return false }  // a sentence
                 if isMove && (st.label != nil || sawParentWord) {
                     // `ChildVC willMove(toParent:) ContainerVC`, `willMove to parent ContainerVC`: what
                     // follows a labelled move, or a parent word, is its parent. A bare name after an
@@ -477,6 +528,18 @@ enum FreeFormReader {
                     if isMove { st.parent = .none }
                     continue
                 }
+                switch redaction(p, r) {
+                case .redacted:
+                    // `viewDidLoad <private>`: the label, redacted (a redacted parent says nothing).
+                    if !isMove, st.label == nil { st.redacted = true }
+                    continue
+                case .mask:
+                    if !isMove {
+                        if st.label == nil { content(.label(r, .mask, nil), r) }
+                        continue
+                    }
+                case nil: break
+                }
                 guard let (cls, addr) = describedObject(p, r) else { return false }
                 if isMove {
                     st.parent = .parent(nil)
@@ -504,7 +567,8 @@ enum FreeFormReader {
             }
         }
         guard tokens > 0 else { return true }
-        if st.label != nil {
+        if st.redacted, tokens == 1, case .label? = first { return false }  // two labels
+        if st.label != nil || st.redacted {
             // A labeled statement: what follows is the callback's arguments or printed values.
             return true
         }
@@ -512,7 +576,7 @@ enum FreeFormReader {
             // `viewDidLoad:ViewController2`, `viewDidLoad 0D2C7F77-…`, `viewDidLoad <Home: 0x…>`.
             st.label = r
             st.labelSource = source
-            st.labelIsClass = source == .object || !isUUID(p, r)
+            st.labelIsClass = source == .object || source != .mask && !isUUID(p, r)
             if st.address == nil { st.address = addr }
             return true
         }
@@ -564,6 +628,24 @@ enum FreeFormReader {
     }
 
     // MARK: - Pieces
+
+    /// What the unified log left of a label it redacted: `<private>` (a dynamic string not marked
+    /// public), or `<mask.hash: '…'>` (`privacy: .private(mask: .hash)`, stable for one value).
+    enum Redaction { case redacted, mask }
+
+    static func redaction(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Redaction? {
+        guard r.count >= 9, p[r.lowerBound] == 0x3C, p[r.upperBound - 1] == 0x3E else { return nil }
+        let inner = TextScalars.trimmed(p, (r.lowerBound + 1)..<(r.upperBound - 1))
+        if inner.count == 7, memcmp(p + inner.lowerBound, "private", 7) == 0 { return .redacted }
+        if inner.count > 10, memcmp(p + inner.lowerBound, "mask.hash:", 10) == 0 { return .mask }
+        return nil
+    }
+
+    @inline(__always) static func onlySpaces(_ p: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        var k = from
+        while k < to { if p[k] != 0x20 { return false }; k += 1 }
+        return true
+    }
 
     /// The index of the bracket closing the one at `p[i]` (nesting counted), within 300 bytes.
     static func closing(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int, open: UInt8, close: UInt8) -> Int? {

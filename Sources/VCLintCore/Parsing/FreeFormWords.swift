@@ -33,6 +33,9 @@ enum Words {
         static let none = Kind(rawValue: 1 << 6)
         static let parent = Kind(rawValue: 1 << 7)
         static let source = Kind(rawValue: 1 << 8)
+        /// The stop words that stay a sentence's even when capitalised (`The`, `When`, `My`): a title
+        /// may hold the others (`Home Screen`, `Test Results`).
+        static let function = Kind(rawValue: 1 << 9)
     }
 
     /// FNV-1a of the word's bytes, ASCII letters lowercased; nil for a long or non-ASCII word.
@@ -96,6 +99,16 @@ enum Words {
                     "here", "now", "skip", "skipped", "skipping", "swizzle", "swizzled", "swizzling", "hook", "hooked",
                     "track", "tracked", "tracking", "queue", "queued", "send", "sent", "sending", "event", "events",
                     "screen", "screens", "test", "testing", "missing", "missed", "expected", "expect", "unexpected"])
+        add(.function, ["a", "an", "the", "and", "or", "but", "not", "no", "nor", "in", "inside", "into", "on", "onto", "at",
+                        "after", "before", "from", "to", "for", "of", "by", "with", "without", "within", "during", "since",
+                        "until", "till", "when", "whenever", "while", "if", "then", "than", "as", "via", "per", "about",
+                        "that", "which", "who", "whom", "where", "why", "how", "what", "this", "these", "those", "there",
+                        "all", "any", "each", "every", "some", "my", "our", "your", "its", "their", "his", "her", "i",
+                        "we", "you", "he", "she", "it", "they", "me", "us", "them", "self", "will", "did", "do", "does",
+                        "func", "function", "has", "have", "had", "are", "were", "be", "been", "should", "would", "could",
+                        "can", "may", "might", "must", "shall", "override", "void", "let", "var", "class", "struct", "static",
+                        "public", "private", "internal", "open", "final", "also", "again", "still", "just", "only", "never",
+                        "always", "twice", "once", "too", "very", "here", "now"])
         add(.flag, ["animated", "true", "false", "yes", "no", "optional", "some", "bool", "flag", "value", "self",
                     "object", "instance", "vc", "controller", "viewcontroller"])
         add(.none, ["nil", "null", "none"])

@@ -4,6 +4,12 @@
 /// label; one that changes with every line (a frame, a count) is an argument, and the lines are
 /// `(unnamed)`'s. The capture decides, shape by shape; until it has, the lines after the first such one
 /// wait (at most `limit` of them), so that the timeline still sees every event in order.
+///
+/// A title of several words (`Home Screen | viewDidLoad`) is learnt the same way: it is a label once
+/// the capture shows it, in the same shape, with two different callbacks; until then its lines wait,
+/// and the lines that still wait when the capture ends (or when `limit` lines wait) were sentences:
+/// they go on as unread mentions. What is kept per title is one word of callbacks, for at most
+/// `titleLimit` titles (past that, a new title is a sentence).
 final class LabelLearner {
     enum Held {
         case line(ParsedLine)
@@ -24,12 +30,20 @@ final class LabelLearner {
     private var shapes: [UInt64: Shape] = [:]
     private var held: [Held] = []
     private var next = 0
+    /// The callbacks seen with each title (by `ParsedLine.title`).
+    private var titles: [UInt64: UInt32] = [:]
+    static let titleLimit = 4096
+    /// Held lines before this index whose title is still unconfirmed are sentences (`decideAll`).
+    private var flushed = 0
 
     /// Whether lines are being held back.
     var waiting: Bool { next < held.count }
 
     func hold(_ h: Held) {
-        if case .line(let parsed) = h, parsed.value != nil { learn(parsed) }
+        if case .line(let parsed) = h {
+            if parsed.value != nil { learn(parsed) }
+            if parsed.title != 0 { learnTitle(parsed) }
+        }
         held.append(h)
         if held.count - next >= Self.limit { decideAll() }
     }
@@ -39,11 +53,19 @@ final class LabelLearner {
         guard next < held.count else {
             held.removeAll(keepingCapacity: true)
             next = 0
+            flushed = 0
             return nil
         }
         guard case .line(var parsed) = held[next] else {
             next += 1
             return held[next - 1]
+        }
+        if parsed.title != 0 {
+            if !isLabel(title: parsed.title) {
+                guard next < flushed else { return nil }
+                parsed.kind = .unread
+            }
+            parsed.title = 0
         }
         if let v = parsed.value {
             guard let decision = shapes[parsed.shape]?.decision else { return nil }
@@ -52,6 +74,17 @@ final class LabelLearner {
         }
         next += 1
         return .line(parsed)
+    }
+
+    /// Whether the capture showed the title with two different callbacks.
+    func isLabel(title: UInt64) -> Bool { (titles[title] ?? 0).nonzeroBitCount >= 2 }
+
+    private func learnTitle(_ parsed: ParsedLine) {
+        if let seen = titles[parsed.title] {
+            titles[parsed.title] = seen | parsed.event.kind.bit
+        } else if titles.count < Self.titleLimit {
+            titles[parsed.title] = parsed.event.kind.bit
+        }
     }
 
     private func learn(_ parsed: ParsedLine) {
@@ -79,6 +112,7 @@ final class LabelLearner {
 
     /// Decides every open shape on what the capture has shown so far.
     func decideAll() {
+        flushed = held.count
         for (key, var shape) in shapes where shape.decision == nil {
             shape.decision = shape.values.values.contains { $0.nonzeroBitCount >= 2 }
             shape.values = [:]

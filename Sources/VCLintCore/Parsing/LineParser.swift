@@ -34,6 +34,11 @@ struct ParsedLine {
     var value: String? = nil
     var shape: UInt64 = 0
     var template: String? = nil
+    /// A title's key (`MessageParser.Note.title`), and whether the label was redacted.
+    var title: UInt64 = 0
+    var redacted = false
+    /// The line's bytes, kept for `vclint inspect` while the capture decides what a title is.
+    var observed: [UInt8]? = nil
     var runner: TestRunnerLine? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
@@ -52,11 +57,13 @@ struct ParsedLine {
     /// What the message parser noted besides the event.
     @inline(__always)
     mutating func take(_ note: MessageParser.Note) {
-        guard note.phase != .none || note.shape != 0 else { return }
+        guard note.phase != .none || note.shape != 0 || note.title != 0 || note.redacted else { return }
         phase = note.phase
         value = note.value
         shape = note.shape
         template = note.template
+        title = note.title
+        redacted = note.redacted
     }
 }
 

@@ -74,6 +74,12 @@ public final class MessageParser {
         var shape: UInt64 = 0
         /// The shape's text (`{label} – {callback}`), with `recordShapes`.
         var template: String?
+        /// A free-form statement labelled by a title of several words (`Home Screen | viewDidLoad`):
+        /// the title and its shape as one key (never 0), for the capture to decide whether the title
+        /// is a label (`LabelLearner`); 0 otherwise.
+        var title: UInt64 = 0
+        /// A free-form statement whose label the unified log redacted (`<private> viewDidLoad`).
+        var redacted = false
     }
     private(set) var note = Note()
     /// `vclint inspect`: every free-form statement's shape is worked out (`Note.template`).
@@ -82,7 +88,7 @@ public final class MessageParser {
     /// Parses a message given as bytes: the built-in dialects, then the user's, then the
     /// free-form statements (a callback name in the app's own words), then UIKit's warnings wherever they stand.
     public func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
-        if note.value != nil || note.template != nil { note = Note() } else { note.unread = false; note.phase = .none; note.shape = 0 }
+        if note.value != nil || note.template != nil { note = Note() } else { note.unread = false; note.phase = .none; note.shape = 0; note.title = 0; note.redacted = false }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         // White space of other scripts inside the message (a web page's U+00A0 between a class and
         // its method) reads as a space: the grammars see the message with ASCII spaces.
@@ -197,7 +203,7 @@ public final class MessageParser {
             let bytes = { (r: Range<Int>) in UnsafeBufferPointer(start: base + r.lowerBound, count: r.count) }
             let name: String
             if let r = st.label {
-                name = st.labelIsClass ? normalizedName(bytes(r)) : names.string(bytes(r))
+                name = st.title ? Self.collapsed(bytes(r)) : st.labelIsClass ? normalizedName(bytes(r)) : names.string(bytes(r))
             } else {
                 name = Self.unnamed
             }
@@ -209,10 +215,17 @@ public final class MessageParser {
             }
             note.phase = st.phase
             if let v = st.value { note.value = Self.collapsed(bytes(v)) }
+            note.redacted = st.redacted
             if recordShapes || st.value != nil {
                 let t = FreeFormReader.template(base, count, st)
                 note.shape = Words.key(t)
                 if recordShapes { note.template = t }
+            }
+            if st.title {
+                // The title in its frame (decoration, title, separator: `{label} | `), whatever the
+                // callback's spelling and arguments: the capture repeats the frame with each callback.
+                let frame = FreeFormReader.template(base, st.callback.lowerBound, st)
+                note.title = ((Words.key(frame) &* 0x100000001b3) ^ Words.key(name)) | 1
             }
             return e
         }
@@ -544,7 +557,8 @@ public final class MessageParser {
     private func uikitWarning(_ m: Message) -> Event? {
         guard let w = UIKitWarningReader.read(m.base, m.count) else { return nil }
         func named(_ x: UIKitWarningReader.Participant) -> (String, UInt64?)? {
-            guard let c = x.cls else { return nil }
+            // `<private>`: a controller the unified log redacted, as unknown as an elided one.
+            guard let c = x.cls, !(c.count == 7 && memcmp(m.base + c.lowerBound, "private", 7) == 0) else { return nil }
             return (normalizedName(m.bytes(c)), x.address)
         }
         var e: Event

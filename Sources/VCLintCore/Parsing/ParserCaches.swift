@@ -118,6 +118,8 @@ struct StatementCache {
         var value: String?
         var shape: UInt64
         var template: String?
+        var title: UInt64
+        var redacted: Bool
     }
     private var slots = [Entry?](repeating: nil, count: 512)
 
@@ -150,13 +152,16 @@ struct StatementCache {
         note.value = e.value
         note.shape = e.shape
         note.template = e.template
+        note.title = e.title
+        note.redacted = e.redacted
         return e.event
     }
 
     mutating func insert(_ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
         guard n <= 256 else { return }
         slots[Self.slot(p, n)] = Entry(bytes: Array(UnsafeBufferPointer(start: p, count: n)), event: event, phase: note.phase,
-                                       value: note.value, shape: note.shape, template: note.template)
+                                       value: note.value, shape: note.shape, template: note.template,
+                                       title: note.title, redacted: note.redacted)
     }
 }
 

@@ -79,7 +79,8 @@ public struct GitHubActionsReporter: StreamingReporter {
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
             default:
-                if u.value < 0x20 && u != "\t" || (0x7F...0x9F).contains(u.value) || u == "\u{2028}" || u == "\u{2029}" {
+                // (Bidirectional controls too: they would reorder what the annotation shows.)
+                if u.value < 0x20 && u != "\t" || TerminalText.escaped(u) {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(u)

@@ -116,6 +116,7 @@ public enum RuleRegistry {
         UIKitUnbalancedTransitionRule(),
         UIKitPresentationConflictRule(),
         NoLifecycleEventsRule(),
+        RedactedLabelsRule(),
     ]
 
     /// Every rule's description, in the registry's order.

@@ -1,0 +1,230 @@
+import Testing
+@testable import VCLintCore
+
+/// What real apps print beyond the classic shapes (docs/lifecycle.md#free-form-lifecycle-statements):
+/// callback spellings, one-letter labels, titles of several words and labels redacted by the unified
+/// log, each with the sentences that must stay noise.
+@Suite struct FreeFormReadingTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let message: String
+        let kind: EventKind
+        let className: String
+        var testDescription: String { message }
+    }
+
+    static let statements: [Case] = [
+        // Spellings of dealloc and init (docs/lifecycle.md#callback-spellings).
+        Case(message: "DEBUG HomeFlow.swift:42 CartVC => Deinit", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC deinit", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC deInit", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC Deinit", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC Dealloc", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC deallocated", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC deinitialized", kind: .dealloc, className: "CartVC"),
+        Case(message: "CartVC deinit called", kind: .dealloc, className: "CartVC"),
+        Case(message: "HomeViewModel is being deinitialized", kind: .dealloc, className: "HomeViewModel"),
+        Case(message: "Deinit", kind: .dealloc, className: MessageParser.unnamed),
+        Case(message: "CartVC Init", kind: .initialize, className: "CartVC"),
+        Case(message: "CartVC initialized", kind: .initialize, className: "CartVC"),
+        Case(message: "[Cart] Init", kind: .initialize, className: "Cart"),
+        // One capital letter as the label, `A` and `I` included, in the statement shape.
+        Case(message: "A: viewDidLoad()", kind: .viewDidLoad, className: "A"),
+        Case(message: "DEBUG: A viewDidLoad", kind: .viewDidLoad, className: "A"),
+        Case(message: "B viewWillAppear", kind: .viewWillAppear, className: "B"),
+        Case(message: "I viewDidAppear(_:)", kind: .viewDidAppear, className: "I"),
+        Case(message: "A.viewDidLoad()", kind: .viewDidLoad, className: "A"),
+        Case(message: "viewDidLoad: A", kind: .viewDidLoad, className: "A"),
+        Case(message: "[INFO] I -> viewWillDisappear animated: true", kind: .viewWillDisappear, className: "I"),
+        // Redacted and hashed labels (docs/lifecycle.md#redacted-labels).
+        Case(message: "<private> viewDidLoad", kind: .viewDidLoad, className: MessageParser.unnamed),
+        Case(message: "<private>: viewWillAppear(_:)", kind: .viewWillAppear, className: MessageParser.unnamed),
+        Case(message: "viewDidDisappear: <private>", kind: .viewDidDisappear, className: MessageParser.unnamed),
+        Case(message: "[Lifecycle] <private> deinit", kind: .dealloc, className: MessageParser.unnamed),
+        Case(message: "<mask.hash: 'Cq7J2PmHv/1bnK2eXnY+Ww=='> viewDidLoad", kind: .viewDidLoad, className: "<mask.hash: 'Cq7J2PmHv/1bnK2eXnY+Ww=='>"),
+        Case(message: "viewDidLoad <mask.hash: 'Cq7J2PmHv/1bnK2eXnY+Ww=='>", kind: .viewDidLoad, className: "<mask.hash: 'Cq7J2PmHv/1bnK2eXnY+Ww=='>"),
+    ]
+
+    @Test(arguments: statements)
+    func statementIsRead(_ c: Case) throws {
+        let parser = MessageParser()
+        let e = try #require(parser.parse(c.message), "\(c.message) was not read")
+        #expect(e.kind == c.kind)
+        #expect(e.className == c.className)
+        #expect(parser.note.redacted == (c.message.contains("<private>")))
+        #expect(parser.note.title == 0)
+    }
+
+    /// Sentences with a callback name: counted as mentions, never events.
+    static let mentions: [String] = [
+        "A viewDidLoad happened twice",
+        "I think viewDidLoad is slow",
+        "I viewDidLoad twice",
+        "a viewDidLoad",
+        "A Home Screen viewDidLoad",
+        "The Home Screen viewDidLoad took 3 s",
+        "Home screen viewDidLoad took 3 s",
+        "Screen: HomeViewController viewDidAppear",
+        "When Home Screen viewDidLoad",
+        "Home Screen viewDidLoad again",
+        "My Home Screen viewDidLoad",
+        "One Two Three Four viewDidLoad",
+        "<private> HomeViewController viewDidLoad",
+        "<private> viewDidLoad <Home: 0x600003d0c000>",
+    ]
+
+    @Test(arguments: mentions)
+    func sentenceStaysNoiseAndIsCounted(_ message: String) {
+        let parser = MessageParser()
+        #expect(parser.parse(message) == nil, "\(message) was read as an event")
+        #expect(parser.note.unread, "\(message) mentions a callback: it counts as unread")
+    }
+
+    /// Words that only contain a callback name are not spellings of it.
+    @Test func wordsThatContainACallbackAreNotCallbacks() {
+        for m in ["CartVC dealloced", "MLeaksFinder: -willDealloc not called", "CartVC deinitializer", "reinit", "CartVC initializing"] {
+            let parser = MessageParser()
+            #expect(parser.parse(m) == nil, "\(m) was read as an event")
+        }
+    }
+
+    /// A title of several words is a candidate label; the capture decides (`title` is its key).
+    @Test func titleIsACandidate() throws {
+        for (m, name) in [("Home Screen | viewDidLoad", "Home Screen"), ("B ViewController viewWillAppear(_:)", "B ViewController"),
+                          ("Product List - viewDidAppear", "Product List"), ("[Lifecycle] Shop Home Screen: viewDidLoad()", "Shop Home Screen")] {
+            let parser = MessageParser()
+            let e = try #require(parser.parse(m), "\(m)")
+            #expect(e.className == name)
+            #expect(parser.note.title != 0, "\(m) is a title")
+        }
+        // The same title in its frame gives one key whatever the callback's spelling and arguments.
+        let parser = MessageParser()
+        _ = parser.parse("Home Screen | viewDidLoad()")
+        let a = parser.note.title
+        _ = parser.parse("Home Screen | viewWillAppear(_:) animated: true")
+        #expect(parser.note.title == a)
+        _ = parser.parse("Home Screen - viewWillAppear(_:)")
+        #expect(parser.note.title != a, "another frame is another shape")
+        _ = parser.parse("Cart Screen | viewWillAppear(_:)")
+        #expect(parser.note.title != a)
+    }
+
+    // MARK: - In context
+
+    static func classes(_ text: String) -> Set<String> {
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let r = Linter(options: o).lint(text: text)
+        return Set(r.timeline!.sessions.flatMap(\.instances).map(\.controller.className))
+    }
+
+    @Test func titleRepeatedWithAnotherCallbackIsALabel() {
+        let r = lint("Home Screen | viewDidLoad\nHome Screen | viewWillAppear\nHome Screen | viewDidAppear\n")
+        #expect(r.stats.events == 3)
+        #expect(r.stats.unrecognized == 0)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(Self.classes("Home Screen | viewDidLoad\nHome Screen | viewWillAppear\n") == ["Home Screen"])
+    }
+
+    @Test func titleSeenOnceIsASentence() {
+        let r = lint("The Home Screen viewDidLoad took 3 s\nPayment Sheet Ready | viewDidAppear\nHomeViewController viewDidLoad\n")
+        #expect(r.stats.events == 1)
+        #expect(r.stats.unrecognized == 2)
+        #expect(r.stats.firstUnrecognized == 1)
+        // The same title with one callback only, however often: a sentence.
+        let same = lint("Payment Sheet Ready | viewDidAppear\nPayment Sheet Ready | viewDidAppear\n")
+        #expect(same.stats.events == 0)
+        #expect(same.stats.unrecognized == 2)
+        #expect(same.findings.map(\.rule) == ["no_lifecycle_events"])
+    }
+
+    /// The lines after a title wait with it, so the timeline sees every event in order.
+    @Test func titleLinesKeepTheirOrder() {
+        let text = """
+        Home Screen | viewDidLoad
+        HomeViewController viewDidLoad
+        HomeViewController viewWillAppear
+        Home Screen | viewWillAppear
+        HomeViewController viewDidAppear
+        Home Screen | viewDidAppear
+        """
+        let r = lint(text)
+        #expect(r.stats.events == 6)
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        // The same, fed a byte at a time and in chunks: the same report.
+        let whole = Linter().lint(bytes: Array(text.utf8), path: "t.log")
+        for feed in [1, 7, 64] {
+            let fed = Linter().lint(bytes: Array(text.utf8), path: "t.log", feedSize: feed)
+            #expect(fed.stats.events == whole.stats.events && fed.findings.map(\.line) == whole.findings.map(\.line))
+        }
+    }
+
+    /// Many distinct titles, each seen once, stay bounded and lose no other event.
+    @Test func manyTitlesSeenOnceStayBounded() {
+        var lines: [String] = []
+        for i in 0..<(LabelLearner.limit + 300) {
+            lines.append("Screen Number\(i) | viewDidLoad")
+            lines.append(i % 2 == 0 ? "[Feed] viewWillAppear" : "[Feed] viewDidAppear")
+        }
+        let r = lint(lines.joined(separator: "\n"))
+        #expect(r.stats.events == LabelLearner.limit + 300)
+        #expect(r.stats.unrecognized == LabelLearner.limit + 300)
+        #expect(r.stats.firstUnrecognized == 1)
+    }
+
+    @Test func redactedLabelsAreTheUnnamedControllerAndOneFinding() throws {
+        let r = try lintFixture("Fixtures/formats/redacted-labels.log")
+        #expect(r.findings.map(\.rule) == ["redacted_labels"], "\(r.summary)")
+        #expect(r.findings.first?.line == 1)
+        #expect(r.findings.first?.severity == .warning)
+        let message = try #require(r.findings.first?.message)
+        #expect(message.contains("10 lifecycle statements"), "\(message)")
+        #expect(message.contains("privacy: .public"))
+        #expect(r.stats.redacted == 10 && r.stats.firstRedacted == 1)
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let rec = try #require(try lintFixture("Fixtures/formats/redacted-labels.log", options: o).timeline)
+        let classes = Set(rec.sessions.flatMap(\.instances).map(\.controller.className))
+        #expect(classes == [MessageParser.unnamed, "<mask.hash: 'Cq7J2PmHv/1bnK2eXnY+Ww=='>"])
+        #expect(!classes.contains("private") && !classes.contains("hash"))
+    }
+
+    /// What nothing tells apart is not judged: a redacted capture's unnamed controller gives no finding.
+    @Test func redactedUnnamedControllerIsNotJudged() {
+        let text = """
+        <private> viewDidLoad
+        <private> viewWillAppear
+        <private> viewDidAppear
+        <private> viewDidAppear
+        """
+        #expect(lint(text).findings.map(\.rule) == ["redacted_labels"])
+        // Without redaction the same flow is judged.
+        #expect(lint(text.replacingOccurrences(of: "<private> ", with: "")).findings.map(\.rule) == ["unbalanced_appearance"])
+    }
+
+    @Test func redactedControllerInAUIKitWarningIsUnknown() throws {
+        let e = try #require(MessageParser().parse("Attempt to present <private> on <private> whose view is not in the window hierarchy!"))
+        #expect(e.kind == .uikitPresentationConflict)
+        #expect(e.className == MessageParser.unknown)
+    }
+
+    @Test func inspectExplainsRedactedLabels() throws {
+        var o = LintOptions()
+        o.inspect = true
+        o.timeline.recordTimeline = true
+        let r = try lintFixture("Fixtures/formats/redacted-labels.log", options: o)
+        let text = InspectionReport.text([try #require(r.inspection)])
+        #expect(text.contains("10 statements had a redacted label"), "\(text)")
+        #expect(text.contains("privacy: .public"))
+    }
+
+    /// The candidate search lets the new spellings through: the same events with and without it.
+    @Test func newSpellingsAreCandidates() {
+        let text = "CartVC Init\nCartVC ViewDidLoad\nCartVC Deinit\nCartVC deInit\nCartVC deinitialized\nCartVC deallocated\nCartVC initialized\n"
+        var off = LintOptions()
+        off.prefilter = false
+        let with = Linter().lint(bytes: Array(text.utf8), path: "t.log")
+        let without = Linter(options: off).lint(bytes: Array(text.utf8), path: "t.log")
+        #expect(with.stats.events == 7)
+        #expect(with.stats.events == without.stats.events)
+    }
+}
