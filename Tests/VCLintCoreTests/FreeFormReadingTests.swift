@@ -5,12 +5,7 @@ import Testing
 /// callback spellings, one-letter labels, titles of several words and labels redacted by the unified
 /// log, each with the sentences that must stay noise.
 @Suite struct FreeFormReadingTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let message: String
-        let kind: EventKind
-        let className: String
-        var testDescription: String { message }
-    }
+    typealias Case = FreeFormTests.Case
 
     static let statements: [Case] = [
         // Spellings of dealloc and init (docs/lifecycle.md#callback-spellings).

@@ -31,27 +31,8 @@ enum XMLText {
     }
 
     private static func escape(_ s: String, attribute: Bool) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        let scalars = s.unicodeScalars
-        var lineStart = true  // conservative: the text may begin a line
-        var hashes = 0
-        var i = scalars.startIndex
-        while i < scalars.endIndex {
-            let u = scalars[i]
-            i = scalars.index(after: i)
-            defer {
-                hashes = u == "#" ? hashes + 1 : 0
-                lineStart = u == "\n" || (lineStart && u != "\r" && u.properties.isWhitespace)
-            }
+        MarkupText.escape(s, apostrophe: "&apos;") { u, out in
             switch u {
-            case ":" where lineStart && (i == scalars.endIndex || scalars[i] == ":"): out += "&#58;"
-            case "[" where hashes >= 2: out += "&#91;"
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"  // also keeps `]]>` out of character data
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
             case "\t" where attribute: out += "&#9;"
             case "\n" where attribute: out += "&#10;"
             case "\r": out += "&#13;"  // a raw CR would be read back as a newline
@@ -65,6 +46,5 @@ enum XMLText {
                 }
             }
         }
-        return out
     }
 }

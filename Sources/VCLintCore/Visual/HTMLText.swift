@@ -7,6 +7,28 @@
 /// start a line with `::` are character references.
 public enum HTMLText {
     public static func escape(_ s: String) -> String {
+        MarkupText.escape(s, apostrophe: "&#39;") { u, out in
+            switch u {
+            case "\t", "\n": out.unicodeScalars.append(u)
+            default:
+                if isAllowed(u) { out.unicodeScalars.append(u) } else { out += "\u{FFFD}" }
+            }
+        }
+    }
+
+    static func isAllowed(_ u: Unicode.Scalar) -> Bool {
+        let v = u.value
+        if v < 0x20 || TerminalText.escaped(u) { return false }
+        if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE { return false }
+        return true
+    }
+}
+
+/// What XML and HTML escape alike: the markup characters, and what a CI runner's log would run when
+/// the document is printed there (the `[` of `##[`, a `:` that starts a line with `::`, as character
+/// references). Every other scalar goes to `other`, the format's own rules.
+enum MarkupText {
+    static func escape(_ s: String, apostrophe: String, other: (Unicode.Scalar, inout String) -> Void) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
         let scalars = s.unicodeScalars
@@ -25,21 +47,12 @@ public enum HTMLText {
             case "[" where hashes >= 2: out += "&#91;"
             case "&": out += "&amp;"
             case "<": out += "&lt;"
-            case ">": out += "&gt;"
+            case ">": out += "&gt;"  // also keeps `]]>` out of XML character data
             case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\t", "\n": out.unicodeScalars.append(u)
-            default:
-                if isAllowed(u) { out.unicodeScalars.append(u) } else { out += "\u{FFFD}" }
+            case "'": out += apostrophe
+            default: other(u, &out)
             }
         }
         return out
-    }
-
-    static func isAllowed(_ u: Unicode.Scalar) -> Bool {
-        let v = u.value
-        if v < 0x20 || TerminalText.escaped(u) { return false }
-        if (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE { return false }
-        return true
     }
 }
