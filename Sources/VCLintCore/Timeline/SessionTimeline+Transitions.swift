@@ -52,7 +52,15 @@ extension SessionTimeline {
         for k in t.members.indices where t.members[k].pending {
             let member = t.members[k].instance
             guard member.isAlive, member.transition === t else { continue }
-            incomplete(member, appearing: t.members[k].direction == .appear, reason: .superseded(t.endedBy ?? ref))
+            let appearing = t.members[k].direction == .appear
+            if t.endedBy != nil, let c = member.completionPending, c.appearing == appearing {
+                // Its completion marker was logged: its did-callback may still come, late (after the
+                // next transition began), and is then one completion_before_* at the marker; its
+                // own next will-callback, its dealloc or the session's end says it never came.
+                _ = t.failPending(member)
+                continue
+            }
+            incomplete(member, appearing: appearing, reason: .superseded(t.endedBy ?? ref))
         }
         if !t.settled { settle(t) }
     }
