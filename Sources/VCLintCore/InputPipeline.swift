@@ -21,6 +21,9 @@ public struct InputStats: Sendable {
     /// (docs/lifecycle.md#redacted-labels).
     public var redacted = 0
     public var firstRedacted: Int?
+    /// Of `events`, those that were only an initializer (`Firebase initialized`, `-[X init]`): alone
+    /// they say nothing about a screen's lifecycle, so an input of nothing else is not read.
+    public var initializers = 0
 
     public init(path: String) { self.path = path }
 }
@@ -114,6 +117,7 @@ public final class InputPipeline {
         stats.formats = scan.formats
         stats.overlongLines = scan.overlongLines
         stats.events = stage.events
+        stats.initializers = stage.initializers
         stats.unrecognized = stage.unread
         stats.firstUnrecognized = stage.firstUnread
         stats.redacted = stage.redacted
@@ -140,8 +144,9 @@ public final class InputPipeline {
         if stats.redacted > 0, let first = stats.firstRedacted {
             return [Observation(RedactedLabels(statements: stats.redacted), controller: RedactedLabelsRule.subject, line: first, time: nil)]
         }
-        guard stats.events == 0 else { return [] }
-        return [Observation(NoLifecycleEvents(lines: stats.lines, unread: stats.unrecognized, firstUnread: stats.firstUnrecognized),
+        guard stats.events == stats.initializers else { return [] }
+        return [Observation(NoLifecycleEvents(lines: stats.lines, unread: stats.unrecognized, firstUnread: stats.firstUnrecognized,
+                                              initializers: stats.initializers),
                             controller: NoLifecycleEventsRule.subject, line: stats.firstUnrecognized ?? 1, time: nil)]
     }
 }

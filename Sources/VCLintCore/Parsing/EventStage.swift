@@ -5,8 +5,9 @@
 final class EventStage: LineSink {
     let lines: LineParser
     let builder: TimelineBuilder
-    /// Lines that carried a lifecycle event or a UIKit warning.
+    /// Lines that carried a lifecycle event or a UIKit warning, and those of them that were only an initializer.
     private(set) var events = 0
+    private(set) var initializers = 0
     /// Sees each lifecycle line (its message bytes, event and envelope context) before the timeline.
     var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
 
@@ -113,6 +114,7 @@ final class EventStage: LineSink {
     private func deliver(_ parsed: inout ParsedLine) {
         if parsed.phase != .none, !pairs(parsed) { return }
         events += 1
+        if parsed.event.kind == .initialize { initializers += 1 }
         if parsed.redacted {
             redacted += 1
             if firstRedacted == nil { firstRedacted = parsed.event.line }

@@ -25,6 +25,10 @@ struct NoLifecycleEventsRule: Rule {
             ↓root:x:0:0:root:/root:/bin/bash
             daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin
             """,
+            """
+            ↓2024-03-01 10:00:00.100 Shop[100:200] Firebase initialized
+            2024-03-01 10:00:00.200 Shop[100:200] AnalyticsService initialized
+            """,
         ],
         nonTriggeringExamples: [
             """
@@ -48,7 +52,11 @@ struct NoLifecycleEventsRule: Rule {
         if lines == 0 {
             return RuleVerdict(message: "The input is empty: no lifecycle event to lint; \(capture)", cause: "empty")
         }
-        let read = "No lifecycle event was read in \(lines) line\(lines == 1 ? "" : "s")"
+        var read = "No lifecycle event was read in \(lines) line\(lines == 1 ? "" : "s")"
+        if fact.initializers > 0 {
+            // `Firebase initialized`: an initializer alone says nothing about a screen.
+            read += " (only \(fact.initializers == 1 ? "1 initializer" : "\(fact.initializers) initializers"), which alone say nothing about a screen's lifecycle)"
+        }
         if unread > 0, let first {
             let some = unread == 1 ? "1 line mentions a callback name" : "\(unread) lines mention callback names"
             return RuleVerdict(
@@ -66,11 +74,14 @@ struct NoLifecycleEvents: Observed {
     var lines: Int
     var unread: Int
     var firstUnread: Int?
+    /// Events that were only initializers (the input had nothing else).
+    var initializers = 0
 
     func write(to w: inout ObservationWriter) {
         w.int(lines)
         w.int(unread)
         w.optionalInt(firstUnread)
+        w.int(initializers)
     }
 }
 
@@ -79,5 +90,6 @@ extension NoLifecycleEvents {
         lines = r.int()
         unread = r.int()
         firstUnread = r.optionalInt()
+        initializers = r.int()
     }
 }
