@@ -10,8 +10,9 @@ struct InspectCommand: ParsableCommand {
         lifecycle lines (for the app's own free-form statements, each shape with an example and how many \
         lines it read), the sessions (one per run of the app), what each class logs (a rule needs its \
         callbacks: a class that logs no dealloc cannot leak in vclint's eyes), and the lines that mention \
-        lifecycle callbacks without being read, grouped by shape, each group with a .vclint.yml dialect \
-        that reads it. The first thing to run when `vclint lint` reports no_lifecycle_events or unread lines.
+        lifecycle callbacks without being read, grouped by shape: a .vclint.yml dialect that reads a \
+        shape that repeats as a lifecycle statement of the app's own format, and for any other shape \
+        (a sentence that mentions a callback is noise) why it gets none. The first thing to run when `vclint lint` reports no_lifecycle_events or unread lines.
 
         Examples:
           vclint inspect capture.log

@@ -87,8 +87,11 @@ import Testing
         #expect(r.stdout.contains("e.g. line 1: vc1 \u{2013} loadView"))
         #expect(r.stdout.contains("vc2  1 instance, free-form: loadView, viewDidLoad"))
         #expect(r.stdout.contains("11 lines mention callbacks but were not read"))
-        #expect(r.stdout.contains("[Analytics] queued screen event {callback} for {class}"))
-        #expect(r.stdout.contains("- pattern: '"))
+        #expect(r.stdout.contains("[Analytics] queued screen event {callback} for {class}  (1 callback, 1 class)"))
+        // Sentences that mention callbacks are noise: listed, with the reason, and no dialect.
+        #expect(r.stdout.contains("mentions callbacks in a sentence (`queued`, `screen`, `event`): noise; no dialect suggested"))
+        #expect(!r.stdout.contains("- pattern: '"))
+        #expect(r.stdout.contains("in no shape that repeats as a lifecycle statement"))
     }
 
     @Test func inspectJSON() throws {
@@ -106,40 +109,57 @@ import Testing
         #expect(sessions.first?["process"] as? String == "PageDemo")
     }
 
-    /// Each unread group's dialect reads its lines: added to the configuration, they become events.
+    /// The lines of a shape that repeats as a lifecycle statement get a dialect that reads them; the
+    /// sentences beside them (`screen … did call`, `lifecycle hook … fired on`), however regular, are
+    /// listed with the reason and no dialect. The JSON form says the same.
     @Test func suggestedDialectsReadTheUnreadLines() throws {
         let capture = """
-        2024-03-01 10:00:00.000 Shop[100:200] [Nav] screen HomeViewController did call viewDidLoad
-        2024-03-01 10:00:00.100 Shop[100:200] [Nav] screen HomeViewController did call viewWillAppear
-        2024-03-01 10:00:00.300 Shop[100:200] [Nav] screen HomeViewController did call viewDidAppear
+        2024-03-01 10:00:00.000 Shop[100:200] HomeViewController@0x7f8a1c00a000 viewDidLoad
+        2024-03-01 10:00:00.100 Shop[100:200] HomeViewController@0x7f8a1c00a000 viewWillAppear
+        2024-03-01 10:00:00.300 Shop[100:200] HomeViewController@0x7f8a1c00a000 viewDidAppear
         2024-03-01 10:00:01.000 Shop[100:200] [Nav] screen DetailViewController did call viewDidLoad
         2024-03-01 10:00:01.010 Shop[100:200] [Nav] screen HomeViewController did call viewWillDisappear
         2024-03-01 10:00:01.020 Shop[100:200] [Nav] screen DetailViewController did call viewWillAppear
-        2024-03-01 10:00:01.400 Shop[100:200] [Nav] screen HomeViewController did call viewDidDisappear
-        2024-03-01 10:00:01.410 Shop[100:200] [Nav] screen DetailViewController did call viewDidAppear
+        2024-03-01 10:00:01.000 Shop[100:200] DetailViewController@0x7f8a1c00b000 viewDidLoad
+        2024-03-01 10:00:01.010 Shop[100:200] HomeViewController@0x7f8a1c00a000 viewWillDisappear
+        2024-03-01 10:00:01.020 Shop[100:200] DetailViewController@0x7f8a1c00b000 viewWillAppear
+        2024-03-01 10:00:01.400 Shop[100:200] HomeViewController@0x7f8a1c00a000 viewDidDisappear
+        2024-03-01 10:00:01.410 Shop[100:200] DetailViewController@0x7f8a1c00b000 viewDidAppear
         2024-03-01 10:00:02.000 Shop[100:200] 🧭 lifecycle hook viewWillDisappear fired on DetailViewController (animated 1)
         2024-03-01 10:00:02.010 Shop[100:200] 🧭 lifecycle hook viewWillAppear fired on HomeViewController (animated 1)
         2024-03-01 10:00:02.400 Shop[100:200] 🧭 lifecycle hook viewDidDisappear fired on DetailViewController (animated 1)
-        2024-03-01 10:00:02.410 Shop[100:200] 🧭 lifecycle hook viewDidAppear fired on HomeViewController (animated 1)
-        2024-03-01 10:00:02.500 Shop[100:200] [Nav] screen DetailViewController did call dealloc
         """
         var o = LintOptions()
         o.inspect = true
         let before = Linter(options: o).lint(text: capture)
         #expect(before.stats.events == 0)
-        #expect(before.stats.unrecognized == 13)
+        #expect(before.stats.unrecognized == 14)
         let inspection = try #require(before.inspection)
-        #expect(inspection.unreadGroups.count == 2, "\(inspection.unreadGroups.map(\.template))")
+        #expect(inspection.unreadGroups.map(\.template) == ["{class}@0x# {callback}", "[Nav] screen {class} did call {callback}", "🧭 lifecycle hook {callback} fired on {class} (animated #)"])
+        #expect(inspection.unreadGroups.map(\.reason) == [nil, "mentions callbacks in a sentence (`screen`, `did`): noise; no dialect suggested",
+                                                           "mentions callbacks in a sentence (`hook`): noise; no dialect suggested"])
+        let suggested = inspection.unreadGroups.compactMap(\.dialect)
+        #expect(suggested.count == 1)
         var withDialects = LintOptions()
-        for g in inspection.unreadGroups {
-            withDialects.customDialects.append(try CustomDialect(pattern: g.dialect.pattern, events: Dictionary(uniqueKeysWithValues: g.dialect.events.map { ($0.text, $0.kind.rawValue) })))
+        for d in suggested {
+            withDialects.customDialects.append(try CustomDialect(pattern: d.pattern, events: Dictionary(uniqueKeysWithValues: d.events.map { ($0.text, $0.kind.rawValue) })))
             // The YAML that inspect prints is a valid configuration for the same dialect.
-            let config = try Configuration.parse("dialects:\n" + g.dialect.yaml.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n", path: ".vclint.yml")
+            let config = try Configuration.parse("dialects:\n" + d.yaml.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n", path: ".vclint.yml")
             #expect(config.dialects.count == 1)
         }
         let after = Linter(options: withDialects).lint(text: capture)
-        #expect(after.stats.events == 13)
-        #expect(after.stats.unrecognized == 0)
+        #expect(after.stats.events == 8)
+        #expect(after.stats.unrecognized == 6)
         #expect(after.findings.isEmpty, "\(after.summary)")
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(InspectionReport.json([inspection]).utf8)) as? [String: Any])
+        let groups = try #require(((json["inputs"] as? [[String: Any]])?.first?["unread"]) as? [[String: Any]])
+        #expect(groups.count == 3)
+        #expect(groups[0]["yaml"] as? String == suggested[0].yaml)
+        #expect(groups[0]["reason"] is NSNull)
+        #expect(groups[0]["callbacks"] as? [String] == ["viewDidLoad", "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear"])
+        #expect(groups[0]["classes"] as? Int == 2)
+        #expect(groups[1]["dialect"] is NSNull && groups[1]["yaml"] is NSNull)
+        #expect((groups[1]["reason"] as? String)?.hasSuffix("no dialect suggested") == true)
     }
 }

@@ -7,8 +7,9 @@ import Darwin
 /// What vclint understood of one capture (`vclint inspect`): the envelopes and dialects it found
 /// (each free-form shape with an example line and how many lines it read), the sessions, what each
 /// class logs (the instrumentation that decides which rules apply to it), and the lines that
-/// mention callbacks without being read, grouped by shape, each group with a `.vclint.yml` dialect
-/// that reads it. It answers "why did vclint say nothing about my log?".
+/// mention callbacks without being read, grouped by shape: a `.vclint.yml` dialect that reads a
+/// group when its shape is a lifecycle statement of the capture's own format, else why it is not
+/// (`InspectRecorder.unreadGroup`). It answers "why did vclint say nothing about my log?".
 public struct Inspection: Sendable {
     public struct Example: Sendable, Equatable {
         public var line: Int
@@ -78,12 +79,22 @@ public struct Inspection: Sendable {
         }
     }
 
+    /// Lines that mention callbacks without being read, of one shape.
     public struct UnreadGroup: Sendable {
-        /// The lines' shape: digits as `#`, the callback as `{callback}`, a class-like name as `{class}`.
+        /// The lines' shape: digits as `#`, the callback as `{callback}`, the word that would name the
+        /// controller as `{class}`.
         public var template: String
         public var lines: Int
         public var example: Example
-        public var dialect: SuggestedDialect
+        /// The callbacks its lines mention.
+        public var callbacks: [EventKind]
+        /// Distinct words in the `{class}` place, counted up to `Inspection.labelLimit`.
+        public var labels: Int
+        /// The dialect that reads its lines, when the shape is a lifecycle statement of the capture's own
+        /// format (`Inspection.suggests`); nil otherwise, and `reason` says why.
+        public var dialect: SuggestedDialect?
+        /// Why no dialect is suggested ("mentions callbacks in sentences (`queued`, `screen`): noise").
+        public var reason: String?
     }
 
     public var path: String
@@ -106,6 +117,9 @@ public struct Inspection: Sendable {
     static let shapeLimit = 64
     static let groupLimit = 64
     static let labelLimit = 64
+    /// A shape is a format of the capture when it repeats: this many lines, with at least two
+    /// callbacks and two labels (docs/lifecycle.md#mentions-and-unread-lines).
+    public static let suggestionLines = 3
 }
 
 /// Sees the candidate lines of one input as the stage reads them (`LineObserver`), and the first
@@ -125,8 +139,19 @@ final class InspectRecorder: LineObserver {
     private struct GroupStats {
         var lines = 0
         var example: Inspection.Example
-        var dialect: Inspection.SuggestedDialect
+        var shape: UnreadShape
+        var callbacks = Instrumentation.EventKinds()
+        /// The callbacks as printed, in the order seen (at most 32).
+        var callbackTexts: [String] = []
+        var labels: Set<String> = []
         var order: Int
+
+        mutating func add(_ s: UnreadShape) {
+            lines += 1
+            if let k = s.kind { callbacks.insert(k) }
+            if let c = s.callback, callbackTexts.count < 32, !callbackTexts.contains(c) { callbackTexts.append(c) }
+            if let l = s.label, labels.count < Inspection.labelLimit { labels.insert(l) }
+        }
     }
     private var shapes: [ShapeKey: ShapeStats] = [:]
     private var otherShapeLines = 0
@@ -160,12 +185,14 @@ final class InspectRecorder: LineObserver {
             }
         case .unread:
             message(parsed, bytes) { m in
-                let (template, dialect) = UnreadShape.describe(m)
-                if var g = groups[template] {
-                    g.lines += 1
-                    groups[template] = g
+                let shape = UnreadShape.describe(m)
+                if var g = groups[shape.template] {
+                    g.add(shape)
+                    groups[shape.template] = g
                 } else if groups.count < Inspection.groupLimit {
-                    groups[template] = GroupStats(lines: 1, example: Inspection.Example(line: number, text: Self.text(m)), dialect: dialect, order: groups.count)
+                    var g = GroupStats(example: Inspection.Example(line: number, text: Self.text(m)), shape: shape, order: groups.count)
+                    g.add(shape)
+                    groups[shape.template] = g
                 } else {
                     otherUnreadLines += 1
                 }
@@ -187,6 +214,32 @@ final class InspectRecorder: LineObserver {
         return String(decoding: UnsafeBufferPointer(start: bytes.baseAddress! + r.lowerBound, count: r.count), as: UTF8.self)
     }
 
+    /// A group, with the dialect that reads it only when its shape is a lifecycle statement of the
+    /// capture's own format: a statement by its words (`UnreadShape.Verdict`), repeated over several
+    /// lines with two or more callbacks and two or more labels. Anything less is listed with the reason.
+    private static func unreadGroup(_ template: String, _ g: GroupStats) -> Inspection.UnreadGroup {
+        let callbacks = EventKind.allCases.filter { g.callbacks.contains($0) }
+        var group = Inspection.UnreadGroup(template: template, lines: g.lines, example: g.example, callbacks: callbacks,
+                                           labels: g.labels.count, dialect: nil, reason: nil)
+        func quoted(_ words: [String]) -> String { words.map { "`\($0)`" }.joined(separator: ", ") }
+        switch g.shape.verdict {
+        case .sentence(let words):
+            group.reason = "mentions callbacks in a sentence (\(quoted(words))): noise; no dialect suggested"
+        case .callbacks(let names):
+            group.reason = "names several callbacks (\(quoted(names))): a sentence about them, noise; no dialect suggested"
+        case .noLabel:
+            group.reason = "names no controller: no dialect suggested"
+        case .statement:
+            if g.lines >= Inspection.suggestionLines, callbacks.count >= 2, g.labels.count >= 2 {
+                group.dialect = g.shape.dialect(callbacks: g.callbackTexts)
+            } else {
+                let seen = "\(RunSummary.plural(callbacks.count, "callback")) and \("\(g.labels.count) \(g.labels.count == 1 ? "class" : "classes")") in \(RunSummary.plural(g.lines, "line"))"
+                group.reason = "seen with \(seen): a format of the capture repeats with several callbacks and classes; no dialect suggested"
+            }
+        }
+        return group
+    }
+
     func inspection(stats: InputStats, recording: TimelineRecording?) -> Inspection {
         var envelopes: [Inspection.Envelope] = stats.formats.sorted { $0.value > $1.value }.map {
             Inspection.Envelope(format: $0.key, lines: $0.value, example: envelopeExamples[$0.key])
@@ -200,7 +253,7 @@ final class InspectRecorder: LineObserver {
                              labels: s.labels.count, example: s.example)
         }
         let unread = groups.sorted { $0.value.lines != $1.value.lines ? $0.value.lines > $1.value.lines : $0.value.order < $1.value.order }.map { t, g in
-            Inspection.UnreadGroup(template: t, lines: g.lines, example: g.example, dialect: g.dialect)
+            Self.unreadGroup(t, g)
         }
         var sessions: [Inspection.Session] = []
         var classes: [String: Inspection.ClassInfo] = [:]
@@ -235,169 +288,3 @@ final class InspectRecorder: LineObserver {
     }
 }
 
-/// The shape of a line that mentions a callback without being read, and a dialect that reads its
-/// lines: its words kept, a run of digits as `\d+`, white space as `\s+`, the callback name as the
-/// `event` group, a class-like name (`HomeViewController`, `Shop.Home`) as the `class` group.
-enum UnreadShape {
-    private enum Token {
-        case literal(Range<Int>)
-        case digits
-        case space
-        case hex
-        case callback(Range<Int>)
-        case className(Range<Int>)
-        case word(Range<Int>)
-    }
-
-    static func describe(_ m: UnsafeBufferPointer<UInt8>) -> (template: String, dialect: Inspection.SuggestedDialect) {
-        guard let base = m.baseAddress, !m.isEmpty else { return ("", Inspection.SuggestedDialect(pattern: "^$", events: [])) }
-        let r = TextScalars.trimmed(base, 0..<m.count)
-        let p = base, n = r.upperBound
-        var tokens: [Token] = []
-        var i = r.lowerBound
-        while i < n {
-            let b = p[i]
-            let sp = TextScalars.spaceLength(p, i, n)
-            if sp > 0 {
-                while i < n, case let k = TextScalars.spaceLength(p, i, n), k > 0 { i += k }
-                tokens.append(.space)
-                continue
-            }
-            if b == 0x30, i + 2 < n, p[i + 1] | 0x20 == 0x78, ByteCursor.isHex(p[i + 2]) {
-                i += 2
-                while i < n, ByteCursor.isHex(p[i]) { i += 1 }
-                tokens.append(.hex)
-                continue
-            }
-            if ByteCursor.isDigit(b) {
-                while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-                tokens.append(.digits)
-                continue
-            }
-            if FreeFormReader.isIdentStart(b) {
-                let s = i
-                while i < n, FreeFormReader.isIdentByte(p[i]) || (p[i] == 0x2E && i + 1 < n && FreeFormReader.isIdentStart(p[i + 1])) { i += 1 }
-                let w = s..<i
-                if !(s > r.lowerBound && FreeFormReader.isIdentByte(p[s - 1])), memchr(p + s, 0x2E, w.count) == nil,
-                   FreeFormReader.isCallbackName(p + s, w.count) {
-                    tokens.append(.callback(w))
-                } else if isClassLike(p, w) {
-                    tokens.append(.className(w))
-                } else {
-                    tokens.append(.word(w))
-                }
-                continue
-            }
-            // Another byte (punctuation, a byte of another script) stays as it is.
-            let k = b >= 0x80 ? TextScalars.decode(p, i, n).length : 1
-            tokens.append(.literal(i..<(i + k)))
-            i += k
-        }
-        // The template, and the pattern.
-        var template = ""
-        var pattern = "^"
-        var callbackTexts: [String] = []
-        var classGroup = false
-        let hasClass = tokens.contains { if case .className = $0 { return true }; return false }
-        var eventGroup = false
-        func bytes(_ w: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(start: p + w.lowerBound, count: w.count), as: UTF8.self) }
-        for t in tokens {
-            switch t {
-            case .space:
-                template += " "
-                pattern += #"\s+"#
-            case .digits:
-                template += "#"
-                pattern += #"\d+"#
-            case .hex:
-                template += "0x#"
-                pattern += "0x[0-9a-fA-F]+"
-            case .literal(let w):
-                template += bytes(w)
-                pattern += escape(p, w)
-            case .callback(let w):
-                let text = bytes(w)
-                if !eventGroup {
-                    template += "{callback}"
-                    eventGroup = true
-                    callbackTexts.append(text)
-                    pattern += "(?<event>\u{0}EVENTS\u{0})"
-                } else {
-                    template += text
-                    pattern += escape(p, w)
-                }
-            case .className(let w):
-                if !classGroup {
-                    template += "{class}"
-                    classGroup = true
-                    pattern += #"(?<class>[A-Za-z_$][\w$.]*)"#
-                } else {
-                    template += bytes(w)
-                    pattern += escape(p, w)
-                }
-            case .word(let w):
-                // No class-like name: the first word that is not a level or a stop word names the class.
-                if !hasClass, !classGroup, !Words.isLevel(p, w), !Words.isStopWord(p, w) {
-                    template += "{class}"
-                    classGroup = true
-                    pattern += #"(?<class>[A-Za-z_$][\w$.]*)"#
-                } else {
-                    template += bytes(w)
-                    pattern += escape(p, w)
-                }
-            }
-        }
-        pattern += #"[.!,;]*$"#
-        if !classGroup {
-            // Only the callback: it names its own class (the user will want to edit this).
-            pattern = pattern.replacingOccurrences(of: "(?<event>", with: #"(?=(?<class>[A-Za-z_]\w*))(?<event>"#)
-        }
-        // The callbacks this dialect reads: the ones seen, and the usual ones in the same spelling.
-        let capital = callbackTexts.first.map { $0.first?.isUppercase == true } ?? false
-        var events: [(String, EventKind)] = []
-        func add(_ text: String) {
-            let t = capital ? text.prefix(1).uppercased() + text.dropFirst() : text
-            guard !events.contains(where: { $0.0 == t }) else { return }
-            var copy = t
-            let kind = copy.withUTF8 { MethodTable.kind($0, signature: UnsafeBufferPointer(start: nil, count: 0), foldCase: true) }
-            if let kind { events.append((t, kind)) }
-        }
-        for t in callbackTexts { add(t) }
-        for t in ["viewDidLoad", "viewWillAppear", "viewDidAppear", "viewWillDisappear", "viewDidDisappear", "dealloc", "deinit"] { add(t) }
-        let alternatives = events.map { escapeText($0.0) }.joined(separator: "|")
-        pattern = pattern.replacingOccurrences(of: "\u{0}EVENTS\u{0}", with: alternatives)
-        return (template, Inspection.SuggestedDialect(pattern: pattern, events: events.map { (text: $0.0, kind: $0.1) }))
-    }
-
-    /// A controller's class, as apps name them: `HomeViewController`, `SettingsVC`, `Shop.HomeView`.
-    static func isClassLike(_ p: UnsafePointer<UInt8>, _ w: Range<Int>) -> Bool {
-        guard w.count >= 3, p[w.lowerBound] &- 0x41 < 26 else { return false }
-        var uppers = 0, lowers = 0
-        for k in w {
-            if p[k] &- 0x41 < 26 { uppers += 1 } else if p[k] &- 0x61 < 26 { lowers += 1 }
-        }
-        let lastWord = FreeFormReader.lastComponent(p, w)
-        let name = String(decoding: UnsafeBufferPointer(start: p + lastWord.lowerBound, count: lastWord.count), as: UTF8.self)
-        return uppers >= 2 && lowers >= 1 || name.hasSuffix("Controller") || name.hasSuffix("VC")
-    }
-
-    private static func escape(_ p: UnsafePointer<UInt8>, _ w: Range<Int>) -> String {
-        var out = ""
-        for k in w {
-            let b = p[k]
-            if b >= 0x80 || b < 0x20 {
-                out += "\\x" + (b < 16 ? "0" : "") + String(b, radix: 16)
-            } else if (b | 0x20) &- 0x61 < 26 || ByteCursor.isDigit(b) || b == 0x5F || b == 0x20 {
-                out.append(Character(UnicodeScalar(b)))
-            } else {
-                out += "\\" + String(Character(UnicodeScalar(b)))
-            }
-        }
-        return out
-    }
-
-    private static func escapeText(_ s: String) -> String {
-        var copy = s
-        return copy.withUTF8 { escape($0.baseAddress!, 0..<$0.count) }
-    }
-}

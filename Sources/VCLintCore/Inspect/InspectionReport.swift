@@ -12,8 +12,11 @@ public enum InspectionReport {
         if i.unread > 0 { out += "; \(count(i.unread, "line")) \(i.unread == 1 ? "mentions a callback" : "mention callbacks") but \(i.unread == 1 ? "was" : "were") not read" }
         out += "\n"
         if i.events == 0 {
-            out += i.unread > 0
-                ? "  No lifecycle event was read. The lines below mention callbacks: add the dialect shown with them to .vclint.yml.\n"
+            let suggested = i.unreadGroups.contains { $0.dialect != nil }
+            out += suggested
+                ? "  No lifecycle event was read. The lines below mention callbacks: add the dialect shown with their shape to .vclint.yml.\n"
+                : i.unread > 0
+                ? "  No lifecycle event was read. The lines below mention callbacks, but in no shape that repeats as a lifecycle statement: is this the app's capture, and does the app log its callbacks? (a `log stream` predicate that misses the app, or `print` output, which `log stream` never sees)\n"
                 : "  No lifecycle event was read, and no line mentions a callback name: is this the app's capture? (a `log stream` predicate that misses the app, or `print` output, which `log stream` never sees)\n"
         }
         if i.redacted > 0, let first = i.firstRedacted {
@@ -54,12 +57,18 @@ public enum InspectionReport {
             if !gaps.isEmpty { out += "      \(gaps.joined(separator: "; "))\n" }
         }
         if !i.unreadGroups.isEmpty {
-            out += "\n  unread lines that mention callbacks, by shape (the dialect under each reads them: add it to .vclint.yml)\n"
+            out += "\n  unread lines that mention callbacks, by shape (a shape that repeats as a lifecycle statement has a dialect: add it to .vclint.yml)\n"
             for g in i.unreadGroups {
-                out += "    \(count(g.lines, "line"))  \(field(g.template))\n"
+                let kinds = g.callbacks.count == 1 ? "1 callback" : "\(g.callbacks.count) callbacks"
+                let labels = "\(g.labels)\(g.labels >= Inspection.labelLimit ? "+" : "") \(g.labels == 1 ? "class" : "classes")"
+                out += "    \(count(g.lines, "line"))  \(field(g.template))  (\(kinds), \(labels))\n"
                 out += "      first at line \(g.example.line): \(clip(g.example.text))\n"
-                out += "      dialects:\n"
-                for l in g.dialect.yaml.split(separator: "\n") { out += "        \(field(String(l)))\n" }
+                if let d = g.dialect {
+                    out += "      dialects:\n"
+                    for l in d.yaml.split(separator: "\n") { out += "        \(field(String(l)))\n" }
+                } else if let reason = g.reason {
+                    out += "      \(field(reason))\n"
+                }
             }
             if i.otherUnreadLines > 0 { out += "    … and \(count(i.otherUnreadLines, "line")) of other shapes\n" }
         }
@@ -108,10 +117,14 @@ public enum InspectionReport {
                              ("notes", .array(instrumentationNotes(c).map { .string($0) }))])
                 })),
                 ("unread", .array(i.unreadGroups.map { g in
-                    .object([("shape", .string(g.template)), ("lines", .int(g.lines)), ("example", example(g.example)),
-                             ("dialect", .object([("pattern", .string(g.dialect.pattern)),
-                                                  ("events", .object(g.dialect.events.map { ($0.text, JSONValue.string($0.kind.rawValue)) }))])),
-                             ("yaml", .string(g.dialect.yaml))])
+                    .object([("shape", .string(g.template)), ("lines", .int(g.lines)),
+                             ("callbacks", .array(g.callbacks.map { .string($0.rawValue) })), ("classes", .int(g.labels)),
+                             ("example", example(g.example)),
+                             ("dialect", g.dialect.map { d in
+                                 .object([("pattern", .string(d.pattern)), ("events", .object(d.events.map { ($0.text, JSONValue.string($0.kind.rawValue)) }))])
+                             } ?? .null),
+                             ("yaml", g.dialect.map { .string($0.yaml) } ?? .null),
+                             ("reason", g.reason.map { .string($0) } ?? .null)])
                 })),
                 ("otherUnreadLines", .int(i.otherUnreadLines)),
             ])
