@@ -11,6 +11,9 @@ public struct InputStats: Sendable {
     public var formats: [EnvelopeFormat: Int] = [:]
     /// Lines longer than the read buffer: parsed by their head, counted here.
     public var overlongLines = 0
+    /// Objects of a JSON array (`log show --style json`) larger than `JSONArrayReader.maxObjectBytes`:
+    /// skipped, counted here.
+    public var oversizedObjects = 0
     /// Lines on which a custom dialect's pattern hit PCRE2's match or depth limit (not parsed by it).
     public var patternLimitHits = 0
     /// Lines that mention a callback name but were not read as an event, and the first of them: a
@@ -46,6 +49,9 @@ public final class InputPipeline {
     private let scanner: Scanner
     /// `vclint inspect`'s recorder, when the options ask for it.
     let inspector: InspectRecorder?
+    /// What the input's first bytes say of its lines (classic Mac line ends, a JSON array), for the
+    /// bytes fed through `read` or `scan(fd:head:)`.
+    private var front = LineEndTranslator()
 
     /// The parts `options` describe. `pipelined` applies only when neither live mode nor inspect
     /// is on (both read on one thread).
@@ -77,7 +83,18 @@ public final class InputPipeline {
         }
     }
 
-    /// Feeds bytes; chunk boundaries may fall anywhere.
+    /// Feeds the input's bytes as read (any split) through the translator its first bytes choose:
+    /// classic Mac line ends become LFs, a JSON array's objects ndjson lines (`LineEndTranslator`).
+    public func read(_ bytes: UnsafeRawBufferPointer) {
+        front.pass(bytes) { consume($0) }
+    }
+
+    /// The input fed through `read` ended (what the translator held back is read); once.
+    public func endOfInput() {
+        front.finish { consume($0) }
+    }
+
+    /// Feeds bytes straight to the scanner, untranslated; chunk boundaries may fall anywhere.
     public func consume(_ bytes: UnsafeRawBufferPointer) {
         switch scanner {
         case .direct(let s): s.consume(bytes)
@@ -97,14 +114,16 @@ public final class InputPipeline {
     /// Mac line ends when the input has them (`LineEndTranslator`).
     func scan(fd: Int32, head: [UInt8]) throws {
         switch scanner {
-        case .direct(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s)
-        case .piped(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s)
+        case .direct(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s, through: &front)
+        case .piped(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s, through: &front)
         }
     }
 
     /// Ends the input: the scanner reads its last line and finishes its sink, the timeline ends
-    /// every session; the statistics are the three parts' counts together.
+    /// every session; the statistics are the three parts' counts together. A JSON array's lines
+    /// count as `json` and its bytes as the file's, not as the ndjson lines they were read as.
     public func finish() -> (InputStats, TimelineSummary) {
+        endOfInput()
         let scan: ScanStats, limitHits: Int
         switch scanner {
         case .direct(let s): (scan, limitHits) = (s.finish(), s.patternLimitHits)
@@ -116,6 +135,14 @@ public final class InputPipeline {
         stats.bytes = scan.bytes
         stats.formats = scan.formats
         stats.overlongLines = scan.overlongLines
+        if front.mode == .json {
+            stats.bytes += front.bytesRemoved
+            // Every line of the array is part of it (the scanner counts the empty lines left of its
+            // members as continuations of the object before, the first ones as bare).
+            stats.formats = stats.lines > 0 ? [.json: stats.lines] : [:]
+            stats.oversizedObjects = front.oversizedObjects
+            inspector?.renameEnvelope(.ndjson, to: .json)
+        }
         stats.events = stage.events
         stats.initializers = stage.initializers
         stats.unrecognized = stage.unread

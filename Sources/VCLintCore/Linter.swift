@@ -85,17 +85,16 @@ public struct Linter: Sendable {
     /// Lints bytes held in memory (tests, fixtures), fed in chunks of `chunkSize`.
     public func lint(bytes: [UInt8], path: String, feedSize: Int? = nil) -> FileResult {
         let input = InputPipeline(path: path, options: options)
-        var ends = LineEndTranslator()
         bytes.withUnsafeBytes { raw in
             let step = max(1, feedSize ?? raw.count)
             var i = 0
             while i < raw.count {
                 let n = min(step, raw.count - i)
-                ends.pass(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)])) { input.consume($0) }
+                input.read(UnsafeRawBufferPointer(rebasing: raw[i..<(i + n)]))
                 i += n
             }
         }
-        ends.finish { input.consume($0) }
+        input.endOfInput()
         return complete(input)
     }
 
@@ -129,10 +128,9 @@ public struct Linter: Sendable {
         defer { if !finished { _ = input.finish() } }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
-                var ends = LineEndTranslator()
                 let inflater = Inflater(fd: fd, prefix: head, progress: options.progress)
-                try inflater.run { ends.pass($0) { input.consume($0) } }
-                ends.finish { input.consume($0) }
+                try inflater.run { input.read($0) }
+                input.endOfInput()
                 if inflater.trailingBytes > 0 { warnings.append(Inflater.trailingWarning(inflater.trailingBytes, path: path)) }
             } catch Inflater.Failure.read(let code) {
                 throw InputReadError.io(code)
@@ -146,6 +144,7 @@ public struct Linter: Sendable {
         }
         finished = true
         var result = complete(input)
+        if result.stats.oversizedObjects > 0 { warnings.append(JSONArrayReader.oversizedWarning(result.stats.oversizedObjects, path: path)) }
         result.warnings = warnings
         return result
     }

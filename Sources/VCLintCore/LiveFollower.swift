@@ -14,7 +14,9 @@ import Glibc
 /// Either way the input starts anew: the findings that only the end decides are handed out for the
 /// old contents, `notice` gets one line saying so, and `input` is called again (line numbers
 /// restart at 1). gzip (a `.gz` file, or gzip bytes on a pipe) is inflated as it arrives; classic
-/// Mac line ends are translated.
+/// Mac line ends are translated, and a JSON array (`log show --style json`) is read object by
+/// object, each as soon as its closing brace is written (`LiveLinter` reads through
+/// `LineEndTranslator`).
 public final class LiveFollower {
     public let source: InputSource
     private let options: LintOptions
@@ -144,7 +146,6 @@ private struct Generation {
     private var sniffed: [UInt8] = []
     private var decided = false
     private var gzip: GzipStream?
-    private var lineEnds = LineEndTranslator()
 
     init(path: String, options: LintOptions) {
         self.path = path
@@ -182,17 +183,15 @@ private struct Generation {
     private mutating func pass(_ bytes: UnsafeRawBufferPointer, _ output: ([Finding]) -> Void) throws(Failure) {
         let live = self.live
         if let gzip {
-            var ends = lineEnds
-            defer { lineEnds = ends }
             do {
-                try gzip.feed(bytes) { plain in ends.pass(plain) { output(live.consume($0)) } }
+                try gzip.feed(bytes) { output(live.consume($0)) }
             } catch GzipStream.Failure.corrupt(let why) {
                 throw Failure(reason: "not a valid gzip stream (\(why))")
             } catch {
                 throw Failure(reason: "not a valid gzip stream")
             }
         } else {
-            lineEnds.pass(bytes) { output(live.consume($0)) }
+            output(live.consume(bytes))
         }
     }
 
@@ -201,15 +200,13 @@ private struct Generation {
     /// following stops may end mid-member.
     mutating func finish(_ output: ([Finding]) -> Void, _ notice: (String) -> Void, complete: Bool) throws(InputError) -> FileResult {
         let live = self.live
-        var ends = lineEnds
         var found: [Finding] = []
         if !decided && !sniffed.isEmpty {
             decided = true
-            sniffed.withUnsafeBytes { b in ends.pass(b) { found += live.consume($0) } }
+            sniffed.withUnsafeBytes { found += live.consume($0) }
             sniffed = []
         }
-        ends.finish { found += live.consume($0) }
-        lineEnds = ends
+        found += live.endOfInput()
         output(found)
         if let gzip {
             do { try gzip.finish() } catch {
@@ -222,6 +219,7 @@ private struct Generation {
         }
         let (late, result) = live.finish()
         output(late)
+        if result.stats.oversizedObjects > 0 { notice(JSONArrayReader.oversizedWarning(result.stats.oversizedObjects, path: path)) }
         return result
     }
 }

@@ -23,16 +23,25 @@ public final class LiveLinter {
 
     /// Reads more of the input (any split; an unfinished last line waits for its newline) and
     /// returns the findings that became decidable, in the order they were decided.
+    /// Classic Mac line ends and JSON arrays are translated as in a batch run (`LineEndTranslator`).
     public func consume(_ bytes: UnsafeRawBufferPointer) -> [Finding] {
-        input.consume(bytes)
+        input.read(bytes)
+        return decide(atEnd: false)
+    }
+
+    /// The input's bytes ended: what the translator held back is read (a last object of a JSON
+    /// array, an undecided start); the findings that became decidable. `finish` does it too.
+    public func endOfInput() -> [Finding] {
+        input.endOfInput()
         return decide(atEnd: false)
     }
 
     /// The input ended (EOF or Ctrl-C): the findings only the end decides, and the whole result
     /// (every finding, as a batch run over the same lines would report them in live mode).
     public func finish() -> (late: [Finding], result: FileResult) {
+        var late = endOfInput()
         let (stats, summary) = input.finish()
-        var late = decide(atEnd: true)
+        late += decide(atEnd: true)
         let unread = InputPipeline.inputObservations(stats)
         late += Array(named(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)))
         var observations = InputPipeline.judged(summary.observations, stats)

@@ -396,7 +396,7 @@ public struct NavigationSimulator {
         // A noisy app logs more lines in the same time: the noise between two callbacks takes about as
         // long whatever its amount (else deep pops would stretch over seconds and read as late deallocs).
         time += Double(pick(80)) / 1000 / max(1, options.noise / 2)
-        if chance(0.05), options.envelope != .bare, options.envelope != .ndjson {
+        if chance(0.05), options.envelope != .bare, options.envelope != .ndjson, options.envelope != .json {
             records.append(Record(controller: nil, kind: .dictionary, time: time, pid: pid))
         } else {
             records.append(Record(controller: nil, kind: .noise(noiseText()), time: time, pid: pid))
@@ -998,6 +998,14 @@ public struct NavigationSimulator {
             case .dictionary: message = "response: {"
             default: message = Self.message(r.controller!, r.kind, dialect: options.dialect, style: style, bareMove: r.bareMove)
             }
+            if options.envelope == .json {
+                // `log show --style json`: one object a record, the finding on its eventMessage line.
+                lines.append(i == 0 ? "[{" : "},{")
+                if i == target, let fault = options.fault { expected.append((fault.rule, lines.count + 2)) }
+                lines.append(contentsOf: Self.envelope(message, time: r.time, pid: r.pid, format: .json).split(separator: "\n").map(String.init))
+                if i == records.count - 1 { lines.append("}]") }
+                continue
+            }
             if i == target, let fault = options.fault { expected.append((fault.rule, lines.count + 1)) }
             if printsLifecycle, r.controller != nil {
                 lines.append(message)  // print(): no envelope
@@ -1100,6 +1108,22 @@ public struct NavigationSimulator {
             return head + "\"eventType\":\"logEvent\",\"eventMessage\":" + escaped + ",\"processImagePath\":\"/var/containers/Bundle/Application/X/Shop.app/Shop\"}"
         case .bare: return message
         case .logcat: return millis + "  " + p + "  " + p + " D Shop: " + message
+        case .json:
+            // The members of one object as `log show --style json` prints them, one a line (the
+            // eventMessage second, the time after it, a nested backtrace), without its braces.
+            let members: [String] = [
+                "  \"traceID\" : " + String(Int(time * 1000) % 1_000_000_007) + ",",
+                "  \"eventMessage\" : " + jsonString(message) + ",",
+                "  \"eventType\" : \"logEvent\",",
+                "  \"backtrace\" : {\n    \"frames\" : [\n      {\n        \"imageOffset\" : 40000,",
+                "        \"imageUUID\" : \"A1D6C3E0-7F2B-3B19-9E44-51C0D8F2A6B7\"\n      }\n    ]\n  },",
+                "  \"processImagePath\" : \"\\/var\\/containers\\/Bundle\\/Application\\/X\\/Shop.app\\/Shop\",",
+                "  \"timestamp\" : \"" + precise + "\",",
+                "  \"processID\" : " + p + ",",
+                "  \"threadID\" : 51413,",
+                "  \"messageType\" : \"Default\"",
+            ]
+            return members.joined(separator: "\n")
         }
     }
 

@@ -44,8 +44,8 @@ struct LeaksCommand: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     /// A path ending in .json is a leak report to merge, not a capture (captures are *.log, *.txt,
-    /// *.ndjson, *.jsonl).
-    static func isReport(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") }
+    /// *.ndjson, *.jsonl), unless it holds `log show --style json`'s array.
+    static func isReport(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") && !InputResolver.holdsLog(atPath: path) }
 
     func run() throws {
         let report: LeakReport

@@ -7,8 +7,8 @@ struct LintCommand: ParsableCommand {
         commandName: "lint",
         abstract: "Lint captured logs and report lifecycle violations.",
         discussion: """
-        PATH is a log file, a directory (every *.log, *.txt, *.ndjson, *.jsonl below it, and their .gz \
-        forms) or - for standard input; no PATH reads standard input. gzip input is inflated while it \
+        PATH is a log file, a directory (every *.log, *.txt, *.ndjson, *.jsonl below it, the *.json \
+        files that hold log show --style json output, and their .gz forms) or - for standard input; no PATH reads standard input. gzip input is inflated while it \
         is read. Files are linted in parallel (--jobs); findings are reported per input file, in input \
         order, with 1-based physical line numbers.
 

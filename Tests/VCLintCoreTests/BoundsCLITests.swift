@@ -183,7 +183,7 @@ import Glibc
         try FileManager.default.removeItem(at: caps.appendingPathComponent("a.log"))
         let none = try cli.run(["lint", caps.path], timeout: Self.deadline)
         #expect(!none.timedOut && none.status == 2)
-        #expect(none.stderr.hasSuffix("vclint: error: no capture files found under \(caps.path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms; 3 were not regular files (FIFOs, sockets, devices), which a folder walk does not read)\n"))
+        #expect(none.stderr.hasSuffix("vclint: error: no capture files found under \(caps.path) (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms; 3 were not regular files (FIFOs, sockets, devices), which a folder walk does not read)\n"))
     }
 
     /// A FIFO named on the command line is the user's choice, as standard input is: it is read.

@@ -51,7 +51,7 @@ import Testing
         #expect(empty.status == 2)
         // The .gitignore is inside the folder linted, so the capture it left out is named first.
         #expect(empty.stderr == "vclint: note: skipped 1 capture under logs/sub that an ignore file inside it (.gitignore) ignores: logs/sub/g.log (--no-ignore reads them)\n"
-                + "vclint: error: no capture files found under logs/sub (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms; 1 hidden or git-ignored entry was skipped, which --no-ignore reads)\n")
+                + "vclint: error: no capture files found under logs/sub (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms; 1 hidden or git-ignored entry was skipped, which --no-ignore reads)\n")
     }
 
     /// Outside a git repository, .gitignore files are not read (as by git and ripgrep); hidden

@@ -16,6 +16,8 @@ func allFixtureLogs() -> [String] {
     while let rel = walker.nextObject() as? String {
         let ext = (rel as NSString).pathExtension
         if InputResolver.logExtensions.contains(ext) { out.append("Fixtures/" + rel) }
+        // `log show --style json` captures, not the goldens and reports beside them.
+        if ext == "json", !rel.hasSuffix(".expected.json"), InputResolver.holdsLog(atPath: root + "/" + rel) { out.append("Fixtures/" + rel) }
     }
     return out.sorted()
 }

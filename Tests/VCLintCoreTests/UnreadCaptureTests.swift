@@ -50,7 +50,7 @@ import Testing
             let r = try cli.run(command + [dir.path])
             #expect(r.status == 2, "\(command)")
             #expect(r.stdout.isEmpty)
-            #expect(r.stderr == "vclint: error: no capture files found under \(dir.path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms)\n", "\(command): \(r.stderr)")
+            #expect(r.stderr == "vclint: error: no capture files found under \(dir.path) (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms)\n", "\(command): \(r.stderr)")
         }
     }
 

@@ -13,6 +13,9 @@ import Glibc
 /// to one of those (`x.log -> /dev/zero`) would block the walk's reader forever or never end, so it
 /// is skipped and named in `special` (the caller prints a note). Named on the command line, such a
 /// file is read: that is the user's choice, as standard input is.
+///
+/// A `.json` (or `.json.gz`) file is read when its first bytes show `log show --style json`'s array
+/// (`InputResolver.holdsLog`); other JSON is left out without a word, ignored or special ones too.
 enum DirectoryWalker {
     /// What a walk found, and what it skipped.
     struct Found {
@@ -97,12 +100,17 @@ enum DirectoryWalker {
                 }
                 continue
             }
-            guard InputResolver.isLogName(PathName.display(name)) else { continue }
+            let isLog = InputResolver.isLogName(PathName.display(name))
+            guard isLog || InputResolver.isJSONName(PathName.display(name)) else { continue }
             // A symbolic link counts when it leads to a regular file (a dangling one is left out).
             var link = false
             if (st.st_mode & S_IFMT) == S_IFLNK {
                 guard withCString(full, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { continue }
                 link = true
+            }
+            if !isLog {
+                // JSON: only a log's array counts, and only a regular file is opened to tell.
+                guard specialKind(st.st_mode) == nil, withCString(full, { InputResolver.holdsLog($0) }) else { continue }
             }
             if let kind = specialKind(st.st_mode) {
                 found.special.append((PathName.display(full), link ? "a symbolic link to \(kind)" : kind))

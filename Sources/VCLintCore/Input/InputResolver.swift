@@ -34,7 +34,7 @@ public struct InputError: Error, CustomStringConvertible, Sendable {
     public static func noCaptures(under path: String, skipped: Int = 0, special: Int = 0) -> InputError {
         var why = skipped == 0 ? "" : "; \(skipped) hidden or git-ignored entr\(skipped == 1 ? "y was" : "ies were") skipped, which --no-ignore reads"
         if special > 0 { why += "; \(special) \(special == 1 ? "was not a regular file" : "were not regular files") (FIFOs, sockets, devices), which a folder walk does not read" }
-        return InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl and their .gz forms\(why))")
+        return InputError(path: path, reason: "no capture files", sentence: "no capture files found under \(path) (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms\(why))")
     }
 
     /// No path given, and standard input is a terminal (a user typed the command to see what it does).
@@ -58,6 +58,60 @@ public enum InputResolver {
         var n = name as NSString
         if n.pathExtension.lowercased() == "gz" { n = n.deletingPathExtension as NSString }
         return logExtensions.contains(n.pathExtension.lowercased())
+    }
+
+    /// `log.json` and `log.json.gz`: `log show --style json`'s array, which a folder walk reads only
+    /// when its first bytes show a log (`holdsLog`); other JSON (a package manifest, a lint report)
+    /// is left out quietly. Named on the command line, any file is read.
+    public static func isJSONName(_ name: String) -> Bool {
+        var n = name as NSString
+        if n.pathExtension.lowercased() == "gz" { n = n.deletingPathExtension as NSString }
+        return n.pathExtension.lowercased() == "json"
+    }
+
+    /// How much of a `.json` file a folder walk looks at (inflated, for `.json.gz`).
+    static let jsonHeadBytes = 64 * 1024
+
+    /// Whether the file at `path` starts as a log's JSON array (`vclint leaks` tells a capture from
+    /// a JSON leak report with it).
+    public static func holdsLog(atPath path: String) -> Bool {
+        PathName.withCString(path) { holdsLog($0) }
+    }
+
+    /// Whether the regular file at `path` (its bytes) starts as a log's JSON array: `[`, `{`, a
+    /// member, and a log's keys (`eventMessage`, `timestamp`) in its first 64 KiB.
+    static func holdsLog(_ path: UnsafePointer<CChar>) -> Bool {
+        let fd = LibC.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var raw = [UInt8](repeating: 0, count: jsonHeadBytes)
+        var got = 0
+        while got < raw.count {
+            let n = raw.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress! + got, $0.count - got) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            got += n
+        }
+        raw.removeLast(raw.count - got)
+        var head = raw
+        if raw.withUnsafeBytes({ Inflater.isGzip($0) }) {
+            head = []
+            head = inflatedHead(raw)
+        }
+        return JSONArraySniff.isLogArray(head)
+    }
+
+    /// The first `jsonHeadBytes` that the gzip bytes `raw` inflate to (as many as they hold).
+    private static func inflatedHead(_ raw: [UInt8]) -> [UInt8] {
+        var head: [UInt8] = []
+        guard let gzip = try? GzipStream() else { return head }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: raw.count, alignment: 1)
+        defer { bytes.deallocate() }
+        bytes.copyBytes(from: raw)
+        do {
+            try gzip.feed(UnsafeRawBufferPointer(bytes)) { out in head += out.prefix(max(0, jsonHeadBytes - head.count)) }
+        } catch {}
+        return head
     }
 
     /// How many skipped paths a note names before it says "and N more".

@@ -1,23 +1,44 @@
+/// The layer in front of the scanner that decides, from the input's first bytes, how its lines are
+/// to be read (every reader of an input goes through it: `InputPipeline`, live mode, line excerpts).
+///
 /// Classic Mac OS captures end lines with a lone CR; the scanner splits at LF (and strips the CR of
-/// a CRLF), so such a file would be one line and its findings lost. This layer in front of the
-/// scanner decides from the input's first chunk (64 KiB, or all of a shorter input): CRs and no LF
-/// make it classic, and its lone CRs then become LFs (a CRLF that comes later stays one line end); an
-/// LF makes it plain, passed through untouched at no cost once decided. Until the first LF (or the
-/// end of that chunk) bytes are held back, so the decision never depends on where reads split the
-/// input; a stray CR in the first line of an LF capture leaves it plain.
+/// a CRLF), so such a file would be one line and its findings lost. The first chunk (64 KiB, or all
+/// of a shorter input) decides: CRs and no LF make it classic, and its lone CRs then become LFs (a
+/// CRLF that comes later stays one line end); an LF makes it plain, passed through untouched at no
+/// cost once decided. Until the first LF (or the end of that chunk) bytes are held back, so the
+/// decision never depends on where reads split the input; a stray CR in the first line of an LF
+/// capture leaves it plain.
+///
+/// An input whose first non-blank bytes are `[`, `{` and a member (`"key" :`) is `log show --style
+/// json`'s array: it is read through `JSONArrayReader`, one ndjson line per object (`json`). Bytes
+/// are held back until that is decided too (a few bytes past the first LF).
 public struct LineEndTranslator: Sendable {
-    public enum Mode: Sendable { case undecided, plain, classic }
+    public enum Mode: Sendable { case undecided, plain, classic, json }
     public static let decisionWindow = 64 * 1024
     public private(set) var mode: Mode = .undecided
+    /// Off: a JSON array is read as the lines it is (the HTML report's excerpts show the file's lines).
+    public var readsJSON = true
     /// Classic: the last byte was a CR, not handed out yet (it is a line end unless an LF follows).
     private var heldCR = false
-    /// Undecided: the bytes so far (no LF among them).
+    /// Undecided: the bytes so far.
     private var pending: [UInt8] = []
+    private var sawLF = false
+    private var sniff = JSONArraySniff()
+    private var json = JSONArrayReader()
+    private var finished = false
     private var scratch: [UInt8] = []
 
     public init() {}
 
-    /// Hands `bytes` to `out`, translated when the input is classic.
+    /// Bytes read minus bytes handed on: what the reader of a JSON array took out (its members'
+    /// blanks and nested values); zero for any other input, whose translation keeps every byte.
+    public var bytesRemoved: Int { json.bytesIn - json.bytesOut }
+    /// The storage held between reads (bounded: the undecided start, a JSON array's current object).
+    var heldBytes: Int { pending.capacity + scratch.capacity + json.heldBytes }
+    /// Objects of a JSON array skipped as larger than `JSONArrayReader.maxObjectBytes`.
+    public var oversizedObjects: Int { json.oversized }
+
+    /// Hands `bytes` to `out`, translated when the input is classic or a JSON array.
     public mutating func pass(_ bytes: UnsafeRawBufferPointer, to out: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
         switch mode {
@@ -25,36 +46,50 @@ public struct LineEndTranslator: Sendable {
             out(bytes)
         case .classic:
             translate(bytes, to: out)
+        case .json:
+            json.pass(bytes, to: out)
         case .undecided:
-            if let lf = bytes.firstIndex(of: 0x0A), pending.count + lf < Self.decisionWindow {
+            let take = min(Self.decisionWindow - pending.count, bytes.count)
+            let head = UnsafeRawBufferPointer(rebasing: bytes[..<take])
+            if !sawLF, head.contains(0x0A) { sawLF = true }
+            if readsJSON { sniff.feed(head) }
+            pending += head
+            let verdict = readsJSON ? sniff.verdict : .other
+            if verdict == .json {
+                mode = .json
+                flushPending(to: out)
+            } else if verdict == .other && sawLF {
                 mode = .plain
                 flushPending(to: out)
-                out(bytes)
+            } else if pending.count >= Self.decisionWindow {
+                decide(to: out)
+            } else {
                 return
             }
-            let room = Self.decisionWindow - pending.count
-            if bytes.count < room {
-                pending += bytes
-                return
-            }
-            pending += bytes.prefix(room)
-            decide(to: out)
-            pass(UnsafeRawBufferPointer(rebasing: bytes[room...]), to: out)
+            if take < bytes.count { pass(UnsafeRawBufferPointer(rebasing: bytes[take...]), to: out) }
         }
     }
 
     /// The input ended: an undecided start is decided by what it held.
     public mutating func finish(to out: (UnsafeRawBufferPointer) -> Void) {
+        guard !finished else { return }
+        finished = true
         if mode == .undecided { decide(to: out) }
+        if mode == .json { json.finish(to: out) }
         if heldCR {
             heldCR = false
             withUnsafeBytes(of: UInt8(0x0A)) { out($0) }
         }
     }
 
-    /// The first chunk is complete without an LF: classic when it holds a CR.
+    /// The first chunk is complete, or the input ended, undecided: a JSON array when it started as
+    /// one; else classic when it holds a CR and no LF.
     private mutating func decide(to out: (UnsafeRawBufferPointer) -> Void) {
-        mode = pending.contains(0x0D) ? .classic : .plain
+        if readsJSON && sniff.verdict == .json {
+            mode = .json
+        } else {
+            mode = !sawLF && pending.contains(0x0D) ? .classic : .plain
+        }
         flushPending(to: out)
     }
 
@@ -62,7 +97,13 @@ public struct LineEndTranslator: Sendable {
         guard !pending.isEmpty else { return }
         let held = pending
         pending = []
-        held.withUnsafeBytes { mode == .classic ? translate($0, to: out) : out($0) }
+        held.withUnsafeBytes {
+            switch mode {
+            case .classic: translate($0, to: out)
+            case .json: json.pass($0, to: out)
+            default: out($0)
+            }
+        }
     }
 
     /// A lone CR becomes an LF; a CR before an LF stays (the scanner takes CRLF as one line end), so
@@ -88,35 +129,32 @@ import Glibc
 extension LineEndTranslator {
     static let firstChunk = 64 * 1024
 
-    /// Reads `fd` to its end into `scanner`, `head` (bytes already read) first. The first chunk decides:
-    /// a classic Mac input is read through the translator; any other goes on with the scanner's own
-    /// read loop, as fast as before.
-    static func scan(fd: Int32, head: [UInt8], into scanner: some ByteScanning) throws {
-        var first = head
-        first.reserveCapacity(firstChunk)
+    /// Reads `fd` to its end into `scanner` through `ends`, `head` (bytes already read) first. The
+    /// first bytes decide: a classic Mac input or a JSON array is read through the translator; any
+    /// other goes on with the scanner's own read loop, as fast as before.
+    static func scan(fd: Int32, head: [UInt8], into scanner: some ByteScanning, through ends: inout LineEndTranslator) throws {
+        head.withUnsafeBytes { ends.pass($0) { scanner.consume($0) } }
         var chunk = [UInt8](repeating: 0, count: firstChunk)
-        var ended = false
-        while first.count < firstChunk {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, firstChunk - first.count) }
+        // An LF decides most inputs (plain); a pipe need not fill the chunk before the scanner sees it.
+        while ends.mode == .undecided {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)
             }
-            if n == 0 { ended = true; break }
+            if n == 0 {
+                ends.finish { scanner.consume($0) }
+                return
+            }
             scanner.progress?.add(bytes: n)
-            first += chunk[..<n]
-            // An LF decides (plain); a pipe need not fill the chunk before the scanner sees it.
-            if chunk[..<n].contains(0x0A) { break }
+            chunk.withUnsafeBytes { ends.pass(UnsafeRawBufferPointer(rebasing: $0[..<n])) { scanner.consume($0) } }
         }
-        var ends = LineEndTranslator()
-        first.withUnsafeBytes { ends.pass($0) { scanner.consume($0) } }
-        if ended { ends.finish { scanner.consume($0) } }
         if ends.mode == .plain {
             // The scanner's own read loop from here, as fast as before.
-            if !ended { try scanner.scan(fd: fd) }
+            try scanner.scan(fd: fd)
             return
         }
-        while !ended {
+        while true {
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }

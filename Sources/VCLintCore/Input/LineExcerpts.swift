@@ -24,6 +24,8 @@ public enum LineExcerpts {
         }
         head.removeLast(2 - got)
         var ends = LineEndTranslator()
+        // A JSON array's excerpts are its own lines (the findings' line numbers are the file's).
+        ends.readsJSON = false
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             let inflater = Inflater(fd: fd, prefix: head)
             try? inflater.run { chunk in

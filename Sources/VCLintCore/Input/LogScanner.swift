@@ -684,6 +684,7 @@ extension EnvelopeFormat {
         case .ndjson: return 5
         case .bare: return 6
         case .logcat: return 7
+        case .json: return 8
         }
     }
 }

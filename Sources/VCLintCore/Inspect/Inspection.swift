@@ -163,6 +163,11 @@ final class InspectRecorder: LineObserver {
         if envelopeExamples[format] == nil { envelopeExamples[format] = Inspection.Example(line: line, text: Self.text(bytes)) }
     }
 
+    /// The input's lines were read as another format's (a JSON array's objects as ndjson lines).
+    func renameEnvelope(_ format: EnvelopeFormat, to name: EnvelopeFormat) {
+        if let example = envelopeExamples.removeValue(forKey: format) { envelopeExamples[name] = example }
+    }
+
     func line(_ number: Int, _ parsed: ParsedLine, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch parsed.kind {
         case .none, .runner:

@@ -7,6 +7,10 @@ import Darwin
 /// Where a console line came from (docs/lifecycle.md#envelopes). Detected per line, so mixed files work.
 public enum EnvelopeFormat: String, Sendable, CaseIterable, Comparable {
     case nslog, nslogTZ = "nslog-tz", oslog, compact, syslog, ndjson, bare
+    /// `log show --style json`: a JSON array of the objects ndjson prints one a line. Never a line's
+    /// own format: the array's objects are read as ndjson lines (`JSONArrayReader`), and the input's
+    /// counts name them `json` when it ends (`InputPipeline.finish`).
+    case json
     /// Android's logcat (`threadtime`, Android Studio's, `brief`): recognised so that its lines are
     /// never read as NSLog ones; its messages are not UIKit events.
     case logcat
@@ -257,7 +261,7 @@ enum EnvelopeParser {
     /// after all (the line is then a continuation or bare message).
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) -> EnvelopeInfo? {
         switch format {
-        case .ndjson: return parseNDJSON(p, n)
+        case .ndjson, .json: return parseNDJSON(p, n)
         case .syslog: return parseSyslog(p, n)
         case .oslog, .compact, .nslog, .nslogTZ:
             if p[0] == 0x54 || p[0] == 0x46 {  // log show header / filter line
@@ -320,7 +324,7 @@ enum EnvelopeParser {
         case .syslog:
             var c = ByteCursor(p, count: n)
             return TimestampParser.parseSyslog(&c)
-        case .ndjson, .bare, .logcat:
+        case .ndjson, .json, .bare, .logcat:
             return nil
         }
     }
