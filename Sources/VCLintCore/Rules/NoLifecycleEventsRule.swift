@@ -12,7 +12,8 @@ struct NoLifecycleEventsRule: Rule {
         step (a `log stream` predicate that misses the app, `print` output that `log stream` never \
         sees, an empty file) would look like a clean app. The finding says how many lines were read \
         and how many mention callback names without being read; `vclint inspect` shows what vclint \
-        made of the capture and offers a `.vclint.yml` dialect for the lines it could not read.
+        made of the capture and, for unread lines that repeat as statements of the capture's own \
+        format, a `.vclint.yml` dialect that reads them.
         """,
         anchor: "the first line that mentions a callback without being read, else line 1",
         triggeringExamples: [
@@ -60,7 +61,7 @@ struct NoLifecycleEventsRule: Rule {
         if unread > 0, let first {
             let some = unread == 1 ? "1 line mentions a callback name" : "\(unread) lines mention callback names"
             return RuleVerdict(
-                message: "\(read), but \(some) without being read (the first at line \(first)); expected lines vclint can read: `vclint inspect` shows them and a `.vclint.yml` dialect that reads them",
+                message: "\(read), but \(some) without being read (the first at line \(first)); expected lines vclint can read: `vclint inspect` shows them, with a `.vclint.yml` dialect when their shape is a statement of the capture's own format",
                 cause: "unread")
         }
         return RuleVerdict(message: "\(read), and none mentions a callback name; \(capture)", cause: "no-mentions")
