@@ -5,6 +5,8 @@
 //   live      `LiveFollower` over a file that grows, is truncated, rewritten and rotated (FuzzInputs.swift)
 //   config    the YAML configuration loader (FuzzInputs.swift)
 //   args      the command line, through the built `vclint` binary (FuzzArgs.swift)
+//   views     inspect, timeline, leaks and the HTML report of a capture (FuzzViews.swift)
+//   merge     a shard's lint or leak report, as merge and leaks read it (FuzzViews.swift)
 import Foundation
 
 nonisolated(unsafe) private var fuzzTarget = "pipeline"
@@ -12,7 +14,7 @@ nonisolated(unsafe) private var fuzzTarget = "pipeline"
 @_cdecl("LLVMFuzzerInitialize")
 public func vclintFuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
     fuzzTarget = ProcessInfo.processInfo.environment["VCLINT_FUZZ_TARGET"] ?? "pipeline"
-    guard ["pipeline", "gzip", "live", "config", "args"].contains(fuzzTarget) else { fuzzFail("unknown target \(fuzzTarget)") }
+    guard ["pipeline", "gzip", "live", "config", "args", "views", "merge"].contains(fuzzTarget) else { fuzzFail("unknown target \(fuzzTarget)") }
     return 0
 }
 
@@ -24,6 +26,8 @@ public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     case "live": return fuzzLive(bytes)
     case "config": return fuzzConfig(bytes)
     case "args": return fuzzArgs(bytes)
+    case "views": return fuzzViews(bytes)
+    case "merge": return fuzzMerge(bytes)
     default: return fuzzPipeline(bytes)
     }
 }

@@ -9,13 +9,15 @@
 #   live      --follow's LiveFollower over a file that grows, is truncated, rewritten and rotated
 #   config    the .vclint.yml loader (YAML aliases, nesting, types)
 #   args      the command line of the debug `vclint` binary (built with `swift build` first)
+#   views     inspect, timeline (every format), leaks (every format) and the HTML report: inert text, valid JSON
+#   merge     a shard's JSON lint report or leak report, as merge and leaks read it: refused, or shown inert
 # Work files go to .build-fuzz/ (ignored by git): the binary, corpus-NAME/, and crash-*/timeout-*/oom-* artifacts.
 # A crasher worth keeping becomes Fixtures/fuzz/crash-<hash>.log with its expectation in Fixtures/MANIFEST.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 target=pipeline
 if [[ $# -ge 2 && "$1" == --target ]]; then target="$2"; shift 2; fi
-case "$target" in pipeline|gzip|live|config|args) ;; *) echo "fuzz: unknown target $target (pipeline, gzip, live, config, args)" >&2; exit 2 ;; esac
+case "$target" in pipeline|gzip|live|config|args|views|merge) ;; *) echo "fuzz: unknown target $target (pipeline, gzip, live, config, args, views, merge)" >&2; exit 2 ;; esac
 reproduce=()
 seconds=60
 if [[ $# -gt 0 && -f "$1" ]]; then reproduce=("$@"); set --
@@ -64,8 +66,15 @@ fi
 # Seed corpus (copies; the corpus grows in .build-fuzz, never in Fixtures).
 logs() { find Fixtures -type f \( -name '*.log' -o -name '*.ndjson' -o -name '*.txt' -o -name '*.jsonl' \) | sort; }
 case "$target" in
-    pipeline)
+    pipeline|views)
         logs | while read -r f; do cp -n "$f" "$corpus/seed-${f//\//_}"; done ;;
+    merge)
+        # Shards' reports: a lint report and a leak report of some fixtures, as the debug binary writes them.
+        for f in Fixtures/seeds/navtest-missing-dealloc.log Fixtures/hostile/terminal-nslog.log Fixtures/tests/xcodebuild-hosted-leak.log; do
+            s="$corpus/seed-${f//\//_}"
+            [[ -e "$s.lint.json" ]] || .build/debug/vclint lint "$f" --reporter "json:$s.lint.json" >/dev/null 2>&1 || true
+            [[ -e "$s.leaks.json" ]] || .build/debug/vclint leaks "$f" --format json > "$s.leaks.json" 2>/dev/null || true
+        done ;;
     gzip)
         # A mode byte (0: the bytes as they are; 1: compressed into members with trailing bytes; 2: cut short), then the data.
         logs | head -40 | while read -r f; do
@@ -108,6 +117,8 @@ export LSAN_OPTIONS="suppressions=$PWD/Tests/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPT
 export VCLINT_FUZZ_TARGET="$target"
 if [[ ${#reproduce[@]} -gt 0 ]]; then exec "$binary" "${reproduce[@]}"; fi
 timeout=1; max_len=65536
-case "$target" in args) timeout=20; max_len=4096 ;; config) max_len=16384 ;; esac
-"$binary" "$corpus" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len" \
+rss=2048
+# What vclint shows of a capture stays within a few times the input (at most 64 KiB here).
+case "$target" in args) timeout=20; max_len=4096 ;; config) max_len=16384 ;; views|merge) timeout=3; rss=1024 ;; esac
+"$binary" "$corpus" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" -max_len="$max_len" \
     -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 "$@"
