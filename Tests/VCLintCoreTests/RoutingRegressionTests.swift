@@ -119,4 +119,102 @@ import Testing
         #expect(r.summary == ["leaked_controller@11"])
         #expect(r.findings.first?.controller.instance == "ModalViewController#2")
     }
+
+    /// Fixtures/flows/pop-below-the-twin.log without times: tab 0 holds List, List; tab 1 holds List,
+    /// Detail, List. The switch back from tab 2 (new first) shows one of the two List tops, which the log
+    /// cannot tell apart; the pop after it reveals a List, which a pop of tab 0's top explains (the one right
+    /// below it), and a pop of tab 1's only as a pop two levels down that takes the Detail along.
+    static let popBelowTheTwin = """
+        -[Tab0RootViewController viewDidLoad]
+        -[Tab0RootViewController viewWillAppear:]
+        -[Tab0RootViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[Tab0RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[Tab0RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[Tab1RootViewController viewDidLoad]
+        -[Tab1RootViewController viewWillAppear:]
+        -[ListViewController viewWillDisappear:]
+        -[ListViewController viewDidDisappear:]
+        -[Tab1RootViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[Tab1RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[Tab1RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[DetailViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[DetailViewController viewDidAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ListViewController viewDidLoad]
+        -[DetailViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[ListViewController viewDidAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[Tab2RootViewController viewDidLoad]
+        -[Tab2RootViewController viewWillAppear:]
+        -[ListViewController viewWillDisappear:]
+        -[ListViewController viewDidDisappear:]
+        -[Tab2RootViewController viewDidAppear:]
+        -[ListViewController viewWillAppear:]
+        -[Tab2RootViewController viewWillDisappear:]
+        -[Tab2RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ListViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        """
+
+    @Test func popRevealsTheOneRightBelowATwinBeforeOneFurtherDown() {
+        let r = lint(Self.popBelowTheTwin + "\n-[ListViewController dealloc]")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+    }
+
+    @Test func theTwinThatLeftLeaksAloneWhenItNeverDeallocates() {
+        // The same pop without its dealloc: the List that left (line 45) leaked, not the Detail (another
+        // class's dealloc shows that the app logs deallocs).
+        let r = lint(Self.popBelowTheTwin + "\n-[SheetViewController dealloc]")
+        #expect(r.summary == ["leaked_controller@45"])
+        #expect(r.findings.first?.controller.className == "ListViewController")
+    }
+
+    @Test func aPopFurtherDownStillTakesTheMiddleAlongWithoutATwin() {
+        // One tab: Root, List, Detail, List; the top List is popped to the List two levels down (no twin
+        // of it on top of another stack): the Detail between goes with it, and its missing dealloc is a leak.
+        let r = lint("""
+        -[RootViewController viewDidLoad]
+        -[RootViewController viewWillAppear:]
+        -[RootViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[RootViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[RootViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[DetailViewController viewDidLoad]
+        -[ListViewController viewWillDisappear:]
+        -[DetailViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[DetailViewController viewDidAppear:]
+        -[ListViewController viewDidLoad]
+        -[DetailViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[DetailViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ListViewController viewWillDisappear:]
+        -[ListViewController viewWillAppear:]
+        -[ListViewController viewDidDisappear:]
+        -[ListViewController viewDidAppear:]
+        -[ListViewController dealloc]
+        """)
+        #expect(r.summary == ["leaked_controller@21"])
+        #expect(r.findings.first?.controller.className == "DetailViewController")
+    }
 }

@@ -119,3 +119,47 @@ import VCLintSimulation
 extension EnvelopeFormat: CustomTestStringConvertible {
     public var testDescription: String { rawValue }
 }
+
+/// Fault-free captures as `vclint-loggen --size` writes them: runs of the simulator one after another
+/// (seed, seed+1, …, each a relaunch with a later clock and a new pid, the app logging `init` and
+/// `dealloc` as its first run drew), about 200 KB each, over many seeds, in the default envelope and
+/// dialect and in the others: no error and no warning (infos such as memory_warning are fine). A false
+/// finding on fault-free captures once showed only in 256 MiB captures (Fixtures/flows/pop-below-the-twin.log);
+/// `Benchmarks/fault-free.sh` checks the large sizes. A failure prints how to rebuild its capture.
+@Suite struct FaultFreeCapturePropertyTests {
+    static let size = 200_000
+
+    /// The bytes `vclint-loggen --seed SEED --envelope E --dialect D --size SIZE` writes.
+    static func capture(_ first: NavigationSimulator.Options, size: Int) -> String {
+        var o = first
+        var text = ""
+        repeat {
+            let out = NavigationSimulator.generate(o)
+            text += out.text
+            o.seed &+= 1
+            o.startTime = out.endTime + 60
+            o.firstPID = out.nextPID
+            o.logsInit = out.logsInit
+            o.logsDealloc = out.logsDealloc
+        } while text.utf8.count < size
+        return text
+    }
+
+    @Test func faultFreeCapturesAreClean() {
+        for k in UInt64(0)..<50 {
+            var o = NavigationSimulator.Options(seed: 1 + k &* 211)
+            // Half of them as the benchmarks make them; the others in every envelope and dialect.
+            if k % 2 == 1 {
+                o.envelope = SimulationPropertyTests.envelopes[Int(k / 2) % SimulationPropertyTests.envelopes.count]
+                o.dialect = NavigationSimulator.Dialect.allCases.filter { $0 != .freeForm }[Int(k / 2) % 5]
+            }
+            let text = Self.capture(o, size: Self.size)
+            let r = Linter(options: LintOptions()).lint(bytes: Array(text.utf8), path: "capture.log", feedSize: 65536)
+            let bad = r.findings.filter { $0.severity == .error || $0.severity == .warning }
+            #expect(bad.isEmpty, """
+                vclint-loggen --seed \(o.seed) --envelope \(o.envelope.rawValue) --dialect \(o.dialect.rawValue) --size \(Self.size): \
+                \(bad.prefix(3).map { "\($0.rule)@\($0.line) \($0.message)" })
+                """)
+        }
+    }
+}

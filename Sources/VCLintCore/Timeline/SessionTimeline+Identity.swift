@@ -314,27 +314,37 @@ extension SessionTimeline {
         return false
     }
 
-    /// A pop reveals the controller below the leaving one (docs/lifecycle.md#evidence-of-removal): among
-    /// hidden instances of the arriving class, one below the leaving controller (the latest active of
-    /// them), even if another was active more recently (the top of another tab). When none is below it, but
-    /// one is below an address-less twin of it (same class, hidden, on top of its stack), the log could not
-    /// tell the twins apart when one of them appeared earlier (a tab switch that showed the other tab's
-    /// top): the pop reveals that instance (`takeTwinsPlace` then puts the leaving one in its twin's
-    /// place). Nil when the ordinary choice stands: a new controller (a push), one below the leaving one,
-    /// or no pop.
+    /// A pop reveals the controller below the leaving one (docs/lifecycle.md#evidence-of-removal). When the
+    /// one chosen by state (`ordinary`) is not right below it, the hidden instances of the arriving class are
+    /// ranked by how a pop would reveal them (`popRank`): right below the leaving controller, right below an
+    /// address-less twin of it (same class, hidden, on top of its stack: the log could not tell the twins
+    /// apart when one of them appeared earlier, in a tab switch that showed the other tab's top, and
+    /// `takeTwinsPlace` then puts the leaving one in its twin's place), further below the leaving one (a pop
+    /// to it: the controllers between go too), further below a twin. The latest active of the best rank wins,
+    /// even if another was active more recently (the top of another tab). Nil when the ordinary choice
+    /// stands: a new controller (a push), one right below the leaving one, or no pop.
     func revealedByPop(_ live: ArraySlice<Instance>, instead ordinary: Instance) -> Instance? {
-        guard ordinary.appearedEver, Self.hiddenInStack(ordinary),
-              let leaving = soleLeaving(), coverPath(from: ordinary, to: leaving) == nil else { return nil }
-        var below: Instance?
-        for c in live where c !== ordinary && Self.hiddenInStack(c) && (below == nil || c.lastActivity > below!.lastActivity) {
-            if coverPath(from: c, to: leaving) != nil { below = c }
-        }
-        if below != nil { return below }
-        var chosen: Instance?
-        for c in live where Self.hiddenInStack(c) && (chosen == nil || c.lastActivity > chosen!.lastActivity) {
-            if twinAbove(c, of: leaving) != nil { chosen = c }
+        guard ordinary.appearedEver, Self.hiddenInStack(ordinary), let leaving = soleLeaving() else { return nil }
+        // The common pop: what the state chose is right below the leaving one.
+        if coverPath(from: ordinary, to: leaving)?.count == 1 { return nil }
+        var chosen: Instance?, chosenRank = Int.max
+        for c in live where Self.hiddenInStack(c) {
+            guard let r = popRank(c, below: leaving), r < chosenRank || (r == chosenRank && c.lastActivity > chosen!.lastActivity) else { continue }
+            chosen = c
+            chosenRank = r
         }
         return chosen
+    }
+
+    /// How a pop of `leaving` would reveal `c`, best first: 0 right below it, 1 right below an address-less
+    /// twin of it (`twinAbove`), 2 further below it, 3 further below a twin; nil when it is below neither.
+    /// A pop shows the controller right below the one leaving; only a pop to a given controller (or to the
+    /// root) skips some, which is the rarer reading, so one right below a twin is the likelier one.
+    func popRank(_ c: Instance, below leaving: Instance) -> Int? {
+        let own = coverPath(from: c, to: leaving)?.count
+        if own == 1 { return 0 }
+        if let twin = twinAbove(c, of: leaving)?.count, twin == 1 || own == nil { return twin == 1 ? 1 : 3 }
+        return own == nil ? nil : 2
     }
 
     /// The controller leaving in the open transition, when it is the only one, address-less and
@@ -352,22 +362,26 @@ extension SessionTimeline {
 
     static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .disappeared }
 
-    /// An address-less twin of `leaving` (same class, hidden, on top of its stack) that `below` is
-    /// under, with the path up to it (`coverPath`).
+    /// The shortest path (`coverPath`) from `below` up to an address-less twin of `leaving` (same class,
+    /// hidden, on top of its stack) that `below` is under; nil when it is under none.
     func twinAbove(_ below: Instance, of leaving: Instance) -> [Instance]? {
         guard below.coveredBy.contains(where: { $0.isAlive }), let twins = existingClass(leaving.className)?.live, twins.count > 1 else { return nil }
+        var shortest: [Instance]?
         for twin in twins.suffix(Self.routingWindow).reversed() where twin !== leaving && twin !== below && twin.address == nil
             && Self.hiddenInStack(twin) && !twin.coveredBy.contains(where: { $0.isAlive }) {
-            if let path = coverPath(from: below, to: twin) { return path }
+            guard let path = coverPath(from: below, to: twin), path.count < shortest?.count ?? Int.max else { continue }
+            if path.count == 1 { return path }
+            shortest = path
         }
-        return nil
+        return shortest
     }
 
-    /// An appearance that a pop of `leaving` would explain only if `leaving` stood where its twin is
-    /// (the twins were told apart wrongly before): the leaving one takes the twin's place above the
-    /// arriving one, so that the pop removes it (and what stands between).
+    /// An appearance that a pop of `leaving` explains better if `leaving` stood where its twin is
+    /// (`popRank`: the twins were told apart wrongly before): the leaving one takes the twin's place above
+    /// the arriving one, so that the pop removes it (and what stands between), not the controllers that
+    /// stand between the arriving one and where the leaving one was thought to be.
     func takeTwinsPlace(_ arriving: Instance) {
-        guard let leaving = soleLeaving(), leaving !== arriving, coverPath(from: arriving, to: leaving) == nil,
+        guard let leaving = soleLeaving(), leaving !== arriving, let rank = popRank(arriving, below: leaving), rank == 1 || rank == 3,
               let path = twinAbove(arriving, of: leaving), let twin = path.last else { return }
         let under = path.count >= 2 ? path[path.count - 2] : arriving
         under.coveredBy.replace(twin, with: leaving)
