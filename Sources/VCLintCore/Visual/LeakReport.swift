@@ -71,12 +71,17 @@ public struct LeakReport: Sendable {
         var confirmed: [Entry] = []
         var unconfirmed: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
+        // The paths already listed for each unjudged class (a class unjudged in every one of 100k
+        // files must not cost a scan of its list per file).
+        var listedPaths: [String: Set<String>] = [:]
         for input in inputs {
+            var sessionAt: [Int: Int] = [:]
+            for (k, s) in input.timeline.sessions.enumerated() where sessionAt[s.id] == nil { sessionAt[s.id] = k }
             // A leak's test is its finding's (the test running at its line).
             var testAt: [Int: String] = [:]
             for f in input.findings where f.rule == "leaked_controller" { if let t = f.test { testAt[f.line] = t } }
             for leak in input.timeline.leaks {
-                let s = input.timeline.sessions.first { $0.id == leak.session }
+                let s = sessionAt[leak.session].map { input.timeline.sessions[$0] }
                 var evidence: [Evidence] = []
                 func add(_ r: EventRef?, _ note: String) {
                     guard let r, !evidence.contains(where: { $0.line == r.line }) else { return }
@@ -96,7 +101,7 @@ public struct LeakReport: Sendable {
                 var g = unjudgedByClass[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
                 g.instances += u.instances
                 g.removedWithoutDealloc += u.removedWithoutDealloc
-                if !g.paths.contains(input.path) { g.paths.append(input.path) }
+                if listedPaths[u.className, default: []].insert(input.path).inserted { g.paths.append(input.path) }
                 unjudgedByClass[u.className] = g
             }
         }
@@ -333,13 +338,7 @@ extension LeakReport {
     }
 
     public static func read(path: String) throws(ReportReadError) -> Loaded {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ReportReadError(path: path, reason: .unreadable(exists ? "cannot be read" : "no such file or directory"))
-        }
+        let data = try LoadedReport.readBounded(path: path, what: "vclint leak report")
         do {
             var loaded = try parse(data)
             loaded.path = path
@@ -421,6 +420,7 @@ extension LeakReport {
         guard let first = reports.first else { throw ReportReadError(path: "-", reason: .unreadable("no report to merge")) }
         var confirmed: [Entry] = [], unconfirmed: [Entry] = []
         var unjudged: [String: Unjudged] = [:]
+        var listedPaths: [String: Set<String>] = [:]
         var judged: Set<String> = []
         var files = 0
         for r in reports {
@@ -435,7 +435,7 @@ extension LeakReport {
                 var g = unjudged[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
                 g.instances += u.instances
                 g.removedWithoutDealloc += u.removedWithoutDealloc
-                for p in u.paths where !g.paths.contains(p) { g.paths.append(p) }
+                for p in u.paths where listedPaths[u.className, default: []].insert(p).inserted { g.paths.append(p) }
                 unjudged[u.className] = g
             }
         }
