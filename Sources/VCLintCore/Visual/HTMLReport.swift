@@ -135,6 +135,8 @@ public struct HTMLReport {
     /// Past this many findings the table stops, with a line that says how many more there are
     /// (`vclint lint --reporter json` lists them all): the page stays one a browser opens.
     public static let maxListedFindings = 10_000
+    /// This page's cap (`maxListedFindings` unless a test lowers it).
+    public var listedFindings = HTMLReport.maxListedFindings
 
     public func render() -> String {
         let out = ReportWriter()
@@ -171,8 +173,8 @@ public struct HTMLReport {
         return out
     }
 
-    /// Whether finding `index` of input `file` has a row (and so an anchor to link to).
-    private static func isListed(_ index: Int, before: Int) -> Bool { before + index < maxListedFindings }
+    /// Whether finding `index` of an input after `before` others has a row (an anchor to link to).
+    private func isListed(_ index: Int, before: Int) -> Bool { before + index < listedFindings }
 
     private func count(_ s: Severity) -> Int { inputs.reduce(0) { $0 + $1.findings.count(s) } }
 
@@ -211,7 +213,7 @@ public struct HTMLReport {
             if input.timeline.sessions.isEmpty { try out.write("<p class=\"muted\">No lifecycle events.</p>\n") }
             for s in input.timeline.sessions {
                 // A finding past the table's end has no row to link to, and no dot.
-                let findings = input.findings(inSession: s.id).filter { Self.isListed($0, before: before[fi]) }
+                let findings = input.findings(inSession: s.id).filter { isListed($0, before: before[fi]) }
                     .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
                 try out.write(session(s, input: input, fileIndex: fi, findings: findings))
             }
@@ -294,7 +296,7 @@ public struct HTMLReport {
         listing: for (fi, input) in inputs.enumerated() {
             let lines = excerpts[input.path] ?? [:]
             for (i, f) in input.findings.enumerated() {
-                if shown == Self.maxListedFindings { break listing }
+                if shown == listedFindings { break listing }
                 let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
                 let sev = f.severity.rawValue
                 var row = "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"

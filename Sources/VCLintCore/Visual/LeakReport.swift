@@ -98,11 +98,10 @@ public struct LeakReport: Sendable {
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
             for u in input.timeline.unjudgedClasses {
-                var g = unjudgedByClass[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
-                g.instances += u.instances
-                g.removedWithoutDealloc += u.removedWithoutDealloc
-                if listedPaths[u.className, default: []].insert(input.path).inserted { g.paths.append(input.path) }
-                unjudgedByClass[u.className] = g
+                // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
+                let listed = listedPaths[u.className, default: []].insert(input.path).inserted
+                Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
+                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [])
             }
         }
         // A class judged in one capture is not "not logged at all".
@@ -127,6 +126,13 @@ public struct LeakReport: Sendable {
         self.unconfirmed = unconfirmed
         self.unjudged = unjudged.filter { !judged.contains($0.className) }.sorted { $0.className < $1.className }
         judgedClasses = judged
+    }
+
+    /// Adds an input's (or a shard's) counts and new paths to a class's entry, in place.
+    static func tally(_ g: inout Unjudged, _ instances: Int, _ removed: Int, paths: [String]) {
+        g.instances += instances
+        g.removedWithoutDealloc += removed
+        g.paths += paths
     }
 
     // MARK: - Formats
@@ -432,11 +438,9 @@ extension LeakReport {
             unconfirmed += r.report.unconfirmed
             judged.formUnion(r.report.judgedClasses)
             for u in r.report.unjudged {
-                var g = unjudged[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
-                g.instances += u.instances
-                g.removedWithoutDealloc += u.removedWithoutDealloc
-                for p in u.paths where listedPaths[u.className, default: []].insert(p).inserted { g.paths.append(p) }
-                unjudged[u.className] = g
+                let new = u.paths.filter { listedPaths[u.className, default: []].insert($0).inserted }
+                tally(&unjudged[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
+                      u.instances, u.removedWithoutDealloc, paths: new)
             }
         }
         let report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
