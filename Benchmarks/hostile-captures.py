@@ -7,8 +7,14 @@
   findings N    N unbalanced viewDidAppear lines (a finding each)
   classes N     N classes, each a sheet shown and dismissed over a visible root
   sheets N      N cycles of one address-less sheet over a visible root, dealloc never logged
+  pids N        N lines, each from a process id of its own (N sessions of one event each; one in
+                four an unbalanced viewDidAppear, a finding)
+  files N DIR   N small captures in DIR (a modal shown and dismissed over a root, dealloc never
+                logged, an unbalanced viewDidAppear: a finding, a removal and an unjudged class
+                in every file); prints DIR
 
-usage: hostile-captures.py KIND N > capture.log"""
+usage: hostile-captures.py KIND N [DIR] > capture.log"""
+import os
 import sys
 
 def main():
@@ -16,12 +22,12 @@ def main():
     out = sys.stdout
     t = [1_700_000_000.0]
 
-    def line(msg):
+    def line(msg, pid=100, to=None):
         t[0] += 0.001
         whole = int(t[0])
         ms = int((t[0] - whole) * 1000)
         h, m, s = whole // 3600 % 24, whole // 60 % 60, whole % 60
-        out.write(f"2024-03-01 {h:02d}:{m:02d}:{s:02d}.{ms:03d} Shop[100:200] {msg}\n")
+        (to or out).write(f"2024-03-01 {h:02d}:{m:02d}:{s:02d}.{ms:03d} Shop[{pid}:200] {msg}\n")
 
     def root():
         for cb in ("viewDidLoad", "viewWillAppear:", "viewDidAppear:"):
@@ -65,6 +71,23 @@ def main():
         for _ in range(n):
             for cb in ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"):
                 line(f"-[SheetViewController {cb}]")
+    elif kind == "pids":
+        callbacks = ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewDidAppear:")
+        for i in range(n):
+            line(f"-[HomeViewController {callbacks[i % 4]}]", pid=1000 + i)
+    elif kind == "files":
+        folder = sys.argv[3]
+        os.makedirs(folder, exist_ok=True)
+        for i in range(n):
+            with open(os.path.join(folder, f"capture-{i:06d}.log"), "w") as f:
+                for m in ("-[HomeViewController viewDidLoad]", "-[HomeViewController viewWillAppear:]", "-[HomeViewController viewDidAppear:]",
+                          "-[ModalViewController viewDidLoad]", "-[HomeViewController viewWillDisappear:]", "-[ModalViewController viewWillAppear:]",
+                          "-[HomeViewController viewDidDisappear:]", "-[ModalViewController viewDidAppear:]",
+                          "-[ModalViewController viewWillDisappear:]", "-[HomeViewController viewWillAppear:]",
+                          "-[ModalViewController viewDidDisappear:]", "-[HomeViewController viewDidAppear:]",
+                          "-[HomeViewController viewDidAppear:]"):
+                    line(m, to=f)
+        print(folder)
     else:
         sys.exit(__doc__)
 

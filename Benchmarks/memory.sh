@@ -11,6 +11,13 @@
 #   classes       100k classes, each a sheet over a visible root              ≤ 2 s
 #   sheets        60k sheet cycles of one class, three runs                   the same time each run
 #
+# and the other commands (timeline as text and as a Chrome trace, report, leaks, inspect) on the
+# shapes that were quadratic for them, against the limits docs/performance.md states:
+#
+#   pids          40k lines (2.9 MB), each from a process id of its own: 40k sessions
+#   files         100k small captures in one folder (a finding, a removal, an unjudged class each)
+#   findings      661k findings in one session (timeline chrome-trace, report)
+#
 # usage: Benchmarks/memory.sh [--no-big]   (--no-big skips the 4 GiB capture, which takes minutes
 # to generate the first time). Captures are cached in Benchmarks/data (git-ignored). Prints one
 # row per run and exits 1 if a limit is exceeded. Not a test: the figures depend on the machine.
@@ -38,13 +45,26 @@ hostile() {  # hostile KIND N → path
 
 failed=0
 printf '%-28s %12s %9s %12s  %s\n' capture bytes seconds "peak MiB" limit
-run() {  # run NAME LIMIT_MIB LIMIT_SECONDS PATH [vclint options…]
+files() {  # files N → a folder of N small captures
+    local dir="$data/files-$1"
+    if [ ! -s "$dir/capture-$(printf %06d $(($1 - 1))).log" ]; then
+        echo "generating $dir…" >&2
+        rm -rf "$dir"
+        python3 Benchmarks/hostile-captures.py files "$1" "$dir" >/dev/null
+    fi
+    echo "$dir"
+}
+
+command=lint
+run() {  # run NAME LIMIT_MIB LIMIT_SECONDS PATH [vclint options…]   (the command: $command)
     local name=$1 mib=$2 secs=$3 path=$4
     shift 4
     local stats
     stats=$(mktemp)
     # Exit 1 (findings) is expected on some of these: the figures are what is measured.
-    /usr/bin/time -o "$stats" -f '%e %M' "$bin/vclint" lint "$path" --quiet "$@" >/dev/null 2>&1 || true
+    local quiet=()
+    [ "$command" = lint ] && quiet=(--quiet)
+    /usr/bin/time -o "$stats" -f '%e %M' "$bin/vclint" $command "$path" "${quiet[@]}" "$@" >/dev/null 2>&1 || true
     local out
     out=$(tail -1 "$stats")
     rm -f "$stats"
@@ -53,7 +73,9 @@ run() {  # run NAME LIMIT_MIB LIMIT_SECONDS PATH [vclint options…]
     local verdict=ok
     if [ "$mib" != - ] && [ "$peak" -gt "$mib" ]; then verdict="OVER ${mib} MiB"; failed=1; fi
     if [ "$secs" != - ] && awk "BEGIN{exit !($s > $secs)}"; then verdict="OVER ${secs} s"; failed=1; fi
-    printf '%-28s %12s %9s %12s  %s\n' "$name" "$(wc -c < "$path")" "$s" "$peak" "$verdict"
+    local bytes
+    if [ -d "$path" ]; then bytes=$(find "$path" -type f -printf '%s\n' | awk '{s += $1} END {print s}'); else bytes=$(wc -c < "$path"); fi
+    printf '%-28s %12s %9s %12s  %s\n' "$name" "$bytes" "$s" "$peak" "$verdict"
 }
 
 if [ "$big" = 1 ]; then
@@ -75,4 +97,29 @@ run findings-661k-json 256 - "$(hostile findings 661000)" --reporter json
 run classes-100k - 2 "$(hostile classes 100000)"
 sheets=$(hostile sheets 60000)
 for k in 1 2 3; do run "sheets-60k (run $k)" - 2 "$sheets"; done
+
+# The other commands: linear in lines, sessions and files, their output streamed.
+pids=$(hostile pids 40000)
+many=$(files 100000)
+findings=$(hostile findings 661000)
+out=$(mktemp -d)
+run lint-pids-40k 64 1 "$pids"
+run lint-files-100k 384 20 "$many"
+command=timeline
+run timeline-pids-40k 160 3 "$pids"
+run timeline-trace-pids-40k 160 3 "$pids" --format chrome-trace
+run timeline-files-100k 1024 30 "$many"
+run timeline-trace-files-100k 1024 40 "$many" --format chrome-trace
+run timeline-trace-findings-661k 256 30 "$findings" --format chrome-trace
+command=report
+run report-pids-40k 160 5 "$pids" --output "$out/report.html"
+run report-files-100k 1024 60 "$many" --output "$out/report.html"
+run report-findings-661k 384 15 "$findings" --output "$out/report.html"
+command=leaks
+run leaks-pids-40k 96 2 "$pids"
+run leaks-files-100k 640 20 "$many"
+command=inspect
+run inspect-pids-40k 96 2 "$pids"
+run inspect-files-100k 1024 20 "$many"
+rm -rf "$out"
 exit $failed

@@ -38,7 +38,7 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var ruleOptions: RuleOptions
 
     func run() throws {
-        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, inspect: true)
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, inspect: true, lanes: false)
         let inspections = result.files.compactMap(\.inspection)
         let text = format == .json ? InspectionReport.json(inspections) : InspectionReport.text(inspections)
         try VisualRun.emit(text, to: file)

@@ -65,7 +65,7 @@ struct LeaksCommand: ParsableCommand {
                 printError("vclint: error: \(json): a JSON leak report among captures; give vclint leaks either captures or the JSON leak reports of shards")
                 throw ExitCode(2)
             }
-            let (result, options, pending) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+            let (result, options, pending) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, lanes: false)
             report = LeakReport(inputs: TimelineInput.from(result), graceSeconds: options.timeline.leakGraceSeconds)
             configuration = RunConfiguration(options: options)
             file = pending

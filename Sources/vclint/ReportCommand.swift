@@ -41,10 +41,11 @@ struct ReportCommand: ParsableCommand {
         // The log around each finding, read again from the captures (not from standard input).
         let wanted = HTMLReport.excerptLines(inputs)
         var excerpts: [String: [Int: String]] = [:]
-        for (source, input) in zip(sources, inputs) {
+        for (source, input) in zip(sources, inputs) where excerpts[input.path] == nil {
             if let lines = wanted[input.path] { excerpts[input.path] = LineExcerpts.read(source, lines: lines) }
         }
-        try VisualRun.emit(HTMLReport(inputs: inputs, leaks: leaks, excerpts: excerpts).render(), to: file)
+        let page = HTMLReport(inputs: inputs, leaks: leaks, excerpts: excerpts)
+        try VisualRun.emit({ out in try page.write(to: out) }, to: file)
         if result.fails(strict: strict) { throw ExitCode(1) }
     }
 }

@@ -85,20 +85,20 @@ struct TimelineCommand: ParsableCommand {
     func run() throws {
         let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
         let inputs = TimelineInput.from(result)
-        let text: String
+        let write: ReportWriting
         switch format {
         case .text:
             let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
             let toFile = file != nil
             let painted = color.color == .always || (!toFile && color.stdout)
-            text = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: painted,
-                                        axis: axis, window: window).render(inputs)
+            let renderer = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: painted, axis: axis, window: window)
+            write = { out in try renderer.write(inputs, to: out) }
         case .json:
-            text = TimelineJSON.render(inputs)
+            write = { out in try TimelineJSON.write(inputs, to: out) }
         case .chromeTrace:
-            text = ChromeTrace.render(inputs)
+            write = { out in try ChromeTrace.write(inputs, to: out) }
         }
-        try VisualRun.emit(text, to: file)
+        try VisualRun.emit(write, to: file)
     }
 }
 

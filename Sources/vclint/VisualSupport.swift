@@ -10,17 +10,20 @@ import Glibc
 enum VisualRun {
     /// Lints the inputs with the timeline recorded. An unreadable input or a bad configuration
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
+    /// `lanes`: whether the views draw swimlanes (`TimelineOptions.recordLanes`); `leaks` and
+    /// `inspect` do not, and their recording follows the controllers, not the events.
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                     inspect: Bool = false) throws -> (LintResult, LintOptions, PendingReportFile?) {
-        let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect)
+                     inspect: Bool = false, lanes: Bool = true) throws -> (LintResult, LintOptions, PendingReportFile?) {
+        let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect, lanes: lanes)
         return (result, options, file)
     }
 
     /// `load`, with the inputs the paths named (in the order of `result.files`).
     static func loadWithSources(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                                inspect: Bool = false) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
+                                inspect: Bool = false, lanes: Bool = true) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
         var (options, configuration) = try ruleOptions.resolve()
         options.timeline.recordTimeline = true
+        options.timeline.recordLanes = lanes
         options.inspect = inspect
         var file: PendingReportFile?
         do {
@@ -43,12 +46,18 @@ enum VisualRun {
 
     /// Writes the whole text to the pending file, or to stdout when there is none.
     static func emit(_ text: String, to file: PendingReportFile?) throws {
+        try emit({ out in try out.write(text) }, to: file)
+    }
+
+    /// Streams what `write` produces into the pending file, or to stdout when there is none: a
+    /// timeline or report is written as it is drawn, never held whole.
+    static func emit(_ write: @escaping ReportWriting, to file: PendingReportFile?) throws {
         guard let file else {
-            writeStdout(text)
+            writeStdout(write)
             return
         }
         do {
-            try file.commit(text)
+            try file.commit(write)
         } catch {
             printError("vclint: error: \(error.description)")
             throw ExitCode(2)

@@ -70,7 +70,7 @@ public struct Configuration: Sendable {
 
     public static func parse(_ yaml: String, path: String) throws(LoadError) -> Configuration {
         do {
-            return try parseDocument(yaml, path: path)
+            return try parseCompilingOnce(yaml, path: path).get()
         } catch {
             // A key's problem: the line where the key is written.
             guard error.line == nil, let key = error.key, let line = YAMLWording.line(ofKey: key, in: yaml) else { throw error }
@@ -78,6 +78,13 @@ public struct Configuration: Sendable {
             located.line = line.line
             located.column = line.column
             throw located
+        }
+    }
+
+    /// `parseDocument` with each distinct pattern text compiled once, however often it is aliased.
+    private static func parseCompilingOnce(_ yaml: String, path: String) -> Result<Configuration, LoadError> {
+        PatternCache.$current.withValue(PatternCache()) { () -> Result<Configuration, LoadError> in
+            do throws(LoadError) { return .success(try parseDocument(yaml, path: path)) } catch { return .failure(error) }
         }
     }
 

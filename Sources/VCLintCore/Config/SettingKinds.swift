@@ -85,15 +85,17 @@ struct RuleIDListKind: SettingKind {
 }
 
 /// PCRE2 patterns over class names, compiled once here under match and depth limits: a pattern
-/// that hits them matches nothing instead of hanging the run.
+/// that hits them matches nothing instead of hanging the run. A text listed twice (an alias) is
+/// kept once: the list matches the same classes, and each class is not tried against it again.
 struct PatternListKind: SettingKind {
     var name: String { "list of PCRE2 patterns" }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [PCRE2Pattern] {
         var out: [PCRE2Pattern] = []
-        for p in try strings(yaml, key: key) {
+        var seen: Set<String> = []
+        for p in try strings(yaml, key: key) where seen.insert(p).inserted {
             do {
-                out.append(try PCRE2Pattern(p, matchLimit: 100_000, depthLimit: 1_000))
+                out.append(try PatternCache.pattern(p, matchLimit: 100_000, depthLimit: 1_000))
             } catch {
                 throw Setting.Problem(key: key, reason: "invalid pattern '\(p)': \(error)")
             }
@@ -118,6 +120,8 @@ struct DialectListKind: SettingKind {
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [CustomDialect] {
         guard let list = yaml as? [Any] else { throw Setting.Problem(key: key, reason: "expected a \(name)") }
         var out: [CustomDialect] = []
+        // A dialect listed twice (an alias) reads no line the first did not: kept once.
+        var seen: Set<[String]> = []
         for (i, item) in list.enumerated() {
             let at = "\(key)[\(i + 1)]"
             guard let entry = item as? [String: Any] else { throw Setting.Problem(key: at, reason: "expected {pattern, events}") }
@@ -135,6 +139,7 @@ struct DialectListKind: SettingKind {
                 guard let k = kind as? String else { throw Setting.Problem(key: "\(at).events.\(text)", reason: "expected an event kind name") }
                 map[text] = k
             }
+            guard seen.insert([pattern] + map.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }).inserted else { continue }
             do {
                 out.append(try CustomDialect(pattern: pattern, events: map))
             } catch {

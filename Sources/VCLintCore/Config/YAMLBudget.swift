@@ -6,14 +6,19 @@ import Glibc
 
 /// Bounds what a configuration file may cost before Yams builds anything from it. Yams expands
 /// aliases while it constructs values (and hashes mapping keys, aliases included, while it composes),
-/// so nine nested anchors of ten aliases each ("billion laughs") are 10⁹ nodes from 520 bytes. This
-/// pass reads libyaml's event stream once, in time and memory linear in the file, and computes what
-/// the document would expand to: an anchor's size is known when its node ends, an alias adds it.
+/// so nine nested anchors of ten aliases each ("billion laughs") are 10⁹ nodes from 520 bytes, and
+/// one 20 KB scalar aliased 16,000 times is 320 MB of text from a 100 KB file. This pass reads
+/// libyaml's event stream once, in time and memory linear in the file, and computes what the
+/// document would expand to, in nodes and in the bytes of its scalars: an anchor's size is known
+/// when its node ends, an alias adds it.
 enum YAMLBudget {
     /// A configuration file larger than this is refused unread (a real one is a few KiB).
     static let maxFileBytes = 1 << 20
     /// Nodes (scalars, sequences, mappings) after every alias is expanded.
     static let maxExpandedNodes = 100_000
+    /// Bytes of text (every scalar's, keys included) after every alias is expanded: four times what
+    /// the file itself may hold, room for anchors shared by a few sections.
+    static let maxExpandedBytes = 4 << 20
     /// Nested sequences and mappings (Yams composes recursively).
     static let maxDepth = 64
 
@@ -26,15 +31,27 @@ enum YAMLBudget {
         return yaml.withUnsafeBufferPointer { buf -> String? in
             yaml_parser_set_input_string(&parser, buf.baseAddress, buf.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            var anchors: [String: Int] = [:]
+            var anchors: [String: (nodes: Int, bytes: Int)] = [:]
             var scalarAnchors: Set<String> = []
             var aliases = 0
             // One frame per open collection: its anchor, the nodes in it so far (itself included), and
             // for a mapping how many keys and values it has read (even: the next node is a key).
-            var open: [(anchor: String?, size: Int, mapping: Bool, items: Int)] = []
-            var total = 0
+            var open: [(anchor: String?, size: Int, bytes: Int, mapping: Bool, items: Int)] = []
+            var total = 0, totalBytes = 0
+            // What the open frames hold, kept as they grow (not summed over them at each event).
+            var openSize = 0, openBytes = 0
 
-            func add(_ n: Int) { if open.isEmpty { total += n } else { open[open.count - 1].size += n } }
+            func add(_ n: Int, bytes: Int) {
+                if open.isEmpty {
+                    total += n
+                    totalBytes += bytes
+                } else {
+                    open[open.count - 1].size += n
+                    open[open.count - 1].bytes += bytes
+                    openSize += n
+                    openBytes += bytes
+                }
+            }
             // Yams builds a mapping's keys as strings (and traps on any other), so a key is a scalar.
             func atKey() -> Bool { open.last.map { $0.mapping && $0.items % 2 == 0 } ?? false }
             func item() { if !open.isEmpty { open[open.count - 1].items += 1 } }
@@ -49,40 +66,46 @@ enum YAMLBudget {
                 case YAML_STREAM_END_EVENT:
                     return nil
                 case YAML_SCALAR_EVENT:
-                    add(1)
+                    let length = Int(event.data.scalar.length)
+                    add(1, bytes: length)
                     item()
                     if let a = cstring(event.data.scalar.anchor) {
-                        anchors[a] = 1
+                        anchors[a] = (1, length)
                         scalarAnchors.insert(a)
                     }
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
                     if atKey() { return "a mapping key is a \(event.type == YAML_SEQUENCE_START_EVENT ? "list" : "mapping"), not text (line \(event.start_mark.line + 1))" }
                     let mapping = event.type == YAML_MAPPING_START_EVENT
                     let anchor = mapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
-                    open.append((cstring(anchor), 1, mapping, 0))
+                    open.append((cstring(anchor), 1, 0, mapping, 0))
+                    openSize += 1
                     if open.count > maxDepth { return "nested more than \(maxDepth) levels deep" }
                 case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                     guard let frame = open.popLast() else { return nil }
+                    openSize -= frame.size
+                    openBytes -= frame.bytes
                     if let a = frame.anchor {
-                        anchors[a] = frame.size
+                        anchors[a] = (frame.size, frame.bytes)
                         scalarAnchors.remove(a)
                     }
-                    add(frame.size)
+                    add(frame.size, bytes: frame.bytes)
                     item()
                 case YAML_ALIAS_EVENT:
                     aliases += 1
                     // An undefined alias is Yams' error to report, with its position.
                     guard let a = cstring(event.data.alias.anchor), let size = anchors[a] else { return nil }
                     if atKey() && !scalarAnchors.contains(a) { return "a mapping key is an alias of a list or mapping, not text (line \(event.start_mark.line + 1))" }
-                    add(size)
+                    add(size.nodes, bytes: size.bytes)
                     item()
                 default:
                     break
                 }
                 // Every open frame's size is part of the total the document expands to.
-                let expanded = total + open.reduce(0) { $0 + $1.size }
-                if expanded > maxExpandedNodes {
+                if total + openSize > maxExpandedNodes {
                     return "YAML aliases expand to more than \(maxExpandedNodes) nodes (\(aliases) alias\(aliases == 1 ? "" : "es") read so far); a configuration has no need of that many"
+                }
+                if totalBytes + openBytes > maxExpandedBytes {
+                    return "YAML aliases expand to more than \(maxExpandedBytes >> 20) MiB of text (\(aliases) alias\(aliases == 1 ? "" : "es") read so far); a configuration has no need of that much"
                 }
             }
         }

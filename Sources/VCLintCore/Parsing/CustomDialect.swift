@@ -31,7 +31,8 @@ public struct CustomDialect: Sendable {
     public init(pattern source: String, events: [String: String]) throws(DefinitionError) {
         let compiled: PCRE2Pattern
         do {
-            compiled = try PCRE2Pattern(source, matchLimit: Self.matchLimit, depthLimit: Self.depthLimit)
+            // One compilation per distinct text while a configuration is read (`PatternCache`).
+            compiled = try PatternCache.pattern(source, matchLimit: Self.matchLimit, depthLimit: Self.depthLimit)
         } catch {
             throw .pattern("\(error)")
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a JSON report cannot be read or merged: `PATH: reason`, one line for stderr.
 public struct ReportReadError: Error, CustomStringConvertible, Sendable {
@@ -58,16 +61,46 @@ public struct LoadedReport: Sendable {
     /// shards, and a forged or corrupt count near Int.max would overflow that sum.
     static let countRange = 0...(1 << 48)
 
-    public static func read(path: String) throws(ReportReadError) -> LoadedReport {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            var isDir: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-            let why = !exists ? "no such file or directory" : isDir.boolValue ? "is a directory" : "cannot be read"
-            throw ReportReadError(path: path, reason: .unreadable(why))
+    /// The most a JSON report read back (`merge`, `vclint leaks` of shards) may hold. A shard's
+    /// report of 661k findings is about 190 MiB; past this, a report is refused before it is parsed
+    /// (the JSON parser needs several times the file in memory), and `vclint merge /dev/zero`
+    /// fails at once instead of filling memory.
+    public static let maxBytes = 256 << 20
+
+    /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
+    static func readBounded(path: String, what: String) throws(ReportReadError) -> Data {
+        func failure(_ code: Int32) -> ReportReadError {
+            ReportReadError(path: path, reason: .unreadable(code == ENOENT ? "no such file or directory"
+                : code == EISDIR ? "is a directory" : "cannot be read (\(String(cString: strerror(code)).lowercased()))"))
         }
+        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw failure(EISDIR) }
+            if (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) > maxBytes { throw tooLarge(path, what) }
+        }
+        var out = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno)
+            }
+            if n == 0 { return out }
+            if out.count + n > maxBytes { throw tooLarge(path, what) }
+            out.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    private static func tooLarge(_ path: String, _ what: String) -> ReportReadError {
+        ReportReadError(path: path, reason: .unreadable("more than \(maxBytes >> 20) MiB, which no \(what) is; refused unread"))
+    }
+
+    public static func read(path: String) throws(ReportReadError) -> LoadedReport {
+        let data = try readBounded(path: path, what: "vclint JSON report")
         do {
             return try parse(data, path: path)
         } catch {

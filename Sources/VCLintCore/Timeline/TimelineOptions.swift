@@ -14,6 +14,11 @@ public struct TimelineOptions: Sendable {
     public var live = false
     /// Keep the timeline (`vclint timeline`, `leaks`, `report`); lint leaves it off and pays nothing.
     public var recordTimeline = false
+    /// With `recordTimeline`: keep what swimlanes draw (every callback's stamp, the state intervals,
+    /// the transitions, the UIKit warnings' text). `leaks` and `inspect` turn it off: they read the
+    /// sessions, the instances (their first callback and which kinds they log), removals and
+    /// leaks, and the recording then follows the controllers, not the events.
+    public var recordLanes = true
     /// How long a class's live list grows before out-of-reach removed instances are evicted
     /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.
     var evictionFloor = 256

@@ -190,6 +190,8 @@ final class TimelineRecorder {
         var lastDismissMarker = 0
         var lastToParent = 0
         var lastFromParent = 0
+        /// What the latest callback said of the parent (willMove/didMove), kept when callbacks are not.
+        var lastToParentValue: Bool?
 
         init(_ instance: Instance, session: Int) {
             self.instance = instance
@@ -223,11 +225,16 @@ final class TimelineRecorder {
         var windowStart: Int { transitions.last?.end.line ?? 0 }
     }
 
+    /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
+    /// callback and one of each other kind, and no interval, transition or warning is kept.
+    let lanes: Bool
     private var order = 0
     private var current = TimelineStamp(line: 0, order: 0, time: nil)
     private var sessions: [SessionLog] = []
     private var sessionBySerial: [Int: SessionLog] = [:]
     private var instances: [Int: InstanceLog] = [:]
+
+    init(lanes: Bool = true) { self.lanes = lanes }
 
     func begin(session serial: Int, process: String, pid: Int?) {
         let s = SessionLog(serial: serial, process: process, pid: pid)
@@ -248,6 +255,7 @@ final class TimelineRecorder {
     func warning(_ e: Event, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
         let st = stamp(e, s)
+        guard lanes else { return }
         s.warnings.append(RecordedWarning(kind: e.kind, stamp: st, className: e.className, text: e.text ?? ""))
     }
 
@@ -271,13 +279,20 @@ final class TimelineRecorder {
             case .unknown: toParent = nil
             }
         }
-        log.callbacks.append(RecordedCallback(kind: e.kind, stamp: st, toParent: toParent))
+        log.lastToParentValue = toParent
+        if lanes || !log.callbacks.contains(where: { $0.kind == e.kind }) {
+            log.callbacks.append(RecordedCallback(kind: e.kind, stamp: st, toParent: toParent))
+        }
     }
 
     /// After the state machine applied the event: the instance's lane and late markers.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
         guard let log = instances[inst.serial], let s = sessionBySerial[serial] else { return }
         let st = current
+        guard lanes else {
+            if log.dealloc == nil, !inst.isAlive { log.dealloc = st }
+            return
+        }
         if log.dealloc == nil {
             if !inst.isAlive {
                 close(log, at: st, openAtEnd: false)
@@ -298,7 +313,7 @@ final class TimelineRecorder {
         case .dismissBegin, .dismissEnd:
             log.lastDismissMarker = e.line
         case .willMoveToParent, .didMoveToParent:
-            switch log.callbacks.last?.toParent {
+            switch log.lastToParentValue {
             case true?: log.lastToParent = e.line
             case false?: log.lastFromParent = e.line
             case nil:
@@ -343,7 +358,7 @@ final class TimelineRecorder {
 
     /// A transition the state machine settled (its removal inference is done).
     func settled(_ t: Transition, session serial: Int, facts: SettleFacts) {
-        guard let s = sessionBySerial[serial], !t.members.isEmpty else { return }
+        guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
         let members = t.members.map { m in
             RecordedTransition.Member(
                 instance: m.instance.serial, label: m.instance.label,

@@ -36,6 +36,11 @@ enum HTMLPage {
     """
 
     static func document(title: String, body: String) -> String {
+        head(title: title) + body + tail
+    }
+
+    /// The page up to its body's content.
+    static func head(title: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -48,12 +53,12 @@ enum HTMLPage {
         </style>
         </head>
         <body>
-        \(body)
-        </body>
-        </html>
 
         """
     }
+
+    /// The page after its body's content.
+    static let tail = "\n</body>\n</html>\n"
 }
 
 /// The report's colours: one per severity and one per lane state, chosen far apart (a test measures
@@ -113,13 +118,11 @@ public struct HTMLReport {
     public static func excerptLines(_ inputs: [TimelineInput]) -> [String: Set<Int>] {
         var out: [String: Set<Int>] = [:]
         var budget = maxExcerpts
-        for input in inputs {
-            for f in input.findings where budget > 0 {
+        for input in inputs where budget > 0 {
+            for f in input.findings.prefix(budget) {
                 budget -= 1
-                var lines = out[input.path] ?? []
-                for l in max(1, f.line - context)...(f.line + context) { lines.insert(l) }
-                for r in f.related where r.path == f.path { lines.insert(r.line) }
-                out[input.path] = lines
+                for l in max(1, f.line - context)...(f.line + context) { out[input.path, default: []].insert(l) }
+                for r in f.related where r.path == f.path { out[input.path, default: []].insert(r.line) }
             }
         }
         return out
@@ -129,22 +132,51 @@ public struct HTMLReport {
 
     static func anchor(_ file: Int, _ finding: Int) -> String { "finding-\(file + 1)-\(finding + 1)" }
 
+    /// Past this many findings the table stops, with a line that says how many more there are
+    /// (`vclint lint --reporter json` lists them all): the page stays one a browser opens.
+    public static let maxListedFindings = 10_000
+    /// This page's cap (`maxListedFindings` unless a test lowers it).
+    public var listedFindings = HTMLReport.maxListedFindings
+
     public func render() -> String {
-        var body = "<h1>\(Self.h(title))</h1>\n"
-        for s in sections {
-            switch s {
-            case .summary: body += summary()
-            case .timelines: body += timelines()
-            case .findings: body += findings()
-            case .leaks: body += "<h2 id=\"leaks\">Leaks</h2>\n" + leaks.htmlSection()
-            case .files: body += files()
-            }
-        }
-        body += "<p class=\"muted\">\(Self.h(VCLintVersion.name)) \(Self.h(VCLintVersion.version))</p>\n"
-        return HTMLPage.document(title: title, body: body)
+        let out = ReportWriter()
+        try? write(to: out)
+        return out.text
     }
 
-    private func count(_ s: Severity) -> Int { inputs.reduce(0) { $0 + $1.findings.filter { $0.severity == s }.count } }
+    /// The page written as it is produced, a section, a session, a finding at a time (as the lint
+    /// reporters write theirs): it never exists whole in memory.
+    public func write(to out: ReportWriter) throws(ReportWriteError) {
+        try out.write(HTMLPage.head(title: title))
+        try out.write("<h1>\(Self.h(title))</h1>\n")
+        for s in sections {
+            switch s {
+            case .summary: try out.write(summary())
+            case .timelines: try timelines(out)
+            case .findings: try findings(out)
+            case .leaks: try out.write("<h2 id=\"leaks\">Leaks</h2>\n" + leaks.htmlSection())
+            case .files: try files(out)
+            }
+        }
+        try out.write("<p class=\"muted\">\(Self.h(VCLintVersion.name)) \(Self.h(VCLintVersion.version))</p>\n")
+        try out.write(HTMLPage.tail)
+    }
+
+    /// `listedBefore[k]`: how many findings the inputs before input `k` have in the table.
+    private var listedBefore: [Int] {
+        var out: [Int] = []
+        var n = 0
+        for input in inputs {
+            out.append(n)
+            n += input.findings.count
+        }
+        return out
+    }
+
+    /// Whether finding `index` of an input after `before` others has a row (an anchor to link to).
+    private func isListed(_ index: Int, before: Int) -> Bool { before + index < listedFindings }
+
+    private func count(_ s: Severity) -> Int { inputs.reduce(0) { $0 + $1.findings.count(s) } }
 
     private func summary() -> String {
         let lines = inputs.reduce(0) { $0 + $1.stats.lines }
@@ -173,20 +205,22 @@ public struct HTMLReport {
         return out
     }
 
-    private func timelines() -> String {
-        var out = "<h2 id=\"timelines\">Timelines</h2>\n" + legend()
+    private func timelines(_ out: ReportWriter) throws(ReportWriteError) {
+        try out.write("<h2 id=\"timelines\">Timelines</h2>\n" + legend())
+        let before = listedBefore
         for (fi, input) in inputs.enumerated() {
-            out += "<h3>\(Self.h(input.path))</h3>\n"
-            let findings = input.findings.enumerated().map { ($0.element, $0.offset) }
-            if input.timeline.sessions.isEmpty { out += "<p class=\"muted\">No lifecycle events.</p>\n" }
+            try out.write("<h3>\(Self.h(input.path))</h3>\n")
+            if input.timeline.sessions.isEmpty { try out.write("<p class=\"muted\">No lifecycle events.</p>\n") }
             for s in input.timeline.sessions {
-                out += session(s, input: input, fileIndex: fi, findings: findings)
+                // A finding past the table's end has no row to link to, and no dot.
+                let findings = input.findings(inSession: s.id).filter { isListed($0, before: before[fi]) }
+                    .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
+                try out.write(session(s, input: input, fileIndex: fi, findings: findings))
             }
         }
-        return out
     }
 
-    private func session(_ s: RecordedSession, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int)]) -> String {
+    private func session(_ s: RecordedSession, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
         let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
         guard let layout = SessionLayout(s, input: input, findings: findings, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
             return ""
@@ -253,28 +287,34 @@ public struct HTMLReport {
         return out
     }
 
-    private func findings() -> String {
-        var out = "<h2 id=\"findings\">Findings</h2>\n"
+    private func findings(_ out: ReportWriter) throws(ReportWriteError) {
+        try out.write("<h2 id=\"findings\">Findings</h2>\n")
         let total = inputs.reduce(0) { $0 + $1.findings.count }
-        if total == 0 { return out + "<p>No lifecycle violations.</p>\n" }
-        out += "<table class=\"findings\"><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n"
+        if total == 0 { return try out.write("<p>No lifecycle violations.</p>\n") }
+        try out.write("<table class=\"findings\"><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n")
         var shown = 0
-        for (fi, input) in inputs.enumerated() {
+        listing: for (fi, input) in inputs.enumerated() {
             let lines = excerpts[input.path] ?? [:]
             for (i, f) in input.findings.enumerated() {
+                if shown == listedFindings { break listing }
                 let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
                 let sev = f.severity.rawValue
-                out += "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
+                var row = "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
                 // Inside a test: the test's name under the message.
                 let test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
-                out += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
+                row += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
                 shown += 1
                 if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {
-                    out += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"
+                    row += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"
                 }
+                try out.write(row)
             }
         }
-        return out + "</tbody></table>\n"
+        if total > shown {
+            let more = total - shown
+            try out.write("<tr class=\"more\"><td colspan=\"6\"><strong>\(LeakReport.plural(more, "more finding")) not listed here</strong>: the page lists the first \(shown) (and marks only those on the timelines); <code>vclint lint --reporter json</code> lists every one.</td></tr>\n")
+        }
+        try out.write("</tbody></table>\n")
     }
 
     /// The log around a finding: its line marked in its severity's colour, the related lines marked
@@ -307,17 +347,19 @@ public struct HTMLReport {
         return out + "</pre>"
     }
 
-    private func files() -> String {
-        var out = "<h2 id=\"files\">Files</h2>\n<table><thead><tr><th>file</th><th class=\"num\">lines</th><th class=\"num\">bytes</th><th class=\"num\">events</th>"
-        out += "<th class=\"num\">sessions</th><th class=\"num\">controllers</th><th>formats</th><th class=\"num\">errors</th><th class=\"num\">warnings</th><th class=\"num\">infos</th></tr></thead><tbody>\n"
+    private func files(_ out: ReportWriter) throws(ReportWriteError) {
+        var head = "<h2 id=\"files\">Files</h2>\n<table><thead><tr><th>file</th><th class=\"num\">lines</th><th class=\"num\">bytes</th><th class=\"num\">events</th>"
+        head += "<th class=\"num\">sessions</th><th class=\"num\">controllers</th><th>formats</th><th class=\"num\">errors</th><th class=\"num\">warnings</th><th class=\"num\">infos</th></tr></thead><tbody>\n"
+        try out.write(head)
         for input in inputs {
             let st = input.stats
             let formats = st.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-            func n(_ s: Severity) -> Int { input.findings.filter { $0.severity == s }.count }
-            out += "<tr><td><code>\(Self.h(input.path))</code></td><td class=\"num\">\(st.lines)</td><td class=\"num\">\(st.bytes)</td><td class=\"num\">\(st.events)</td>"
-            out += "<td class=\"num\">\(st.sessions)</td><td class=\"num\">\(st.controllers)</td><td>\(Self.h(formats))</td>"
-            out += "<td class=\"num\">\(n(.error))</td><td class=\"num\">\(n(.warning))</td><td class=\"num\">\(n(.info))</td></tr>\n"
+            func n(_ s: Severity) -> Int { input.findings.count(s) }
+            var row = "<tr><td><code>\(Self.h(input.path))</code></td><td class=\"num\">\(st.lines)</td><td class=\"num\">\(st.bytes)</td><td class=\"num\">\(st.events)</td>"
+            row += "<td class=\"num\">\(st.sessions)</td><td class=\"num\">\(st.controllers)</td><td>\(Self.h(formats))</td>"
+            row += "<td class=\"num\">\(n(.error))</td><td class=\"num\">\(n(.warning))</td><td class=\"num\">\(n(.info))</td></tr>\n"
+            try out.write(row)
         }
-        return out + "</tbody></table>\n"
+        try out.write("</tbody></table>\n")
     }
 }

@@ -71,12 +71,17 @@ public struct LeakReport: Sendable {
         var confirmed: [Entry] = []
         var unconfirmed: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
+        // The paths already listed for each unjudged class (a class unjudged in every one of 100k
+        // files must not cost a scan of its list per file).
+        var listedPaths: [String: Set<String>] = [:]
         for input in inputs {
+            var sessionAt: [Int: Int] = [:]
+            for (k, s) in input.timeline.sessions.enumerated() where sessionAt[s.id] == nil { sessionAt[s.id] = k }
             // A leak's test is its finding's (the test running at its line).
             var testAt: [Int: String] = [:]
             for f in input.findings where f.rule == "leaked_controller" { if let t = f.test { testAt[f.line] = t } }
             for leak in input.timeline.leaks {
-                let s = input.timeline.sessions.first { $0.id == leak.session }
+                let s = sessionAt[leak.session].map { input.timeline.sessions[$0] }
                 var evidence: [Evidence] = []
                 func add(_ r: EventRef?, _ note: String) {
                     guard let r, !evidence.contains(where: { $0.line == r.line }) else { return }
@@ -93,11 +98,10 @@ public struct LeakReport: Sendable {
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
             for u in input.timeline.unjudgedClasses {
-                var g = unjudgedByClass[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
-                g.instances += u.instances
-                g.removedWithoutDealloc += u.removedWithoutDealloc
-                if !g.paths.contains(input.path) { g.paths.append(input.path) }
-                unjudgedByClass[u.className] = g
+                // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
+                let listed = listedPaths[u.className, default: []].insert(input.path).inserted
+                Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
+                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [])
             }
         }
         // A class judged in one capture is not "not logged at all".
@@ -122,6 +126,13 @@ public struct LeakReport: Sendable {
         self.unconfirmed = unconfirmed
         self.unjudged = unjudged.filter { !judged.contains($0.className) }.sorted { $0.className < $1.className }
         judgedClasses = judged
+    }
+
+    /// Adds an input's (or a shard's) counts and new paths to a class's entry, in place.
+    static func tally(_ g: inout Unjudged, _ instances: Int, _ removed: Int, paths: [String]) {
+        g.instances += instances
+        g.removedWithoutDealloc += removed
+        g.paths += paths
     }
 
     // MARK: - Formats
@@ -333,13 +344,7 @@ extension LeakReport {
     }
 
     public static func read(path: String) throws(ReportReadError) -> Loaded {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ReportReadError(path: path, reason: .unreadable(exists ? "cannot be read" : "no such file or directory"))
-        }
+        let data = try LoadedReport.readBounded(path: path, what: "vclint leak report")
         do {
             var loaded = try parse(data)
             loaded.path = path
@@ -421,6 +426,7 @@ extension LeakReport {
         guard let first = reports.first else { throw ReportReadError(path: "-", reason: .unreadable("no report to merge")) }
         var confirmed: [Entry] = [], unconfirmed: [Entry] = []
         var unjudged: [String: Unjudged] = [:]
+        var listedPaths: [String: Set<String>] = [:]
         var judged: Set<String> = []
         var files = 0
         for r in reports {
@@ -432,11 +438,9 @@ extension LeakReport {
             unconfirmed += r.report.unconfirmed
             judged.formUnion(r.report.judgedClasses)
             for u in r.report.unjudged {
-                var g = unjudged[u.className] ?? Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])
-                g.instances += u.instances
-                g.removedWithoutDealloc += u.removedWithoutDealloc
-                for p in u.paths where !g.paths.contains(p) { g.paths.append(p) }
-                unjudged[u.className] = g
+                let new = u.paths.filter { listedPaths[u.className, default: []].insert($0).inserted }
+                tally(&unjudged[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
+                      u.instances, u.removedWithoutDealloc, paths: new)
             }
         }
         let report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,

@@ -3,12 +3,23 @@
 
 public enum TimelineJSON {
     public static func render(_ inputs: [TimelineInput]) -> String {
-        let doc = JSONValue.object([
-            ("version", .int(1)),
-            ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
-            ("inputs", .array(inputs.map(input))),
-        ])
-        return doc.serialized() + "\n"
+        let out = ReportWriter()
+        try? write(inputs, to: out)
+        return out.text
+    }
+
+    /// The document written as it is produced (`JSONStream`), with the bytes a whole tree would
+    /// serialize to: a session, an instance, a transition at a time, never the whole timeline.
+    public static func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
+        let json = JSONStream(out)
+        try json.openObject()
+        try json.value(.int(1), key: "version")
+        try json.value(.object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]), key: "tool")
+        try json.openArray("inputs")
+        for i in inputs { try input(i, json) }
+        try json.close()
+        try json.close()
+        try out.write("\n")
     }
 
     static func stamp(_ st: TimelineStamp) -> JSONValue {
@@ -23,41 +34,56 @@ public enum TimelineJSON {
         [("label", .string(c.instance)), ("class", .string(c.className)), ("address", c.addressText.map { .string($0) } ?? .null)]
     }
 
-    private static func input(_ input: TimelineInput) -> JSONValue {
-        var findingsBySession: [Int: [JSONValue]] = [:]
-        var unplaced: [JSONValue] = []
-        for f in input.findings {
-            let p = input.place(f)
-            let v = JSONValue.object([
-                ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)),
-                ("instance", p?.instance.map { .int($0) } ?? .null), ("controller", .string(f.controller.instance)),
-                ("message", .string(f.message)),
-            ])
-            if let p { findingsBySession[p.session, default: []].append(v) } else { unplaced.append(v) }
-        }
-        var pairs: [(String, JSONValue)] = [("path", .string(input.path))]
-        pairs.append(("sessions", .array(input.timeline.sessions.map { session($0, findings: findingsBySession[$0.id] ?? []) })))
-        if !unplaced.isEmpty { pairs.append(("findings", .array(unplaced))) }
-        return .object(pairs)
+    private static func finding(_ f: Finding, _ p: TimelineInput.Placement?) -> JSONValue {
+        .object([
+            ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)),
+            ("instance", p?.instance.map { .int($0) } ?? .null), ("controller", .string(f.controller.instance)),
+            ("message", .string(f.message)),
+        ])
     }
 
-    private static func session(_ s: RecordedSession, findings: [JSONValue]) -> JSONValue {
-        .object([
-            ("id", .int(s.id)),
-            ("process", .string(s.process)),
-            ("pid", s.pid.map { .int($0) } ?? .null),
-            ("events", .int(s.eventCount)),
-            ("first", stamp(s.firstEvent)),
-            ("last", stamp(s.lastEvent)),
-            ("end_time", s.endTime.map { .string($0.iso) } ?? .null),
-            ("instances", .array(s.instances.map(instance))),
-            ("transitions", .array(s.transitions.map(transition))),
-            ("warnings", .array(s.warnings.map { w in
-                .object([("event", .string(w.kind.rawValue)), ("line", .int(w.stamp.line)), ("time", w.stamp.time.map { .string($0.iso) } ?? .null),
-                         ("class", .string(w.className)), ("text", .string(w.text))])
-            })),
-            ("findings", .array(findings)),
-        ])
+    private static func input(_ input: TimelineInput, _ json: JSONStream) throws(ReportWriteError) {
+        try json.openObject()
+        try json.value(.string(input.path), key: "path")
+        try json.openArray("sessions")
+        for s in input.timeline.sessions { try session(s, input: input, json) }
+        try json.close()
+        // Findings drawn in no session (the input has none).
+        var unplaced = false
+        for k in input.findings.indices where input.placement(of: k) == nil {
+            if !unplaced { try json.openArray("findings") }
+            unplaced = true
+            try json.value(finding(input.findings[k], nil))
+        }
+        if unplaced { try json.close() }
+        try json.close()
+    }
+
+    private static func session(_ s: RecordedSession, input: TimelineInput, _ json: JSONStream) throws(ReportWriteError) {
+        try json.openObject()
+        try json.value(.int(s.id), key: "id")
+        try json.value(.string(s.process), key: "process")
+        try json.value(s.pid.map { .int($0) } ?? .null, key: "pid")
+        try json.value(.int(s.eventCount), key: "events")
+        try json.value(stamp(s.firstEvent), key: "first")
+        try json.value(stamp(s.lastEvent), key: "last")
+        try json.value(s.endTime.map { .string($0.iso) } ?? .null, key: "end_time")
+        try json.openArray("instances")
+        for i in s.instances { try json.value(instance(i)) }
+        try json.close()
+        try json.openArray("transitions")
+        for t in s.transitions { try json.value(transition(t)) }
+        try json.close()
+        try json.openArray("warnings")
+        for w in s.warnings {
+            try json.value(.object([("event", .string(w.kind.rawValue)), ("line", .int(w.stamp.line)), ("time", w.stamp.time.map { .string($0.iso) } ?? .null),
+                                    ("class", .string(w.className)), ("text", .string(w.text))]))
+        }
+        try json.close()
+        try json.openArray("findings")
+        for k in input.findings(inSession: s.id) { try json.value(finding(input.findings[k], input.placement(of: k))) }
+        try json.close()
+        try json.close()
     }
 
     private static func instance(_ i: RecordedInstance) -> JSONValue {
@@ -111,26 +137,41 @@ public enum TimelineJSON {
 /// before those it encloses.
 public enum ChromeTrace {
     public static func render(_ inputs: [TimelineInput]) -> String {
-        var events: [JSONValue] = []
+        let out = ReportWriter()
+        try? write(inputs, to: out)
+        return out.text
+    }
+
+    /// The trace written as it is produced, an event at a time.
+    public static func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
+        try out.write("{\"displayTimeUnit\":\"ms\",\"otherData\":")
+        try out.write(JSONValue.object([("tool", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]).serialized(pretty: false))
+        try out.write(",\"traceEvents\":[\n")
+        var events = EventWriter(out: out)
         var pid = 0
         var nextTID = inputs.reduce(0) { $0 + $1.timeline.sessions.count } + 1
         for input in inputs {
-            let base = input.timeBase
-            var marksBySession: [Int: [(Finding, Int?)]] = [:]
-            for f in input.findings {
-                if let p = input.place(f) { marksBySession[p.session, default: []].append((f, p.instance)) }
-            }
             for s in input.timeline.sessions {
                 pid += 1
-                session(s, input: input, pid: pid, tids: &nextTID, base: base, findings: marksBySession[s.id] ?? [], into: &events)
+                try session(s, input: input, pid: pid, tids: &nextTID, into: &events)
             }
         }
-        var out = "{\"displayTimeUnit\":\"ms\",\"otherData\":"
-        out += JSONValue.object([("tool", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]).serialized(pretty: false)
-        out += ",\"traceEvents\":[\n"
-        out += events.map { $0.serialized(pretty: false) }.joined(separator: ",\n")
-        out += "\n]}\n"
-        return out
+        try out.write("\n]}\n")
+    }
+
+    /// The trace's events, comma-separated, each serialized into storage reused from one to the next.
+    struct EventWriter {
+        let out: ReportWriter
+        var first = true
+        var scratch = ""
+
+        mutating func append(_ v: JSONValue) throws(ReportWriteError) {
+            scratch.removeAll(keepingCapacity: true)
+            if !first { scratch += ",\n" }
+            first = false
+            v.write(&scratch, indent: 0, pretty: false)
+            try out.write(scratch)
+        }
     }
 
     private static func meta(_ name: String, pid: Int, tid: Int, _ args: [(String, JSONValue)]) -> JSONValue {
@@ -151,62 +192,84 @@ public enum ChromeTrace {
         [("line", .int(st.line))] + (st.time.map { [("time", JSONValue.string($0.iso))] } ?? [])
     }
 
-    private static func session(_ s: RecordedSession, input: TimelineInput, pid: Int, tids: inout Int, base: Double?, findings: [(Finding, Int?)],
-                                into events: inout [JSONValue]) {
-        let clock = SessionClock(s, base: base)
+    private static func session(_ s: RecordedSession, input: TimelineInput, pid: Int, tids: inout Int,
+                                into events: inout EventWriter) throws(ReportWriteError) {
+        let clock = SessionClock(s, base: input.timeBase)
         let pidText = s.pid.map { " [\($0)]" } ?? ""
         let sessionTrack = tids
         tids += 1
         var trackOf: [Int: Int] = [:]
-        for i in s.instances {
+        var instanceAt: [Int: Int] = [:]
+        for (k, i) in s.instances.enumerated() {
             trackOf[i.id] = tids
+            if instanceAt[i.id] == nil { instanceAt[i.id] = k }
             tids += 1
         }
-        events.append(meta("process_name", pid: pid, tid: sessionTrack, [("name", .string("\(s.process.isEmpty ? "(no process)" : s.process)\(pidText) · \(input.path) · session \(s.id)"))]))
-        events.append(meta("process_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(pid))]))
-        events.append(meta("thread_name", pid: pid, tid: sessionTrack, [("name", .string("transitions & UIKit"))]))
-        events.append(meta("thread_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(0))]))
+        try events.append(meta("process_name", pid: pid, tid: sessionTrack, [("name", .string("\(s.process.isEmpty ? "(no process)" : s.process)\(pidText) · \(input.path) · session \(s.id)"))]))
+        try events.append(meta("process_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(pid))]))
+        try events.append(meta("thread_name", pid: pid, tid: sessionTrack, [("name", .string("transitions & UIKit"))]))
+        try events.append(meta("thread_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(0))]))
         // Transitions follow each other on the session track; a later one never starts before an earlier ended.
         var floor: Int64 = .min
         for t in s.transitions {
             let a = max(floor, clock.micros(t.start))
             let b = max(a, clock.micros(t.end))
             floor = b
-            events.append(complete(t.kind.rawValue, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
+            try events.append(complete(t.kind.rawValue, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
                                    [("members", .string(t.summary)), ("first_line", .int(t.start.line)), ("last_line", .int(t.end.line))]))
         }
         for w in s.warnings {
-            events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: sessionTrack, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
+            try events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: sessionTrack, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
         }
         for i in s.instances {
             let tid = trackOf[i.id]!
-            events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.controller.instance) \($0)" } ?? i.controller.instance))]))
-            events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
+            try events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.controller.instance) \($0)" } ?? i.controller.instance))]))
+            try events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
             let life0 = clock.micros(i.first)
             let lifeEnd = i.dealloc.map { clock.micros($0) } ?? clock.end
             var lifeArgs: [(String, JSONValue)] = [("class", .string(i.controller.className))]
             if let a = i.controller.addressText { lifeArgs.append(("address", .string(a))) }
             if let r = i.removal { lifeArgs.append(("removal", .string(r.kind.rawValue))); lifeArgs.append(("removal_line", .int(r.evidence.line))) }
             lifeArgs.append(("deallocated", .bool(i.dealloc != nil)))
-            events.append(complete(i.controller.instance, cat: "controller", pid: pid, tid: tid, from: life0, to: max(life0, lifeEnd), lifeArgs))
+            try events.append(complete(i.controller.instance, cat: "controller", pid: pid, tid: tid, from: life0, to: max(life0, lifeEnd), lifeArgs))
             for iv in i.intervals where iv.state == .appearing || iv.state == .visible || iv.state == .disappearing {
                 let a = clock.micros(iv.start)
                 let b = iv.openAtEnd ? clock.end : clock.micros(iv.end)
-                events.append(complete(iv.state.rawValue, cat: "state", pid: pid, tid: tid, from: a, to: min(max(a, b), max(life0, lifeEnd)),
+                try events.append(complete(iv.state.rawValue, cat: "state", pid: pid, tid: tid, from: a, to: min(max(a, b), max(life0, lifeEnd)),
                                        [("from_line", .int(iv.start.line)), ("to_line", .int(iv.end.line))]))
             }
             for c in i.callbacks {
-                events.append(instant(c.kind.rawValue, cat: "callback", pid: pid, tid: tid, at: clock.micros(c.stamp), timeArg(c.stamp)))
+                try events.append(instant(c.kind.rawValue, cat: "callback", pid: pid, tid: tid, at: clock.micros(c.stamp), timeArg(c.stamp)))
             }
         }
-        for (f, instance) in findings {
-            let owner = instance.flatMap { id in s.instances.first { $0.id == id } }
-            let at = owner?.callbacks.last(where: { $0.stamp.line <= f.line })?.stamp
-                ?? s.warnings.first(where: { $0.stamp.line == f.line })?.stamp
+        var warningAt: [Int: TimelineStamp]?
+        for k in input.findings(inSession: s.id) {
+            let f = input.findings[k]
+            let instance = input.placement(of: k)?.instance
+            let owner = instance.flatMap { instanceAt[$0] }.map { s.instances[$0] }
+            var at = owner.flatMap { Self.lastCallback(of: $0, atOrBefore: f.line) }
+            if at == nil {
+                if warningAt == nil {
+                    var index: [Int: TimelineStamp] = [:]
+                    for w in s.warnings where index[w.stamp.line] == nil { index[w.stamp.line] = w.stamp }
+                    warningAt = index
+                }
+                at = warningAt?[f.line]
+            }
             let ts = at.map { clock.micros($0) } ?? clock.start
-            events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, [
+            try events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, [
                 ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)), ("message", .string(f.message)),
             ]))
         }
+    }
+
+    /// The stamp of the instance's last callback at or before `line` (its callbacks are in line order).
+    static func lastCallback(of i: RecordedInstance, atOrBefore line: Int) -> TimelineStamp? {
+        var lo = 0, hi = i.callbacks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if i.callbacks[mid].stamp.line <= line { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? i.callbacks[lo - 1].stamp : nil
     }
 }

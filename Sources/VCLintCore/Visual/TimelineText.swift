@@ -38,25 +38,27 @@ public struct TimelineTextRenderer {
     }
 
     public func render(_ inputs: [TimelineInput]) -> String {
-        var out = ""
-        var shown = 0
+        let out = ReportWriter()
+        try? write(inputs, to: out)
+        return out.text
+    }
+
+    /// The timeline written as it is drawn, a session at a time: the text never exists whole.
+    /// Every piece ends a line, so each is made inert on its own (`TerminalText.text` works by line).
+    public func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
+        func put(_ s: String) throws(ReportWriteError) { try out.write(TerminalText.text(s)) }
         for input in inputs {
-            out += clip(Self.safe(input.path)) + "\n"
-            let findings = input.findings.enumerated().map { ($0.element, $0.offset) }
+            try put(clip(Self.safe(input.path)) + "\n")
             var any = false
             for s in input.timeline.sessions {
-                guard let text = session(s, input: input, findings: findings) else { continue }
-                out += text
+                guard let text = session(s, input: input, findings: input.placedFindings(inSession: s.id)) else { continue }
+                try put(text)
                 any = true
-                shown += 1
             }
-            if !any { out += "  no lifecycle events" + (window.isEverything ? "" : " in the window") + "\n" }
-            out += "\n"
+            try put((any ? "" : "  no lifecycle events" + (window.isEverything ? "" : " in the window") + "\n") + "\n")
         }
-        out += clip(Self.legend) + "\n"
         let axisNote = axis == .time ? "axis: time (sessions without timestamps: one column per event)" : "axis: one step per event, in log order"
-        out += clip(axisNote) + "\n"
-        return TerminalText.text(out)
+        try put(clip(Self.legend) + "\n" + clip(axisNote) + "\n")
     }
 
     /// Text from a log on a terminal: made inert and kept on one line (`TerminalText.field`).
@@ -73,7 +75,7 @@ public struct TimelineTextRenderer {
         return c + String(repeating: " ", count: max(0, w - c.count))
     }
 
-    private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int)]) -> String? {
+    private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)]) -> String? {
         let labels = s.instances.map { Self.safe($0.controller.instance) } + ["(session)", "transitions"]
         let labelWidth = min(labels.map(\.count).max() ?? 10, max(12, width / 3))
         let cells = width - labelWidth - 3

@@ -4,48 +4,119 @@ import Foundation
 /// the trace, the time axis), the zoom window and the swimlane layout the text and SVG renderers draw.
 
 /// One input as the views see it: its stats, findings and recorded timeline.
+///
+/// Everything a view asks per finding or per session is computed here once, in one pass over the
+/// sessions and one over the findings: where each finding is drawn, the findings of each session,
+/// the clock's origin. A view then does work per session that follows that session's size, never
+/// the input's (a capture of one process id per line is a session per line).
 public struct TimelineInput: Sendable {
+    /// Where a finding is drawn: its session (1-based) and lane (an instance id, nil: the session's own row).
+    public struct Placement: Sendable, Equatable {
+        public var session: Int
+        public var instance: Int?
+    }
+
     public var path: String
     public var stats: InputStats
-    public var findings: [Finding]
+    /// Held as the rule engine left them (16 bytes a finding), worded when read.
+    public var findings: FindingList
     public var timeline: TimelineRecording
-    /// Instance label → (session, instance id): labels are unique within an input.
-    private let byLabel: [String: (session: Int, instance: Int)]
+    /// The earliest time of any event, the origin of every session's clock.
+    let timeBase: Double?
+    /// `slots[i]`: where finding `i` is drawn, 8 bytes a finding (session 0: the input has no session).
+    private let slots: [Slot]
+    private struct Slot { var session: Int32; var instance: Int32 }
+    /// `bySession[id - 1]`: the indices of the findings drawn in session `id`, in order.
+    private let bySession: [[Int]]
 
     public init(path: String, stats: InputStats, findings: [Finding], timeline: TimelineRecording) {
+        self.init(path: path, stats: stats, findings: FindingList(findings), timeline: timeline)
+    }
+
+    public init(path: String, stats: InputStats, findings: FindingList, timeline: TimelineRecording) {
         self.path = path
         self.stats = stats
         self.findings = findings
         self.timeline = timeline
-        var index: [String: (session: Int, instance: Int)] = [:]
-        for s in timeline.sessions { for i in s.instances where index[i.controller.instance] == nil { index[i.controller.instance] = (s.id, i.id) } }
-        byLabel = index
+        let sessions = timeline.sessions
+        // Instance label → (session, instance id): labels are unique within an input. A UIKit
+        // warning's line → its session (the first that has it).
+        var byLabel: [String: (session: Int, instance: Int)] = [:]
+        var byWarning: [Int: Int] = [:]
+        var base: Double?
+        for s in sessions {
+            for i in s.instances {
+                if byLabel[i.controller.instance] == nil { byLabel[i.controller.instance] = (s.id, i.id) }
+                for c in i.callbacks { if let t = c.stamp.time { base = min(base ?? t.seconds, t.seconds) } }
+            }
+            for w in s.warnings {
+                if byWarning[w.stamp.line] == nil { byWarning[w.stamp.line] = s.id }
+                if let t = w.stamp.time { base = min(base ?? t.seconds, t.seconds) }
+            }
+        }
+        timeBase = base
+        var placements = [Placement?](repeating: nil, count: findings.count)
+        var spanned: [(line: Int, finding: Int)] = []
+        for (k, f) in findings.enumerated() {
+            if let known = byLabel[f.controller.instance] {
+                placements[k] = Placement(session: known.session, instance: known.instance)
+            } else if let s = byWarning[f.line] {
+                placements[k] = Placement(session: s, instance: nil)
+            } else if let first = sessions.first {
+                placements[k] = Placement(session: first.id, instance: nil)
+                spanned.append((f.line, k))
+            }
+        }
+        // The others go to the first session (in session order) whose events span their line, if
+        // any: one sweep over both sorted by line, the sessions begun so far in a heap by their order,
+        // those that ended before the line dropped from its top (they end before every later line too).
+        if !spanned.isEmpty {
+            spanned.sort { $0.line < $1.line }
+            let starts = sessions.indices.sorted { sessions[$0].firstEvent.line < sessions[$1].firstEvent.line }
+            var begun = MinHeap<Int, Int>()
+            var next = 0
+            for (line, k) in spanned {
+                while next < starts.count, sessions[starts[next]].firstEvent.line <= line {
+                    begun.push(starts[next], sessions[starts[next]].lastEvent.line)
+                    next += 1
+                }
+                while let top = begun.min, top.value < line { begun.popMin() }
+                if let top = begun.min { placements[k] = Placement(session: sessions[top.key].id, instance: nil) }
+            }
+        }
+        var bySession = [[Int]](repeating: [], count: sessions.count)
+        for (k, p) in placements.enumerated() {
+            if let p, p.session >= 1, p.session <= bySession.count { bySession[p.session - 1].append(k) }
+        }
+        slots = placements.map { p in Slot(session: Int32(p?.session ?? 0), instance: Int32(p?.instance ?? 0)) }
+        self.bySession = bySession
     }
 
     /// The inputs of a run made with `TimelineOptions.recordTimeline`.
     public static func from(_ result: LintResult) -> [TimelineInput] {
         result.files.map { f in
-            TimelineInput(path: f.stats.path, stats: f.stats, findings: Array(f.findings),
+            TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
                           timeline: f.timeline ?? TimelineRecording(sessions: [], leaks: [], unjudgedClasses: []))
         }
     }
 
-    /// The session and lane (instance id, nil: the session's own row) a finding is drawn on.
-    public func place(_ f: Finding) -> (session: Int, instance: Int?)? {
-        if let known = byLabel[f.controller.instance] { return (known.session, known.instance) }
-        for s in timeline.sessions where s.warnings.contains(where: { $0.stamp.line == f.line }) { return (s.id, nil) }
-        for s in timeline.sessions where s.firstEvent.line <= f.line && f.line <= s.lastEvent.line { return (s.id, nil) }
-        return timeline.sessions.first.map { ($0.id, nil) }
+    /// The session and lane finding `index` is drawn on: on its controller's lane, else on the row
+    /// of the session that logged the UIKit warning at its line, else of the first session whose
+    /// events span its line, else of the first session; nil when the input has no session.
+    public func placement(of index: Int) -> Placement? {
+        let slot = slots[index]
+        guard slot.session > 0 else { return nil }
+        return Placement(session: Int(slot.session), instance: slot.instance > 0 ? Int(slot.instance) : nil)
     }
 
-    /// The earliest time of any event, the origin of every session's clock.
-    var timeBase: Double? {
-        var base: Double?
-        for s in timeline.sessions {
-            for i in s.instances { for c in i.callbacks { if let t = c.stamp.time { base = min(base ?? t.seconds, t.seconds) } } }
-            for w in s.warnings { if let t = w.stamp.time { base = min(base ?? t.seconds, t.seconds) } }
-        }
-        return base
+    /// The findings drawn in session `id` (indices into `findings`), in order.
+    public func findings(inSession id: Int) -> [Int] {
+        id >= 1 && id <= bySession.count ? bySession[id - 1] : []
+    }
+
+    /// The findings drawn in session `id`, worded, with their index and placement.
+    func placedFindings(inSession id: Int) -> [(Finding, Int, Placement)] {
+        findings(inSession: id).compactMap { k in placement(of: k).map { (findings[k], k, $0) } }
     }
 }
 
@@ -210,7 +281,9 @@ struct SessionLayout {
     private var scale = 1.0
 
     /// nil when nothing of the session is in the window.
-    init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int)], axis requested: TimelineAxis,
+    /// `findings`: the session's own (`TimelineInput.findings(inSession:)`), each with its index
+    /// among the input's findings and its placement.
+    init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)], axis requested: TimelineAxis,
           width: Double, maxStep: Double, window: TimelineWindow) {
         session = s
         clock = SessionClock(s, base: input.timeBase)
@@ -243,13 +316,20 @@ struct SessionLayout {
         var sessionLane = Lane(instance: nil, label: "(session)")
         var laneOf: [Int: Int] = [:]
         for (li, lane) in lanes.enumerated() { if let id = lane.instance?.id { laneOf[id] = li } }
-        for (f, index) in findings {
+        var instanceAt: [Int: Int]?
+        for (f, index, p) in findings {
             guard let st = stamp(forLine: f.line, in: all), inWindow(st) else { continue }
             let mark = Mark(x: x(st), finding: f, index: index)
-            guard let p = input.place(f), p.session == s.id else { continue }
+            guard p.session == s.id else { continue }
+            if instanceAt == nil, p.instance != nil {
+                var index: [Int: Int] = [:]
+                for (k, i) in s.instances.enumerated() where index[i.id] == nil { index[i.id] = k }
+                instanceAt = index
+            }
             if let id = p.instance, let li = laneOf[id] {
                 lanes[li].marks.append(mark)
-            } else if let id = p.instance, let inst = s.instances.first(where: { $0.id == id }) {
+            } else if let id = p.instance, let k = instanceAt?[id] {
+                let inst = s.instances[k]
                 // Its lane was empty in the window (e.g. a callback long after its dealloc).
                 laneOf[id] = lanes.count
                 lanes.append(Lane(instance: inst, label: inst.controller.instance, marks: [mark]))

@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// `timeline`, `report`, `leaks` and `inspect` bounded like `lint`: a view's work per session
+/// follows that session, per file that file, and what it writes is streamed. Functional checks of
+/// the shapes that were quadratic (one process id per line, many files, many findings in one
+/// session); the figures are `Benchmarks/memory.sh`'s (docs/performance.md).
+@Suite struct BoundedViewsTests {
+    /// `n` lines, each from a process id of its own: `n` sessions of one event; one line in four an
+    /// unbalanced viewDidAppear (a finding).
+    static func onePIDPerLine(_ n: Int) -> String {
+        let callbacks = ["viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewDidAppear:"]
+        var lines: [String] = []
+        for i in 0..<n {
+            let time = String(format: "10:00:%02d.%03d", (i / 1000) % 60, i % 1000)
+            lines.append("2024-03-01 \(time) Shop[\(1000 + i):2] -[HomeViewController \(callbacks[i % 4])]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func finding(line: Int, label: String) -> Finding {
+        Finding(rule: "no_lifecycle_events", severity: .error, message: "m", path: "<text>", line: line, time: nil,
+                controller: ControllerRef(className: "X", address: nil, instance: label), related: [], fingerprint: "f")
+    }
+
+    /// Each session is handed its own findings, placed once for the input: with a session per line,
+    /// every finding is in the session of its line and in no other.
+    @Test func aSessionPerLineGetsItsOwnFindings() {
+        let input = timelineInput(text: Self.onePIDPerLine(400))
+        let sessions = input.timeline.sessions
+        #expect(sessions.count == 400)
+        #expect(input.findings.count > 0)
+        var seen = 0
+        for s in sessions {
+            for k in input.findings(inSession: s.id) {
+                #expect(input.findings[k].line == s.firstEvent.line)
+                #expect(input.placement(of: k)?.session == s.id)
+                seen += 1
+            }
+        }
+        #expect(seen == input.findings.count)
+        // The views agree: one finding line per finding, the trace one finding event per finding.
+        let text = TimelineTextRenderer(width: 100).render([input])
+        #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("  ! line ") }.count == input.findings.count)
+        let trace = ChromeTrace.render([input])
+        #expect(trace.components(separatedBy: "\"cat\":\"finding\"").count - 1 == input.findings.count)
+    }
+
+    /// A finding of no controller of the input goes to the row of the first session (in session
+    /// order) whose events span its line, else to the first session: found by one sweep.
+    @Test func unlabelledFindingsGoToTheFirstSpanningSession() {
+        let log = """
+        2024-03-01 10:00:00.000 Shop[1:2] -[HomeViewController viewDidLoad]
+        2024-03-01 10:00:00.001 Other[7:2] -[AViewController viewDidLoad]
+        2024-03-01 10:00:00.002 Other[7:2] -[AViewController viewWillAppear:]
+        2024-03-01 10:00:00.003 Third[9:2] -[BViewController viewDidLoad]
+        2024-03-01 10:00:00.004 Shop[1:2] -[HomeViewController viewWillAppear:]
+        2024-03-01 10:00:00.005 Third[9:2] -[BViewController viewWillAppear:]
+        2024-03-01 10:00:00.006 Other[7:2] -[AViewController viewDidAppear:]
+        noise
+        """
+        let recorded = timelineInput(text: log)
+        let sessions = recorded.timeline.sessions
+        #expect(sessions.map(\.firstEvent.line) == [1, 2, 4])
+        let findings = [Self.finding(line: 3, label: "none"), Self.finding(line: 6, label: "none"), Self.finding(line: 8, label: "none"),
+                        Self.finding(line: 4, label: sessions[2].instances[0].controller.instance)]
+        let input = TimelineInput(path: "<text>", stats: recorded.stats, findings: findings, timeline: recorded.timeline)
+        #expect(input.placement(of: 0) == .init(session: 1, instance: nil))  // lines 1-5 span it, and so do 2-7
+        #expect(input.placement(of: 1) == .init(session: 2, instance: nil))  // session 1 ended at line 5
+        #expect(input.placement(of: 2) == .init(session: 1, instance: nil))  // spanned by none: the first
+        #expect(input.placement(of: 3) == .init(session: 3, instance: sessions[2].instances[0].id))
+        #expect(input.findings(inSession: 1) == [0, 2])
+        #expect(input.findings(inSession: 2) == [1])
+        #expect(input.findings(inSession: 3) == [3])
+    }
+
+    /// Many findings in one session: the trace finds each one's stamp by a binary search of its
+    /// controller's callbacks (it scanned them per finding).
+    @Test func manyFindingsOfOneControllerEachGetTheirStamp() throws {
+        var lines = ["-[HomeViewController viewDidLoad]", "-[HomeViewController viewWillAppear:]", "-[HomeViewController viewDidAppear:]"]
+        lines += Array(repeating: "-[HomeViewController viewDidAppear:]", count: 300)
+        var stamped: [String] = []
+        for (k, line) in lines.enumerated() {
+            let time = String(format: "10:00:%02d.%03d", k / 1000, k % 1000)
+            stamped.append("2024-03-01 \(time) Shop[1:2] \(line)")
+        }
+        let log = stamped.joined(separator: "\n")
+        let input = timelineInput(text: log)
+        #expect(input.findings.count == 300)
+        let trace = try #require(try JSONSerialization.jsonObject(with: Data(ChromeTrace.render([input]).utf8)) as? [String: Any])
+        let events = try #require(trace["traceEvents"] as? [[String: Any]])
+        let marks = events.filter { $0["cat"] as? String == "finding" }
+        #expect(marks.count == 300)
+        // Line k + 1 is at k milliseconds from the first: each finding on its own line's time.
+        for m in marks {
+            let line = try #require((m["args"] as? [String: Any])?["line"] as? Int)
+            #expect(m["ts"] as? Int == (line - 1) * 1000)
+        }
+    }
+
+    /// The page lists at most `listedFindings` findings, says how many more there are, and marks on
+    /// the lanes only those it lists (every dot links to a row).
+    @Test func thePageCapsItsFindingsWithAMoreLine() {
+        let input = timelineInput(text: Self.onePIDPerLine(40))
+        let total = input.findings.count
+        #expect(total > 5)
+        var page = HTMLReport(inputs: [input], leaks: LeakReport(inputs: [input], graceSeconds: 3))
+        page.listedFindings = 5
+        let html = page.render()
+        #expect(html.components(separatedBy: "<tr id=\"finding-").count - 1 == 5)
+        #expect(html.contains("\(total - 5) more findings not listed here</strong>: the page lists the first 5"))
+        let links = html.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(links.count == 5)
+        for id in links { #expect(html.contains("<tr id=\"\(id)\">"), "\(id)") }
+        #expect(html.hasSuffix("</body>\n</html>\n"))
+        // Under the cap, no such line.
+        page.listedFindings = total
+        #expect(!page.render().contains("not listed here"))
+    }
+
+    /// What a view writes, it streams: the writer gets the same bytes as the text it renders.
+    @Test func streamedViewsAreTheRenderedOnes() throws {
+        let input = try timelineInput("Fixtures/seeds/navtest-seed000.log")
+        for (render, write) in [({ TimelineJSON.render([input]) }, { (w: ReportWriter) throws(ReportWriteError) in try TimelineJSON.write([input], to: w) }),
+                                ({ ChromeTrace.render([input]) }, { (w: ReportWriter) throws(ReportWriteError) in try ChromeTrace.write([input], to: w) })] {
+            let out = ReportWriter()
+            try write(out)
+            #expect(out.text == render())
+        }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(TimelineJSON.render([input]).utf8)) as? [String: Any])
+        #expect((json["inputs"] as? [Any])?.count == 1)
+    }
+
+    /// An unjudged class in every one of many files: each path listed once (a set, not a scan of
+    /// the list per file), a path given twice still once.
+    @Test func anUnjudgedClassInManyFilesListsEachPathOnce() throws {
+        let base = try timelineInput("Fixtures/flows/tab-switch.log")
+        var inputs: [TimelineInput] = []
+        for i in 0..<2_000 {
+            var copy = base
+            copy.path = "capture-\(i).log"
+            inputs.append(copy)
+        }
+        inputs.append(inputs[0])
+        let r = LeakReport(inputs: inputs, graceSeconds: 3)
+        #expect(r.unjudged.map(\.className) == ["AccountViewController", "HomeViewController", "SearchViewController"])
+        for u in r.unjudged {
+            #expect(u.paths.count == 2_000)
+            #expect(Set(u.paths).count == 2_000)
+        }
+    }
+
+    /// `leaks` and `inspect` record no lanes: the same leak report and inspection, from a recording
+    /// that keeps one callback of each kind per controller and no interval, transition or warning.
+    @Test(arguments: allFixtureLogs()) func withoutLanesLeaksAndInspectionAreTheSame(_ fixture: String) throws {
+        var full = LintOptions()
+        full.inspect = true
+        var bare = full
+        bare.timeline.recordLanes = false
+        let a = try lintFixture(fixture, options: full), b = try lintFixture(fixture, options: bare)
+        let ia = TimelineInput.from(LintResult(files: [a])), ib = TimelineInput.from(LintResult(files: [b]))
+        #expect(LeakReport(inputs: ib, graceSeconds: 3).json() == LeakReport(inputs: ia, graceSeconds: 3).json())
+        // What the inspection takes from the recording: its sessions and classes.
+        let ia0 = try #require(a.inspection), ib0 = try #require(b.inspection)
+        #expect("\(ib0.sessions)" == "\(ia0.sessions)")
+        #expect("\(ib0.classes)" == "\(ia0.classes)")
+        #expect(b.findings.map(\.message) == a.findings.map(\.message))
+        for s in b.timeline?.sessions ?? [] {
+            #expect(s.transitions.isEmpty && s.warnings.isEmpty)
+            for i in s.instances {
+                #expect(i.intervals.isEmpty)
+                #expect(Set(i.callbacks.map(\.kind)).count == i.callbacks.count)
+            }
+        }
+    }
+}
+
+/// Reports read back are bounded like the baseline: `merge /dev/zero` fails at once, exit 2.
+@Suite struct BoundedReportReadTests {
+    @Test func mergeRefusesAnEndlessReport() throws {
+        let r = try CLITests().run(["merge", "/dev/zero"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: /dev/zero: more than 256 MiB, which no vclint JSON report is; refused unread\n")
+    }
+
+    @Test func aLargeRegularFileIsRefusedUnread() throws {
+        let big = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-big-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: big) }
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(LoadedReport.maxBytes) + 1)  // sparse: nothing is written
+        try handle.close()
+        let e = #expect(throws: ReportReadError.self) { _ = try LoadedReport.read(path: big.path) }
+        #expect(e?.description == "\(big.path): more than 256 MiB, which no vclint JSON report is; refused unread")
+        let leaks = #expect(throws: ReportReadError.self) { _ = try LeakReport.read(path: big.path) }
+        #expect(leaks?.description == "\(big.path): more than 256 MiB, which no vclint leak report is; refused unread")
+    }
+}
+
+/// A configuration costs what its bytes say: aliases are capped in expanded bytes as well as
+/// nodes, and each distinct pattern text is compiled once.
+@Suite(.serialized) struct BoundedConfigTests {
+    /// A 20 KB pattern (valid PCRE2, slow to compile).
+    static let bigPattern: String = {
+        var p = "^(?<class>[A-Z]\\w*) (?<event>load|appear)"
+        var i = 0
+        while p.utf8.count < 20_000 {
+            p += "(?:x\(i))?"
+            i += 1
+        }
+        return p
+    }()
+
+    static func aliased(_ n: Int) -> String {
+        var yaml = "dialects:\n  - {pattern: &p '\(bigPattern)', events: &e {load: viewDidLoad}}\n"
+        for _ in 1..<n { yaml += "  - {pattern: *p, events: *e}\n" }
+        return yaml
+    }
+
+    /// 1,000 aliases of a 20 KB pattern (a 50 KB file, 20 MB expanded): refused before Yams
+    /// expands anything, in a moment, with the reason.
+    @Test func aliasesOfALargePatternAreRefusedByBytes() {
+        let start = Date()
+        let e: String?
+        do { _ = try Configuration.parse(Self.aliased(1_000), path: ".vclint.yml"); e = nil } catch { e = error.description }
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(e?.hasPrefix(".vclint.yml: refused: YAML aliases expand to more than 4 MiB of text") == true, "\(e ?? "accepted")")
+    }
+
+    /// Under the cap, the aliases are one dialect, compiled once.
+    @Test func aliasesUnderTheCapAreOneDialect() throws {
+        let c = try Configuration.parse(Self.aliased(150), path: ".vclint.yml")
+        #expect(c.dialects.count == 1)
+        let lists = try Configuration.parse("ignore_classes: [&p '^Debug', *p, *p, '^UI']\n", path: ".vclint.yml")
+        #expect(lists.ignoreClasses == ["^Debug", "^UI"])
+    }
+
+    /// The cache: one compilation per distinct text (and limits) while a configuration is read.
+    @Test func eachDistinctPatternIsCompiledOnce() throws {
+        let cache = PatternCache()
+        try PatternCache.$current.withValue(cache) {
+            let a = try PatternCache.pattern(Self.bigPattern, matchLimit: 10, depthLimit: 10)
+            for _ in 0..<50 { #expect(try PatternCache.pattern(Self.bigPattern, matchLimit: 10, depthLimit: 10) === a) }
+            _ = try CustomDialect(pattern: "^(?<class>\\w+) (?<event>\\w+)$", events: ["load": "viewDidLoad"])
+            _ = try CustomDialect(pattern: "^(?<class>\\w+) (?<event>\\w+)$", events: ["show": "viewDidAppear"])
+        }
+        #expect(cache.compilations == 2)
+    }
+}
