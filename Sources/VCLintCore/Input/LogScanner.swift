@@ -23,7 +23,7 @@ enum CandidateSearch {
         #"present |wakeFromNib"#,
         #"Attempt to |appearance transitions"#,
         // A test runner's lines (docs/lifecycle.md#test-boundaries): XCTest's and Swift Testing's.
-        #"' started|' passed|' failed|' skipped"#,
+        #"Test Case '|Test case '|Test Suite '"#,
         #"◇ Test|✔ Test|✘ Test|➜ Test|◇ Suite|✔ Suite|✘ Suite"#,
     ].map { try! PCRE2Pattern($0) }
 
