@@ -63,23 +63,13 @@ public struct Baseline: Sendable, Equatable {
 
     /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
     static func read(path: String) throws(LoadError) -> [UInt8] {
-        func failure(_ code: Int32) -> LoadError {
-            LoadError(path: path, reason: code == ENOENT ? "no such file or directory" : "cannot read the baseline (\(String(cString: strerror(code)).lowercased()))")
-        }
-        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw failure(errno) }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
-            }
-            if n == 0 { return out }
-            out.append(contentsOf: chunk[..<n])
-            if out.count > maxBytes {
+        do {
+            return try BoundedRead.bytes(path: path, limit: maxBytes)
+        } catch {
+            switch error {
+            case .system(let code):
+                throw LoadError(path: path, reason: code == ENOENT ? "no such file or directory" : "cannot read the baseline (\(String(cString: strerror(code)).lowercased()))")
+            case .tooLarge:
                 throw LoadError(path: path, reason: "more than \(maxBytes >> 20) MiB, which no baseline is (`vclint baseline create` writes one)")
             }
         }

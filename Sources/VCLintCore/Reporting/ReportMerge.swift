@@ -69,29 +69,16 @@ public struct LoadedReport: Sendable {
 
     /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
     static func readBounded(path: String, what: String) throws(ReportReadError) -> Data {
-        func failure(_ code: Int32) -> ReportReadError {
-            ReportReadError(path: path, reason: .unreadable(code == ENOENT ? "no such file or directory"
-                : code == EISDIR ? "is a directory" : "cannot be read (\(String(cString: strerror(code)).lowercased()))"))
-        }
-        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { throw failure(errno) }
-        defer { close(fd) }
-        var st = stat()
-        if fstat(fd, &st) == 0 {
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw failure(EISDIR) }
-            if (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) > maxBytes { throw tooLarge(path, what) }
-        }
-        var out = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure(errno)
+        do {
+            return Data(try BoundedRead.bytes(path: path, limit: maxBytes))
+        } catch {
+            switch error {
+            case .system(let code):
+                throw ReportReadError(path: path, reason: .unreadable(code == ENOENT ? "no such file or directory"
+                    : code == EISDIR ? "is a directory" : "cannot be read (\(String(cString: strerror(code)).lowercased()))"))
+            case .tooLarge:
+                throw tooLarge(path, what)
             }
-            if n == 0 { return out }
-            if out.count + n > maxBytes { throw tooLarge(path, what) }
-            out.append(contentsOf: chunk[..<n])
         }
     }
 
