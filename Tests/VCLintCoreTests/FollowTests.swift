@@ -57,7 +57,7 @@ import Testing
             // later still is a leak there (late_dealloc in a batch run); everything else is the same.
             let batch = Linter().lint(bytes: bytes, path: fixture)
             func key(_ f: Finding) -> String {
-                f.rule == "late_dealloc" || f.rule == "leaked_controller" ? "leak \(f.controller.instance)" : "\(f.rule)@\(f.line)"
+                f.rule == "late_dealloc" || f.rule == "leaked_controller" || f.rule == "leaked_object" ? "leak \(f.controller.instance)" : "\(f.rule)@\(f.line)"
             }
             #expect(Set(batch.findings.map(key)) == Set(result.findings.map(key)), "\(fixture)")
         }

@@ -54,6 +54,11 @@ public struct Inspection: Sendable {
         public var callbacks: [EventKind]
         /// Whether a missing dealloc of it is judged (it, or every class of its dialect, logs dealloc).
         public var deallocJudged: Bool
+        /// An object class (docs/lifecycle.md#objects): it logs only init and deinit.
+        public var isObject = false
+        /// An object class's instances by owner class and why (`stem`, `setup`; `none` for
+        /// app-lifetime instances), most frequent first.
+        public var owners: [(owner: String, reason: String, count: Int)] = []
     }
 
     /// A `.vclint.yml` dialect (a PCRE2 pattern, named groups `class` and `event`:
@@ -263,6 +268,7 @@ final class InspectRecorder: LineObserver {
         var sessions: [Inspection.Session] = []
         var classes: [String: Inspection.ClassInfo] = [:]
         var classOrder: [String] = []
+        var ownerCounts: [String: [String: Int]] = [:]
         for s in recording?.sessions ?? [] {
             sessions.append(Inspection.Session(id: s.id, process: s.process, pid: s.pid, firstLine: s.firstEvent.line, lastLine: s.lastEvent.line,
                                                events: s.eventCount, controllers: s.instances.count, start: s.firstEvent.time,
@@ -278,12 +284,25 @@ final class InspectRecorder: LineObserver {
                 if !c.dialects.contains(i.dialect) { c.dialects.append(i.dialect) }
                 for cb in i.callbacks where !c.callbacks.contains(cb.kind) { c.callbacks.append(cb.kind) }
                 c.deallocJudged = c.deallocJudged || i.deallocInstrumented
+                if i.isObject {
+                    c.isObject = true
+                    let key = i.owner.map { "\($0.className)\u{1F}\(i.ownerReason?.word ?? "setup")" } ?? "\u{1F}none"
+                    ownerCounts[name, default: [:]][key, default: 0] += 1
+                }
                 classes[name] = c
             }
         }
         let classList = classOrder.map { name -> Inspection.ClassInfo in
             var c = classes[name]!
             c.callbacks = EventKind.allCases.filter { c.callbacks.contains($0) }
+            // A class that logged more later is not an object (its instances were recorded so far).
+            if c.callbacks.contains(where: { $0 != .initialize && $0 != .dealloc }) { c.isObject = false }
+            if c.isObject {
+                c.owners = (ownerCounts[name] ?? [:]).map { key, n in
+                    let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                    return (owner: String(parts[0]), reason: String(parts[1]), count: n)
+                }.sorted { $0.count != $1.count ? $0.count > $1.count : ($0.owner, $0.reason) < ($1.owner, $1.reason) }
+            }
             return c
         }
         return Inspection(path: stats.path, lines: stats.lines, events: stats.events, unread: stats.unrecognized,

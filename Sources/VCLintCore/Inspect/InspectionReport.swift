@@ -49,12 +49,22 @@ public enum InspectionReport {
             out += "    #\(s.id) \(process)\(pid)  lines \(s.firstLine)–\(s.lastLine)  \(count(s.events, "event")), \(count(s.controllers, "controller"))\(times)\n"
         }
         out += "\n  classes (what each logs decides which rules apply to it)\n"
-        if i.classes.isEmpty { out += "    (none)\n" }
-        for c in i.classes {
+        let controllers = i.classes.filter { !$0.isObject }, objects = i.classes.filter(\.isObject)
+        if controllers.isEmpty { out += "    (none)\n" }
+        for c in controllers {
             let dialects = c.dialects.map(\.rawValue).joined(separator: ", ")
             out += "    \(field(c.name))  \(count(c.instances, "instance")), \(dialects): \(c.callbacks.map(\.rawValue).joined(separator: ", "))\n"
             let gaps = instrumentationNotes(c)
             if !gaps.isEmpty { out += "      \(gaps.joined(separator: "; "))\n" }
+        }
+        if !objects.isEmpty {
+            out += "\n  objects (classes that log only init and deinit: each goes with its owner)\n"
+            for c in objects {
+                let dialects = c.dialects.map(\.rawValue).joined(separator: ", ")
+                out += "    \(field(c.name))  \(count(c.instances, "instance")), \(dialects): \(c.callbacks.map(\.rawValue).joined(separator: ", "))\n"
+                out += "      owners: \(c.owners.map { ownerText($0) }.joined(separator: "; "))\n"
+                if !c.deallocJudged { out += "      no deinit logged: its leaks are not judged\n" }
+            }
         }
         if !i.unreadGroups.isEmpty {
             out += "\n  unread lines that mention callbacks, by shape (a shape that repeats as a lifecycle statement has a dialect: add it to .vclint.yml)\n"
@@ -73,6 +83,12 @@ public enum InspectionReport {
             if i.otherUnreadLines > 0 { out += "    … and \(count(i.otherUnreadLines, "line")) of other shapes\n" }
         }
         return out
+    }
+
+    /// `DetailViewController by stem ×2`, `none (app-lifetime) ×1`.
+    static func ownerText(_ o: (owner: String, reason: String, count: Int)) -> String {
+        let who = o.reason == "none" ? "none (app-lifetime: never judged)" : "\(TerminalText.field(o.owner)) by \(o.reason == "stem" ? "shared name stem" : "setup running")"
+        return "\(who) ×\(o.count)"
     }
 
     /// Which rules cannot apply to a class because it does not log their callbacks
@@ -114,7 +130,10 @@ public enum InspectionReport {
                 ("classes", .array(i.classes.map { c in
                     .object([("class", .string(c.name)), ("dialects", .array(c.dialects.map { .string($0.rawValue) })), ("instances", .int(c.instances)),
                              ("callbacks", .array(c.callbacks.map { .string($0.rawValue) })), ("deallocJudged", .bool(c.deallocJudged)),
-                             ("notes", .array(instrumentationNotes(c).map { .string($0) }))])
+                             ("notes", .array(instrumentationNotes(c).map { .string($0) }))]
+                            + (c.isObject ? [("object", .bool(true)), ("owners", .array(c.owners.map { o in
+                                .object([("owner", o.reason == "none" ? .null : .string(o.owner)), ("why", .string(o.reason)), ("instances", .int(o.count))])
+                            }))] : []))
                 })),
                 ("unread", .array(i.unreadGroups.map { g in
                     .object([("shape", .string(g.template)), ("lines", .int(g.lines)),

@@ -69,6 +69,14 @@ public struct JSONReporter: StreamingReporter {
         ])
     }
 
+    static func controllerObject(_ c: ControllerRef) -> JSONValue {
+        .object([
+            ("class", .string(c.className)),
+            ("address", c.addressText.map { .string($0) } ?? .null),
+            ("instance", .string(c.instance)),
+        ])
+    }
+
     static func violation(_ f: Finding) -> JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("rule", .string(f.rule)),
@@ -77,16 +85,14 @@ public struct JSONReporter: StreamingReporter {
             ("path", .string(f.path)),
             ("line", .int(f.line)),
             ("time", f.time.map { .string($0.iso) } ?? .null),
-            ("controller", .object([
-                ("class", .string(f.controller.className)),
-                ("address", f.controller.addressText.map { .string($0) } ?? .null),
-                ("instance", .string(f.controller.instance)),
-            ])),
+            ("controller", controllerObject(f.controller)),
             ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
             ("fingerprint", .string(f.fingerprint)),
         ]
         // Inside a test (docs/lifecycle.md#test-boundaries); absent otherwise, so version 1 readers keep working.
         if let t = f.test { pairs.append(("test", .string(t))) }
+        // About an object (docs/lifecycle.md#objects): its owner; absent otherwise.
+        if let o = f.owner { pairs.append(("owner", controllerObject(o))) }
         // With --source-root: the controller's class declaration.
         if let d = f.declaration { pairs.append(("declaration", .object([("path", .string(d.path)), ("line", .int(d.line))]))) }
         return .object(pairs)

@@ -183,6 +183,13 @@ public struct LoadedReport: Sendable {
             guard let name = t as? String else { throw .malformed("violation \(index) has a test that is not a string") }
             finding.test = name
         }
+        if let o = v["owner"] {
+            guard let owner = o as? [String: Any], let c = owner["class"] as? String, let i = owner["instance"] as? String else {
+                throw .malformed("violation \(index) has an owner without class or instance")
+            }
+            let a = (owner["address"] as? String).flatMap { UInt64($0.hasPrefix("0x") ? String($0.dropFirst(2)) : $0, radix: 16) }
+            finding.owner = ControllerRef(className: c, address: a, instance: i)
+        }
         return finding
     }
 }

@@ -133,6 +133,7 @@ public struct SARIFReporter: Reporter {
         var properties: [(String, JSONValue)] = [("controller", .string(f.controller.display))]
         if let t = f.time { properties.append(("time", .string(t.iso))) }
         if let t = f.test { properties.append(("test", .string(t))) }
+        if let o = f.owner { properties.append(("owner", .string(o.display))) }
         pairs.append(("properties", .object(properties)))
         return .object(pairs)
     }

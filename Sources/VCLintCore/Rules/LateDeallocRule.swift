@@ -41,6 +41,13 @@ struct LateDeallocRule: Rule {
 
     func verdict(for o: Observation, _ fact: LateDealloc, options: TimelineOptions) -> RuleVerdict {
         let removal = fact.removal, delay = fact.delay
+        if removal.kind == .ownerDeallocated {
+            let owner = fact.owner?.display ?? removal.takenAlongBy ?? "its owner"
+            return RuleVerdict(
+                message: "\(o.controller.display) was deallocated \(Wording.seconds(delay)) after its owner \(owner) (deallocated at line \(removal.anchor.line), grace \(Wording.seconds(options.leakGraceSeconds))); something held it after its owner went",
+                related: [(removal.anchor.line, "owner's dealloc")],
+                cause: "late:\(removal.kind.rawValue)", owner: fact.owner)
+        }
         return RuleVerdict(
             message: "\(o.controller.display) was deallocated \(Wording.seconds(delay)) after it was \(removal.kind.verb) at line \(removal.evidence.line) (grace \(Wording.seconds(options.leakGraceSeconds))); something held it after its removal",
             related: [(removal.anchor.line, "removal")],
@@ -48,17 +55,21 @@ struct LateDeallocRule: Rule {
     }
 }
 
-/// A dealloc that came `delay` seconds after the removal, more than the grace period.
+/// A dealloc that came `delay` seconds after the removal (an object's: after its owner's dealloc),
+/// more than the grace period.
 /// Emitted by `SessionTimeline+Removal.swift` (`deallocate`).
 struct LateDealloc: Observed {
     var dealloc: EventRef
     var removal: Removal
     var delay: Double
+    /// An object's owner (docs/lifecycle.md#objects).
+    var owner: ControllerRef? = nil
 
     func write(to w: inout ObservationWriter) {
         w.ref(dealloc)
         w.removal(removal)
         w.double(delay)
+        if let owner { w.byte(1); w.controller(owner) } else { w.byte(0) }
     }
 }
 
@@ -67,5 +78,6 @@ extension LateDealloc {
         dealloc = r.ref()
         removal = r.removal()
         delay = r.double()
+        owner = r.byte() == 0 ? nil : r.controller()
     }
 }

@@ -47,12 +47,15 @@ public struct RuleVerdict: Sendable {
     var cause: String
     /// Overrides the configured severity downwards (an unconfirmed leak is a warning).
     var severityCap: Severity?
+    /// The owner of the object the finding is about (docs/lifecycle.md#objects).
+    var owner: ControllerRef?
 
-    public init(message: String, related: [(line: Int, note: String)] = [], cause: String, severityCap: Severity? = nil) {
+    public init(message: String, related: [(line: Int, note: String)] = [], cause: String, severityCap: Severity? = nil, owner: ControllerRef? = nil) {
         self.message = message
         self.related = related
         self.cause = cause
         self.severityCap = severityCap
+        self.owner = owner
     }
 }
 
@@ -107,6 +110,7 @@ public enum RuleRegistry {
         EventAfterDeallocRule(),
         DeallocWhileVisibleRule(),
         LeakedControllerRule(),
+        LeakedObjectRule(),
         LateDeallocRule(),
         CompletionBeforeDisappearanceRule(),
         CompletionBeforeAppearanceRule(),
@@ -157,6 +161,7 @@ public enum RuleRegistry {
 
     /// The tag of leaks: persistent classes never leak (`TimelineBuilder.admits`).
     static let leakTag = tag(of: ControllerLeak.self)
+    static let objectLeakTag = tag(of: ObjectLeak.self)
 
     static func readFact(tag: Int, _ r: inout ObservationReader) -> any Observed {
         type(of: all[tag]).readFact(&r)

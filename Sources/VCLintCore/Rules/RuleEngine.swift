@@ -20,6 +20,9 @@ public struct Finding: Sendable {
     /// The test that was running at the finding's line (`LoginTests/testLogout`), when the capture
     /// shows a test runner's lines (docs/lifecycle.md#test-boundaries).
     public var test: String? = nil
+    /// For a finding about an object (docs/lifecycle.md#objects): the controller or SwiftUI view that
+    /// owns it.
+    public var owner: ControllerRef? = nil
 }
 
 /// Which rules run, at which severity (issue: configuration extends this).
@@ -84,7 +87,8 @@ public enum RuleEngine {
         Finding(rule: d.identifier, severity: severity, message: v.message, path: path, line: o.line, time: o.time,
                 controller: o.controller,
                 related: v.related.filter { $0.line != o.line }.map { Finding.Related(path: path, line: $0.line, note: $0.note) },
-                fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause))
+                fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause),
+                owner: v.owner)
     }
 }
 

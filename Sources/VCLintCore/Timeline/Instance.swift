@@ -126,6 +126,8 @@ final class Instance {
         get { extras?.initEpoch }
         set { if newValue != nil || extras != nil { more.initEpoch = newValue } }
     }
+    /// Ownership (docs/lifecycle.md#owners): an object's owner, a controller's objects.
+    var objectLink: ObjectLink?
     /// What few controllers need (presentation and completion markers, child moves, removals
     /// that took others along, a logged init), allocated at the first need.
     private var extras: Extras?
@@ -167,6 +169,15 @@ final class Instance {
     private(set) var activeAfterCreation: Bool { get { flag(10) } set { setFlag(10, newValue) } }
     /// The session dropped it (another object took its address): no event reaches it any more.
     var forgotten: Bool { get { flag(11) } set { setFlag(11, newValue) } }
+    /// A controller or SwiftUI view that may own objects, registered in its session's
+    /// `SessionObjects` (docs/lifecycle.md#owners).
+    var ownerCandidate: Bool { get { flag(12) } set { setFlag(12, newValue) } }
+    /// An object whose owner was looked for at its init.
+    var ownerSought: Bool { get { flag(13) } set { setFlag(13, newValue) } }
+    /// A controller whose setup (first event to first viewDidAppear) is running.
+    var setupRunning: Bool { get { flag(14) } set { setFlag(14, newValue) } }
+    /// A SwiftUI view (it logged onAppear or onDisappear): a value, never deallocated.
+    var isView: Bool { get { flag(15) } set { setFlag(15, newValue) } }
 
     @inline(__always) private func flag(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
     @inline(__always) private func setFlag(_ bit: UInt16, _ on: Bool) {

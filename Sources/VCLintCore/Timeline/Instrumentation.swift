@@ -20,11 +20,22 @@ final class Instrumentation {
         let name: String
         /// The input's dates, by which its instances keep their times in 8 bytes.
         let times: PackedTime.Table
+        /// Whether the name may be an object's (docs/lifecycle.md#objects): it does not end in
+        /// `Controller` or `VC`.
+        let objectName: Bool
+        /// The name's stem (docs/lifecycle.md#owners): "" matches nothing.
+        let stem: String
         init(name: String, dialect: Dialect, times: PackedTime.Table = PackedTime.Table()) {
             self.name = name
             self.dialect = dialect
             self.times = times
+            self.objectName = ObjectNames.mayBeObject(name)
+            self.stem = ObjectNames.stem(name)
         }
+
+        /// An object class so far: an object's name, and nothing logged but init and dealloc
+        /// (docs/lifecycle.md#objects).
+        @inline(__always) var isObjectClass: Bool { objectName && kinds.onlyLifetime }
     }
     /// The input's dates (`PackedTime`), shared by its classes.
     let times = PackedTime.Table()
@@ -67,6 +78,8 @@ final class Instrumentation {
         init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
         @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
         @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }
+        /// Nothing but init and dealloc (an object's statements).
+        @inline(__always) var onlyLifetime: Bool { bits & ~(EventKind.initialize.bit | EventKind.dealloc.bit) == 0 }
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {
@@ -101,6 +114,10 @@ final class Instrumentation {
     }
 
     func satisfies(_ r: Requirement) -> Bool {
-        r.anyOf.contains { instruments(r.className, $0) }
+        if r.object {
+            guard let entry = entries[r.className] else { return false }
+            return entry.isObjectClass && r.anyOf.contains { entry.kinds.contains($0) }
+        }
+        return r.anyOf.contains { instruments(r.className, $0) }
     }
 }

@@ -28,6 +28,9 @@ public struct Requirement: Sendable, Equatable {
     public var className: String
     /// At least one of these kinds must be logged for the class.
     public var anyOf: [EventKind]
+    /// The class must be an object class that logs its own dealloc (docs/lifecycle.md#objects):
+    /// `anyOf` by the class itself, not through its dialect, and nothing but init and dealloc.
+    public var object = false
 }
 
 public struct Observation: Sendable {

@@ -118,8 +118,10 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         names = w.nameTable
         dates = w.dateTable
         precondition(factStart + scratch.count == oldEnd, "a completed fact must keep its encoding's length")
-        precondition(chunks[c][start + 1] == 0 || chunks[c][start + 1] == 3, "only a requirement of one byte can be completed")
-        let requirement: UInt8 = requiresOwnDealloc ? 3 : 0
+        let written = chunks[c][start + 1]
+        precondition(written == 0 || written == 3 || written == 4, "only a requirement of one byte can be completed")
+        // An object's requirement (4) stays: whatever the dialect, its own class must log dealloc.
+        let requirement: UInt8 = written == 4 ? 4 : requiresOwnDealloc ? 3 : 0
         let encoding = scratch
         chunks[c].withUnsafeMutableBufferPointer { chunk in
             chunk[start + 1] = requirement
@@ -360,6 +362,7 @@ struct ObservationWriter {
     /// controller's own dealloc (3), the instrumentation a leak needs: one byte, like none.
     private mutating func requirement(_ r: Requirement?, of c: ControllerRef) {
         guard let r else { byte(0); return }
+        if r.object, r.className == c.className { byte(4); return }
         var bits: UInt32 = 0
         for k in r.anyOf { bits |= k.bit }
         if r.className != c.className {
@@ -521,21 +524,22 @@ struct ObservationReader {
     }
 
     /// A requirement as written: the class named (nil: the controller's own) and the kinds.
-    private mutating func requirement() -> (className: String?, kinds: [EventKind])? {
+    private mutating func requirement() -> (className: String?, kinds: [EventKind], object: Bool)? {
         switch byte() {
         case 1:
             let className = name()
-            return (className, EventKind.kinds(UInt32(uint())))
-        case 2: return (nil, EventKind.kinds(UInt32(uint())))
-        case 3: return (nil, [.dealloc])
+            return (className, EventKind.kinds(UInt32(uint())), false)
+        case 2: return (nil, EventKind.kinds(UInt32(uint())), false)
+        case 3: return (nil, [.dealloc], false)
+        case 4: return (nil, [.dealloc], true)
         default: return nil
         }
     }
 
     /// What follows a fact: controller, line, time.
-    private mutating func rest(_ fact: any Observed, _ requirement: (className: String?, kinds: [EventKind])?) -> Observation {
+    private mutating func rest(_ fact: any Observed, _ requirement: (className: String?, kinds: [EventKind], object: Bool)?) -> Observation {
         let controller = self.controller()
-        let requires = requirement.map { Requirement(className: $0.className ?? controller.className, anyOf: $0.kinds) }
+        let requires = requirement.map { Requirement(className: $0.className ?? controller.className, anyOf: $0.kinds, object: $0.object) }
         let line = int()
         return Observation(fact, controller: controller, requires: requires, line: line, time: time())
     }
@@ -625,6 +629,7 @@ extension RemovalKind {
         case .popped: return 2
         case .poppedWithTop: return 3
         case .closed: return 4
+        case .ownerDeallocated: return 5
         }
     }
 
@@ -634,6 +639,7 @@ extension RemovalKind {
         case 1: self = .removedFromParent
         case 2: self = .popped
         case 3: self = .poppedWithTop
+        case 5: self = .ownerDeallocated
         default: self = .closed
         }
     }

@@ -61,7 +61,8 @@ extension SessionTimeline {
             }
             if case .adding = i.parentState { kept.append(i); continue }
             if !i.leakReported {
-                let o = leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
+                let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
+                    : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
                 context.observations.append(o)
                 evictedLeaks.append((UInt32(context.observations.count - 1), i.dialect.family))
@@ -123,6 +124,8 @@ extension SessionTimeline {
         let logged = state.entry.kinds
         switch e.kind {
         case .initialize:
+            // An object's every init is a new one (a list's cell view models come in a row).
+            if state.entry.isObjectClass { return nil }
             // initWithNibName: → init chains log several initializers for one object.
             if let last = lastInitInstance, last.className == e.className, last.isAlive { return last }
             if let fresh = live.last(where: { $0.initSeen && !$0.loaded && $0.appearance == .unknown && !$0.loadViewPending }),
@@ -152,6 +155,10 @@ extension SessionTimeline {
                 if !i.loaded && i.appearance == .unknown { return 5 }
                 return nil
             }
+        case .dealloc where state.entry.isObjectClass:
+            // An object's deinit without an address (docs/lifecycle.md#objects); with none alive,
+            // one made before the capture began.
+            return objectForDeinit(live)
         default:
             // Most events: the one live instance accepts them (pick's shortcut, without the call).
             if live.count == 1, Self.accepts(live[live.startIndex], e) { return live[live.startIndex] }
@@ -401,6 +408,7 @@ extension SessionTimeline {
 
     func forget(_ inst: Instance) {
         inst.forgotten = true
+        if let link = inst.objectLink, !link.owned.isEmpty { link.owned = [] }
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }

@@ -186,6 +186,10 @@ extension SessionTimeline {
 
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
         inst.leakReported = true
+        if r.kind == .ownerDeallocated {
+            context.observations.append(objectLeakObservation(inst, r, wentOn: wentOn, confirmed: confirmed))
+            return
+        }
         // dealloc is instrumented when this class logs it, or every class of its dialect does.
         let requirement = deallocDialects.contains(inst.dialect.family) ? nil : Requirement(className: inst.className, anyOf: [.dealloc])
         context.observations.append(leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed, requirement: requirement))
@@ -201,6 +205,12 @@ extension SessionTimeline {
     /// (they wait among the observations and are completed in place: same fields, same length).
     func reportEvictedLeaks() {
         for (index, dialect) in evictedLeaks {
+            if context.observations.tag(at: Int(index)) == RuleRegistry.objectLeakTag {
+                var leak = context.observations.fact(at: Int(index), as: ObjectLeak.self)
+                (leak.wentOn, leak.confirmed) = leakTiming(leak.ownerGone)
+                context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: true)
+                continue
+            }
             var leak = context.observations.fact(at: Int(index), as: ControllerLeak.self)
             (leak.wentOn, leak.confirmed) = leakTiming(leak.removal)
             context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: !deallocDialects.contains(dialect))
@@ -234,9 +244,17 @@ extension SessionTimeline {
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
             if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
-                emit(LateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
+                if r.kind == .ownerDeallocated {
+                    let owner = inst.objectLink?.owner?.ref
+                    context.observations.append(Observation(LateDealloc(dealloc: ref, removal: r, delay: delay, owner: owner), controller: inst.ref,
+                                                            requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
+                                                            line: ref.line, time: ref.time))
+                } else {
+                    emit(LateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
+                }
             }
         }
+        if inst.ownerCandidate { ownerDeallocated(inst, ref) }
         leaveLive(inst)
         inst.dealloc = ref
         if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
@@ -312,6 +330,8 @@ extension SessionTimeline {
                 inst.transition = nil
                 inst.coveredBy.removeAll()
                 inst.tookAlong.removeAll()
+                // An owner's objects point back at it: the list goes, the objects' links stay.
+                if let link = inst.objectLink, !link.owned.isEmpty { link.owned = [] }
             }
         }
         for state in classes.values {
@@ -319,6 +339,7 @@ extension SessionTimeline {
             state.lastDead = nil
         }
         byAddress.removeAll()
+        objects = SessionObjects()
         leakClock = LeakClock()
         visibleCount = 0
         transition = nil

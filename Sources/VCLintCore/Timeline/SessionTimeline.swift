@@ -56,6 +56,8 @@ final class SessionTimeline {
     var lastEventLine = 0
     var hasTimes = false
     var lastInitInstance: Instance?
+    /// Owners and the objects looking for one (docs/lifecycle.md#owners).
+    var objects = SessionObjects()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
@@ -121,6 +123,7 @@ final class SessionTimeline {
         let before = inst.appearance
         recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
+        trackOwnership(e, inst, state.entry)
         recorder?.applied(e, inst, session: serial)
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")

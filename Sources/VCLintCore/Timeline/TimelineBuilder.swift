@@ -102,7 +102,7 @@ public final class TimelineBuilder {
     /// Whether an observation is reported: false for persistent classes' leaks; for one whose rule
     /// needs a callback the class has not logged yet, nil until it does (false once the input ends).
     func admits(_ o: Observation, tag: Int) -> Bool? {
-        if tag == RuleRegistry.leakTag, persistent.matches(o.controller.className) { return false }
+        if tag == RuleRegistry.leakTag || tag == RuleRegistry.objectLeakTag, persistent.matches(o.controller.className) { return false }
         guard let r = o.requires else { return true }
         return context.instrumentation.satisfies(r) ? true : nil
     }

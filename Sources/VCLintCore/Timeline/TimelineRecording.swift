@@ -123,6 +123,12 @@ public struct RecordedInstance: Sendable {
     /// Whether a missing dealloc is judged (docs/lifecycle.md#instrumentation): its class logs dealloc in
     /// this input, or every class of its dialect does in this session.
     public var deallocInstrumented: Bool
+    /// An object's owner and why (docs/lifecycle.md#owners); nil for controllers, views and
+    /// app-lifetime objects.
+    public var owner: ControllerRef? = nil
+    public var ownerReason: OwnerReason? = nil
+    /// Whether its class is an object class (docs/lifecycle.md#objects).
+    public var isObject = false
 
     public var first: TimelineStamp { callbacks.first!.stamp }
 }
@@ -157,6 +163,9 @@ public struct LeakRecord: Sendable {
     public var wentOn: Double?
     /// false: the session ended within the grace period.
     public var confirmed: Bool
+    /// An object's leak (docs/lifecycle.md#objects): its owner, and its init.
+    public var owner: ControllerRef? = nil
+    public var made: EventRef? = nil
 }
 
 /// A class whose dealloc is logged nowhere it could count: a leak of it cannot be judged.
@@ -477,10 +486,15 @@ final class TimelineRecorder {
             var insts: [RecordedInstance] = []
             for log in s.instances {
                 let i = log.instance
-                let judged = log.deallocJudgedInSession || instrumentation.logs(i.className, .dealloc)
+                // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
+                let judged = i.entry.isObjectClass ? instrumentation.logs(i.className, .dealloc)
+                    : log.deallocJudgedInSession || instrumentation.logs(i.className, .dealloc)
+                let isObject = i.entry.isObjectClass
+                let owner = isObject ? i.objectLink?.owner : nil
                 insts.append(RecordedInstance(
                     id: i.serial, controller: i.ref, dialect: i.dialect, callbacks: log.callbacks, intervals: log.intervals,
-                    removal: i.removal, dealloc: log.dealloc, deallocInstrumented: judged))
+                    removal: i.removal, dealloc: log.dealloc, deallocInstrumented: judged,
+                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.objectLink?.reason, isObject: isObject))
                 labelSession[i.label] = id
                 var c = perClass[i.className] ?? (0, 0, false)
                 c.instances += 1
@@ -495,6 +509,12 @@ final class TimelineRecorder {
         }
         var leaks: [LeakRecord] = []
         for o in observations {
+            if let leak = o.fact as? ObjectLeak {
+                leaks.append(LeakRecord(controller: o.controller, session: labelSession[o.controller.instance] ?? 0, removal: leak.ownerGone,
+                                        anchor: leak.ownerGone.anchor, will: nil, wentOn: leak.wentOn, confirmed: leak.confirmed,
+                                        owner: leak.owner, made: leak.made))
+                continue
+            }
             guard let leak = o.fact as? ControllerLeak else { continue }
             leaks.append(LeakRecord(controller: o.controller, session: labelSession[o.controller.instance] ?? 0, removal: leak.removal,
                                     anchor: leak.anchor, will: leak.will, wentOn: leak.wentOn, confirmed: leak.confirmed))

@@ -29,6 +29,8 @@ public enum RemovalKind: String, Sendable {
     case popped         // it disappeared and the controller it covered appeared (pop / dismiss back)
     case poppedWithTop = "removed with the controller above it"  // in the middle of a pop to root
     case closed         // it disappeared and nothing appeared (sheet dismissal, child removal)
+    /// An object (docs/lifecycle.md#objects): its owner was deallocated, so it must go too.
+    case ownerDeallocated = "owner deallocated"
 
     var verb: String {
         switch self {
@@ -37,6 +39,7 @@ public enum RemovalKind: String, Sendable {
         case .popped: return "popped or dismissed"
         case .poppedWithTop: return "removed together with the controller above it"
         case .closed: return "closed (it disappeared and nothing replaced it)"
+        case .ownerDeallocated: return "left behind by its owner"
         }
     }
 }
@@ -45,7 +48,8 @@ public struct Removal: Sendable {
     public var kind: RemovalKind
     /// The line that proves the removal (marker, move-to-parent, or the disappearance).
     public var evidence: EventRef
-    /// For a controller removed without callbacks: the instance whose removal took it along.
+    /// For a controller removed without callbacks: the instance whose removal took it along. For an
+    /// object whose owner was deallocated: the owner.
     public var takenAlongBy: String?
     public var anchor: EventRef
 }

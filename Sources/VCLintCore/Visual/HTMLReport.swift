@@ -301,7 +301,9 @@ public struct HTMLReport {
                 let sev = f.severity.rawValue
                 var row = "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
                 // Inside a test: the test's name under the message.
-                let test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
+                var test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
+                // An object: its owner under the message.
+                if let o = f.owner { test += "<br><small>owned by <code>\(Self.h(o.display))</code></small>" }
                 row += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
                 shown += 1
                 if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {

@@ -34,6 +34,11 @@ public struct LeakReport: Sendable {
         public var evidence: [Evidence]
         /// The test that was running when it was removed (docs/lifecycle.md#test-boundaries).
         public var test: String? = nil
+        /// A leaked object's owner (docs/lifecycle.md#objects).
+        public var owner: ControllerRef? = nil
+
+        /// `DetailViewController#3 → DetailViewModel#3` for an object, the controller otherwise.
+        public var subject: String { owner.map { "\($0.display) → \(controller.display)" } ?? controller.display }
     }
 
     public struct Group: Sendable {
@@ -79,7 +84,7 @@ public struct LeakReport: Sendable {
             for (k, s) in input.timeline.sessions.enumerated() where sessionAt[s.id] == nil { sessionAt[s.id] = k }
             // A leak's test is its finding's (the test running at its line).
             var testAt: [Int: String] = [:]
-            for f in input.findings where f.rule == "leaked_controller" { if let t = f.test { testAt[f.line] = t } }
+            for f in input.findings where f.rule == "leaked_controller" || f.rule == "leaked_object" { if let t = f.test { testAt[f.line] = t } }
             for leak in input.timeline.leaks {
                 let s = sessionAt[leak.session].map { input.timeline.sessions[$0] }
                 var evidence: [Evidence] = []
@@ -87,14 +92,21 @@ public struct LeakReport: Sendable {
                     guard let r, !evidence.contains(where: { $0.line == r.line }) else { return }
                     evidence.append(Evidence(line: r.line, event: r.kind.rawValue, note: note))
                 }
-                add(leak.will, "began the removal")
-                add(leak.removal.evidence, leak.removal.takenAlongBy.map { "removed with \($0)" } ?? "removed: \(leak.removal.kind.reportName)")
-                add(leak.anchor, "last seen leaving; no dealloc after it")
+                if let owner = leak.owner {
+                    add(leak.made, "made")
+                    add(leak.anchor, "\(owner.display) deallocated; the object's deinit never followed")
+                    add(leak.removal.evidence, "\(owner.display) removed")
+                } else {
+                    add(leak.will, "began the removal")
+                    add(leak.removal.evidence, leak.removal.takenAlongBy.map { "removed with \($0)" } ?? "removed: \(leak.removal.kind.reportName)")
+                    add(leak.anchor, "last seen leaving; no dealloc after it")
+                }
                 evidence.sort { $0.line < $1.line }
                 let removal = RemovalFacts(kind: leak.removal.kind, line: leak.removal.evidence.line, takenAlongBy: leak.removal.takenAlongBy)
                 let entry = Entry(path: input.path, session: leak.session, process: s?.process ?? "", pid: s?.pid,
                                   controller: leak.controller, removal: removal, line: leak.anchor.line,
-                                  wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence, test: testAt[leak.anchor.line])
+                                  wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence, test: testAt[leak.anchor.line],
+                                  owner: leak.owner)
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
             for u in input.timeline.unjudgedClasses {
@@ -143,8 +155,13 @@ public struct LeakReport: Sendable {
     }
 
     static func how(_ e: Entry) -> String {
-        var s = "removed (\(e.removal.kind.reportName)) at line \(e.removal.line)"
-        if let along = e.removal.takenAlongBy { s += " with \(along)" }
+        var s: String
+        if let owner = e.owner {
+            s = "its owner \(owner.display) was deallocated at line \(e.line)"
+        } else {
+            s = "removed (\(e.removal.kind.reportName)) at line \(e.removal.line)"
+            if let along = e.removal.takenAlongBy { s += " with \(along)" }
+        }
         if let w = e.wentOn {
             s += e.confirmed ? "; the session went on \(Wording.seconds(w)) without its dealloc"
                              : "; the log ended \(Wording.seconds(w)) later, within the grace period"
@@ -171,7 +188,7 @@ public struct LeakReport: Sendable {
         if !tests.isEmpty {
             out += "\nBy test (the test running at each removal):\n"
             for (test, leaks) in tests {
-                out += "  \(safe(test)): \(Self.plural(leaks.count, "leak")): " + leaks.map { safe($0.controller.display) }.joined(separator: ", ") + "\n"
+                out += "  \(safe(test)): \(Self.plural(leaks.count, "leak")): " + leaks.map { safe($0.subject) }.joined(separator: ", ") + "\n"
             }
         }
         out += "\nUnconfirmed (the log ended within the grace period): \(unconfirmed.isEmpty ? "none" : String(unconfirmed.count))\n"
@@ -201,7 +218,7 @@ public struct LeakReport: Sendable {
     private func entryText(_ e: Entry) -> String {
         let safe = TerminalText.field
         let test = e.test.map { ", in test \(safe($0))" } ?? ""
-        var out = "  \(safe(e.controller.display)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\(test)\n"
+        var out = "  \(safe(e.subject)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\(test)\n"
         out += "    \(safe(Self.how(e)))\n"
         for ev in e.evidence { out += "    \(safe(e.path)):\(ev.line): \(ev.event) (\(safe(ev.note)))\n" }
         return out
@@ -221,6 +238,7 @@ public struct LeakReport: Sendable {
             ("evidence", .array(e.evidence.map { .object([("line", .int($0.line)), ("event", .string($0.event)), ("note", .string($0.note))]) })),
         ]
         if let t = e.test { pairs.append(("test", .string(t))) }
+        if let o = e.owner { pairs.append(("owner", .object(TimelineJSON.controller(o)))) }
         return .object(pairs)
     }
 
@@ -270,7 +288,7 @@ public struct LeakReport: Sendable {
         let tests = byTest
         if !tests.isEmpty {
             out += "\n### By test\n\n| test | leaks | controllers |\n| --- | --- | --- |\n"
-            for t in tests { out += "| \(cell(t.test)) | \(t.leaks.count) | \(cell(t.leaks.map(\.controller.display).joined(separator: ", "))) |\n" }
+            for t in tests { out += "| \(cell(t.test)) | \(t.leaks.count) | \(cell(t.leaks.map(\.subject).joined(separator: ", "))) |\n" }
         }
         if !unconfirmed.isEmpty {
             out += "\n### Unconfirmed (the log ended within the grace period)\n\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
@@ -289,7 +307,7 @@ public struct LeakReport: Sendable {
         let cell = MarkdownText.cell
         let evidence = e.evidence.map { "\($0.line): \($0.event) (\($0.note))" }.joined(separator: "\n")
         let test = e.test.map { ", test \(cell($0))" } ?? ""
-        return "| \(cell(e.controller.display)) | \(cell("\(e.path):\(e.line)")), \(cell(sessionText(e)))\(test) | \(cell(how(e))) | \(cell(evidence)) |\n"
+        return "| \(cell(e.subject)) | \(cell("\(e.path):\(e.line)")), \(cell(sessionText(e)))\(test) | \(cell(how(e))) | \(cell(evidence)) |\n"
     }
 
     /// A whole HTML page (`--format html`); `HTMLReport` embeds `htmlSection`.
@@ -305,7 +323,7 @@ public struct LeakReport: Sendable {
             var s = "<table><thead><tr><th>controller</th><th>where</th><th>removal</th><th>evidence</th></tr></thead><tbody>\n"
             for e in entries {
                 let ev = e.evidence.map { "<li><code>\(h(e.path)):\($0.line)</code> \(h($0.event)) (\(h($0.note)))</li>" }.joined()
-                s += "<tr><td>\(h(e.controller.display))</td><td>\(h(e.path)):\(e.line)<br>\(h(Self.sessionText(e)))</td><td>\(h(Self.how(e)))</td><td><ul>\(ev)</ul></td></tr>\n"
+                s += "<tr><td>\(h(e.subject))</td><td>\(h(e.path)):\(e.line)<br>\(h(Self.sessionText(e)))</td><td>\(h(Self.how(e)))</td><td><ul>\(ev)</ul></td></tr>\n"
             }
             return s + "</tbody></table>\n"
         }
@@ -373,6 +391,15 @@ extension LeakReport {
         // Counts are summed over the shards: one beyond any run's could overflow the sum.
         guard LoadedReport.countRange.contains(files) else { throw .malformed("summary.files is out of range") }
 
+        func owner(_ any: Any?) throws(ReportReadError.Reason) -> ControllerRef? {
+            guard let any else { return nil }
+            guard let c = any as? [String: Any], let cls = c["class"] as? String, let label = c["label"] as? String else {
+                throw .malformed("a leak's owner lacks its class or label")
+            }
+            let address = (c["address"] as? String).flatMap { $0.hasPrefix("0x") ? UInt64($0.dropFirst(2), radix: 16) : nil }
+            return ControllerRef(className: cls, address: address, instance: label)
+        }
+
         func entry(_ any: Any, confirmed: Bool) throws(ReportReadError.Reason) -> Entry {
             guard let o = any as? [String: Any], let c = o["controller"] as? [String: Any], let label = c["label"] as? String,
                   let cls = c["class"] as? String, let path = o["path"] as? String, let s = o["session"] as? [String: Any],
@@ -394,7 +421,8 @@ extension LeakReport {
             return Entry(path: path, session: session, process: s["process"] as? String ?? "", pid: s["pid"] as? Int,
                          controller: ControllerRef(className: cls, address: address, instance: label),
                          removal: RemovalFacts(kind: kind, line: rline, takenAlongBy: r["taken_along_by"] as? String),
-                         line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence, test: o["test"] as? String)
+                         line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence, test: o["test"] as? String,
+                         owner: try owner(o["owner"]))
         }
         var confirmed: [Entry] = []
         for g in doc["classes"] as! [Any] {

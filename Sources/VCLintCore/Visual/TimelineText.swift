@@ -141,7 +141,13 @@ public struct TimelineTextRenderer {
         for lane in layout.lanes {
             guard let i = lane.instance else { continue }
             var facts: [String] = []
-            if let r = i.removal { facts.append("removed (\(r.kind.reportName)) at line \(r.evidence.line)") }
+            if let r = i.removal {
+                if r.kind == .ownerDeallocated {
+                    facts.append("its owner \(r.takenAlongBy ?? "") deallocated at line \(r.anchor.line)")
+                } else {
+                    facts.append("removed (\(r.kind.reportName)) at line \(r.evidence.line)")
+                }
+            }
             if let d = i.dealloc, layout.inWindow(d) { facts.append("deallocated at line \(d.line)") }
             if facts.isEmpty { continue }
             out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"

@@ -395,6 +395,7 @@ extension RemovalKind {
         case .popped: return "pop/dismiss (inferred)"
         case .poppedWithTop: return "with the controller above (inferred)"
         case .closed: return "sheet/child closed (inferred)"
+        case .ownerDeallocated: return "owner deallocated"
         }
     }
 }

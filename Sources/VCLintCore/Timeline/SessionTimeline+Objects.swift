@@ -1,0 +1,261 @@
+/// The objects of a screen (docs/lifecycle.md#objects): classes that log only their init and
+/// deinit, each owned by at most one controller or SwiftUI view (docs/lifecycle.md#owners). An
+/// owned object must go when its owner controller is deallocated: it is then marked as removed
+/// (`RemovalKind.ownerDeallocated`), so that its leak and its late dealloc are decided as a removed
+/// controller's are (the leak clock, the session's end, eviction), and worded by `leaked_object`
+/// and `late_dealloc`.
+
+/// Why an object has its owner (`vclint inspect` and the leak report say it).
+public enum OwnerReason: UInt8, Sendable {
+    /// The owner shares the object's name stem.
+    case stem
+    /// The owner's setup was running when the object was made (or the object was made in a burst
+    /// right before the owner's first event).
+    case setup
+
+    /// How `vclint inspect` says it.
+    public var word: String { self == .stem ? "stem" : "setup" }
+}
+
+/// An object's owner, or a controller's objects (`Instance.objectLink`).
+final class ObjectLink {
+    /// The object's owner.
+    var owner: Instance?
+    var reason = OwnerReason.setup
+    /// The object's init (a `LineRef`: line and kind).
+    var madeRef: UInt64 = 0
+    /// The controller's objects (dead ones are dropped lazily).
+    var owned: [Instance] = []
+    /// `owned`'s length at which dead entries are dropped.
+    var pruneAt = 16
+}
+
+/// Names (docs/lifecycle.md#owners): which may be an object's, and their stems.
+enum ObjectNames {
+    /// The suffixes a stem is without, longest first.
+    static let suffixes = [
+        "HostingController", "ViewController", "Coordinator", "Controller", "Interactor", "Presenter",
+        "ViewModel", "Feature", "Router", "Screen", "Model", "Store", "View", "VM", "VC",
+    ]
+
+    /// A name that does not end in `Controller` or `VC` (a controller's, whatever it logs).
+    static func mayBeObject(_ name: String) -> Bool {
+        let last = lastComponent(name)
+        return !(last.hasSuffix("Controller") || last.hasSuffix("VC"))
+    }
+
+    static func lastComponent(_ name: String) -> Substring {
+        if let dot = name.lastIndex(of: ".") { return name[name.index(after: dot)...] }
+        return name[...]
+    }
+
+    /// The name without its module and its suffixes; for a nested type whose last part is only a
+    /// suffix (`MainView.ViewModel`), the enclosing type's stem. "" when nothing is left.
+    static func stem(_ name: String) -> String {
+        var parts = name.split(separator: ".", omittingEmptySubsequences: true)
+        while let last = parts.last {
+            let s = strip(last)
+            if !s.isEmpty { return String(s) }
+            parts.removeLast()
+        }
+        return ""
+    }
+
+    /// Strips suffixes while something is left; "" when the whole name is one suffix.
+    static func strip(_ part: Substring) -> Substring {
+        var rest = part
+        var strippedAny = false
+        while true {
+            guard let suffix = suffixes.first(where: { rest.hasSuffix($0) }) else { break }
+            let shorter = rest.dropLast(suffix.count)
+            if shorter.isEmpty { return strippedAny ? rest : "" }
+            rest = shorter
+            strippedAny = true
+        }
+        return rest
+    }
+}
+
+/// What a session knows of owners: the live controllers and views by stem, the setups running,
+/// the objects made in the current burst, and the objects whose stem's owner is still to come.
+struct SessionObjects {
+    var ownersByStem: [String: [Instance]] = [:]
+    /// Controllers whose setup is running, latest begun last (at most `setupLimit`).
+    var setups: [Instance] = []
+    static let setupLimit = 32
+    /// The objects made since the latest other lifecycle statement.
+    var burst: [Instance] = []
+    static let burstLimit = 256
+    /// Objects with a stem that no live controller or view had at their init.
+    var awaitingStem: [String: [Instance]] = [:]
+    var awaitingCount = 0
+}
+
+extension SessionTimeline {
+    /// After an event has been applied to `inst`: objects find their owners, controllers and
+    /// views become owners.
+    @inline(__always)
+    func trackOwnership(_ e: Event, _ inst: Instance, _ entry: Instrumentation.ClassEntry) {
+        if entry.isObjectClass {
+            if e.kind == .initialize, !inst.ownerSought, inst.isAlive {
+                objectMade(inst, e)
+            } else if !objects.burst.isEmpty {
+                objects.burst.removeAll(keepingCapacity: true)
+            }
+            return
+        }
+        if !inst.ownerCandidate, inst.isAlive {
+            registerOwner(inst, e)
+        } else if !objects.burst.isEmpty {
+            objects.burst.removeAll(keepingCapacity: true)
+        }
+        if inst.setupRunning, e.kind == .viewDidAppear { endSetup(inst) }
+    }
+
+    /// An object's init: its owner by stem, else by the setup running (docs/lifecycle.md#owners).
+    func objectMade(_ inst: Instance, _ e: Event) {
+        inst.ownerSought = true
+        let link = inst.objectLink ?? ObjectLink()
+        inst.objectLink = link
+        link.madeRef = LineRef.pack(EventRef(e))
+        let stem = inst.entry.stem
+        if !stem.isEmpty, let owner = stemOwner(stem) {
+            assign(inst, to: owner, .stem)
+        } else {
+            if let setup = latestSetup() { assign(inst, to: setup, .setup) }
+            if !stem.isEmpty {
+                objects.awaitingStem[stem, default: []].append(inst)
+                objects.awaitingCount += 1
+                if objects.awaitingCount > 4 * Self.awaitingFloor { pruneAwaiting() }
+            }
+        }
+        if objects.burst.count < SessionObjects.burstLimit { objects.burst.append(inst) }
+    }
+
+    static let awaitingFloor = 1024
+
+    /// Drops the awaiting objects that died or found their stem's owner.
+    func pruneAwaiting() {
+        var count = 0
+        for (stem, list) in objects.awaitingStem {
+            let kept = list.filter { $0.isAlive && $0.objectLink?.reason != .stem }
+            objects.awaitingStem[stem] = kept.isEmpty ? nil : kept
+            count += kept.count
+        }
+        objects.awaitingCount = count
+    }
+
+    /// The live controller or view of `stem` whose setup is running (the latest begun), else the
+    /// one made most recently.
+    func stemOwner(_ stem: String) -> Instance? {
+        guard var list = objects.ownersByStem[stem] else { return nil }
+        if list.contains(where: { !$0.isAlive }) {
+            list.removeAll { !$0.isAlive }
+            objects.ownersByStem[stem] = list.isEmpty ? nil : list
+        }
+        for s in objects.setups.reversed() where s.isAlive && s.entry.stem == stem { return s }
+        return list.max { $0.serial < $1.serial }
+    }
+
+    func latestSetup() -> Instance? {
+        while let last = objects.setups.last, !last.isAlive || !last.setupRunning { objects.setups.removeLast() }
+        return objects.setups.last
+    }
+
+    /// A controller's or view's first event as such: objects awaiting its stem, and those made in
+    /// the burst right before it, are its own; a controller's setup begins.
+    func registerOwner(_ inst: Instance, _ e: Event) {
+        inst.ownerCandidate = true
+        // Taken for an object until now (its class logged only its init): it is not one.
+        if let link = inst.objectLink, link.owner != nil { link.owner = nil }
+        let stem = inst.entry.stem
+        if !stem.isEmpty {
+            objects.ownersByStem[stem, default: []].append(inst)
+            if let waiting = objects.awaitingStem.removeValue(forKey: stem) {
+                objects.awaitingCount -= waiting.count
+                for o in waiting where o.isAlive && o !== inst && o.entry.isObjectClass { assign(o, to: inst, .stem) }
+            }
+        }
+        if !objects.burst.isEmpty {
+            for o in objects.burst where o.isAlive && o !== inst && o.entry.isObjectClass && o.objectLink?.reason != .stem {
+                assign(o, to: inst, .setup)
+            }
+            objects.burst.removeAll(keepingCapacity: true)
+        }
+        if !inst.isView, e.kind != .viewDidAppear, e.kind != .dealloc {
+            inst.setupRunning = true
+            objects.setups.append(inst)
+            if objects.setups.count > SessionObjects.setupLimit {
+                objects.setups.first?.setupRunning = false
+                objects.setups.removeFirst()
+            }
+        }
+    }
+
+    func endSetup(_ inst: Instance) {
+        inst.setupRunning = false
+        if let k = objects.setups.lastIndex(where: { $0 === inst }) { objects.setups.remove(at: k) }
+    }
+
+    func assign(_ object: Instance, to owner: Instance, _ reason: OwnerReason) {
+        let link = object.objectLink ?? ObjectLink()
+        object.objectLink = link
+        link.reason = reason
+        if link.owner === owner { return }
+        link.owner = owner
+        // A new owner, alive: what the previous owner's dealloc said no longer holds.
+        if object.removal?.kind == .ownerDeallocated { object.removal = nil }
+        // A view never goes: its objects are not judged by their owner, and it keeps no list.
+        guard !owner.isView else { return }
+        let ownerLink = owner.objectLink ?? ObjectLink()
+        owner.objectLink = ownerLink
+        ownerLink.owned.append(object)
+        if ownerLink.owned.count >= ownerLink.pruneAt {
+            ownerLink.owned.removeAll { !$0.isAlive || $0.objectLink?.owner !== owner }
+            ownerLink.pruneAt = max(16, ownerLink.owned.count * 2)
+        }
+    }
+
+    /// An owner's dealloc: its live objects must follow within the grace period.
+    func ownerDeallocated(_ inst: Instance, _ ref: EventRef) {
+        if inst.setupRunning { endSetup(inst) }
+        guard let link = inst.objectLink, !link.owned.isEmpty else { return }
+        let owned = link.owned
+        link.owned = []
+        let removal = inst.removal?.anchor
+        var name: String?
+        for o in owned where o.isAlive && !o.forgotten && o.objectLink?.owner === inst && o.entry.isObjectClass {
+            if name == nil { name = inst.ref.display }
+            o.removal = Removal(kind: .ownerDeallocated, evidence: removal ?? ref, takenAlongBy: name, anchor: ref)
+            scheduleLeakCheck(o)
+        }
+    }
+
+    /// The object an address-less deinit belongs to: the live one whose owner was deallocated
+    /// first, else the oldest (docs/lifecycle.md#objects).
+    func objectForDeinit(_ live: ArraySlice<Instance>) -> Instance? {
+        var chosen: Instance?, chosenLine = Int.max
+        for i in live where i.isAlive {
+            if let r = i.removal, r.kind == .ownerDeallocated, r.anchor.line < chosenLine {
+                chosen = i
+                chosenLine = r.anchor.line
+            }
+        }
+        return chosen ?? live.first { $0.isAlive }
+    }
+
+    /// The owner of an object (nil: an app-lifetime object, or not an object).
+    func owner(of inst: Instance) -> (Instance, OwnerReason)? {
+        guard let link = inst.objectLink, let owner = link.owner else { return nil }
+        return (owner, link.reason)
+    }
+
+    /// The leak of an object whose owner was deallocated (`reportLeak`, eviction, the session's end).
+    func objectLeakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) -> Observation {
+        let made = inst.objectLink.flatMap { LineRef.unpack($0.madeRef) }
+        let ownerRef = inst.objectLink?.owner?.ref ?? ControllerRef(className: r.takenAlongBy ?? "", address: nil, instance: r.takenAlongBy ?? "")
+        return Observation(ObjectLeak(ownerGone: r, made: made, owner: ownerRef, wentOn: wentOn, confirmed: confirmed),
+                           controller: inst.ref, requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
+                           line: r.anchor.line, time: r.anchor.time)
+    }
+}

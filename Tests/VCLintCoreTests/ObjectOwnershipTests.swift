@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// Objects beyond controllers (docs/lifecycle.md#objects): which classes are objects, who owns
+/// them (docs/lifecycle.md#owners), and when they leak.
+@Suite struct ObjectOwnershipTests {
+    static func swiftLog(_ lines: [String], start: Double = 0, step: Double = 0.01) -> String {
+        var t = start
+        return lines.map { line -> String in
+            defer { t += step }
+            if line.hasPrefix("@") {
+                // "@12.5 text": an explicit time in seconds after 10:00:00.
+                let parts = line.dropFirst().split(separator: " ", maxSplits: 1)
+                t = Double(parts[0])!
+                return Self.stamp(t) + String(parts[1])
+            }
+            return Self.stamp(t) + line
+        }.joined(separator: "\n") + "\n"
+    }
+
+    static func stamp(_ t: Double) -> String {
+        let s = Int(t), ms = Int(((t - Double(s)) * 1000).rounded())
+        return String(format: "2024-03-01 10:%02d:%02d.%03d Shop[100:200] ", s / 60, s % 60, ms)
+    }
+
+    /// A screen pushed over Home and popped, with `inside` logged during its setup and `after`
+    /// right after its dealloc.
+    static func screen(_ name: String, inside: [String] = [], after: [String] = []) -> [String] {
+        ["\(name) viewDidLoad()"] + inside + [
+            "HomeViewController viewWillDisappear(_:)", "\(name) viewWillAppear(_:)",
+            "HomeViewController viewDidDisappear(_:)", "\(name) viewDidAppear(_:)",
+            "\(name) viewWillDisappear(_:)", "HomeViewController viewWillAppear(_:)",
+            "HomeViewController viewDidAppear(_:)", "\(name) viewDidDisappear(_:)",
+            "\(name) deinit",
+        ] + after
+    }
+
+    static let home = ["HomeViewController viewDidLoad()", "HomeViewController viewWillAppear(_:)", "HomeViewController viewDidAppear(_:)"]
+
+    func findings(_ text: String) -> [Finding] { Array(lint(text).findings) }
+
+    @Test func stems() {
+        #expect(ObjectNames.stem("DetailViewModel") == "Detail")
+        #expect(ObjectNames.stem("DetailViewController") == "Detail")
+        #expect(ObjectNames.stem("DetailVC") == "Detail")
+        #expect(ObjectNames.stem("DetailHostingController") == "Detail")
+        #expect(ObjectNames.stem("Shop.DetailCoordinator") == "Detail")
+        #expect(ObjectNames.stem("HomeScreenViewModel") == "Home")
+        #expect(ObjectNames.stem("MainView.ViewModel") == "Main")
+        #expect(ObjectNames.stem("MapRepresentable.Coordinator") == "MapRepresentable")
+        #expect(ObjectNames.stem("ViewModel") == "")
+        #expect(ObjectNames.stem("Coordinator") == "")
+        #expect(ObjectNames.stem("ImageCache") == "ImageCache")
+        #expect(ObjectNames.mayBeObject("DetailViewModel"))
+        #expect(!ObjectNames.mayBeObject("DetailViewController"))
+        #expect(!ObjectNames.mayBeObject("Shop.SettingsVC"))
+    }
+
+    @Test func aViewModelThatGoesWithItsScreenIsFineInEitherOrder() {
+        let before = Self.screen("DetailViewController", inside: ["DetailViewModel init"])
+        var after = before
+        after.insert("DetailViewModel deinit", at: after.count - 1)
+        for lines in [before + ["DetailViewModel deinit"], after] {
+            #expect(findings(Self.swiftLog(Self.home + lines + ["@20 Sync finished"])).isEmpty)
+        }
+    }
+
+    @Test func aLeakedViewModelIsReportedAtItsOwnersDealloc() {
+        // The first visit shows that the class logs its deinit; the second one's view model stays.
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]
+        let text = Self.swiftLog(lines)
+        let all = findings(text)
+        #expect(all.map(\.rule) == ["leaked_object"])
+        guard let f = all.first else { return }
+        let deallocLine = lines.lastIndex(of: "DetailViewController deinit")! + 1
+        #expect(f.line == deallocLine)
+        #expect(f.controller.instance == "DetailViewModel#2")
+        #expect(f.owner?.instance == "DetailViewController#2")
+        #expect(f.severity == .error)
+        #expect(f.message.contains("outlived DetailViewController#2"))
+        #expect(f.related.map(\.note) == ["init", "owner's removal"])
+    }
+
+    @Test func aLeakWithinTheGraceIsAnUnconfirmedWarning() {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map(\.rule) == ["leaked_object"])
+        #expect(all.first?.severity == .warning)
+    }
+
+    @Test func aLateDeinitIsLateDealloc() {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@9 DetailViewModel deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map(\.rule) == ["late_dealloc"])
+        #expect(all.first?.line == lines.count - 1)
+        #expect(all.first?.owner?.instance == "DetailViewController#1")
+    }
+
+    @Test func aClassThatNeverLogsItsDeinitCannotLeak() {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init", "DetailRouter init"],
+                                            after: ["DetailRouter deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]
+        // DetailViewModel never logs a deinit; its sibling's deinits do not make it judged.
+        #expect(findings(Self.swiftLog(lines)).isEmpty)
+    }
+
+    @Test func appLifetimeObjectsAreNeverJudged() {
+        // Made after Home appeared, followed by a callback that begins nothing: no setup running.
+        let lines = Self.home + ["ImageCache init", "HomeViewController viewWillLayoutSubviews()"]
+            + Self.screen("DetailViewController") + ["@10 ImageCache deinit", "@20 Sync finished"]
+        #expect(findings(Self.swiftLog(lines)).isEmpty)
+    }
+
+    @Test func helperObjectsMadeDuringSetupBelongToTheScreen() {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["PriceFormatter init"])
+            + ["@5 PriceFormatter deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map(\.rule) == ["late_dealloc"])
+        #expect(all.first?.owner?.className == "DetailViewController")
+    }
+
+    @Test func aCoordinatorMadeBeforeItsScreenBelongsToIt() {
+        // Made while Home is shown and nothing is being set up: the screen of its stem, created
+        // after it, owns it.
+        let lines = Self.home + ["DetailCoordinator init", "HomeViewController viewWillLayoutSubviews()"]
+            + Self.screen("DetailViewController") + ["@9 DetailCoordinator deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map(\.rule) == ["late_dealloc"])
+        #expect(all.first?.owner?.className == "DetailViewController")
+    }
+
+    @Test func aVIPERBurstBelongsToTheScreenThatFollows() {
+        let inits = ["ReviewsPresenter init", "ReviewsInteractor init", "ReviewsRouter init", "AuditLog init"]
+        let lines = Self.home + inits + Self.screen("ReviewsScreenController") + ["@9 AuditLog deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map(\.rule) == ["late_dealloc"])
+        #expect(all.first?.controller.className == "AuditLog")
+        #expect(all.first?.owner?.className == "ReviewsScreenController")
+    }
+
+    @Test func addresslessDeinitsGoToTheObjectWhoseOwnerWentFirst() {
+        // Two details stacked, each with its view model; the lower one is popped after the upper.
+        let lines = Self.home + [
+            "DetailViewController viewDidLoad()", "DetailViewModel init",
+            "HomeViewController viewWillDisappear(_:)", "DetailViewController viewWillAppear(_:)",
+            "HomeViewController viewDidDisappear(_:)", "DetailViewController viewDidAppear(_:)",
+            "DetailViewController viewDidLoad()", "DetailViewModel init",
+            "DetailViewController viewWillDisappear(_:)", "DetailViewController viewWillAppear(_:)",
+            "DetailViewController viewDidDisappear(_:)", "DetailViewController viewDidAppear(_:)",
+            "DetailViewController viewWillDisappear(_:)", "DetailViewController viewWillAppear(_:)",
+            "DetailViewController viewDidAppear(_:)", "DetailViewController viewDidDisappear(_:)",
+            "DetailViewController deinit", "DetailViewModel deinit",
+            "@5 DetailViewController viewWillDisappear(_:)", "HomeViewController viewWillAppear(_:)",
+            "HomeViewController viewDidAppear(_:)", "DetailViewController viewDidDisappear(_:)",
+            "DetailViewController deinit", "DetailViewModel deinit", "@20 Sync finished",
+        ]
+        #expect(findings(Self.swiftLog(lines)).isEmpty)
+    }
+
+    @Test func cellViewModelsInARowAreSeparateObjects() {
+        let cells = (0..<5).map { _ in "CellViewModel init" }
+        let gone = (0..<5).map { _ in "CellViewModel deinit" }
+        let lines = Self.home + Self.screen("ListViewController", inside: cells, after: gone) + ["@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.isEmpty, "\(all.map(\.message))")
+    }
+
+    @Test func followAgreesWithBatch() {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]
+        let bytes = Array(Self.swiftLog(lines).utf8)
+        let live = LiveLinter(path: "live.log")
+        var streamed: [Finding] = []
+        for chunk in bytes.chunked(into: 50) { streamed += chunk.withUnsafeBytes { live.consume($0) } }
+        let (late, _) = live.finish()
+        streamed += late
+        let batch = Linter().lint(bytes: bytes, path: "live.log")
+        #expect(streamed.map { "\($0.rule)@\($0.line) \($0.owner?.instance ?? "")" } == batch.findings.map { "\($0.rule)@\($0.line) \($0.owner?.instance ?? "")" })
+    }
+
+    @Test func theOwnerIsInEveryReport() throws {
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]
+        let result = Linter().lint(text: Self.swiftLog(lines), path: "app.log")
+        let run = LintResult(files: [result])
+        let json = JSONReporter().report(run)
+        let doc = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+        let v = (doc["violations"] as! [[String: Any]])[0]
+        let owner = v["owner"] as! [String: Any]
+        #expect(owner["class"] as? String == "DetailViewController")
+        #expect(owner["instance"] as? String == "DetailViewController#2")
+        #expect(owner.keys.contains("address"))
+        #expect(SARIFReporter().report(run).contains("\"owner\""))
+        // Merged back from JSON (a shard's report), the owner is kept.
+        let shard = JSONReporter(configuration: RunConfiguration(options: LintOptions())).report(run)
+        let loaded = try LoadedReport.parse(Data(shard.utf8), path: "r.json")
+        #expect(loaded.result.files[0].findings.first?.owner?.instance == "DetailViewController#2")
+        // A controller's finding has no owner key.
+        let plain = Linter().lint(text: Self.swiftLog(Self.home + ["DetailViewController viewDidAppear(_:)"]), path: "p.log")
+        #expect(!JSONReporter().report(LintResult(files: [plain])).contains("\"owner\""))
+    }
+}
