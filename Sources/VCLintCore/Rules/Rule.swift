@@ -121,6 +121,7 @@ public enum RuleRegistry {
         ChildContainmentRule(),
         SlowTransitionRule(),
         MemoryWarningRule(),
+        LifetimeLimitRule(),
         UIKitUnbalancedTransitionRule(),
         UIKitPresentationConflictRule(),
         NoLifecycleEventsRule(),

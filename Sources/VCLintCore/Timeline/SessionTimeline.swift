@@ -56,6 +56,8 @@ final class SessionTimeline {
     var lastEventLine = 0
     var hasTimes = false
     var lastInitInstance: Instance?
+    /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
+    var lifetimeCounts = LifetimeCounts()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
