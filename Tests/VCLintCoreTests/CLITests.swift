@@ -167,8 +167,10 @@ import Glibc
     @Test func rulesAndExplain() throws {
         let rules = try run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 19)  // a header row and 18 rules
+        #expect(rules.stdout.split(separator: "\n").count == 20)  // a header row and 19 rules
         #expect(rules.stdout.contains("slow_transition"))
+        #expect(rules.stdout.contains("lifetime_limit                   error     on    More instances of a class"))
+        #expect(rules.stdout.contains("[lifetimes: none]"))
         let explain = try run(["explain", "leaked_controller"])
         #expect(explain.status == 0)
         #expect(explain.stdout.contains("Triggering"))

@@ -77,7 +77,7 @@ struct LifetimeLimitRule: Rule {
 /// A new instance took the count of a `lifetimes` limit over its maximum (`alive` instances it counts
 /// are alive at once, this one included); `others`: the first few of the others, with the event that
 /// made each.
-/// Emitted by `SessionTimeline+Lifetimes.swift` (`countBirth`, when the timeline makes the instance).
+/// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, from `countBirth` when the timeline makes the instance).
 struct LifetimeExceeded: Observed {
     struct Other: Sendable {
         var controller: ControllerRef

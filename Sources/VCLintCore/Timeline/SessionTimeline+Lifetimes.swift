@@ -101,33 +101,42 @@ extension SessionTimeline {
             lifetimeCounts.tallies = Array(repeating: LifetimeCounts.Tally(), count: options.lifetimes.limits.count)
         }
         let created = EventRef(e)
+        // The tallies are changed in place (a copy of one would copy its members at the append).
         for k in applying {
             let limit = options.lifetimes.limits[k]
             lifetimeCounts.tallies[k].alive += 1
-            let tally = lifetimeCounts.tallies[k]
-            if tally.alive > limit.max, !tally.over {
+            if lifetimeCounts.tallies[k].alive > limit.max, !lifetimeCounts.tallies[k].over {
                 lifetimeCounts.tallies[k].over = true
-                let others = tally.members.map { LifetimeExceeded.Other(controller: $0.instance.ref, created: $0.created) }
-                // Counting needs the deallocations: the oldest other's class must log them (in the input, or
-                // through its dialect, as the leak rules ask), else every instance would count forever.
-                emit(LifetimeExceeded(created: created, scope: limit.scope, limit: limit.name, classes: limit.classes,
-                                      max: limit.max, alive: tally.alive, others: others),
-                     inst.ref, line: e.line, time: e.time, requires: [.dealloc], of: tally.members.first?.instance ?? inst)
+                observeOver(limit, lifetimeCounts.tallies[k], inst, created)
             }
-            if tally.members.count < LifetimeCounts.memberLimit { lifetimeCounts.tallies[k].members.append((inst, created)) }
+            if lifetimeCounts.tallies[k].members.count < LifetimeCounts.memberLimit {
+                lifetimeCounts.tallies[k].members.append((inst, created))
+            }
         }
+    }
+
+    /// `inst`, made by `created`, took `limit`'s count over its maximum: the observation names the others alive.
+    func observeOver(_ limit: LifetimeLimits.Limit, _ tally: LifetimeCounts.Tally, _ inst: Instance, _ created: EventRef) {
+        let others = tally.members.map { LifetimeExceeded.Other(controller: $0.instance.ref, created: $0.created) }
+        // Counting needs the deallocations: the oldest other's class must log them (in the input, or
+        // through its dialect, as the leak rules ask), else every instance would count forever.
+        emit(LifetimeExceeded(created: created, scope: limit.scope, limit: limit.name, classes: limit.classes,
+                              max: limit.max, alive: tally.alive, others: others),
+             inst.ref, line: created.line, time: created.time, requires: [.dealloc], of: tally.members.first?.instance ?? inst)
     }
 
     /// An instance leaves the live ones (`leaveLive`: deallocated, or forgotten when another object
     /// took its address): the limits that counted it count one less; back within a limit ends its episode.
     func countDeath(_ inst: Instance) {
         guard let applying = inst.entry.lifetimeLimits, !applying.isEmpty, !lifetimeCounts.tallies.isEmpty else { return }
-        for k in applying {
-            let tally = lifetimeCounts.tallies[k]
-            guard tally.alive > 0 else { continue }
+        for k in applying where lifetimeCounts.tallies[k].alive > 0 {
             lifetimeCounts.tallies[k].alive -= 1
-            if tally.alive - 1 <= options.lifetimes.limits[k].max, tally.over { lifetimeCounts.tallies[k].over = false }
-            if let m = tally.members.firstIndex(where: { $0.instance === inst }) { lifetimeCounts.tallies[k].members.remove(at: m) }
+            if lifetimeCounts.tallies[k].over, lifetimeCounts.tallies[k].alive <= options.lifetimes.limits[k].max {
+                lifetimeCounts.tallies[k].over = false
+            }
+            if let m = lifetimeCounts.tallies[k].members.firstIndex(where: { $0.instance === inst }) {
+                lifetimeCounts.tallies[k].members.remove(at: m)
+            }
         }
     }
 }
