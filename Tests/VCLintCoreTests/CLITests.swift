@@ -169,6 +169,8 @@ import Glibc
         #expect(rules.status == 0)
         #expect(rules.stdout.split(separator: "\n").count == 20)  // a header row and 19 rules
         #expect(rules.stdout.contains("slow_transition"))
+        #expect(rules.stdout.contains("lifetime_limit                   error     on    More instances of a class"))
+        #expect(rules.stdout.contains("[lifetimes: none]"))
         let explain = try run(["explain", "leaked_controller"])
         #expect(explain.status == 0)
         #expect(explain.stdout.contains("Triggering"))

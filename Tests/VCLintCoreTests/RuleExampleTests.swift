@@ -12,7 +12,7 @@ import Testing
         for example in d.triggeringExamples {
             let (text, marked) = stripMarkers(example)
             #expect(marked.count == 1, "\(d.identifier): mark the reported line with ↓")
-            let result = lint(text, rules: .all)
+            let result = lintExample(text, d)
             let findings = result.findings
             #expect(findings.count == 1, "\(d.identifier) example gave \(result.summary)\n\(text)")
             #expect(findings.first?.rule == d.identifier, "\(d.identifier) example gave \(result.summary)")
@@ -25,10 +25,27 @@ import Testing
         #expect(!d.nonTriggeringExamples.isEmpty, "every rule documents a legal flow")
         for example in d.nonTriggeringExamples {
             let (text, _) = stripMarkers(example)
-            let result = lint(text, rules: .all)
+            let result = lintExample(text, d)
             // Memory warnings are information about a legal flow, not a violation of it.
             let findings = result.findings.filter { $0.rule != "memory_warning" || d.identifier == "memory_warning" }
             #expect(findings.isEmpty, "\(d.identifier) legal example gave \(result.summary)\n\(text)")
+        }
+    }
+
+    /// A rule's example, with every rule on and the configuration the rule's examples run with.
+    func lintExample(_ text: String, _ d: RuleDescription) -> FileResult {
+        d.exampleConfiguration == nil ? lint(text, rules: .all) : Linter(options: exampleOptions(d)).lint(text: text)
+    }
+
+    /// A rule that checks only what a setting configures documents the configuration of its examples,
+    /// and without it its examples give nothing (it is on, with nothing to check).
+    @Test(arguments: descriptions.filter { $0.configuredBy != nil })
+    func aConfiguredRuleChecksNothingUnconfigured(_ d: RuleDescription) throws {
+        let yaml = try #require(d.exampleConfiguration, "\(d.identifier) runs its examples with a configuration")
+        #expect(yaml.hasPrefix("\(d.configuredBy!):"))
+        #expect(!d.isOptIn)
+        for example in d.triggeringExamples {
+            #expect(lint(stripMarkers(example).text, rules: .all).findings.isEmpty, "\(d.identifier) without \(d.configuredBy!)")
         }
     }
 
@@ -45,7 +62,7 @@ import Testing
         for d in Self.descriptions {
             #expect(RuleSettings.default.enabled.contains(d.identifier) == !d.isOptIn, "\(d.identifier)")
             #expect(RuleSettings.default.severity(of: d) == d.severity, "\(d.identifier)")
-            #expect(reference.contains("| `\(d.identifier)` | \(d.severity.rawValue) | \(d.isOptIn ? "opt-in" : "yes") |"), "docs/rules.md states \(d.identifier)'s default")
+            #expect(reference.contains("| `\(d.identifier)` | \(d.severity.rawValue) | \(RuleTable.defaultOn(d)) |"), "docs/rules.md states \(d.identifier)'s default")
         }
         #expect(RuleSettings.all.enabled == Set(RuleRegistry.identifiers))
     }

@@ -92,8 +92,7 @@ import Testing
     @Test func eachFactHasOneRule() throws {
         for (i, rule) in RuleRegistry.all.enumerated() {
             let example = try #require(type(of: rule).description.triggeringExamples.first)
-            var options = LintOptions()
-            options.rules = .all
+            let options = exampleOptions(type(of: rule).description)
             let observations = Self.observations(stripMarkers(example).text, options: options)
             let mine = observations.filter { RuleRegistry.tag(of: $0.fact) == i }
             #expect(!mine.isEmpty, "\(type(of: rule).description.identifier)'s example observes none of its facts")
@@ -106,8 +105,7 @@ import Testing
         for rule in RuleRegistry.all {
             let d = type(of: rule).description
             for example in d.triggeringExamples + d.nonTriggeringExamples {
-                var options = LintOptions()
-                options.rules = .all
+                let options = exampleOptions(d)
                 let made = Self.observations(stripMarkers(example).text, options: options)
                 let list = ObservationList(made)
                 let again = ObservationList(Array(list))

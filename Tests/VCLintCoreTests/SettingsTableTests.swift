@@ -14,6 +14,7 @@ import Testing
         switch s.defaultValue {
         case .double(let d)?: return "\(d + 1.5)"
         case .array?: return "['^Sample$']"
+        case .object?: return "{Sample: 2}"
         default: return nil
         }
     }

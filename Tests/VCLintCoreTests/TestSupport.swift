@@ -35,6 +35,21 @@ func lint(_ text: String, rules: RuleSettings = .default, grace: Double = 3) -> 
     return Linter(options: options).lint(text: text)
 }
 
+/// The options a rule's examples run with: every rule on, and the configuration the rule documents for
+/// its examples (`RuleDescription.exampleConfiguration`), if any.
+func exampleOptions(_ d: RuleDescription) -> LintOptions {
+    var options = LintOptions()
+    if let yaml = d.exampleConfiguration {
+        do {
+            try Configuration.parse(yaml, path: ".vclint.yml").apply(to: &options)
+        } catch {
+            Issue.record("\(d.identifier)'s example configuration: \(error.description)")
+        }
+    }
+    options.rules = .all
+    return options
+}
+
 /// Rule examples mark the reported line with a leading `↓` (as SwiftLint does).
 func stripMarkers(_ example: String) -> (text: String, markedLines: [Int]) {
     var lines: [String] = []

@@ -36,9 +36,14 @@ public enum RuleTable {
         var out = "| id | \(configuration == nil ? "default" : "severity") | on | finding when | its line |\n| --- | --- | --- | --- | --- |\n"
         for d in RuleRegistry.descriptions {
             let on = settings.enabled.contains(d.identifier)
-            let onText = configuration == nil ? (d.isOptIn ? "opt-in" : "yes") : (on ? "yes" : "no")
+            let onText = configuration == nil ? Self.defaultOn(d) : (on ? "yes" : "no")
             out += "| `\(d.identifier)` | \(settings.severity(of: d).rawValue) | \(onText) | \(d.summary) | \(d.anchor) |\n"
         }
         return TerminalText.text(out)
+    }
+
+    /// The "on" cell of docs/rules.md's table: `yes`, `opt-in`, or where a setting gives the rule something to check.
+    static func defaultOn(_ d: RuleDescription) -> String {
+        d.isOptIn ? "opt-in" : d.configuredBy.map { "where `\($0)` is set" } ?? "yes"
     }
 }

@@ -91,7 +91,18 @@ public struct Setting: Sendable {
         case nil: return "none"
         case .array(let items)?: return items.isEmpty ? "none" : items.map { text($0) }.joined(separator: ", ")
         case .string(let s)?: return s
+        case .object(let pairs)?: return pairs.isEmpty ? "none" : pairs.map { "\($0.0): " + flow($0.1) }.joined(separator: ", ")
         case let other?: return other.serialized(pretty: false)
+        }
+    }
+
+    /// A value inside a mapping, as YAML's flow style writes it: `{max: 1, classes: [A, B]}`.
+    private static func flow(_ value: JSONValue) -> String {
+        switch value {
+        case .array(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
+        case .object(let pairs): return "{" + pairs.map { "\($0.0): " + flow($0.1) }.joined(separator: ", ") + "}"
+        case .string(let s): return s
+        default: return value.serialized(pretty: false)
         }
     }
 }

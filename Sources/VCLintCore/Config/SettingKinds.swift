@@ -178,9 +178,94 @@ struct DialectListKind: SettingKind {
     }
 }
 
+/// How many instances may be alive at once (`LifetimeLimits`): a mapping of class names and globs to a
+/// maximum, and under `groups` named groups of classes with theirs (`{max, classes}`).
+struct LifetimeLimitsKind: SettingKind {
+    var name: String { "mapping of classes, globs and groups to a maximum" }
+
+    func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> LifetimeLimits {
+        guard let map = yaml as? [String: Any] else {
+            throw Setting.Problem(key: key, reason: "expected a mapping of class names, globs and groups to how many instances may be alive at once")
+        }
+        var limits: [LifetimeLimits.Limit] = []
+        for name in map.keys.sorted() where name != "groups" {
+            guard !name.isEmpty else { throw Setting.Problem(key: key, reason: "a class name or glob is empty") }
+            let max = try Self.maximum(map[name]!, key: "\(key).\(name)")
+            limits.append(.init(scope: LifetimeLimits.isGlob(name) ? .glob : .class, name: name, max: max))
+        }
+        if let groups = map["groups"] {
+            guard let groups = groups as? [String: Any] else {
+                throw Setting.Problem(key: "\(key).groups", reason: "expected a mapping of group names to {max, classes}")
+            }
+            for group in groups.keys.sorted() {
+                let at = "\(key).groups.\(group)"
+                guard let entry = groups[group] as? [String: Any] else { throw Setting.Problem(key: at, reason: "expected {max, classes}") }
+                for k in entry.keys.sorted() where k != "max" && k != "classes" {
+                    throw Setting.Problem(key: "\(at).\(k)", reason: "unknown key (expected max, classes)")
+                }
+                guard let maxValue = entry["max"] else {
+                    throw Setting.Problem(key: "\(at).max", reason: "a group needs max: how many of its instances may be alive at once")
+                }
+                let max = try Self.maximum(maxValue, key: "\(at).max")
+                guard let listed = entry["classes"] else {
+                    throw Setting.Problem(key: "\(at).classes", reason: "a group needs classes: a list of class names or globs")
+                }
+                let classes = try strings(listed, key: "\(at).classes")
+                guard !classes.isEmpty, !classes.contains(where: \.isEmpty) else {
+                    throw Setting.Problem(key: "\(at).classes", reason: "a group needs classes: a list of class names or globs, none empty")
+                }
+                limits.append(.init(scope: .group, name: group, max: max, classes: classes))
+            }
+        }
+        return LifetimeLimits(limits)
+    }
+
+    /// A limit's maximum: a whole number, at least 1 (a YAML `true` or `1.5` is not one).
+    static func maximum(_ yaml: Any, key: String) throws(Setting.Problem) -> Int {
+        guard !(yaml is Bool), let n = yaml as? Int, n >= 1 else {
+            throw Setting.Problem(key: key, reason: "expected a whole number of instances, at least 1")
+        }
+        return n
+    }
+
+    /// `{"DetailViewModel": 1, "groups": {"Players": {"max": 1, "classes": [...]}}}`, keys in order.
+    func json(_ value: LifetimeLimits) -> JSONValue {
+        var pairs: [(String, JSONValue)] = value.limits.filter { $0.scope != .group }.map { ($0.name, .int($0.max)) }
+        let groups = value.limits.filter { $0.scope == .group }
+        if !groups.isEmpty {
+            pairs.append(("groups", .object(groups.map { g in
+                (g.name, .object([("max", .int(g.max)), ("classes", .array(g.classes.map { .string($0) }))]))
+            })))
+        }
+        return .object(pairs)
+    }
+
+    func read(_ json: Any?, key: String) throws(ReportReadError.Reason) -> JSONValue {
+        let malformed = ReportReadError.Reason.malformed("\"configuration.\(key)\" is not a mapping of classes, globs and groups to a maximum")
+        guard let map = json as? [String: Any] else { throw malformed }
+        var pairs: [(String, JSONValue)] = []
+        for name in map.keys.sorted() where name != "groups" {
+            guard let n = map[name] as? Int else { throw malformed }
+            pairs.append((name, .int(n)))
+        }
+        if let groups = map["groups"] {
+            guard let groups = groups as? [String: Any] else { throw malformed }
+            var out: [(String, JSONValue)] = []
+            for name in groups.keys.sorted() {
+                guard let g = groups[name] as? [String: Any], let max = g["max"] as? Int,
+                      let classes = g["classes"] as? [Any], classes.allSatisfy({ $0 is String }) else { throw malformed }
+                out.append((name, .object([("max", .int(max)), ("classes", .array(classes.map { .string($0 as! String) }))])))
+            }
+            pairs.append(("groups", .object(out)))
+        }
+        return .object(pairs)
+    }
+}
+
 // The table names kinds as `.number`, `.patterns`, … (static member lookup on the protocol).
 extension SettingKind where Self == NumberKind { static func number(_ range: ClosedRange<Double>) -> Self { Self(range: range) } }
 extension SettingKind where Self == RuleIDListKind { static var ruleIDs: Self { Self() } }
 extension SettingKind where Self == PatternListKind { static var patterns: Self { Self() } }
 extension SettingKind where Self == GlobListKind { static var globs: Self { Self() } }
 extension SettingKind where Self == DialectListKind { static var dialects: Self { Self() } }
+extension SettingKind where Self == LifetimeLimitsKind { static var lifetimes: Self { Self() } }

@@ -24,9 +24,15 @@ public struct RuleDescription: Sendable {
     public let triggeringExamples: [String]
     /// Log excerpts from legal flows that must produce no finding of this rule.
     public let nonTriggeringExamples: [String]
+    /// The setting that gives the rule something to check (`lifetimes`): on by default, it reports
+    /// nothing until the configuration sets it. Nil: the rule checks every capture.
+    public let configuredBy: String?
+    /// The `.vclint.yml` its examples run with (YAML), for a rule that checks only what is configured.
+    public let exampleConfiguration: String?
 
     public init(identifier: String, name: String, severity: Severity, isOptIn: Bool = false, summary: String,
-                rationale: String, anchor: String, triggeringExamples: [String], nonTriggeringExamples: [String]) {
+                rationale: String, anchor: String, triggeringExamples: [String], nonTriggeringExamples: [String],
+                configuredBy: String? = nil, exampleConfiguration: String? = nil) {
         self.identifier = identifier
         self.name = name
         self.severity = severity
@@ -36,6 +42,8 @@ public struct RuleDescription: Sendable {
         self.anchor = anchor
         self.triggeringExamples = triggeringExamples
         self.nonTriggeringExamples = nonTriggeringExamples
+        self.configuredBy = configuredBy
+        self.exampleConfiguration = exampleConfiguration
     }
 }
 
@@ -117,6 +125,7 @@ public enum RuleRegistry {
         ChildContainmentRule(),
         SlowTransitionRule(),
         MemoryWarningRule(),
+        LifetimeLimitRule(),
         UIKitUnbalancedTransitionRule(),
         UIKitPresentationConflictRule(),
         NoLifecycleEventsRule(),

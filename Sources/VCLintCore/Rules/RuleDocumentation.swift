@@ -4,9 +4,12 @@ public enum RuleDocumentation {
     /// `vclint explain RULE_ID`.
     public static func explain(_ d: RuleDescription) -> String {
         var out = "\(d.identifier): \(d.name)\n"
-        out += "Default severity: \(d.severity.rawValue)\(d.isOptIn ? " (opt-in: off unless enabled)" : "")\n\n"
+        out += "Default severity: \(d.severity.rawValue)\(d.isOptIn ? " (opt-in: off unless enabled)" : "")\n"
+        if let key = d.configuredBy { out += "On, but it checks only what `\(key)` sets in .vclint.yml: without it, nothing.\n" }
+        out += "\n"
         out += d.summary + "\n\n" + d.rationale + "\n\n"
         out += "The finding points at: \(d.anchor).\n"
+        if let yaml = d.exampleConfiguration { out += "\nThe examples run with this .vclint.yml:\n\n" + indent(yaml) + "\n" }
         out += "\nTriggering (↓ marks the line reported):\n"
         for ex in d.triggeringExamples { out += "\n" + indent(ex) + "\n" }
         out += "\nNot triggering:\n"
@@ -71,13 +74,15 @@ public enum RuleDocumentation {
         var out = "## `\(d.identifier)`\n\n"
         out += "**\(d.name).** \(d.summary)\n\n"
         let file = "[`.vclint.yml`](configuration.md#every-key)"
-        let on = d.isOptIn
+        var on = d.isOptIn
             ? "no: opt-in (`--enable \(d.identifier)`, or `opt_in_rules: [\(d.identifier)]` in \(file))"
             : "yes (`--disable \(d.identifier)`, or `disabled_rules: [\(d.identifier)]` in \(file), turns it off)"
+        if let key = d.configuredBy { on += ", but it checks only what `\(key)` sets in \(file): without it, nothing" }
         out += "- Default severity: \(d.severity.rawValue)\n"
         out += "- On by default: \(on)\n"
         out += "- The finding points at: \(d.anchor)\n\n"
         out += d.rationale + "\n\n"
+        if let yaml = d.exampleConfiguration { out += "The examples run with this `.vclint.yml`:\n\n```yaml\n\(yaml)\n```\n\n" }
         out += "Triggering (`↓` marks the line the finding points at):\n"
         for ex in d.triggeringExamples { out += "\n" + fenced(ex) }
         out += "\nNot triggering:\n"

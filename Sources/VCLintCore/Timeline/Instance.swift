@@ -341,5 +341,6 @@ extension SessionTimeline {
     @inline(__always)
     func leaveLive(_ inst: Instance) {
         if inst.appearance.isVisible { visibleCount -= 1 }
+        if !options.lifetimes.isEmpty { countDeath(inst) }
     }
 }

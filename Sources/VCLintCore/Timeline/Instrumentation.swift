@@ -16,6 +16,8 @@ final class Instrumentation {
         /// How many instances of the class the input has had: `TimelineContext.makeInstance`
         /// numbers them here (`Type#3`), which saves it a lookup by name.
         var instancesMade = 0
+        /// The `lifetimes` limits that count its instances, found at its first instance (`lifetimeLimits(of:)`).
+        var lifetimeLimits: [Int]?
         /// The class's name (its instances read theirs here: one String per class, not per instance).
         let name: String
         /// The input's dates, by which its instances keep their times in 8 bytes.

@@ -31,6 +31,7 @@ extension SessionTimeline {
     func newInstance(_ e: Event, _ state: ClassState) -> Instance {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
+        if !options.lifetimes.isEmpty { countBirth(inst, e) }
         if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
         if state.live.count > state.evictAt { evictUnreachable(state) }
         return inst

@@ -58,6 +58,8 @@ final class SessionTimeline {
     var lastInitInstance: Instance?
     /// Owners and the objects looking for one (docs/lifecycle.md#owners).
     var objects = SessionObjects()
+    /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
+    var lifetimeCounts = LifetimeCounts()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).

@@ -9,6 +9,8 @@ public struct TimelineOptions: Sendable {
     public var ignoreClasses: [PCRE2Pattern] = []
     /// Controllers meant to live forever: never leaks (configuration `persistent_classes`).
     public var persistentClasses: [PCRE2Pattern] = []
+    /// How many instances may be alive at once, per class, glob or group (configuration `lifetimes`).
+    public var lifetimes = LifetimeLimits()
     /// Live mode (`lint --follow`): leaks are decided as soon as the grace period has passed in log
     /// time, and every line's time is read (not a sample), since the input is still being written.
     public var live = false
