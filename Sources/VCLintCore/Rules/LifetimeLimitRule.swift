@@ -15,8 +15,8 @@ struct LifetimeLimitRule: Rule {
         alive in each session, from their creation to their dealloc or deinit, against the limits \
         `lifetimes` sets in .vclint.yml, per class, per glob of class names or per named group. One \
         finding per episode: the count has to come back within the limit before the limit is \
-        reported again. Counting needs the deallocations: the class of the instances counted must \
-        log its dealloc or deinit in the capture (or its dialect must, for other classes).
+        reported again. The count is what the log shows: a class that never logs its dealloc or \
+        deinit keeps every instance counted, so log the deinit of the classes you limit.
         """,
         anchor: "the init (for a class that logs none, the first event) of the instance that took the count over the limit",
         triggeringExamples: [
