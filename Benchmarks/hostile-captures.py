@@ -9,6 +9,10 @@
   sheets N      N cycles of one address-less sheet over a visible root, dealloc never logged
   pids N        N lines, each from a process id of its own (N sessions of one event each; one in
                 four an unbalanced viewDidAppear, a finding)
+  objects N     N view models (with addresses) made while the root screen is set up, never deallocated
+  owned N       N present/dismiss cycles of a modal with its address-less view model; the modal
+                is deallocated every time, its view model never (after one that shows the class logs
+                its deinit): N leaked objects
   files N DIR   N small captures in DIR (a modal shown and dismissed over a root, dealloc never
                 logged, an unbalanced viewDidAppear: a finding, a removal and an unjudged class
                 in every file); prints DIR
@@ -56,6 +60,22 @@ def main():
             if prev: line(f"{prev} viewDidDisappear:")
             line(f"{me} viewDidAppear:")
             prev = me
+    elif kind == "objects":
+        line("-[HomeViewController viewDidLoad]")
+        for i in range(n):
+            line(f"<ItemViewModel: 0x{0x600000000000 + 16 * i:x}> init")
+        for cb in ("viewWillAppear:", "viewDidAppear:"):
+            line(f"-[HomeViewController {cb}]")
+    elif kind == "owned":
+        root()
+        line("-[ModalViewModel init]")
+        line("-[ModalViewModel dealloc]")
+        for _ in range(n):
+            for m in ("-[ModalViewController viewDidLoad]", "-[ModalViewModel init]", "-[HomeViewController viewWillDisappear:]",
+                      "-[ModalViewController viewWillAppear:]", "-[HomeViewController viewDidDisappear:]", "-[ModalViewController viewDidAppear:]",
+                      "-[ModalViewController viewWillDisappear:]", "-[HomeViewController viewWillAppear:]",
+                      "-[ModalViewController viewDidDisappear:]", "-[HomeViewController viewDidAppear:]", "-[ModalViewController dealloc]"):
+                line(m)
     elif kind == "findings":
         root()
         for _ in range(n):

@@ -56,6 +56,12 @@ final class Instrumentation {
     func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
         if c.kinds.contains(kind) { return }
         c.kinds.insert(kind)
+        // An object's deinit says nothing of the controllers' (docs/lifecycle.md#objects): apps log
+        // their view models' and not their screens'.
+        if kind == .dealloc, c.isObjectClass {
+            if tracksChanges { changedClasses.append(c.name) }
+            return
+        }
         if tracksChanges {
             changedClasses.append(c.name)
             if kindsByDialect[dialect]?.contains(kind) != true { dialectGained = true }

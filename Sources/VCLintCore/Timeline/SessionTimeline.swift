@@ -116,7 +116,7 @@ final class SessionTimeline {
         let family = e.dialect.family
         let state = classState(e.className, dialect: family)
         instrumentation.record(state.entry, e.kind, dialect: family)
-        if e.kind == .dealloc, family != lastDeallocDialect {
+        if e.kind == .dealloc, family != lastDeallocDialect, !state.entry.isObjectClass {
             deallocDialects.insert(family)
             lastDeallocDialect = family
         }
