@@ -137,7 +137,8 @@ final class EventStage: LineSink {
     /// their patterns capture them.
     @inline(__always)
     private static func stripModule(_ e: inout Event, process: String?) {
-        guard let process, !process.isEmpty, e.dialect != .custom, e.className.utf8.contains(0x2E),
+        // (The first bytes first: a scan of every class name for a dot cost 4% of a lint.)
+        guard let process, let first = process.utf8.first, e.className.utf8.first == first, e.dialect != .custom,
               let stripped = TypeNames.withoutProcessModule(e.className, process: process) else { return }
         e.className = stripped
     }

@@ -55,17 +55,19 @@ enum TypeNames {
     /// process's name (spaces and dashes made underscores, as Xcode makes a product's module name).
     /// Nil when the name does not start with it.
     static func withoutProcessModule(_ className: String, process: String) -> String? {
-        let module = process.utf8
-        let name = className.utf8
-        guard !module.isEmpty, name.count > module.count + 1 else { return nil }
-        var i = name.startIndex
-        for b in module {
-            let c = name[i]
-            guard c == b || (c == 0x5F && (b == 0x20 || b == 0x2D)) else { return nil }
-            i = name.index(after: i)
+        let cut = className.utf8.withContiguousStorageIfAvailable { name -> String? in
+            let found = process.utf8.withContiguousStorageIfAvailable { module -> String? in
+                let k = module.count
+                guard k > 0, name.count > k + 1, name[k] == 0x2E else { return nil }
+                for i in 0..<k {
+                    let c = name[i], b = module[i]
+                    guard c == b || (c == 0x5F && (b == 0x20 || b == 0x2D)) else { return nil }
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: name[(k + 1)...]), as: UTF8.self)
+            }
+            return found ?? nil
         }
-        guard name[i] == 0x2E else { return nil }
-        return String(className.utf8[name.index(after: i)...])
+        return cut ?? nil
     }
 
     /// The suffixes of the types that make a screen (docs/lifecycle.md#objects): a first part that
