@@ -46,6 +46,10 @@ import Testing
         Case(message: "DetailViewModel deinit C86...", kind: .dealloc, className: "DetailViewModel"),
         Case(message: "\u{267B}\u{FE0F} DetailViewModel 0x6000... deinit", kind: .dealloc, className: "DetailViewModel"),
         Case(message: "ShareCoordinator C86... init", kind: .initialize, className: "ShareCoordinator"),
+        // However many digits (a capture's shapes fold runs of digits: `ShapeRoutes`).
+        Case(message: "DetailViewModel 8... deinit", kind: .dealloc, className: "DetailViewModel"),
+        Case(message: "DetailViewModel 86420... deinit", kind: .dealloc, className: "DetailViewModel"),
+        Case(message: "DetailViewModel 0x6... deinit", kind: .dealloc, className: "DetailViewModel"),
         // Controllers keep what they always read as.
         Case(message: "Shop.HomeViewController viewDidLoad", kind: .viewDidLoad, className: "HomeViewController"),
         Case(message: "MyApp.Checkout.PaymentViewController deinit", kind: .dealloc, className: "PaymentViewController"),
@@ -83,6 +87,17 @@ import Testing
         #expect(e.kind == c.kind, "\(c.message)")
         #expect(e.className == c.className, "\(c.message)")
         #expect(e.address == c.address, "\(c.message)")
+    }
+
+    /// One parser reads every spelling in turn as it reads each alone (its caches of shapes and
+    /// statements change nothing).
+    @Test func oneParserReadsThemAllAlike() throws {
+        let parser = MessageParser()
+        for c in Self.objects + Self.views + Self.objects.reversed() {
+            let e = try #require(parser.parse(c.message), "\(c.message) was not read")
+            #expect(e.kind == c.kind && e.className == c.className && e.address == c.address, "\(c.message)")
+        }
+        for m in Self.noise { #expect(parser.parse(m) == nil, "\(m)") }
     }
 
     /// What a controller prints with `appeared` stays what it was (noise, not even a mention), and

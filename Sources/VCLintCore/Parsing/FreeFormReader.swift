@@ -703,21 +703,20 @@ enum FreeFormReader {
         return (cls, addr)
     }
 
-    /// The end of an id cut short at `p[i]` (`C86...`, `0x6000…`: hex digits, at least one of them a
-    /// decimal digit, then two dots or more or an ellipsis), else nil. It is neither an address
-    /// nor a label (docs/lifecycle.md#objects): the statement is read as if it were not there.
+    /// The end of an id cut short at `p[i]` (`C86...`, `0x6000…`: hex digits and `x`, at least one of
+    /// them a decimal digit, then two dots or more or an ellipsis), else nil. It is neither an
+    /// address nor a label (docs/lifecycle.md#class-names): the statement is read as if it were not
+    /// there. (No length counts: `ShapeRoutes` takes a run of digits of any length for another.)
     static func truncatedIDEnd(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
-        guard i < end, ByteCursor.isHex(p[i]) else { return nil }
+        guard i < end, isIDByte(p[i]) else { return nil }
         if i > 0, isIdentByte(p[i - 1]) || p[i - 1] == 0x2E { return nil }  // inside a word or a dotted name
         var k = i
-        if k + 2 < end, p[k] == 0x30, p[k + 1] | 0x20 == 0x78 { k += 2 }
-        let digits = k
-        var decimal = k > i
-        while k < end, ByteCursor.isHex(p[k]) {
+        var decimal = false
+        while k < end, isIDByte(p[k]) {
             if ByteCursor.isDigit(p[k]) { decimal = true }
             k += 1
         }
-        guard decimal, k - digits >= 2, k - digits <= 16 else { return nil }
+        guard decimal else { return nil }
         if k + 2 <= end, p[k] == 0x2E, p[k + 1] == 0x2E {
             k += 2
             while k < end, p[k] == 0x2E { k += 1 }
@@ -729,10 +728,12 @@ enum FreeFormReader {
         return k == end || !isIdentByte(p[k]) ? k : nil
     }
 
-    /// Where the run of hex digits (with a `0x`) that ends at `n` starts.
+    @inline(__always) private static func isIDByte(_ b: UInt8) -> Bool { ByteCursor.isHex(b) || b | 0x20 == 0x78 }
+
+    /// Where the run of an id's bytes (`truncatedIDEnd`) that ends at `n` starts.
     private static func idStart(_ p: UnsafePointer<UInt8>, _ n: Int, _ start: Int) -> Int {
         var k = n
-        while k > start, ByteCursor.isHex(p[k - 1]) || p[k - 1] | 0x20 == 0x78 { k -= 1 }
+        while k > start, isIDByte(p[k - 1]) { k -= 1 }
         return k
     }
 
