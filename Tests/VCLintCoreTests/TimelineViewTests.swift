@@ -27,6 +27,7 @@ func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> 
         "Fixtures/seeds/swipe-back-cancelled-seed002.log",
         "Fixtures/flows/tab-switch-new-first.log",
         "Fixtures/flows/leak-pop.log",
+        "Fixtures/objects/swiftui-only.log",
         "Fixtures/dialects/uikit-warnings.log",
         "Fixtures/dialects/swift-function.log",
     ]

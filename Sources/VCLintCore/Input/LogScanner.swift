@@ -20,7 +20,10 @@ enum CandidateSearch {
         #"iewWill|iewDid|iewIsAppearing|idMove|idReceive|illMove"#,
         #"dealloc|deinit|dismiss |Dealloc|Deinit|deInit"#,
         #"\binit|\bInit|oadView"#,
-        #"present |wakeFromNib"#,
+        #"present |wakeFromNib|ppeared"#,
+        // SwiftUI views (docs/lifecycle.md#swiftui-views): `HomeView onAppear`, and `HomeView appeared`
+        // through `ppeared` above.
+        #"onAppear|onDisappear|OnAppear|OnDisappear"#,
         #"Attempt to |appearance transitions"#,
         // A test runner's lines (docs/lifecycle.md#test-boundaries): XCTest's and Swift Testing's.
         #"Test Case '|Test case '|Test Suite '"#,

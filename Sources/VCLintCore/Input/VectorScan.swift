@@ -29,12 +29,17 @@ struct CandidateLiterals {
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
         ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
         ("init", 0, 1, true), ("Init", 0, 1, true),
+        // `appeared`/`disappeared` by `red`: `ppe`, `pea`, `ear` are in every `Appear`, and `red` passes
+        // the fewest other positions in bucket 1 (measured on the 64 MiB capture).
+        ("ppeared", 4, 1, false),
         ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("Deinit", 0, 2, false), ("deInit", 0, 2, false),
         ("oadView", 2, 2, false),
         ("dismiss ", 2, 3, false),
         ("idMove", 1, 4, false), ("idReceive", 1, 4, false), ("illMove", 2, 4, false),
         ("appearance transitions", 14, 5, false),
         ("wakeFromNib", 2, 6, false),
+        // SwiftUI's modifiers: `onA`/`onD` (and capitalised) add no position to bucket 6's.
+        ("onAppear", 0, 6, false), ("onDisappear", 0, 6, false), ("OnAppear", 0, 6, false), ("OnDisappear", 0, 6, false),
         ("present ", 2, 7, false),
         // A test runner's lines, by their rarest bytes: `e '` before the quoted name (a quote is rare
         // in text); the symbol's three bytes (text is mostly ASCII).

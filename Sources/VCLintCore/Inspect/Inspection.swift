@@ -56,6 +56,8 @@ public struct Inspection: Sendable {
         public var deallocJudged: Bool
         /// An object class (docs/lifecycle.md#objects): it logs only init and deinit.
         public var isObject = false
+        /// A SwiftUI view (docs/lifecycle.md#swiftui-views).
+        public var isView = false
         /// An object class's instances by owner class and why (`stem`, `setup`; `none` for
         /// app-lifetime instances), most frequent first.
         public var owners: [(owner: String, reason: String, count: Int)] = []
@@ -284,6 +286,7 @@ final class InspectRecorder: LineObserver {
                 if !c.dialects.contains(i.dialect) { c.dialects.append(i.dialect) }
                 for cb in i.callbacks where !c.callbacks.contains(cb.kind) { c.callbacks.append(cb.kind) }
                 c.deallocJudged = c.deallocJudged || i.deallocInstrumented
+                if i.kind == .view { c.isView = true }
                 if i.isObject {
                     c.isObject = true
                     let key = i.owner.map { "\($0.className)\u{1F}\(i.ownerReason?.word ?? "setup")" } ?? "\u{1F}none"

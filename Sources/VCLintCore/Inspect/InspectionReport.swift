@@ -96,6 +96,7 @@ public enum InspectionReport {
     static func instrumentationNotes(_ c: Inspection.ClassInfo) -> [String] {
         var notes: [String] = []
         let logs = Set(c.callbacks)
+        if c.isView { return ["a SwiftUI view: a value, never judged; it may own objects"] }
         if !c.deallocJudged { notes.append("no dealloc/deinit logged: its leaks are not judged") }
         if logs.contains(.viewWillAppear) && !logs.contains(.viewDidAppear) { notes.append("no viewDidAppear logged: missing_did_appear does not apply") }
         if logs.contains(.viewWillDisappear) && !logs.contains(.viewDidDisappear) { notes.append("no viewDidDisappear logged: missing_did_disappear does not apply") }

@@ -19,6 +19,8 @@ enum MethodTable {
         // Past participles apps print (`CartVC deallocated`, the Swift book's `… is being
         // deinitialized`, `HomeViewModel initialized`): docs/lifecycle.md#callback-spellings.
         ("deallocated", .dealloc), ("deinitialized", .dealloc), ("initialized", .initialize),
+        // SwiftUI's view modifiers (`HomeView onAppear`, `[HomeView] onDisappear()`): docs/lifecycle.md#swiftui-views.
+        ("onAppear", .onAppear), ("onDisappear", .onDisappear),
     ]
     private static let slots = 256
     /// Entry index + 1 per slot of `slot(n, first, last)`; 0: no name.
@@ -44,7 +46,7 @@ enum MethodTable {
         guard n >= 4, let base = name.baseAddress else { return nil }
         var first = base[0]
         if foldCase, first &- 0x41 < 26 { first |= 0x20 }
-        guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 else { return nil }
+        guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 || first == 0x6F else { return nil }
         if n <= 30, case let i = Int(index[slot(n, first, base[n - 1])]), i > 0 {
             let e = names[i - 1]
             let q = e.name.utf8Start

@@ -11,6 +11,9 @@ public enum EventKind: String, Sendable, CaseIterable {
     case dealloc
     case presentBegin, presentEnd, dismissBegin, dismissEnd
     case uikitUnbalancedTransition, uikitPresentationConflict
+    /// A SwiftUI view's `.onAppear`/`.onDisappear` (docs/lifecycle.md#swiftui-views): a view is a
+    /// value, so these only say when it was on screen; no appearance rule applies to them.
+    case onAppear, onDisappear
 
     /// Callbacks UIKit sends to the controller (markers and warnings are not callbacks).
     public var isCallback: Bool {
@@ -21,6 +24,9 @@ public enum EventKind: String, Sendable, CaseIterable {
     }
 
     public var isUIKitWarning: Bool { self == .uikitUnbalancedTransition || self == .uikitPresentationConflict }
+
+    /// A SwiftUI view's appearance (`onAppear`, `onDisappear`).
+    public var isViewAppearance: Bool { self == .onAppear || self == .onDisappear }
 
     /// One bit per kind (`Instrumentation.EventKinds`).
     var bit: UInt32 {
@@ -47,6 +53,8 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .uikitUnbalancedTransition: return 1 << 19
         case .uikitPresentationConflict: return 1 << 20
         case .viewIsAppearing: return 1 << 21
+        case .onAppear: return 1 << 22
+        case .onDisappear: return 1 << 23
         }
     }
 

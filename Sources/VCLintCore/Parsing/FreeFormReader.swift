@@ -62,6 +62,10 @@ enum FreeFormReader {
             // `……dealloc……` keeps its dots for the named grammar; here they are decoration anyway.
             n -= 1
         }
+        // `deinit DetailViewModel C86...`: the dots belong to the id they cut short.
+        if n < whole.upperBound, p[n] == 0x2E, let idEnd = truncatedIDEnd(p, idStart(p, n, whole.lowerBound), whole.upperBound) {
+            n = max(n, idEnd)
+        }
         let start = whole.lowerBound
         guard n > start else { return .none }
         // The callback: the first callback name standing as a word (a second one, further on, makes
@@ -167,10 +171,11 @@ enum FreeFormReader {
     @inline(__always) static func isIdentStart(_ b: UInt8) -> Bool { classes[Int(b)] & 1 != 0 }
     @inline(__always) static func isIdentByte(_ b: UInt8) -> Bool { classes[Int(b)] & 2 != 0 }
     @inline(__always) private static func isSignatureByte(_ b: UInt8) -> Bool { isIdentByte(b) || b == 0x3A || b == 0x20 || b == 0x2C }
-    /// First letters of callback names (any case): i(nit) a(wake) l(oadView) v(iew…) w(illMove) d(idMove, dealloc, deinit, didReceive).
+    /// First letters of callback names (any case): i(nit) a(wake) l(oadView) v(iew…) w(illMove) d(idMove, dealloc, deinit, didReceive)
+    /// o(nAppear, onDisappear).
     @inline(__always) private static func couldBeCallback(_ b: UInt8) -> Bool {
         let f = b | 0x20
-        return f == 0x69 || f == 0x61 || f == 0x6C || f == 0x76 || f == 0x77 || f == 0x64
+        return f == 0x69 || f == 0x61 || f == 0x6C || f == 0x76 || f == 0x77 || f == 0x64 || f == 0x6F
     }
 
     /// Whether `p[0..<n]` is a callback name in any of the spellings apps print (ObjC, Swift, bare,
@@ -265,6 +270,12 @@ enum FreeFormReader {
                 }
             }
             if b == 0x20 || b == 0x09 { i += 1; continue }
+            if let e = truncatedIDEnd(p, i, end) {
+                // `DetailViewModel C86... deinit`: an id cut short names nothing (neither label nor address).
+                i = e
+                afterWord = false
+                continue
+            }
             if isIdentStart(b) || b >= 0x80 || b == 0x24 {
                 var e = i
                 while e < end {
@@ -448,6 +459,11 @@ enum FreeFormReader {
                 if c != .letter { i += k; continue }
             }
             if b == 0x20 || b == 0x09 { i += 1; continue }
+            if let e = truncatedIDEnd(p, i, end) {
+                // `deinit DetailViewModel C86...`: an id cut short names nothing.
+                i = e
+                continue
+            }
             if isIdentStart(b) || b >= 0x80 || b == 0x24 || ByteCursor.isDigit(b) {
                 var e = i
                 var letters = false
@@ -509,7 +525,10 @@ enum FreeFormReader {
                 guard let c = closing(p, i, end, open: b, close: close) else { return false }
                 let inner = (i + 1)..<c
                 if Words.hasSentence(p, inner) { return false }
-                if b == 0x28, Words.isNullWord(p, TextScalars.trimmed(p, inner)) {
+                let trimmed = TextScalars.trimmed(p, inner)
+                if b == 0x28, !trimmed.isEmpty, truncatedIDEnd(p, trimmed.lowerBound, trimmed.upperBound) == trimmed.upperBound {
+                    // `deinit DetailViewModel (C86...)`: an id cut short names nothing.
+                } else if b == 0x28, Words.isNullWord(p, TextScalars.trimmed(p, inner)) {
                     if isMove { st.parent = .none }
                 } else if b == 0x28, Words.onlyArguments(p, inner) {
                     // `(animated: true)`, `(0.0, 0.0, 320.0, 568.0)`: the callback's arguments.
@@ -682,6 +701,40 @@ enum FreeFormReader {
             if isHexNumber(p, i..<e) { addr = MessageParser.hexValue(UnsafeBufferPointer(start: p + i, count: e - i)) }
         }
         return (cls, addr)
+    }
+
+    /// The end of an id cut short at `p[i]` (`C86...`, `0x6000…`: hex digits and `x`, at least one of
+    /// them a decimal digit, then two dots or more or an ellipsis), else nil. It is neither an
+    /// address nor a label (docs/lifecycle.md#class-names): the statement is read as if it were not
+    /// there. (No length counts: `ShapeRoutes` takes a run of digits of any length for another.)
+    static func truncatedIDEnd(_ p: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> Int? {
+        guard i < end, isIDByte(p[i]) else { return nil }
+        if i > 0, isIdentByte(p[i - 1]) || p[i - 1] == 0x2E { return nil }  // inside a word or a dotted name
+        var k = i
+        var decimal = false
+        while k < end, isIDByte(p[k]) {
+            if ByteCursor.isDigit(p[k]) { decimal = true }
+            k += 1
+        }
+        guard decimal else { return nil }
+        if k + 2 <= end, p[k] == 0x2E, p[k + 1] == 0x2E {
+            k += 2
+            while k < end, p[k] == 0x2E { k += 1 }
+        } else if k + 3 <= end, p[k] == 0xE2, p[k + 1] == 0x80, p[k + 2] == 0xA6 {
+            k += 3
+        } else {
+            return nil
+        }
+        return k == end || !isIdentByte(p[k]) ? k : nil
+    }
+
+    @inline(__always) private static func isIDByte(_ b: UInt8) -> Bool { ByteCursor.isHex(b) || b | 0x20 == 0x78 }
+
+    /// Where the run of an id's bytes (`truncatedIDEnd`) that ends at `n` starts.
+    private static func idStart(_ p: UnsafePointer<UInt8>, _ n: Int, _ start: Int) -> Int {
+        var k = n
+        while k > start, isIDByte(p[k - 1]) { k -= 1 }
+        return k
     }
 
     static func isHexNumber(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {

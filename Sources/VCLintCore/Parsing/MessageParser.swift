@@ -529,6 +529,11 @@ public final class MessageParser {
                 address = nil
             }
         }
+        if kind == nil, dialect == .swiftFunction, address == nil {
+            // `HomeView appeared` (`print("\(Self.self) appeared")` in `.onAppear`): a SwiftUI view's
+            // appearance, unless the name is a controller's.
+            kind = Self.appearedStatement(m, cls: clsRange, method: mRange, signature: sigRange, rest: restRange)
+        }
         guard let kind else { return nil }
         // `Calling viewDidLoad`, `skipped viewDidLoad`: an outcome word or a sentence, not a class
         // (the free-form reader decides what they are).
@@ -538,17 +543,40 @@ public final class MessageParser {
             // A dash, a bullet or an emoji is decoration, not a class (`[Home] – viewWillAppear:`).
             if !Words.hasLetter(w, clsRange) { return nil }
         }
-        // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity).
-        if dialect != .namedInvoke {
-            var k = clsRange.upperBound - 1
-            while k > clsRange.lowerBound, m.base[k] != 0x2E { k -= 1 }
-            if k > clsRange.lowerBound, k + 1 < clsRange.upperBound { clsRange = (k + 1)..<clsRange.upperBound }
-        }
+        // `MyApp.HomeViewController` → `HomeViewController` (the module is not part of identity; a
+        // nested type's enclosing type is: `MainView.ViewModel`).
+        if dialect != .namedInvoke { clsRange = TypeNames.withoutModule(m.base, clsRange) }
         guard !clsRange.isEmpty else { return nil }
         let className = names.string(m.bytes(clsRange))
         var event = Event(kind: kind, className: className, address: address, dialect: dialect)
         guard applyRest(m.bytes(restRange), to: &event) else { return nil }
         return event
+    }
+
+    /// `Name appeared` / `Name disappeared`, the whole statement (a tag or an emoji before it aside):
+    /// the appearance of a SwiftUI view (docs/lifecycle.md#swiftui-views). The name starts with a
+    /// capital letter and is not a controller's: what a controller prints so stays noise, as do
+    /// sentences (`It appeared`, `keyboard appeared`).
+    static func appearedStatement(_ m: Message, cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>) -> EventKind? {
+        let p = m.base
+        let kind: EventKind
+        if method.count == 8, memcmp(p + method.lowerBound, "appeared", 8) == 0 {
+            kind = .onAppear
+        } else if method.count == 11, memcmp(p + method.lowerBound, "disappeared", 11) == 0 {
+            kind = .onDisappear
+        } else {
+            return nil
+        }
+        guard signature.isEmpty, rest.isEmpty || onlySpaces(p, rest), cls.upperBound < method.lowerBound,
+              onlySpaces(p, cls.upperBound..<method.lowerBound) else { return nil }
+        let name = FreeFormReader.lastComponent(p, cls)
+        guard let first = name.first.map({ p[$0] }), first &- 0x41 < 26, !TypeNames.isController(p, name) else { return nil }
+        return kind
+    }
+
+    private static func onlySpaces(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        for k in r where !isSpace(p[k]) { return false }
+        return true
     }
 
     /// UIKit's warnings, known by their wording whatever decoration stands before them (a
@@ -696,13 +724,14 @@ public final class MessageParser {
         let first = base[0]
         let leadsWithLetter = (first | 0x20) &- 0x61 < 26 || first == 0x5F
         guard dot >= 0, leadsWithLetter, dot + 1 < bytes.count else { return names.string(bytes) }
-        return names.string(UnsafeBufferPointer(start: base + dot + 1, count: bytes.count - dot - 1))
+        let r = TypeNames.withoutModule(base, 0..<bytes.count)
+        return names.string(UnsafeBufferPointer(start: base + r.lowerBound, count: r.count))
     }
 
-    /// `MyApp.HomeViewController` → `HomeViewController` (Swift's module prefix is not part of identity).
+    /// `MyApp.HomeViewController` → `HomeViewController` (Swift's module prefix is not part of
+    /// identity; a nested type keeps its enclosing type: `TypeNames.withoutModule`).
     static func normalizeClass(_ s: String) -> String {
-        guard let dot = s.lastIndex(of: "."), s.first?.isLetter == true || s.first == "_" else { return s }
-        let last = s[s.index(after: dot)...]
-        return last.isEmpty ? s : String(last)
+        guard s.contains("."), s.first?.isLetter == true || s.first == "_" else { return s }
+        return TypeNames.withoutModule(s)
     }
 }

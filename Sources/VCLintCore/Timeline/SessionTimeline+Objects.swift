@@ -40,8 +40,8 @@ enum ObjectNames {
 
     /// A name that does not end in `Controller` or `VC` (a controller's, whatever it logs).
     static func mayBeObject(_ name: String) -> Bool {
-        let last = lastComponent(name)
-        return !(last.hasSuffix("Controller") || last.hasSuffix("VC"))
+        if name == MessageParser.unnamed || name == MessageParser.unknown { return false }
+        return !TypeNames.isController(String(lastComponent(name)))
     }
 
     static func lastComponent(_ name: String) -> Substring {

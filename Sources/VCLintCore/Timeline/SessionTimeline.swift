@@ -138,7 +138,8 @@ final class SessionTimeline {
     func apply(_ e: Event, to inst: Instance) {
         let ref = EventRef(e)
         if !inst.isAlive {
-            if e.kind.isCallback && !inst.afterDeallocReported {
+            // (A SwiftUI view is a value: nothing it logs is a finding of its own.)
+            if e.kind.isCallback && !e.kind.isViewAppearance && !inst.afterDeallocReported {
                 inst.afterDeallocReported = true
                 emit(EventAfterDealloc(event: ref, dealloc: inst.dealloc!), inst.ref, line: e.line, time: e.time)
             }
@@ -193,6 +194,9 @@ final class SessionTimeline {
             // Between viewWillAppear and viewDidAppear (iOS 17): it tells where the instance is, but
             // no rule is about it, and an app that logs it may not log the other two.
             break
+        case .onAppear, .onDisappear:
+            // A SwiftUI view (SessionTimeline+Views.swift): no appearance rule, never leaked.
+            viewAppearance(e, ref, inst)
         }
     }
 

@@ -111,10 +111,19 @@ public struct RecordedWarning: Sendable {
     public var text: String
 }
 
+/// What a lane is (docs/lifecycle.md#beyond-view-controllers), decided from what its class logs in
+/// the input: a SwiftUI view logs `onAppear`/`onDisappear`; an object logs only `init` and
+/// `dealloc`/`deinit` and its name is not a controller's; everything else is a controller.
+public enum LaneKind: String, Sendable, CaseIterable {
+    case controller, object, view
+}
+
 public struct RecordedInstance: Sendable {
     /// 1-based within its input (the serial of the instance).
     public var id: Int
     public var controller: ControllerRef
+    /// A controller's lane, an object's (from its `init` to its `dealloc`) or a SwiftUI view's.
+    public var kind: LaneKind = .controller
     public var dialect: Dialect
     public var callbacks: [RecordedCallback]
     public var intervals: [StateInterval]
@@ -128,7 +137,7 @@ public struct RecordedInstance: Sendable {
     public var owner: ControllerRef? = nil
     public var ownerReason: OwnerReason? = nil
     /// Whether its class is an object class (docs/lifecycle.md#objects).
-    public var isObject = false
+    public var isObject: Bool { kind == .object }
 
     public var first: TimelineStamp { callbacks.first!.stamp }
 }
@@ -201,6 +210,8 @@ final class TimelineRecorder {
         var lastFromParent = 0
         /// What the latest callback said of the parent (willMove/didMove), kept when callbacks are not.
         var lastToParentValue: Bool?
+        /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
+        var viewShown: Bool?
 
         init(_ instance: Instance, session: Int) {
             self.instance = instance
@@ -302,6 +313,7 @@ final class TimelineRecorder {
             if log.dealloc == nil, !inst.isAlive { log.dealloc = st }
             return
         }
+        if e.kind.isViewAppearance { log.viewShown = e.kind == .onAppear }
         if log.dealloc == nil {
             if !inst.isAlive {
                 close(log, at: st, openAtEnd: false)
@@ -340,6 +352,12 @@ final class TimelineRecorder {
     }
 
     private func laneState(_ inst: Instance, _ log: InstanceLog) -> LaneState {
+        // A SwiftUI view: visible from its onAppear to its onDisappear (its instance's appearance
+        // is not the controllers' state machine's).
+        if let shown = log.viewShown {
+            if shown { log.beenOnScreen = true; return .visible }
+            return .hidden
+        }
         switch inst.appearance {
         case .unknown: return .unknown
         case .appearing: log.beenOnScreen = true; return .appearing
@@ -476,6 +494,16 @@ final class TimelineRecorder {
         }
     }
 
+    /// What the instance's lane is, from what its class logs in the input (`LaneKind`).
+    static func laneKind(_ i: Instance) -> LaneKind {
+        let kinds = i.entry.kinds
+        if kinds.contains(.onAppear) || kinds.contains(.onDisappear) { return .view }
+        let name = i.className
+        if name == MessageParser.unnamed || name == MessageParser.unknown || TypeNames.isController(name) { return .controller }
+        for k in EventKind.allCases where k != .initialize && k != .dealloc && kinds.contains(k) { return .controller }
+        return .object
+    }
+
     /// The recording, once every session has finished.
     func result(observations: ObservationList, instrumentation: Instrumentation) -> TimelineRecording {
         var labelSession: [String: Int] = [:]
@@ -486,16 +514,18 @@ final class TimelineRecorder {
             var insts: [RecordedInstance] = []
             for log in s.instances {
                 let i = log.instance
+                let kind = Self.laneKind(i)
                 // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
-                let judged = i.entry.isObjectClass ? instrumentation.logs(i.className, .dealloc)
+                let judged = kind == .object ? instrumentation.logs(i.className, .dealloc)
                     : log.deallocJudgedInSession || instrumentation.logs(i.className, .dealloc)
-                let isObject = i.entry.isObjectClass
-                let owner = isObject ? i.objectLink?.owner : nil
+                let owner = kind == .object ? i.objectLink?.owner : nil
                 insts.append(RecordedInstance(
-                    id: i.serial, controller: i.ref, dialect: i.dialect, callbacks: log.callbacks, intervals: log.intervals,
+                    id: i.serial, controller: i.ref, kind: kind, dialect: i.dialect, callbacks: log.callbacks, intervals: log.intervals,
                     removal: i.removal, dealloc: log.dealloc, deallocInstrumented: judged,
-                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.objectLink?.reason, isObject: isObject))
+                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.objectLink?.reason))
                 labelSession[i.label] = id
+                // A view is a value: it has no dealloc to judge.
+                if kind == .view { continue }
                 var c = perClass[i.className] ?? (0, 0, false)
                 c.instances += 1
                 if i.removal != nil && log.dealloc == nil { c.removed += 1 }

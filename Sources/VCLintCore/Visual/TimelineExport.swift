@@ -90,6 +90,7 @@ public enum TimelineJSON {
         var pairs: [(String, JSONValue)] = [("id", .int(i.id))]
         pairs += controller(i.controller)
         pairs += [
+            ("kind", .string(i.kind.rawValue)),
             ("dialect", .string(i.dialect.rawValue)),
             ("intervals", .array(i.intervals.map { iv in
                 .object([("state", .string(iv.state.rawValue)), ("from", stamp(iv.start)), ("to", stamp(iv.end)), ("open_at_end", .bool(iv.openAtEnd))])
@@ -124,9 +125,10 @@ public enum TimelineJSON {
     }
 }
 
-/// Trace Event Format: a process per session, a thread (track) per controller instance plus the
-/// session's own track for transitions and UIKit warnings; complete events (`X`) for each
-/// controller's life and its appearing/visible/disappearing intervals, instant events (`i`) for
+/// Trace Event Format: a process per session, a thread (track) per instance (controller, object or
+/// SwiftUI view) plus the session's own track for transitions and UIKit warnings; complete events
+/// (`X`) for each instance's life (its category and `kind` argument say what it is) and its
+/// appearing/visible/disappearing intervals, instant events (`i`) for
 /// callbacks and findings. Times are microseconds from the input's first timestamp; a log without
 /// time gets one millisecond per event.
 ///
@@ -223,15 +225,15 @@ public enum ChromeTrace {
         }
         for i in s.instances {
             let tid = trackOf[i.id]!
-            try events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.controller.instance) \($0)" } ?? i.controller.instance))]))
+            try events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.laneLabel) \($0)" } ?? i.laneLabel))]))
             try events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
             let life0 = clock.micros(i.first)
             let lifeEnd = i.dealloc.map { clock.micros($0) } ?? clock.end
-            var lifeArgs: [(String, JSONValue)] = [("class", .string(i.controller.className))]
+            var lifeArgs: [(String, JSONValue)] = [("class", .string(i.controller.className)), ("kind", .string(i.kind.rawValue))]
             if let a = i.controller.addressText { lifeArgs.append(("address", .string(a))) }
             if let r = i.removal { lifeArgs.append(("removal", .string(r.kind.rawValue))); lifeArgs.append(("removal_line", .int(r.evidence.line))) }
             lifeArgs.append(("deallocated", .bool(i.dealloc != nil)))
-            try events.append(complete(i.controller.instance, cat: "controller", pid: pid, tid: tid, from: life0, to: max(life0, lifeEnd), lifeArgs))
+            try events.append(complete(i.controller.instance, cat: i.kind.rawValue, pid: pid, tid: tid, from: life0, to: max(life0, lifeEnd), lifeArgs))
             for iv in i.intervals where iv.state == .appearing || iv.state == .visible || iv.state == .disappearing {
                 let a = clock.micros(iv.start)
                 let b = iv.openAtEnd ? clock.end : clock.micros(iv.end)

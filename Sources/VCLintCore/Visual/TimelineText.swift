@@ -76,7 +76,7 @@ public struct TimelineTextRenderer {
     }
 
     private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)]) -> String? {
-        let labels = s.instances.map { Self.safe($0.controller.instance) } + ["(session)", "transitions"]
+        let labels = s.instances.map { Self.safe($0.laneLabel) } + ["(session)", "transitions"]
         let labelWidth = min(labels.map(\.count).max() ?? 10, max(12, width / 3))
         let cells = width - labelWidth - 3
         guard let layout = SessionLayout(s, input: input, findings: findings, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
@@ -86,7 +86,12 @@ public struct TimelineTextRenderer {
         // Header.
         var head = "session \(s.id): \(s.process.isEmpty ? "(no process)" : Self.safe(s.process))"
         if let pid = s.pid { head += " [\(pid)]" }
-        head += ", \(s.instances.count) controller\(s.instances.count == 1 ? "" : "s"), lines \(s.firstEvent.line)-\(s.lastEvent.line)"
+        let views = s.instances.count { $0.kind == .view }, objects = s.instances.count { $0.kind == .object }
+        let controllers = s.instances.count - views - objects
+        head += ", \(controllers) controller\(controllers == 1 ? "" : "s")"
+        if views > 0 { head += ", \(views) view\(views == 1 ? "" : "s")" }
+        if objects > 0 { head += ", \(objects) object\(objects == 1 ? "" : "s")" }
+        head += ", lines \(s.firstEvent.line)-\(s.lastEvent.line)"
         if let a = s.firstEvent.time {
             let end = s.endTime ?? s.lastEvent.time ?? a
             // The end's date only when it differs from the start's.

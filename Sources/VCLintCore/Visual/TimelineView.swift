@@ -304,7 +304,7 @@ struct SessionLayout {
         steps = shown.map { ($0, x($0)) }
 
         for inst in s.instances {
-            var lane = Lane(instance: inst, label: inst.controller.instance)
+            var lane = Lane(instance: inst, label: inst.laneLabel)
             for iv in inst.intervals {
                 let a = x(iv.start)
                 let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
@@ -332,7 +332,7 @@ struct SessionLayout {
                 let inst = s.instances[k]
                 // Its lane was empty in the window (e.g. a callback long after its dealloc).
                 laneOf[id] = lanes.count
-                lanes.append(Lane(instance: inst, label: inst.controller.instance, marks: [mark]))
+                lanes.append(Lane(instance: inst, label: inst.laneLabel, marks: [mark]))
             } else {
                 sessionLane.marks.append(mark)
             }
@@ -372,6 +372,14 @@ struct SessionLayout {
 
     /// Seconds from the session's first shown event (time axis labels).
     func seconds(_ st: TimelineStamp) -> Double { Double(clock.micros(st) - t0) / 1_000_000 }
+}
+
+extension RecordedInstance {
+    /// Its lane's label: the instance (`HomeViewController#1`), and what it is when it is not a
+    /// controller (`DetailViewModel#1 (object)`, `HomeView#1 (view)`).
+    public var laneLabel: String {
+        kind == .controller ? controller.instance : "\(controller.instance) (\(kind.rawValue))"
+    }
 }
 
 extension RecordedTransition {
