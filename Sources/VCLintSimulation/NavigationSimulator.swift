@@ -97,7 +97,7 @@ public struct NavigationSimulator {
         case deepStackLeak = "deep-stack-leak"
         /// An object's `deinit` is deleted while its owner controller is deallocated in the log, in a
         /// capture where its class logs `deinit` elsewhere: `leaked_object` on the owner's dealloc
-        /// (docs/lifecycle.md#objects). Turns `Options.objects` on.
+        /// (docs/development.md#objects-in-simulated-apps). Turns `Options.objects` on.
         case leakedObject = "leaked-object"
         /// An object's `deinit` is moved to more than the grace period after its owner's dealloc, in the
         /// same session: `late_dealloc` on the deinit. Turns `Options.objects` on.
@@ -163,7 +163,7 @@ public struct NavigationSimulator {
         /// The families of flows to add (a fault's own family is added).
         public var families: Set<Family> = []
         /// Screens own objects that log `init` and `deinit` in the capture's dialect
-        /// (docs/lifecycle.md#objects): view models made during their screen's setup, VIPER modules and
+        /// (docs/development.md#objects-in-simulated-apps): view models made during their screen's setup, VIPER modules and
         /// coordinators made in a burst right before their screen, helpers without the screen's name,
         /// app-lifetime services that never go, and classes that never log `deinit`. Off, nothing is
         /// drawn for them: the capture is what it was without objects, byte for byte. An object fault
@@ -366,7 +366,7 @@ public struct NavigationSimulator {
 
     private mutating func log(_ c: Controller?, _ kind: Kind, removedBy did: Int? = nil, own: Bool = false, quiet: Bool = false,
                               bareMove: Bool = false, early: Bool = false) {
-        if objects, let c, !c.isObject, !c.begun { begin(c) }
+        if objects, let c, !c.isObject, !c.begun, kind != .dealloc { begin(c) }
         if kind == .dealloc, !logsDealloc, let c {
             // The app does not log it; the controller is gone all the same (and its address is not reused).
             c.alive = false
@@ -493,7 +493,7 @@ public struct NavigationSimulator {
         if !c.loaded { c.loaded = true; log(c, .viewDidLoad) }
     }
 
-    // MARK: - Objects (docs/lifecycle.md#objects)
+    // MARK: - Objects (docs/development.md#objects-in-simulated-apps)
 
     /// What a screen class is built with.
     enum Architecture: CaseIterable { case plain, mvvm, viper, coordinator }
@@ -706,7 +706,7 @@ public struct NavigationSimulator {
         stepKind = s
         if objects, [Step.pop, .cancel, .dismiss, .recursiveDismiss, .memoryWarning].contains(s), !setupRunning, chance(0.3) {
             // A service made lazily, outside any screen's setup, and followed by a callback of a
-            // controller already there: owned by none (docs/lifecycle.md#objects).
+            // controller already there: owned by none (docs/development.md#objects-in-simulated-apps).
             let name = Self.serviceClasses[pick(Self.serviceClasses.count)]
             if !services.contains(name) {
                 services.insert(name)
@@ -1207,7 +1207,7 @@ public struct NavigationSimulator {
     }
 
     /// Whether an address-less `deinit` of `className` comes in `range` of the session `pid`: a reader gives
-    /// it to the live instance whose owner was deallocated first (docs/lifecycle.md#objects), which would be
+    /// it to the live instance whose owner was deallocated first (docs/development.md#objects-in-simulated-apps), which would be
     /// the object whose own `deinit` the fault took away or moved.
     private func deinitOfClass(_ className: String, in range: Range<Int>, pid: Int) -> Bool {
         guard options.dialect != .described else { return false }  // addresses tell them apart (never reused)

@@ -2,7 +2,7 @@ import Testing
 @testable import VCLintCore
 import VCLintSimulation
 
-/// Apps whose screens own objects (`NavigationSimulator.Options.objects`, docs/lifecycle.md#objects): view
+/// Apps whose screens own objects (`NavigationSimulator.Options.objects`, docs/development.md#objects-in-simulated-apps): view
 /// models made during their screen's setup, VIPER modules and coordinators made in a burst right before
 /// their screen, helpers named after no screen, app-lifetime services, classes that log only `init`. The
 /// objects must not disturb the controllers' rules: fault-free apps with objects give no warning or error,
