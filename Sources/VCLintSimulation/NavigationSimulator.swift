@@ -1203,6 +1203,12 @@ public struct NavigationSimulator {
               let dealloc = records.firstIndex(where: { $0.controller === owner && $0.kind == .dealloc }),
               records.indices.contains(where: { $0 != i && records[$0].kind == .objectDeinit && records[$0].controller?.className == o.className })
         else { return nil }
+        // A reader must give that dealloc to the owner: with addresses, as its class's only live instance,
+        // or as the one controller a pop, a dismissal, a sheet or a child removes (not one of several of
+        // its class released together, by a pop to root or a recursive dismissal).
+        let d = records[dealloc]
+        guard options.dialect == .described || d.liveOfClass == 1 || [Step.pop, .dismiss, .revisit, .sheet, .child].contains(d.stepKind)
+        else { return nil }
         return dealloc
     }
 
