@@ -11,6 +11,11 @@ import VCLintCore
 /// the rules they exercise: docs/lifecycle.md#identity-and-sessions, docs/lifecycle.md#the-timeline):
 /// each is legal, and some have faults of their own. Without families the simulator writes what it always
 /// did, byte for byte: every family decision draws from the generator only when its family is on.
+///
+/// `Options.objects` gives the screens objects that log `init` and `deinit` (view models, VIPER modules,
+/// coordinators, helpers, app-lifetime services), in flows whose owner every reading of
+/// docs/development.md#objects-in-simulated-apps gives; its faults (`leakedObject`, `lateObjectRelease`) expect
+/// `leaked_object` and `late_dealloc`. Off, it draws nothing either.
 public struct NavigationSimulator {
     public enum Dialect: String, CaseIterable, Sendable {
         case objc, swift, described, named, methodClass = "method-class"

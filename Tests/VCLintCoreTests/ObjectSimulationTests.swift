@@ -98,6 +98,27 @@ import VCLintSimulation
         #expect(checked >= 1, "the simulator found no place for \(fault.rawValue)")
     }
 
+    /// The candidate search and the events thread read the objects' lines as the unoptimised path does.
+    @Test func appsWithObjectsMatchTheUnoptimisedPath() {
+        for (d, dialect) in Self.dialects.enumerated() {
+            for envelope in [Self.envelopes[(d * 3 + 1) % Self.envelopes.count]] {
+                var o = Self.options(seed: UInt64(900 + d), envelope, dialect)
+                o.noise = 6
+                o.fault = d % 2 == 0 ? .leakedObject : .lateObjectRelease
+                let bytes = Array(NavigationSimulator.generate(o).text.utf8)
+                var fastOptions = LintOptions()
+                fastOptions.chunkSize = 4096
+                let slow = EquivalenceTests.json([EquivalenceTests.reference(bytes, path: "gen.log")])
+                let fast = EquivalenceTests.json([Linter(options: fastOptions).lint(bytes: bytes, path: "gen.log", feedSize: 997)])
+                #expect(fast == slow, "\(Self.reproduce(o)): the candidate search changed the report")
+                var pipedOptions = EquivalenceTests.pipelined(batchRecords: 1 + d * 7)
+                pipedOptions.chunkSize = 4096
+                let piped = EquivalenceTests.json([Linter(options: pipedOptions).lint(bytes: bytes, path: "gen.log", feedSize: 1009)])
+                #expect(piped == slow, "\(Self.reproduce(o)): the events thread changed the report")
+            }
+        }
+    }
+
     /// `leaked-object` deletes one object's `deinit` from the fault-free history (the same history: faults
     /// draw after it), and the truth is `leaked_object` on its owner's dealloc, a controller of the
     /// object's stem when it has one.
