@@ -15,6 +15,8 @@ import VCLintSimulation
 
     static let envelopes = EnvelopeFormat.apple
     static let dialects = NavigationSimulator.Dialect.allCases
+    /// Whether vclint judges objects yet: then the objects' faults must give their findings.
+    static let judgesObjects = RuleRegistry.description(of: "leaked_object") != nil
 
     static func options(seed: UInt64, _ envelope: EnvelopeFormat, _ dialect: NavigationSimulator.Dialect) -> NavigationSimulator.Options {
         var o = NavigationSimulator.Options(seed: seed)
@@ -181,7 +183,7 @@ import VCLintSimulation
     }
 
     /// Once vclint judges objects: each object fault gives exactly its finding, in every dialect.
-    @Test(.enabled(if: RuleRegistry.description(of: "leaked_object") != nil), arguments: Fault.objectFaults)
+    @Test(.enabled(if: judgesObjects), arguments: Fault.objectFaults)
     func objectFaultsGiveExactlyTheirFinding(_ fault: Fault) {
         var checked = 0
         for seed in UInt64(1)...24 {
