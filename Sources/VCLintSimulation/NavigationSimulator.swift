@@ -11,6 +11,11 @@ import VCLintCore
 /// the rules they exercise: docs/lifecycle.md#identity-and-sessions, docs/lifecycle.md#the-timeline):
 /// each is legal, and some have faults of their own. Without families the simulator writes what it always
 /// did, byte for byte: every family decision draws from the generator only when its family is on.
+///
+/// `Options.objects` gives the screens objects that log `init` and `deinit` (view models, VIPER modules,
+/// coordinators, helpers, app-lifetime services), in flows whose owner every reading of
+/// docs/development.md#objects-in-simulated-apps gives; its faults (`leakedObject`, `lateObjectRelease`) expect
+/// `leaked_object` and `late_dealloc`. Off, it draws nothing either.
 public struct NavigationSimulator {
     public enum Dialect: String, CaseIterable, Sendable {
         case objc, swift, described, named, methodClass = "method-class"
@@ -95,6 +100,13 @@ public struct NavigationSimulator {
         /// the top's viewDidDisappear (its own, or the one whose removal took it along:
         /// docs/rules.md#leaked_controller).
         case deepStackLeak = "deep-stack-leak"
+        /// An object's `deinit` is deleted while its owner controller is deallocated in the log, in a
+        /// capture where its class logs `deinit` elsewhere: `leaked_object` on the owner's dealloc
+        /// (docs/development.md#objects-in-simulated-apps). Turns `Options.objects` on.
+        case leakedObject = "leaked-object"
+        /// An object's `deinit` is moved to more than the grace period after its owner's dealloc, in the
+        /// same session: `late_dealloc` on the deinit. Turns `Options.objects` on.
+        case lateObjectRelease = "late-object-release"
 
         public var rule: String {
             switch self {
@@ -104,6 +116,8 @@ public struct NavigationSimulator {
             case .eventAfterDealloc, .strayAfterDealloc: return "event_after_dealloc"
             case .completionBeforeDisappearance: return "completion_before_disappearance"
             case .skippedDidMove: return "child_containment"
+            case .leakedObject: return "leaked_object"
+            case .lateObjectRelease: return "late_dealloc"
             }
         }
 
@@ -111,6 +125,7 @@ public struct NavigationSimulator {
         public var family: Family? {
             switch self {
             case .leak, .missingDidDisappear, .missingDidAppear, .eventAfterDealloc, .completionBeforeDisappearance: return nil
+            case .leakedObject, .lateObjectRelease: return nil
             case .stalledPush: return .stalledTransitions
             case .leakedTwin, .strayAfterDealloc: return .twins
             case .skippedDidMove: return .bareChildMoves
@@ -119,8 +134,13 @@ public struct NavigationSimulator {
             }
         }
 
-        /// The faults of the first simulator, which need no family.
-        public static let classic: [Fault] = allCases.filter { $0.family == nil }
+        /// Whether the fault is an object's (the simulator turns `Options.objects` on for it).
+        public var needsObjects: Bool { self == .leakedObject || self == .lateObjectRelease }
+
+        /// The faults of the first simulator, which need no family and no objects.
+        public static let classic: [Fault] = allCases.filter { $0.family == nil && !$0.needsObjects }
+        /// The objects' faults.
+        public static let objectFaults: [Fault] = allCases.filter(\.needsObjects)
     }
 
     public struct Options: Sendable {
@@ -147,6 +167,13 @@ public struct NavigationSimulator {
         public var fault: Fault?
         /// The families of flows to add (a fault's own family is added).
         public var families: Set<Family> = []
+        /// Screens own objects that log `init` and `deinit` in the capture's dialect
+        /// (docs/development.md#objects-in-simulated-apps): view models made during their screen's setup, VIPER modules and
+        /// coordinators made in a burst right before their screen, helpers without the screen's name,
+        /// app-lifetime services that never go, and classes that never log `deinit`. Off, nothing is
+        /// drawn for them: the capture is what it was without objects, byte for byte. An object fault
+        /// turns it on. (The redacted free-form style prints no objects: a `<private>` label names no class.)
+        public var objects = false
         /// The `free-form` dialect's style (nil: drawn from the seed).
         public var style: FreeFormStyle?
         public init(seed: UInt64) { self.seed = seed }
@@ -179,6 +206,19 @@ public struct NavigationSimulator {
         /// The controllers that were new when they appeared over it (the `lazyTabs` reading of
         /// docs/lifecycle.md#covered-is-not-removed).
         var coveredBy: [Controller] = []
+        // Objects (`Options.objects`).
+        /// An object rather than a controller: it logs `init` and `deinit` only.
+        var isObject = false
+        /// An object's owner controller (nil: an app-lifetime service).
+        var owner: Controller?
+        /// A controller's first record is logged (its setup has begun), and when (a serial number).
+        var begun = false
+        var begunAt = 0
+        /// A controller's first viewDidAppear is logged (its setup is over).
+        var setupDone = false
+        /// A controller's setup objects are made; its VIPER module is.
+        var objectsMade = false
+        var moduleMade = false
         init(_ c: String, _ a: UInt64) { className = c; address = a }
     }
 
@@ -187,6 +227,8 @@ public struct NavigationSimulator {
         case willMove(parent: Bool), didMove(parent: Bool), memoryWarning, willUnload, didUnload, dealloc
         case presentBegin, presentEnd, dismissBegin, dismissEnd
         case noise(String), dictionary
+        /// An object's `init` and `deinit` (`Options.objects`).
+        case objectInit, objectDeinit
     }
 
     /// A navigation step (what a record was logged for).
@@ -262,6 +304,18 @@ public struct NavigationSimulator {
     /// have not appeared since.
     private var poppedByReading: [Controller] = []
 
+    // Objects (`Options.objects`).
+    private let objects: Bool
+    /// The live objects, oldest first.
+    private var liveObjects: [Controller] = []
+    private var nextObjectAddress: UInt64 = 0x6000_02a4_0000
+    /// Serial numbers of controllers' first records.
+    private var begunCount = 0
+    /// What each screen class is built with in this run, drawn at its first instance.
+    private var architectures: [String: Architecture] = [:]
+    /// The services made in this session.
+    private var services: Set<String> = []
+
     public static func generate(_ options: Options) -> Output {
         var sim = NavigationSimulator(options)
         return sim.run()
@@ -292,6 +346,9 @@ public struct NavigationSimulator {
             self.logsDealloc = options.logsDealloc ?? true
         }
         self.printsLifecycle = families.contains(.printedRelaunch) && (options.envelope == .nslog || options.envelope == .nslogTZ)
+        // A redacted label (`<private> init`) names no class: such an app prints no objects a reader could know.
+        self.objects = (options.objects || options.fault?.needsObjects == true)
+            && !(options.dialect == .freeForm && style.naming == .redacted)
     }
 
     private func has(_ f: Family) -> Bool { families.contains(f) }
@@ -314,12 +371,16 @@ public struct NavigationSimulator {
 
     private mutating func log(_ c: Controller?, _ kind: Kind, removedBy did: Int? = nil, own: Bool = false, quiet: Bool = false,
                               bareMove: Bool = false, early: Bool = false) {
+        if objects, let c, !c.isObject, !c.begun, kind != .dealloc { begin(c) }
         if kind == .dealloc, !logsDealloc, let c {
             // The app does not log it; the controller is gone all the same (and its address is not reused).
             c.alive = false
             live[ObjectIdentifier(c)] = nil
+            if objects { for o in releaseBefore(c) { release(o) } }
             return
         }
+        // Objects that go before their owner's dealloc is logged; the others go right after it.
+        let after = objects && kind == .dealloc && c != nil ? releaseBefore(c!) : []
         let step: Double = Double(pick(150)) / 1000
         // Controllers released together (a pop to root, a dismissed stack) deallocate within
         // milliseconds of each other, however deep the stack was.
@@ -347,6 +408,11 @@ public struct NavigationSimulator {
             }
         }
         records.append(record)
+        if objects, let c {
+            for o in after { release(o) }
+            if kind == .didAppear { c.setupDone = true }
+            if kind == .viewDidLoad, !c.objectsMade { setupObjects(c) }
+        }
         if case .noise = kind { return }
         if kind == .dictionary || quiet { return }
         // Noise between lifecycle lines.
@@ -430,6 +496,127 @@ public struct NavigationSimulator {
 
     private mutating func load(_ c: Controller) {
         if !c.loaded { c.loaded = true; log(c, .viewDidLoad) }
+    }
+
+    // MARK: - Objects (docs/development.md#objects-in-simulated-apps)
+
+    /// What a screen class is built with.
+    enum Architecture: CaseIterable { case plain, mvvm, viper, coordinator }
+
+    /// Helpers named after no screen, made during a screen's setup (owned by it: the setup running).
+    static let helperClasses = ["ImageLoader", "FormValidator", "PriceFormatter", "ScrollTracker", "KeyboardObserver"]
+    /// App-lifetime objects: made outside any setup, never released.
+    static let serviceClasses = ["NetworkService", "ImageCache", "AnalyticsService"]
+
+    /// Whether a class logs its `deinit`: one app build logs the same callbacks in every run, so it is a
+    /// property of the class (stores, the keyboard observer and the services log only `init`: they can
+    /// never leak in a reader's eyes).
+    static func logsDeinit(_ className: String) -> Bool {
+        !(className.hasSuffix("Store") || className == "KeyboardObserver" || serviceClasses.contains(className))
+    }
+
+    /// `DetailViewController` → `Detail`, the name its objects share.
+    public static func stem(_ className: String) -> String {
+        className.hasSuffix("ViewController") ? String(className.dropLast("ViewController".count)) : className
+    }
+
+    /// Some controller's setup (its first record to its first viewDidAppear) is running.
+    private var setupRunning: Bool { live.values.contains { $0.begun && !$0.setupDone } }
+
+    /// Before a controller's first record: its VIPER module or coordinator in one burst, when no live
+    /// controller shares its stem and no setup is running (then every reading of ownership gives it
+    /// this controller: the first of its stem created after them, and the burst right before its first event).
+    private mutating func begin(_ c: Controller) {
+        let architecture: Architecture
+        if let a = architectures[c.className] {
+            architecture = a
+        } else {
+            let r = pick(10)
+            architecture = r < 2 ? .plain : r < 6 ? .mvvm : r < 8 ? .viper : .coordinator
+            architectures[c.className] = architecture
+        }
+        if architecture == .viper || architecture == .coordinator, !setupRunning,
+           !live.values.contains(where: { $0 !== c && $0.className == c.className }) {
+            let stem = Self.stem(c.className)
+            let names = architecture == .viper ? ["Presenter", "Interactor", "Router"] : ["Coordinator"]
+            for n in names { makeObject(stem + n, owner: c, quiet: true) }
+            if architecture == .viper { c.moduleMade = true }
+        }
+        c.begun = true
+        begunCount += 1
+        c.begunAt = begunCount
+    }
+
+    /// After a controller's first viewDidLoad, during its setup: its view model (and store), its VIPER
+    /// module when no burst made it, helpers. Only when it is the latest begun of the setups running, so that
+    /// the setup and the stem name the same owner.
+    private mutating func setupObjects(_ c: Controller) {
+        c.objectsMade = true
+        guard c.begun, !c.setupDone, !live.values.contains(where: { $0 !== c && $0.begun && !$0.setupDone && $0.begunAt > c.begunAt })
+        else { return }
+        let stem = Self.stem(c.className)
+        switch architectures[c.className] ?? .plain {
+        case .plain: break
+        case .mvvm, .coordinator:
+            makeObject(stem + "ViewModel", owner: c, quiet: false)
+            if chance(0.3) { makeObject(stem + "Store", owner: c, quiet: false) }
+        case .viper:
+            if !c.moduleMade {
+                c.moduleMade = true
+                for n in ["Presenter", "Interactor", "Router"] { makeObject(stem + n, owner: c, quiet: false) }
+            }
+        }
+        if chance(0.35) {
+            // Two classes (an initializer chain logs `init` twice in a row for one object).
+            let first = pick(Self.helperClasses.count)
+            makeObject(Self.helperClasses[first], owner: c, quiet: false)
+            if chance(0.5) { makeObject(Self.helperClasses[(first + 1 + pick(Self.helperClasses.count - 1)) % Self.helperClasses.count], owner: c, quiet: false) }
+        }
+    }
+
+    private mutating func makeObject(_ className: String, owner: Controller?, quiet: Bool) {
+        nextObjectAddress += 0x40
+        let o = Controller(className, nextObjectAddress)
+        o.isObject = true
+        o.owner = owner
+        liveObjects.append(o)
+        objectRecord(o, .objectInit, quiet: quiet)
+    }
+
+    /// At `c`'s dealloc: its objects that log `deinit` before it (a class's only live instance, or with
+    /// addresses: else a reader gives an address-less `deinit` to the oldest instance), and returns those
+    /// that log it after.
+    private mutating func releaseBefore(_ c: Controller) -> [Controller] {
+        var after: [Controller] = []
+        for o in liveObjects where o.owner === c {
+            guard Self.logsDeinit(o.className) else {
+                liveObjects.removeAll { $0 === o }
+                continue
+            }
+            let alone = options.dialect == .described || liveObjects.filter({ $0.className == o.className }).count == 1
+            if alone, chance(0.35) { release(o) } else { after.append(o) }
+        }
+        return after
+    }
+
+    private mutating func release(_ o: Controller) {
+        liveObjects.removeAll { $0 === o }
+        o.alive = false
+        // An app that logs no controller's dealloc logs no object's deinit either (one logging helper).
+        if logsDealloc, Self.logsDeinit(o.className) { objectRecord(o, .objectDeinit, quiet: true) }
+    }
+
+    /// An object's record: within milliseconds of the previous line (released objects go with their owner).
+    private mutating func objectRecord(_ o: Controller, _ kind: Kind, quiet: Bool) {
+        time += 0.001 + Double(pick(150)) / 1000 / 50
+        let count = liveObjects.filter { $0.className == o.className }.count
+        records.append(Record(controller: o, kind: kind, time: time, pid: pid, liveOfClass: count, step: step, stepKind: stepKind))
+        if quiet { return }
+        var k = options.noise
+        while k > 0 {
+            if chance(min(k, 1)) { noiseLine() }
+            k -= 1
+        }
     }
 
     // MARK: - Navigation
@@ -522,6 +709,15 @@ public struct NavigationSimulator {
     private mutating func perform(_ s: Step) {
         step += 1
         stepKind = s
+        if objects, [Step.pop, .cancel, .dismiss, .recursiveDismiss, .memoryWarning].contains(s), !setupRunning, chance(0.3) {
+            // A service made lazily, outside any screen's setup, and followed by a callback of a
+            // controller already there: owned by none (docs/development.md#objects-in-simulated-apps).
+            let name = Self.serviceClasses[pick(Self.serviceClasses.count)]
+            if !services.contains(name) {
+                services.insert(name)
+                makeObject(name, owner: nil, quiet: false)
+            }
+        }
         switch s {
         case .push: push()
         case .pop: pop()
@@ -800,6 +996,8 @@ public struct NavigationSimulator {
             pid += 1
             time += 120
             live.removeAll()
+            liveObjects.removeAll()  // killed with the process
+            services.removeAll()
         }
         let target = options.fault.flatMap { inject($0) }
         return render(target: target)
@@ -959,6 +1157,36 @@ public struct NavigationSimulator {
                   let did = first(records[will].controller!, .didAppear, after: will) else { return nil }
             records.remove(at: did)
             return will
+        case .leakedObject:
+            // No later deinit of its class in the session: it would be read as this object's, late.
+            let candidates = records.indices.filter { i in
+                guard ownedObjectDeinit(i) != nil else { return false }
+                return !deinitOfClass(records[i].controller!.className, in: (i + 1)..<records.count, pid: records[i].pid)
+            }
+            guard !candidates.isEmpty else { return nil }
+            let i = candidates[pick(candidates.count)]
+            let dealloc = ownedObjectDeinit(i)!
+            records.remove(at: i)
+            return dealloc > i ? dealloc - 1 : dealloc
+        case .lateObjectRelease:
+            // Moved to the first line of the session more than the grace period (3 s, and a margin) after
+            // the owner's dealloc; no deinit of its class in between. Only with every line timed.
+            guard options.envelope != .bare, !printsLifecycle else { return nil }
+            var moves: [(from: Int, to: Int, time: Double)] = []
+            for i in records.indices {
+                guard let dealloc = ownedObjectDeinit(i) else { continue }
+                let r = records[i], due = records[dealloc].time + 3.5
+                guard let to = records[(max(i, dealloc) + 1)...].firstIndex(where: { $0.pid == r.pid && $0.time > due }) else { continue }
+                guard !deinitOfClass(r.controller!.className, in: (i + 1)..<to, pid: r.pid) else { continue }
+                moves.append((i, to, max(records[to - 1].time, due)))
+            }
+            guard !moves.isEmpty else { return nil }
+            let m = moves[pick(moves.count)]
+            var r = records.remove(at: m.from)
+            r.time = m.time
+            let at = m.to - 1  // the records after `from` moved up one
+            records.insert(r, at: at)
+            return at
         case .deepStackLeak:
             let candidates = records.indices.filter { i in
                 records[i].stepKind == .deep && records[i].controller?.className == "ArticleViewController" && !records[i].revealsTwin
@@ -970,6 +1198,31 @@ public struct NavigationSimulator {
             records.remove(at: i)
             return anchor
         }
+    }
+
+    /// For an owned object's `deinit` at `i` whose owner's dealloc is logged and whose class logs `deinit`
+    /// elsewhere in the capture: the index of the owner's dealloc.
+    private func ownedObjectDeinit(_ i: Int) -> Int? {
+        let r = records[i]
+        guard r.kind == .objectDeinit, let o = r.controller, let owner = o.owner,
+              let dealloc = records.firstIndex(where: { $0.controller === owner && $0.kind == .dealloc }),
+              records.indices.contains(where: { $0 != i && records[$0].kind == .objectDeinit && records[$0].controller?.className == o.className })
+        else { return nil }
+        // A reader must give that dealloc to the owner: with addresses, as its class's only live instance,
+        // or as the one controller a pop, a dismissal, a sheet or a child removes (not one of several of
+        // its class released together, by a pop to root or a recursive dismissal).
+        let d = records[dealloc]
+        guard options.dialect == .described || d.liveOfClass == 1 || [Step.pop, .dismiss, .revisit, .sheet, .child].contains(d.stepKind)
+        else { return nil }
+        return dealloc
+    }
+
+    /// Whether an address-less `deinit` of `className` comes in `range` of the session `pid`: a reader gives
+    /// it to the live instance whose owner was deallocated first (docs/development.md#objects-in-simulated-apps), which would be
+    /// the object whose own `deinit` the fault took away or moved.
+    private func deinitOfClass(_ className: String, in range: Range<Int>, pid: Int) -> Bool {
+        guard options.dialect != .described else { return false }  // addresses tell them apart (never reused)
+        return records[range].contains { $0.pid == pid && $0.kind == .objectDeinit && $0.controller?.className == className }
     }
 
     /// A dealloc after a removal, at an address that no later controller reuses (that would prove it was freed).
@@ -1023,6 +1276,7 @@ public struct NavigationSimulator {
 
     /// `bareMove`: a move printed without its parent argument (ObjC `__func__`, Swift `#function`).
     static func message(_ c: Controller, _ kind: Kind, dialect: Dialect, style: FreeFormStyle = FreeFormStyle(), bareMove: Bool = false) -> String {
+        if kind == .objectInit || kind == .objectDeinit { return objectMessage(c, initialize: kind == .objectInit, dialect: dialect, style: style) }
         let name: String
         var arg = ""
         switch kind {
@@ -1043,7 +1297,7 @@ public struct NavigationSimulator {
         case .dismissBegin: return style.markerName(c.className, dialect == .freeForm) + " dismiss begin"
         case .dismissEnd: return style.markerName(c.className, dialect == .freeForm) + " dismiss end"
         case .dealloc: name = "dealloc"
-        case .noise, .dictionary: name = ""
+        case .noise, .dictionary, .objectInit, .objectDeinit: name = ""
         }
         let selector: String = {
             switch name {
@@ -1084,6 +1338,26 @@ public struct NavigationSimulator {
             let parent: String? = (name == "willMove" || name == "didMove") && !bareMove ? arg : nil
             let spelled = style.callback(name == "init" ? "init" : name, selector: selector, swift: swiftName)
             return style.statement(c.className, callback: spelled, argument: appear ? style.argument : "", parent: parent)
+        }
+    }
+
+    /// An object's `init` or `deinit` as the app that logs its controllers so prints it: `-[DetailViewModel
+    /// init]`, `DetailViewModel.init()` and `DetailViewModel deinit`, `<DetailViewModel: 0x…> dealloc`, … In
+    /// the free-form dialect, in the style's label, separator and spelling, always by class (an app that
+    /// names its screens by letter or title prints its objects' types).
+    static func objectMessage(_ o: Controller, initialize: Bool, dialect: Dialect, style: FreeFormStyle) -> String {
+        let name = o.className
+        switch dialect {
+        case .objc: return "-[" + name + (initialize ? " init]" : " dealloc]")
+        case .swift: return initialize ? name + ".init()" : name + " deinit"
+        case .described: return "<" + name + ": 0x" + String(o.address, radix: 16) + (initialize ? "> init" : "> dealloc")
+        case .named: return initialize ? name + " invoke init" : name + " .......dealloc......."
+        case .methodClass: return (initialize ? "init:" : "dealloc:") + name
+        case .freeForm:
+            var s = style
+            s.naming = .className
+            let spelled = initialize ? s.callback("init", selector: "init", swift: "init()") : s.callback("dealloc", selector: "dealloc", swift: "deinit")
+            return s.statement(name, callback: spelled, argument: "", parent: nil)
         }
     }
 

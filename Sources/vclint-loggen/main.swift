@@ -23,6 +23,7 @@ struct LogGen: ParsableCommand {
             Examples:
               vclint-loggen --seed 7 --envelope oslog --dialect swift --fault leak --truth truth.txt > capture.log
               vclint-loggen --seed 1 --noise 15 --mention-rate 0.05 --size 1e9 > 1gib.log
+              vclint-loggen --seed 3 --dialect swift --objects --fault leaked-object --truth truth.txt > capture.log
             """)
 
     @Option(help: "The generator's seed: the same seed and options give the same bytes.")
@@ -60,6 +61,9 @@ struct LogGen: ParsableCommand {
                 return set
             })
     var families: Set<NavigationSimulator.Family> = []
+
+    @Flag(help: "Screens own objects that log init and deinit (view models, VIPER modules, coordinators, helpers, app-lifetime services); leaked-object and late-object-release turn it on.")
+    var objects = false
 
     @Option(help: "App sessions (launches) per run.")
     var sessions = 2
@@ -101,6 +105,7 @@ struct LogGen: ParsableCommand {
         options.dialect = dialect
         options.fault = fault
         options.families = families
+        options.objects = objects || fault?.needsObjects == true  // in every run of the capture
         options.sessions = sessions
         options.steps = steps
         options.noise = noise

@@ -24,7 +24,7 @@ import VCLintSimulation
     @Test func helpDocumentsEveryOptionAndValue() throws {
         let r = try run(["--help"])
         #expect(r.status == 0)
-        let options = ["--seed", "--envelope", "--dialect", "--style-seed", "--free-form-style", "--fault", "--families", "--sessions", "--steps",
+        let options = ["--seed", "--envelope", "--dialect", "--style-seed", "--free-form-style", "--fault", "--families", "--objects", "--sessions", "--steps",
                        "--noise", "--mention-rate", "--memory-warnings", "--size", "--truth"]
         for o in options { #expect(r.stdout.contains(o), "\(o) missing from --help") }
         let values = NavigationSimulator.Fault.allCases.map(\.rawValue) + NavigationSimulator.Family.allCases.map(\.rawValue)
