@@ -22,8 +22,6 @@ final class ObjectLink {
     /// The object's owner.
     var owner: Instance?
     var reason = OwnerReason.setup
-    /// The object's init (a `LineRef`: line and kind).
-    var madeRef: UInt64 = 0
     /// The controller's objects (dead ones are dropped lazily).
     var owned: [Instance] = []
     /// `owned`'s length at which dead entries are dropped.
@@ -89,6 +87,9 @@ struct SessionObjects {
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
     var awaitingCount = 0
+    /// `awaitingCount` at which dead and settled entries are dropped: twice what stayed, so that
+    /// pruning costs constant time per object however many stay.
+    var awaitingPruneAt = 4096
 }
 
 extension SessionTimeline {
@@ -117,7 +118,8 @@ extension SessionTimeline {
         inst.ownerSought = true
         let link = inst.objectLink ?? ObjectLink()
         inst.objectLink = link
-        link.madeRef = LineRef.pack(EventRef(e))
+        // An object loads no view: its init is kept where a controller keeps its viewDidLoad.
+        inst.loadLine = EventRef(e)
         let stem = inst.entry.stem
         if !stem.isEmpty, let owner = stemOwner(stem) {
             assign(inst, to: owner, .stem)
@@ -126,13 +128,11 @@ extension SessionTimeline {
             if !stem.isEmpty {
                 objects.awaitingStem[stem, default: []].append(inst)
                 objects.awaitingCount += 1
-                if objects.awaitingCount > 4 * Self.awaitingFloor { pruneAwaiting() }
+                if objects.awaitingCount > objects.awaitingPruneAt { pruneAwaiting() }
             }
         }
         if objects.burst.count < SessionObjects.burstLimit { objects.burst.append(inst) }
     }
-
-    static let awaitingFloor = 1024
 
     /// Drops the awaiting objects that died or found their stem's owner.
     func pruneAwaiting() {
@@ -143,6 +143,7 @@ extension SessionTimeline {
             count += kept.count
         }
         objects.awaitingCount = count
+        objects.awaitingPruneAt = max(4096, count * 2)
     }
 
     /// The live controller or view of `stem` whose setup is running (the latest begun), else the
@@ -171,6 +172,10 @@ extension SessionTimeline {
         let stem = inst.entry.stem
         if !stem.isEmpty {
             objects.ownersByStem[stem, default: []].append(inst)
+            // Dead owners go at each doubling: the list follows the live ones.
+            if let n = objects.ownersByStem[stem]?.count, n >= 64, n & (n - 1) == 0 {
+                objects.ownersByStem[stem]?.removeAll { !$0.isAlive }
+            }
             if let waiting = objects.awaitingStem.removeValue(forKey: stem) {
                 objects.awaitingCount -= waiting.count
                 for o in waiting where o.isAlive && o !== inst && o.entry.isObjectClass { assign(o, to: inst, .stem) }
@@ -252,7 +257,7 @@ extension SessionTimeline {
 
     /// The leak of an object whose owner was deallocated (`reportLeak`, eviction, the session's end).
     func objectLeakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) -> Observation {
-        let made = inst.objectLink.flatMap { LineRef.unpack($0.madeRef) }
+        let made = inst.loadLine
         let ownerRef = inst.objectLink?.owner?.ref ?? ControllerRef(className: r.takenAlongBy ?? "", address: nil, instance: r.takenAlongBy ?? "")
         return Observation(ObjectLeak(ownerGone: r, made: made, owner: ownerRef, wentOn: wentOn, confirmed: confirmed),
                            controller: inst.ref, requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),

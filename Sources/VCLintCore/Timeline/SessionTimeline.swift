@@ -148,7 +148,9 @@ final class SessionTimeline {
         switch e.kind {
         case .initialize:
             inst.initSeen = true
-            if inst.initEpoch == nil { inst.initEpoch = transitionSerial }
+            // Transitions ask when a controller was made; an object is in none (and the epoch costs
+            // an `Extras`: memory per live object, docs/performance.md#memory).
+            if inst.initEpoch == nil, !inst.entry.isObjectClass { inst.initEpoch = transitionSerial }
             if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
         case .loadView:
             inst.loadViewPending = true
