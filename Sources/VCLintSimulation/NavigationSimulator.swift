@@ -1169,13 +1169,14 @@ public struct NavigationSimulator {
             records.remove(at: i)
             return dealloc > i ? dealloc - 1 : dealloc
         case .lateObjectRelease:
-            // Moved to the first line of the session more than the grace period (3 s, and a margin) after
-            // the owner's dealloc; no deinit of its class in between. Only with every line timed.
+            // Moved to the first line of the session more than the grace period (3 s, and a margin that
+            // whole-second envelopes such as syslog's still show: 4.5 s) after the owner's dealloc; no
+            // deinit of its class in between. Only with every line timed.
             guard options.envelope != .bare, !printsLifecycle else { return nil }
             var moves: [(from: Int, to: Int, time: Double)] = []
             for i in records.indices {
                 guard let dealloc = ownedObjectDeinit(i) else { continue }
-                let r = records[i], due = records[dealloc].time + 3.5
+                let r = records[i], due = records[dealloc].time + 4.5
                 guard let to = records[(max(i, dealloc) + 1)...].firstIndex(where: { $0.pid == r.pid && $0.time > due }) else { continue }
                 guard !deinitOfClass(r.controller!.className, in: (i + 1)..<to, pid: r.pid) else { continue }
                 moves.append((i, to, max(records[to - 1].time, due)))

@@ -181,6 +181,24 @@ import Testing
         #expect(streamed.map { "\($0.rule)@\($0.line) \($0.owner?.instance ?? "")" } == batch.findings.map { "\($0.rule)@\($0.line) \($0.owner?.instance ?? "")" })
     }
 
+    @Test func theLeakReportShowsTheObjectUnderItsOwner() throws {
+        let lines = Self.home + ["ImageCache init", "HomeViewController viewWillLayoutSubviews()"]
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
+            + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.recordLanes = false
+        let result = Linter(options: options).lint(text: Self.swiftLog(lines), path: "app.log")
+        let timeline = try #require(result.timeline)
+        let report = LeakReport(inputs: [TimelineInput(path: "app.log", stats: result.stats, findings: result.findings, timeline: timeline)], graceSeconds: 3)
+        let text = report.text()
+        #expect(text.contains("DetailViewController#2 → DetailViewModel#2"), "\(text)")
+        #expect(text.contains("App-lifetime objects (made while no screen was being set up: never judged): ImageCache"), "\(text)")
+        #expect(report.confirmedCount == 1)
+        let json = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
+        #expect(json["app_lifetime_objects"] as? [String] == ["ImageCache"])
+    }
+
     @Test func theOwnerIsInEveryReport() throws {
         let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
             + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]

@@ -82,7 +82,7 @@ import VCLintSimulation
                 // A late dealloc is a leak live (decided before the dealloc came): compare the leaks
                 // by controller and the rest by verdict.
                 func key(_ f: Finding) -> String {
-                    f.rule == "late_dealloc" || f.rule == "leaked_controller" ? "leak \(f.controller.instance)" : Self.verdict(f)
+                    f.rule == "late_dealloc" || f.rule == "leaked_controller" || f.rule == "leaked_object" ? "leak \(f.controller.instance)" : Self.verdict(f)
                 }
                 #expect(Set(streamed.map(key)) == Set(batch.map(key)), "\(fixture) with \(name) appended")
                 let late = Set(batch.filter { $0.rule == "late_dealloc" }.map(\.controller.instance))

@@ -207,6 +207,7 @@ extension SessionTimeline {
         object.objectLink = link
         link.reason = reason
         if link.owner === owner { return }
+        if debug { TimelineDebug.print("  owner of \(object.label): \(owner.label) (\(reason.word))") }
         link.owner = owner
         // A new owner, alive: what the previous owner's dealloc said no longer holds.
         if object.removal?.kind == .ownerDeallocated { object.removal = nil }

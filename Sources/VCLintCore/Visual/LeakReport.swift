@@ -63,6 +63,9 @@ public struct LeakReport: Sendable {
 
     public var graceSeconds: Double
     public var files: Int
+    /// Object classes some instance of which had no owner (made while no screen was being set up:
+    /// a service, a cache), never judged for leaks (docs/lifecycle.md#owners); each listed once.
+    public var appLifetime: [String] = []
     public var groups: [Group]
     public var unconfirmed: [Entry]
     public var unjudged: [Unjudged]
@@ -118,12 +121,15 @@ public struct LeakReport: Sendable {
         }
         // A class judged in one capture is not "not logged at all".
         var judged: Set<String> = []
+        var appLifetime: Set<String> = []
         for input in inputs {
+            for s in input.timeline.sessions { for i in s.instances where i.isObject && i.owner == nil { appLifetime.insert(i.controller.className) } }
             let unj = Set(input.timeline.unjudgedClasses.map(\.className))
             for s in input.timeline.sessions { for i in s.instances where !unj.contains(i.controller.className) { judged.insert(i.controller.className) } }
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
                   unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
+        self.appLifetime = appLifetime.sorted()
     }
 
     /// The report of these leaks: confirmed ones grouped by class (most leaks first), unjudged
@@ -193,6 +199,9 @@ public struct LeakReport: Sendable {
         }
         out += "\nUnconfirmed (the log ended within the grace period): \(unconfirmed.isEmpty ? "none" : String(unconfirmed.count))\n"
         for e in unconfirmed { out += entryText(e) }
+        if !appLifetime.isEmpty {
+            out += "\nApp-lifetime objects (made while no screen was being set up: never judged): \(appLifetime.map(safe).joined(separator: ", "))\n"
+        }
         out += "\nClasses whose dealloc is not logged (a leak cannot be judged): \(unjudged.isEmpty ? "none" : String(unjudged.count))\n"
         for u in unjudged {
             out += "  \(safe(u.className)): \(Self.plural(u.instances, "instance")), \(u.removedWithoutDealloc) removed and never deallocated; in \(u.paths.map(safe).joined(separator: ", "))\n"
@@ -266,6 +275,7 @@ public struct LeakReport: Sendable {
                 .object([("test", .string(t.test)), ("leaks", .int(t.leaks.count)),
                          ("controllers", .array(t.leaks.map { .string($0.controller.instance) }))])
             })),
+            ("app_lifetime_objects", .array(appLifetime.map { .string($0) })),
             ("dealloc_not_logged", .array(unjudged.map { u in
                 .object([("class", .string(u.className)), ("instances", .int(u.instances)),
                          ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))])
@@ -293,6 +303,9 @@ public struct LeakReport: Sendable {
         if !unconfirmed.isEmpty {
             out += "\n### Unconfirmed (the log ended within the grace period)\n\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
             for e in unconfirmed { out += Self.entryRow(e) }
+        }
+        if !appLifetime.isEmpty {
+            out += "\n### App-lifetime objects (never judged)\n\n\(appLifetime.map(cell).joined(separator: ", "))\n"
         }
         if !unjudged.isEmpty {
             out += "\n### Classes whose dealloc is not logged (a leak cannot be judged)\n\n| class | instances | removed, never deallocated | files |\n| --- | --- | --- | --- |\n"
@@ -443,8 +456,9 @@ extension LeakReport {
             unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths))
         }
         guard let judged = doc["dealloc_logged"] as? [String] else { throw .noConfiguration }
-        let report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
+        var report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
                                 unjudged: unjudged, judged: Set(judged))
+        report.appLifetime = (doc["app_lifetime_objects"] as? [String] ?? []).sorted()
         return Loaded(path: "", report: report, configuration: config)
     }
 
@@ -471,8 +485,9 @@ extension LeakReport {
                       u.instances, u.removedWithoutDealloc, paths: new)
             }
         }
-        let report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
+        var report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
                                 unjudged: Array(unjudged.values), judged: judged)
+        report.appLifetime = Set(reports.flatMap(\.report.appLifetime)).sorted()
         return (report, first.configuration)
     }
 }
