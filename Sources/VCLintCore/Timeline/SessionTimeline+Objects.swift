@@ -78,7 +78,7 @@ enum ObjectNames {
 /// the objects made in the current burst, and the objects whose stem's owner is still to come.
 struct SessionObjects {
     var ownersByStem: [String: [Instance]] = [:]
-    /// Controllers whose setup is running, latest begun last (at most `setupLimit`).
+    /// Controllers whose setup is running, the one active most recently last (at most `setupLimit`).
     var setups: [Instance] = []
     static let setupLimit = 32
     /// The objects made since the latest other lifecycle statement.
@@ -110,7 +110,16 @@ extension SessionTimeline {
         } else if !objects.burst.isEmpty {
             objects.burst.removeAll(keepingCapacity: true)
         }
-        if inst.setupRunning, e.kind == .viewDidAppear { endSetup(inst) }
+        if inst.setupRunning {
+            if e.kind == .viewDidAppear {
+                endSetup(inst)
+            } else if objects.setups.last !== inst, let k = objects.setups.lastIndex(where: { $0 === inst }) {
+                // The setup that shows activity last is the one running now: a tab root made at
+                // launch whose view loads later owns what its viewDidLoad makes.
+                objects.setups.remove(at: k)
+                objects.setups.append(inst)
+            }
+        }
     }
 
     /// An object's init: its owner by stem, else by the setup running (docs/lifecycle.md#owners).
@@ -222,17 +231,34 @@ extension SessionTimeline {
         }
     }
 
-    /// An owner's dealloc: its live objects must follow within the grace period.
-    func ownerDeallocated(_ inst: Instance, _ ref: EventRef) {
+    /// An owner's dealloc: its live objects must follow within the grace period. When the dealloc
+    /// had no address and another live instance of the owner's class without one could have taken
+    /// it (the owner was not removed, or both were taken along by a pop to root), the log does not say which of
+    /// the twins went (docs/lifecycle.md#generations): its objects are not judged (they keep their
+    /// owner for the reports, and take their class's next address-less deinits first).
+    func ownerDeallocated(_ inst: Instance, _ ref: EventRef, addressed: Bool) {
         if inst.setupRunning { endSetup(inst) }
         guard let link = inst.objectLink, !link.owned.isEmpty else { return }
         let owned = link.owned
         link.owned = []
+        // A removed instance takes an address-less dealloc before its hidden twins, the one removed
+        // last first (the top of a pop to root): ambiguous when it was not removed, or was taken
+        // along by another's removal while another twin was removed too.
+        var ambiguous = false
+        if !addressed, let twins = existingClass(inst.className)?.live {
+            let takenAlong = inst.removal?.kind == .poppedWithTop
+            ambiguous = twins.contains(where: { $0 !== inst && $0.isAlive && $0.address == nil && (!inst.isRemoved || takenAlong && $0.isRemoved) })
+            if ambiguous, debug { TimelineDebug.print("  \(inst.label)'s objects are not judged: a twin could have taken its dealloc") }
+        }
         let removal = inst.removal?.anchor
         var name: String?
         for o in owned where o.isAlive && !o.forgotten && o.objectLink?.owner === inst && o.entry.isObjectClass {
             if name == nil { name = inst.ref.display }
             o.removal = Removal(kind: .ownerDeallocated, evidence: removal ?? ref, takenAlongBy: name, anchor: ref)
+            // Not judged, but still the likelier target of its class's next address-less deinit
+            // (`objectForDeinit`) than an object whose owner lives.
+            if ambiguous { o.leakReported = true; continue }
+            if debug { TimelineDebug.print("  \(o.label) must follow its owner \(inst.label)") }
             scheduleLeakCheck(o)
         }
     }
@@ -240,11 +266,16 @@ extension SessionTimeline {
     /// The object an address-less deinit belongs to: the live one whose owner was deallocated
     /// first, else the oldest (docs/lifecycle.md#objects).
     func objectForDeinit(_ live: ArraySlice<Instance>) -> Instance? {
-        var chosen: Instance?, chosenLine = Int.max
+        // Judged ones first (their owner's dealloc was the owner's for sure), then those whose
+        // owner's dealloc may have been a twin's, each by their owner's dealloc.
+        var chosen: Instance?, chosenRank = (Int.max, Int.max)
         for i in live where i.isAlive {
-            if let r = i.removal, r.kind == .ownerDeallocated, r.anchor.line < chosenLine {
-                chosen = i
-                chosenLine = r.anchor.line
+            if let r = i.removal, r.kind == .ownerDeallocated {
+                let rank = (i.leakReported ? 1 : 0, r.anchor.line)
+                if rank < chosenRank {
+                    chosen = i
+                    chosenRank = rank
+                }
             }
         }
         return chosen ?? live.first { $0.isAlive }

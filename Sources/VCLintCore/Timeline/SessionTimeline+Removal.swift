@@ -254,7 +254,7 @@ extension SessionTimeline {
                 }
             }
         }
-        if inst.ownerCandidate { ownerDeallocated(inst, ref) }
+        if inst.ownerCandidate { ownerDeallocated(inst, ref, addressed: inst.address != nil) }
         leaveLive(inst)
         inst.dealloc = ref
         if let t = inst.transition, t.failPending(inst) { settleIfDone(t) }
