@@ -199,6 +199,19 @@ import Testing
         #expect(json["app_lifetime_objects"] as? [String] == ["ImageCache"])
     }
 
+    @Test func inspectListsObjectsWithTheirOwnersAndWhy() throws {
+        let run = try runVCLint(["inspect", "Fixtures/objects/mvvm-screens.log"], cwd: packageRoot)
+        #expect(run.status == 0, "\(run.stderr)")
+        let out = run.stdout
+        #expect(out.contains("3 controllers, 11 objects"))
+        #expect(out.contains("objects (classes that log only init and deinit: each goes with its owner)"))
+        #expect(out.contains("DetailViewModel  1 instance, swift-function: init, dealloc\n      owners: DetailViewController by shared name stem ×1"))
+        #expect(out.contains("PriceFormatter  1 instance, swift-function: init, dealloc\n      owners: DetailViewController by setup running ×1"))
+        #expect(out.contains("ImageCache  1 instance, swift-function: init\n      owners: none (app-lifetime: never judged) ×1"))
+        let json = try runVCLint(["inspect", "--format", "json", "Fixtures/objects/mvvm-screens.log"], cwd: packageRoot)
+        #expect(json.stdout.contains("\"why\""), "\(json.stderr)")
+    }
+
     @Test func theOwnerIsInEveryReport() throws {
         let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
             + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]

@@ -43,6 +43,9 @@ public struct Inspection: Sendable {
         public var lastLine: Int
         public var events: Int
         public var controllers: Int
+        /// Of the instances, the objects and the SwiftUI views (not in `controllers`).
+        public var objects = 0
+        public var views = 0
         public var start: LogTime?
         public var end: LogTime?
     }
@@ -272,8 +275,10 @@ final class InspectRecorder: LineObserver {
         var classOrder: [String] = []
         var ownerCounts: [String: [String: Int]] = [:]
         for s in recording?.sessions ?? [] {
+            let objects = s.instances.filter { $0.kind == .object }.count, views = s.instances.filter { $0.kind == .view }.count
             sessions.append(Inspection.Session(id: s.id, process: s.process, pid: s.pid, firstLine: s.firstEvent.line, lastLine: s.lastEvent.line,
-                                               events: s.eventCount, controllers: s.instances.count, start: s.firstEvent.time,
+                                               events: s.eventCount, controllers: s.instances.count - objects - views,
+                                               objects: objects, views: views, start: s.firstEvent.time,
                                                end: s.endTime ?? s.lastEvent.time))
             for i in s.instances {
                 let name = i.controller.className

@@ -46,7 +46,10 @@ public enum InspectionReport {
             let process = s.process.isEmpty ? "(no process)" : field(s.process)
             var times = ""
             if let a = s.start, let b = s.end { times = "  \(a.iso) → \(b.iso)" }
-            out += "    #\(s.id) \(process)\(pid)  lines \(s.firstLine)–\(s.lastLine)  \(count(s.events, "event")), \(count(s.controllers, "controller"))\(times)\n"
+            var instances = count(s.controllers, "controller")
+            if s.objects > 0 { instances += ", " + count(s.objects, "object") }
+            if s.views > 0 { instances += ", " + count(s.views, "view") }
+            out += "    #\(s.id) \(process)\(pid)  lines \(s.firstLine)–\(s.lastLine)  \(count(s.events, "event")), \(instances)\(times)\n"
         }
         out += "\n  classes (what each logs decides which rules apply to it)\n"
         let controllers = i.classes.filter { !$0.isObject }, objects = i.classes.filter(\.isObject)
@@ -125,7 +128,8 @@ public enum InspectionReport {
                 ("sessions", .array(i.sessions.map { s in
                     .object([("id", .int(s.id)), ("process", .string(s.process)), ("pid", s.pid.map { .int($0) } ?? .null),
                              ("firstLine", .int(s.firstLine)), ("lastLine", .int(s.lastLine)), ("events", .int(s.events)),
-                             ("controllers", .int(s.controllers)), ("start", s.start.map { .string($0.iso) } ?? .null),
+                             ("controllers", .int(s.controllers)), ("objects", .int(s.objects)), ("views", .int(s.views)),
+                             ("start", s.start.map { .string($0.iso) } ?? .null),
                              ("end", s.end.map { .string($0.iso) } ?? .null)])
                 })),
                 ("classes", .array(i.classes.map { c in
