@@ -212,6 +212,31 @@ import Testing
         #expect(json.stdout.contains("\"why\""), "\(json.stderr)")
     }
 
+    @Test func threadIDs() {
+        func tid(_ s: String) -> UInt64 { Array(s.utf8).withUnsafeBufferPointer { EnvelopeParser.threadID($0.baseAddress!, 0..<$0.count) } }
+        #expect(tid("200") == 0x200)
+        #expect(tid("1a2b3c") == 0x1a2b3c)
+        #expect(tid("0x7f03") == 0x7f03)
+        #expect(tid("") == 0)
+        func untimed(_ s: String) -> UInt64? {
+            Array(s.utf8).withUnsafeBufferPointer { EnvelopeParser.untimedNSLog($0.baseAddress!, $0.count)?.0.thread }
+        }
+        #expect(untimed("Shop[100:7f03] HomeViewModel init") == 0x7f03)
+        #expect(untimed("[100:200] HomeViewModel init") == 0x200)
+    }
+
+    @Test func anObjectMadeOnAnotherThreadIsNotTheSetupsOwn() {
+        // Detail is set up on the main thread (200); the cache is made on a background queue (7f03)
+        // meanwhile, and lives on after the screen: the app's, not the screen's.
+        let lines = Self.home + Self.screen("DetailViewController", inside: ["<bg>ImageCache init", "<bg>PriceFormatter init"])
+            + ["@9 ImageCache deinit", "@9.5 PriceFormatter deinit", "@20 Sync finished"]
+        let text = Self.swiftLog(lines).replacingOccurrences(of: "Shop[100:200] <bg>", with: "Shop[100:7f03] ")
+        #expect(findings(text).isEmpty, "\(findings(text).map(\.message))")
+        // The same lines on one thread: both belong to the screen, and go late.
+        let one = Self.swiftLog(lines).replacingOccurrences(of: "<bg>", with: "")
+        #expect(findings(one).map(\.rule) == ["late_dealloc", "late_dealloc"])
+    }
+
     @Test func theOwnerIsInEveryReport() throws {
         let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
             + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]

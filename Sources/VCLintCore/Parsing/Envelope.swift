@@ -29,6 +29,9 @@ struct EnvelopeInfo {
     var process: Range<Int>?
     var decodedProcess: String?
     var pid: Int?
+    /// The thread the line was logged on, when the envelope says (NSLog's `[pid:tid]`, compact's,
+    /// the `log show` thread column, ndjson's `threadID`); 0 when it does not.
+    var thread: UInt64 = 0
     /// The message bytes, as a range of the line (all formats but ndjson).
     var message: Range<Int>
     /// The decoded `eventMessage` of an ndjson line.
@@ -163,7 +166,9 @@ enum EnvelopeParser {
         guard k.pos > tidStart, k.expect(0x5D), k.atEnd || k.peek() == 0x20 else { return nil }
         let msgStart = min(k.peek() == 0x20 ? k.pos + 1 : k.pos, n)
         let process: Range<Int>? = open > 0 ? 0..<open : nil
-        return (EnvelopeInfo(format: .nslog, time: nil, process: process, pid: pid, message: msgStart..<n), k.pos)
+        var info = EnvelopeInfo(format: .nslog, time: nil, process: process, pid: pid, message: msgStart..<n)
+        info.thread = threadID(p, tidStart..<(k.pos - 1))
+        return (info, k.pos)
     }
 
     /// A line that starts a JSON object (`{"…": …}`), not an NSLog description of a set (`{(`) or a
@@ -350,7 +355,9 @@ enum EnvelopeParser {
                     if k.pos > tidStart, k.expect(0x5D) {
                         let msgStart = k.peek() == 0x20 ? k.pos + 1 : k.pos
                         guard k.atEnd || k.peek() == 0x20 else { i += 1; continue }
-                        return (EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end), k.pos)
+                        var info = EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end)
+                        info.thread = threadID(c.base, tidStart..<(k.pos - 1))
+                        return (info, k.pos)
                     }
                 }
             }
@@ -370,6 +377,24 @@ enum EnvelopeParser {
         fileprivate var key: [UInt8] = []
         fileprivate var process: Range<Int> = 0..<0
         fileprivate var pid = 0
+        fileprivate var thread: UInt64 = 0
+    }
+
+    /// A thread id's digits (`200`, `1a2b3c`, `0x1a2b3c`: NSLog prints them in hex), 0 when empty.
+    static func threadID(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> UInt64 {
+        var v: UInt64 = 0
+        var k = r.lowerBound
+        if r.count > 2, p[k] == 0x30, p[k + 1] == 0x78 { k += 2 }
+        var digits = 0
+        while k < r.upperBound, digits < 16 {
+            let b = p[k]
+            let d: UInt8
+            if ByteCursor.isDigit(b) { d = b - 0x30 } else if (b | 0x20) >= 0x61, (b | 0x20) <= 0x66 { d = (b | 0x20) - 0x61 + 10 } else { break }
+            v = v << 4 | UInt64(d)
+            k += 1
+            digits += 1
+        }
+        return v
     }
 
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
@@ -381,7 +406,9 @@ enum EnvelopeParser {
         let keyLength = cache.key.count
         if cache.start == start, cache.format == format, start + keyLength <= n,
            cache.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p + start, keyLength) == 0 }) {
-            return EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + keyLength)..<n)
+            var info = EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + keyLength)..<n)
+            info.thread = cache.thread
+            return info
         }
         guard let (info, after) = parseNSLogBrackets(c, time: nil, format: format) else {
             cache.start = -1
@@ -393,6 +420,7 @@ enum EnvelopeParser {
             cache.key = Array(UnsafeBufferPointer(start: p + start, count: after + 1 - start))
             cache.process = process
             cache.pid = pid
+            cache.thread = info.thread
         } else {
             cache.start = -1
         }
@@ -442,7 +470,10 @@ enum EnvelopeParser {
             while let b = c.peek(), ByteCursor.isHex(b) { c.pos += 1 }
             return true
         }
-        guard hexToken(&c), c.skipSpaces() > 0 else { return nil }
+        let threadStart = c.pos
+        guard hexToken(&c) else { return nil }
+        let thread = threadID(c.base, threadStart..<c.pos)
+        guard c.skipSpaces() > 0 else { return nil }
         // Type column: Default, Info, Debug, Error, Fault, Activity (and anything word-like).
         let typeStart = c.pos
         while let b = c.peek(), (b | 0x20) &- 0x61 < 26 { c.pos += 1 }
@@ -468,7 +499,9 @@ enum EnvelopeParser {
         }
         msgStart = min(msgStart, c.end)
         let message = stripOSLogDecorations(c.base, msgStart..<c.end)
-        return EnvelopeInfo(format: .oslog, time: time, process: name, pid: pid, message: message)
+        var info = EnvelopeInfo(format: .oslog, time: time, process: name, pid: pid, message: message)
+        info.thread = thread
+        return info
     }
 
     /// Drops the optional `(library) ` and `[subsystem:category] ` prefixes of an os_log message.
@@ -554,7 +587,9 @@ enum EnvelopeParser {
         } else if let proc = fields.process {
             name = String(decoding: proc, as: UTF8.self)
         }
-        return EnvelopeInfo(format: .ndjson, time: time, process: nil, decodedProcess: name, pid: fields.processID,
-                            message: 0..<0, decodedMessage: message)
+        var info = EnvelopeInfo(format: .ndjson, time: time, process: nil, decodedProcess: name, pid: fields.processID,
+                                message: 0..<0, decodedMessage: message)
+        info.thread = UInt64(clamping: fields.threadID ?? 0)
+        return info
     }
 }

@@ -100,6 +100,8 @@ public struct Event: Sendable {
     /// 1-based physical line in its input.
     public var line: Int
     public var time: LogTime?
+    /// The thread it was logged on, when its envelope says; 0 when not (docs/lifecycle.md#owners).
+    public var thread: UInt64 = 0
     /// For UIKit warnings: the message text, and the other controllers it names.
     public var text: String?
     public var others: [(className: String, address: UInt64?)] = []

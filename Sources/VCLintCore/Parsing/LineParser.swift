@@ -102,6 +102,7 @@ final class LineParser {
             // The event moves into the result (`take`): no copy of it, nor of its strings.
             guard var e = event.take() else { return parser.note.unread ? .unread(message: info.message, decoded: info.decodedMessage) : .none }
             e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+            e.thread = info.thread
             var parsed: ParsedLine
             if info.process == nil, info.decodedProcess == nil, info.pid == nil {
                 // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps

@@ -4,6 +4,7 @@
 struct NDJSONLine {
     var timestamp: [UInt8]?
     var processID: Int?
+    var threadID: Int?
     var eventMessage: [UInt8]?
     var processImagePath: [UInt8]?
     var process: [UInt8]?
@@ -32,6 +33,8 @@ struct NDJSONLine {
                 if s.peek == 0x22 { out.process = s.string() } else { guard s.skipValue() else { return nil } }
             case Array("processID".utf8):
                 if let v = s.integer() { out.processID = v } else { guard s.skipValue() else { return nil } }
+            case Array("threadID".utf8):
+                if let v = s.integer() { out.threadID = v } else { guard s.skipValue() else { return nil } }
             default:
                 guard s.skipValue() else { return nil }
             }

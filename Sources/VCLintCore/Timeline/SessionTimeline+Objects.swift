@@ -78,11 +78,12 @@ enum ObjectNames {
 /// the objects made in the current burst, and the objects whose stem's owner is still to come.
 struct SessionObjects {
     var ownersByStem: [String: [Instance]] = [:]
-    /// Controllers whose setup is running, the one active most recently last (at most `setupLimit`).
-    var setups: [Instance] = []
+    /// Controllers whose setup is running, the one active most recently last (at most
+    /// `setupLimit`), each with the thread of its latest event (0: unknown).
+    var setups: [(inst: Instance, thread: UInt64)] = []
     static let setupLimit = 32
-    /// The objects made since the latest other lifecycle statement.
-    var burst: [Instance] = []
+    /// The objects made since the latest other lifecycle statement of their thread, each with its thread.
+    var burst: [(inst: Instance, thread: UInt64)] = []
     static let burstLimit = 256
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
@@ -101,24 +102,41 @@ extension SessionTimeline {
             if e.kind == .initialize, !inst.ownerSought, inst.isAlive {
                 objectMade(inst, e)
             } else if !objects.burst.isEmpty {
-                objects.burst.removeAll(keepingCapacity: true)
+                endBurst(thread: e.thread)
             }
             return
         }
         if !inst.ownerCandidate, inst.isAlive {
             registerOwner(inst, e)
         } else if !objects.burst.isEmpty {
-            objects.burst.removeAll(keepingCapacity: true)
+            endBurst(thread: e.thread)
         }
         if inst.setupRunning {
             if e.kind == .viewDidAppear {
                 endSetup(inst)
-            } else if objects.setups.last !== inst, let k = objects.setups.lastIndex(where: { $0 === inst }) {
+            } else if let k = objects.setups.lastIndex(where: { $0.inst === inst }) {
                 // The setup that shows activity last is the one running now: a tab root made at
                 // launch whose view loads later owns what its viewDidLoad makes.
-                objects.setups.remove(at: k)
-                objects.setups.append(inst)
+                if k != objects.setups.count - 1 {
+                    objects.setups.remove(at: k)
+                    objects.setups.append((inst, e.thread))
+                } else {
+                    objects.setups[k].thread = e.thread
+                }
             }
+        }
+    }
+
+    /// Whether two lines may come from one thread (0: the envelope did not say).
+    @inline(__always)
+    static func sameThread(_ a: UInt64, _ b: UInt64) -> Bool { a == 0 || b == 0 || a == b }
+
+    /// A lifecycle statement other than an object's init on `thread`: that thread's burst is over.
+    func endBurst(thread: UInt64) {
+        if thread == 0 {
+            objects.burst.removeAll(keepingCapacity: true)
+        } else {
+            objects.burst.removeAll { Self.sameThread($0.thread, thread) }
         }
     }
 
@@ -133,14 +151,14 @@ extension SessionTimeline {
         if !stem.isEmpty, let owner = stemOwner(stem) {
             assign(inst, to: owner, .stem)
         } else {
-            if let setup = latestSetup() { assign(inst, to: setup, .setup) }
+            if let setup = latestSetup(thread: e.thread) { assign(inst, to: setup, .setup) }
             if !stem.isEmpty {
                 objects.awaitingStem[stem, default: []].append(inst)
                 objects.awaitingCount += 1
                 if objects.awaitingCount > objects.awaitingPruneAt { pruneAwaiting() }
             }
         }
-        if objects.burst.count < SessionObjects.burstLimit { objects.burst.append(inst) }
+        if objects.burst.count < SessionObjects.burstLimit { objects.burst.append((inst, e.thread)) }
     }
 
     /// Drops the awaiting objects that died or found their stem's owner.
@@ -163,13 +181,15 @@ extension SessionTimeline {
             list.removeAll { !$0.isAlive }
             objects.ownersByStem[stem] = list.isEmpty ? nil : list
         }
-        for s in objects.setups.reversed() where s.isAlive && s.entry.stem == stem { return s }
+        for s in objects.setups.reversed() where s.inst.isAlive && s.inst.entry.stem == stem { return s.inst }
         return list.max { $0.serial < $1.serial }
     }
 
-    func latestSetup() -> Instance? {
-        while let last = objects.setups.last, !last.isAlive || !last.setupRunning { objects.setups.removeLast() }
-        return objects.setups.last
+    /// The setup running on `thread` with the latest event.
+    func latestSetup(thread: UInt64) -> Instance? {
+        while let last = objects.setups.last, !last.inst.isAlive || !last.inst.setupRunning { objects.setups.removeLast() }
+        for s in objects.setups.reversed() where s.inst.isAlive && s.inst.setupRunning && Self.sameThread(s.thread, thread) { return s.inst }
+        return nil
     }
 
     /// A controller's or view's first event as such: objects awaiting its stem, and those made in
@@ -191,16 +211,17 @@ extension SessionTimeline {
             }
         }
         if !objects.burst.isEmpty {
-            for o in objects.burst where o.isAlive && o !== inst && o.entry.isObjectClass && o.objectLink?.reason != .stem {
+            for (o, thread) in objects.burst where Self.sameThread(thread, e.thread) && o.isAlive && o !== inst && o.entry.isObjectClass
+                && o.objectLink?.reason != .stem {
                 assign(o, to: inst, .setup)
             }
-            objects.burst.removeAll(keepingCapacity: true)
+            endBurst(thread: e.thread)
         }
         if !inst.isView, e.kind != .viewDidAppear, e.kind != .dealloc {
             inst.setupRunning = true
-            objects.setups.append(inst)
+            objects.setups.append((inst, e.thread))
             if objects.setups.count > SessionObjects.setupLimit {
-                objects.setups.first?.setupRunning = false
+                objects.setups.first?.inst.setupRunning = false
                 objects.setups.removeFirst()
             }
         }
@@ -208,7 +229,7 @@ extension SessionTimeline {
 
     func endSetup(_ inst: Instance) {
         inst.setupRunning = false
-        if let k = objects.setups.lastIndex(where: { $0 === inst }) { objects.setups.remove(at: k) }
+        if let k = objects.setups.lastIndex(where: { $0.inst === inst }) { objects.setups.remove(at: k) }
     }
 
     func assign(_ object: Instance, to owner: Instance, _ reason: OwnerReason) {
