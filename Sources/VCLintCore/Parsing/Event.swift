@@ -23,6 +23,9 @@ public enum EventKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// The presentation and completion markers the app logs.
+    public var isMarker: Bool { self == .presentBegin || self == .presentEnd || self == .dismissBegin || self == .dismissEnd }
+
     public var isUIKitWarning: Bool { self == .uikitUnbalancedTransition || self == .uikitPresentationConflict }
 
     /// A SwiftUI view's appearance (`onAppear`, `onDisappear`).

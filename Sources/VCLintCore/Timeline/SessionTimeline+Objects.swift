@@ -50,6 +50,8 @@ enum ObjectNames {
     /// The name without its module and its suffixes; for a nested type whose last part is only a
     /// suffix (`MainView.ViewModel`), the enclosing type's stem. "" when nothing is left.
     static func stem(_ name: String) -> String {
+        // A title (`Modal Screen`) is the name of its words.
+        let name = name.contains(" ") ? name.replacingOccurrences(of: " ", with: "") : name
         var parts = name.split(separator: ".", omittingEmptySubsequences: true)
         while let last = parts.last {
             let s = strip(last)
@@ -282,6 +284,19 @@ extension SessionTimeline {
             if debug { TimelineDebug.print("  \(o.label) must follow its owner \(inst.label)") }
             scheduleLeakCheck(o)
         }
+    }
+
+    /// The class of the one live controller of `name`'s stem when no live instance has that name
+    /// (a marker naming the class where the callbacks name a title); nil when there is none or several.
+    func markerAlias(_ name: String) -> String? {
+        let stem = ObjectNames.stem(name)
+        guard !stem.isEmpty, let list = objects.ownersByStem[stem] else { return nil }
+        var found: String?
+        for i in list where i.isAlive && !i.isView && i.className != name {
+            if let f = found, f != i.className { return nil }
+            found = i.className
+        }
+        return found
     }
 
     /// The object an address-less deinit belongs to: the live one whose owner was deallocated

@@ -96,6 +96,14 @@ final class SessionTimeline {
     // MARK: - Events
 
     func handle(_ e: Event) {
+        // A completion marker names the class (`ModalViewController dismiss end`) where the
+        // callbacks name a title of it (`Modal Screen — viewDidDisappear`): the one live controller
+        // of its stem is the one meant.
+        if e.kind.isMarker, existingClass(e.className)?.live.isEmpty ?? true, let alias = markerAlias(e.className) {
+            var renamed = e
+            renamed.className = alias
+            return handle(renamed)
+        }
         eventCount += 1
         lastEventLine = e.line
         if let t = e.time { observe(time: t) }
