@@ -237,6 +237,36 @@ import Testing
         #expect(findings(one).map(\.rule) == ["late_dealloc", "late_dealloc"])
     }
 
+    /// Markers name the class, callbacks its title: the one live controller of the stem is meant.
+    @Test func aMarkerNamingTheClassOfATitledScreen() {
+        let text = """
+        *** Home Screen — ViewDidLoad
+        *** Home Screen — ViewWillAppear (animated: true)
+        *** Home Screen — ViewDidAppear (animated: true)
+        ModalViewController present begin
+        *** Modal Screen — ViewDidLoad
+        *** Home Screen — ViewWillDisappear (animated: true)
+        *** Modal Screen — ViewWillAppear (animated: true)
+        *** Home Screen — ViewDidDisappear (animated: true)
+        *** Modal Screen — ViewDidAppear (animated: true)
+        ModalViewController present end
+        ModalViewController dismiss begin
+        *** Modal Screen — ViewWillDisappear (animated: true)
+        *** Home Screen — ViewWillAppear (animated: true)
+        *** Home Screen — ViewDidAppear (animated: true)
+        ModalViewController dismiss end
+        *** Modal Screen — ViewDidDisappear (animated: true)
+        *** Home Screen — ViewWillLayoutSubviews
+        """
+        let all = findings(text + "\n")
+        #expect(all.map { "\($0.rule)@\($0.line)" } == ["completion_before_disappearance@15"], "\(all.map(\.message))")
+        #expect(all.first?.controller.className == "Modal Screen")
+        // In order, nothing.
+        var lines = text.split(separator: "\n").map(String.init)
+        lines.swapAt(14, 15)
+        #expect(findings(lines.joined(separator: "\n") + "\n").isEmpty)
+    }
+
     @Test func theOwnerIsInEveryReport() throws {
         let lines = Self.home + Self.screen("DetailViewController", inside: ["DetailViewModel init"], after: ["DetailViewModel deinit"])
             + Self.screen("DetailViewController", inside: ["DetailViewModel init"]) + ["@20 Sync finished"]

@@ -86,6 +86,10 @@ final class Instrumentation {
         init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
         @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
         @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }
+        /// Nothing but presentation and completion markers.
+        @inline(__always) var onlyMarkers: Bool {
+            bits & ~(EventKind.presentBegin.bit | EventKind.presentEnd.bit | EventKind.dismissBegin.bit | EventKind.dismissEnd.bit) == 0
+        }
         /// Nothing but init and dealloc (an object's statements).
         @inline(__always) var onlyLifetime: Bool { bits & ~(EventKind.initialize.bit | EventKind.dealloc.bit) == 0 }
     }

@@ -98,8 +98,9 @@ final class SessionTimeline {
     func handle(_ e: Event) {
         // A completion marker names the class (`ModalViewController dismiss end`) where the
         // callbacks name a title of it (`Modal Screen — viewDidDisappear`): the one live controller
-        // of its stem is the one meant.
-        if e.kind.isMarker, existingClass(e.className)?.live.isEmpty ?? true, let alias = markerAlias(e.className) {
+        // of its stem is the one meant, when the marker's class has logged nothing but markers.
+        if e.kind.isMarker, existingClass(e.className).map({ $0.live.isEmpty || $0.entry.kinds.onlyMarkers }) ?? true,
+           let alias = markerAlias(e.className) {
             var renamed = e
             renamed.className = alias
             return handle(renamed)
