@@ -303,8 +303,6 @@ final class InspectRecorder: LineObserver {
         let classList = classOrder.map { name -> Inspection.ClassInfo in
             var c = classes[name]!
             c.callbacks = EventKind.allCases.filter { c.callbacks.contains($0) }
-            // A class that logged more later is not an object (its instances were recorded so far).
-            if c.callbacks.contains(where: { $0 != .initialize && $0 != .dealloc }) { c.isObject = false }
             if c.isObject {
                 c.owners = (ownerCounts[name] ?? [:]).map { key, n in
                     let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)

@@ -498,10 +498,8 @@ final class TimelineRecorder {
     static func laneKind(_ i: Instance) -> LaneKind {
         let kinds = i.entry.kinds
         if kinds.contains(.onAppear) || kinds.contains(.onDisappear) { return .view }
-        let name = i.className
-        if name == MessageParser.unnamed || name == MessageParser.unknown || TypeNames.isController(name) { return .controller }
-        for k in EventKind.allCases where k != .initialize && k != .dealloc && kinds.contains(k) { return .controller }
-        return .object
+        // The timeline's own test (docs/lifecycle.md#objects), on what the class logged in the whole input.
+        return i.entry.isObjectClass ? .object : .controller
     }
 
     /// The recording, once every session has finished.
