@@ -2,6 +2,8 @@
 """Writes the captures that probe vclint's memory and time bounds (Benchmarks/memory.sh):
 
   cycles N      N present/dismiss cycles of one address-less modal, dealloc never logged
+  modals N      N present/dismiss cycles of modals with addresses of their own, never freed (a
+                dealloc elsewhere in the dialect: N leaked_controller, but for the last few)
   warnings N    N didReceiveMemoryWarning lines for a visible controller
   stack N       N controllers (with addresses) pushed and never popped
   findings N    N unbalanced viewDidAppear lines (a finding each)
@@ -45,6 +47,15 @@ def main():
                       "-[ModalViewController viewWillDisappear:]", "-[HomeViewController viewWillAppear:]",
                       "-[ModalViewController viewDidDisappear:]", "-[HomeViewController viewDidAppear:]"):
                 line(m)
+    elif kind == "modals":
+        for cb in ("viewDidLoad", "viewWillAppear:", "viewDidAppear:"):
+            line(f"<HomeViewController: 0x100> {cb}")
+        line("<SplashViewController: 0x200> dealloc")
+        for i in range(n):
+            m, h = f"<ModalViewController: 0x{0x600000000000 + 16 * i:x}>", "<HomeViewController: 0x100>"
+            for s in (f"{m} viewDidLoad", f"{h} viewWillDisappear:", f"{m} viewWillAppear:", f"{h} viewDidDisappear:", f"{m} viewDidAppear:",
+                      f"{m} viewWillDisappear:", f"{h} viewWillAppear:", f"{m} viewDidDisappear:", f"{h} viewDidAppear:"):
+                line(s)
     elif kind == "warnings":
         root()
         for _ in range(n):

@@ -5,6 +5,7 @@
 #
 #   default-4gib  the 4 GiB vclint-loggen capture of Benchmarks/run.sh         ≤ 64 MiB
 #   cycles        300k present/dismiss cycles, dealloc never logged           ≤ 64 MiB
+#   modals        300k modals with addresses, dismissed and never freed       ≤ 64 MiB (their 300k leaks included)
 #   warnings      100k memory warnings, rule on and rule off                  ≤ 32 MiB
 #   stack         1M controllers pushed and never popped                      ≤ 256 MiB (≤ 200 B each)
 #   findings      661k findings (one per line), xcode and json reports        ≤ 256 MiB
@@ -91,6 +92,7 @@ if [ "$big" = 1 ]; then
     run default-4gib 64 - "$default"
 fi
 run cycles-300k 64 - "$(hostile cycles 300000)"
+run modals-300k 64 - "$(hostile modals 300000)"
 run warnings-100k 32 - "$(hostile warnings 100000)"
 run warnings-100k-rule-off 32 - "$(hostile warnings 100000)" --disable memory_warning
 run stack-1M 256 - "$(hostile stack 1000000)"

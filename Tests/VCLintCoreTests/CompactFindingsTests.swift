@@ -103,6 +103,35 @@ import Testing
         #expect(odd.map(Self.text) == made.filter { $0.line % 2 == 1 }.map(Self.text))
     }
 
+    /// Kept in place: what `filter` keeps, in the same order, over many chunks (long texts make
+    /// encodings that do not fit in the room left earlier), withdrawn ones left out; then appended to.
+    @Test(arguments: [(1, 2), (2, 3), (3, 1), (4, 1_000), (5, 0)])
+    func retainedInPlaceIsWhatFilterKeeps(seed: UInt64, every: Int) {
+        var r = Random(seed: seed)
+        var made: [Observation] = []
+        for k in 0..<12_000 {
+            var o = Self.observation(&r)
+            if k % 97 == 0 {
+                o = Observation(UIKitUnbalancedWarning(event: EventRef(line: k, time: nil, kind: .uikitUnbalancedTransition),
+                                                       text: String(repeating: "x", count: 3_000 + r.int(90_000))),
+                                controller: o.controller, requires: nil, line: k, time: nil)
+            }
+            made.append(o)
+        }
+        var list = ObservationList(made)
+        for k in stride(from: 5, to: made.count, by: 31) { list.withdraw(at: k) }
+        func keep(_ o: Observation) -> Bool { every == 0 ? false : every == 1 || o.line % every != 0 }
+        let filtered = list.filter { _, o in keep(o) }
+        let before = list.byteCount
+        list.retain { _, o in keep(o) }
+        #expect(list.count == filtered.count)
+        #expect(list.map(Self.text) == filtered.map(Self.text))
+        #expect(list.byteCount <= before)
+        let more = Self.observation(&r)
+        list.append(more)
+        #expect(Self.text(list[list.count - 1]) == Self.text(more))
+    }
+
     /// Observations from a real run: the compact list keeps them in tens of bytes each.
     @Test func observationsCostTensOfBytes() {
         var list = ObservationList()

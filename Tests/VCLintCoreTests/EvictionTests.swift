@@ -17,27 +17,33 @@ import VCLintSimulation
 
     /// `n` present/dismiss cycles (or sheets closed over a visible root) of an address-less
     /// controller whose dealloc is never logged, in a dialect that logs dealloc elsewhere.
-    static func cycles(_ n: Int, sheets: Bool, deallocLogged: Bool = true, gapEvery: Int = 0) -> String {
+    /// With `addressed`, each modal has an address of its own (`<ModalViewController: 0x…>`), and
+    /// `then` adds lines after the cycles (given the modals' addresses and a line writer).
+    static func cycles(_ n: Int, sheets: Bool, deallocLogged: Bool = true, gapEvery: Int = 0, addressed: Bool = false,
+                       then: ((_ address: (Int) -> String, _ line: (String) -> Void, _ wait: (Int) -> Void) -> Void)? = nil) -> String {
         var out = ""
         var ms = 0
         func line(_ m: String) {
             ms += 7
             out += "2024-03-01 10:\(String(format: "%02d:%02d.%03d", ms / 60000 % 60, ms / 1000 % 60, ms % 1000)) Shop[100:200] \(m)\n"
         }
+        func modal(_ k: Int) -> String { "<ModalViewController: 0x\(String(0x6000_0001_0000 + 16 * k, radix: 16))>" }
+        func say(_ k: Int, _ cb: String) { line(addressed ? "\(modal(k)) \(cb)" : "-[ModalViewController \(cb)]") }
         for cb in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:"] { line("-[HomeViewController \(cb)]") }
         if deallocLogged { line("-[SplashViewController dealloc]") }
         for k in 0..<n {
-            line("-[ModalViewController viewDidLoad]")
+            say(k, "viewDidLoad")
             if !sheets { line("-[HomeViewController viewWillDisappear:]") }
-            line("-[ModalViewController viewWillAppear:]")
+            say(k, "viewWillAppear:")
             if !sheets { line("-[HomeViewController viewDidDisappear:]") }
-            line("-[ModalViewController viewDidAppear:]")
-            line("-[ModalViewController viewWillDisappear:]")
+            say(k, "viewDidAppear:")
+            say(k, "viewWillDisappear:")
             if !sheets { line("-[HomeViewController viewWillAppear:]") }
-            line("-[ModalViewController viewDidDisappear:]")
+            say(k, "viewDidDisappear:")
             if !sheets { line("-[HomeViewController viewDidAppear:]") }
             if gapEvery > 0, k % gapEvery == 0 { ms += 5000 }  // some leaks confirmed, others not
         }
+        then?(modal, line, { ms += $0 })
         return out
     }
 
@@ -61,6 +67,42 @@ import VCLintSimulation
     @Test func liveModeEvictsOnlyReportedLeaks() {
         let text = Self.cycles(300, sheets: true, gapEvery: 10)
         #expect(Self.findings(text, evictionFloor: 4, live: true) == Self.findings(text, evictionFloor: .max, live: true))
+    }
+
+    /// A removed controller with an address is evicted too: its address brings it back when it is
+    /// heard from again, and the findings are those of a run that keeps every controller.
+    @Test(arguments: [false, true])
+    func evictedControllersWithAnAddressComeBackByIt(live: Bool) {
+        let text = Self.cycles(700, sheets: false, gapEvery: 97, addressed: true) { modal, line, wait in
+            line("\(modal(3)) dealloc")                       // late: a late_dealloc, not a leak
+            line("\(modal(5)) viewWillAppear:")               // presented again: not removed after all
+            line("\(modal(5)) viewDidAppear:")
+            line("<OtherViewController: \(modal(7).split(separator: " ")[1]) viewDidLoad")  // another object at its address
+            line("\(modal(9)) viewDidLoad")                   // a view loaded again
+            line("\(modal(9)) viewWillDisappear:")            // a will in the state it was left in
+            wait(1_000)
+            line("\(modal(699)) dealloc")                     // within the grace: nothing
+            line("\(modal(11)) dealloc")
+        }
+        let evicting = Self.findings(text, evictionFloor: 4, live: live)
+        #expect(evicting == Self.findings(text, evictionFloor: .max, live: live))
+        // Live mode words a leak as soon as its grace passes: the late deallocs come after it.
+        #expect(evicting.contains { $0.contains("late_dealloc") && $0.contains("ModalViewController#4:") } == !live)
+        #expect(evicting.contains { $0.contains("leaked_controller") && $0.contains("ModalViewController#6:") } == live)
+        #expect(evicting.contains { $0.contains("duplicate_view_did_load") && $0.contains("(first at line 86)") })
+        #expect(evicting.filter { $0.contains(" leaked_controller ") }.count == (live ? 699 : 695))
+    }
+
+    @Test func evictedControllersWithAnAddressCostNoInstance() throws {
+        var options = TimelineOptions()
+        options.evictionFloor = 4
+        let builder = TimelineBuilder(options: options)
+        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
+        Array(Self.cycles(500, sheets: true, addressed: true).utf8).withUnsafeBytes { scanner.consume($0) }
+        let session = try #require(builder.openSessions.first)
+        #expect(session.existingClass("ModalViewController")!.live.count <= 2 * SessionTimeline.routingWindow)
+        #expect(session.evicted.count >= 500 - 2 * SessionTimeline.routingWindow)
+        _ = scanner.finish()
     }
 
     /// Simulated apps of every family, long enough that classes outgrow their routing windows.

@@ -154,7 +154,7 @@ public enum RuleRegistry {
             precondition(tags[key] == nil, "two rules word \(type(of: rule).factType)")
             tags[key] = i
         }
-        precondition(all.count <= Int(UInt8.max), "a fact's tag is one byte")
+        precondition(all.count < Int(ObservationList.withdrawnTag), "a fact's tag is one byte, and 0xFF marks a withdrawn one")
         return tags
     }()
 

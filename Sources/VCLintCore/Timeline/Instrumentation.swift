@@ -27,8 +27,12 @@ final class Instrumentation {
         let objectName: Bool
         /// The name's stem (docs/lifecycle.md#owners): "" matches nothing.
         let stem: String
-        init(name: String, dialect: Dialect, times: PackedTime.Table = PackedTime.Table()) {
+        /// Its place among the input's classes, from 0 (an evicted controller's class, in 4 bytes:
+        /// `EvictedController`).
+        let number: UInt32
+        init(name: String, dialect: Dialect, times: PackedTime.Table = PackedTime.Table(), number: UInt32 = 0) {
             self.name = name
+            self.number = number
             self.dialect = dialect
             self.times = times
             self.objectName = ObjectNames.mayBeObject(name)
@@ -47,7 +51,7 @@ final class Instrumentation {
     /// The class's entry, made at its first event.
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
         if let known = entries[className] { return known }
-        let made = ClassEntry(name: className, dialect: dialect, times: times)
+        let made = ClassEntry(name: className, dialect: dialect, times: times, number: UInt32(truncatingIfNeeded: entries.count))
         entries[className] = made
         return made
     }

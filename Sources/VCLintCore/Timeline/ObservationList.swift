@@ -129,6 +129,17 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The tag of a withdrawn observation (`withdraw`): no rule has it.
+    static let withdrawnTag: UInt8 = 0xFF
+
+    /// Withdraws observation `i`, made before what it waited for turned out otherwise (an evicted
+    /// controller's leak, when the controller is heard from again): `filter` leaves it out, and
+    /// nothing else reads it.
+    mutating func withdraw(at i: Int) {
+        let c = starts[i] >> 40, start = starts[i] & (1 << 40 - 1)
+        chunks[c][start] = Self.withdrawnTag
+    }
+
     public mutating func append<S: Sequence>(contentsOf s: S) where S.Element == Observation {
         for o in s { append(o) }
     }
@@ -143,12 +154,57 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         var out = ObservationList()
         out.names = names
         out.dates = dates
-        for i in indices where try keep(tag(at: i), self[i]) {
+        for i in indices where tag(at: i) != Int(Self.withdrawnTag) {
+            guard try keep(tag(at: i), self[i]) else { continue }
             let c = starts[i] >> 40, at = starts[i] & (1 << 40 - 1)
             let next = i + 1 < starts.count && starts[i + 1] >> 40 == c ? starts[i + 1] & (1 << 40 - 1) : chunks[c].count
             out.appendEncoding(chunks[c][at..<next])
         }
         return out
+    }
+
+    /// Keeps the observations that pass, in order, in place: each kept encoding moves back into
+    /// the room the dropped ones left (never past where it is read from), and the chunks left
+    /// empty are released. `filter` holds the old list and the new at once: for 300k leaks, tens
+    /// of MiB more at the end of the input (docs/performance.md#memory).
+    mutating func retain(_ keep: (_ tag: Int, Observation) throws -> Bool) rethrows {
+        var kept = 0
+        var wc = 0, wo = 0  // where the next kept encoding goes: its chunk and offset
+        for i in indices {
+            let t = tag(at: i)
+            guard t != Int(Self.withdrawnTag), try keep(t, self[i]) else { continue }
+            let c = starts[i] >> 40, at = starts[i] & (1 << 40 - 1)
+            let end = i + 1 < starts.count && starts[i + 1] >> 40 == c ? starts[i + 1] & (1 << 40 - 1) : chunks[c].count
+            let length = end - at
+            // An earlier chunk takes it if it fits in what that chunk held; the read chunk always does.
+            while wc < c, wo + length > chunks[wc].count {
+                chunks[wc].removeLast(chunks[wc].count - wo)  // read already: it ends where it was written
+                wc += 1
+                wo = 0
+            }
+            if wc != c || wo != at {
+                scratch.removeAll(keepingCapacity: true)
+                scratch.append(contentsOf: chunks[c][at..<end])
+                let bytes = scratch
+                chunks[wc].withUnsafeMutableBufferPointer { chunk in
+                    for k in 0..<length { chunk[wo + k] = bytes[k] }
+                }
+            }
+            starts[kept] = wc << 40 | wo
+            kept += 1
+            wo += length
+        }
+        starts.removeLast(starts.count - kept)
+        // Every chunk after the last one written goes; that one ends where its last encoding does.
+        if kept == 0 {
+            chunks = []
+            heldBytes = 0
+        } else {
+            chunks.removeLast(chunks.count - wc - 1)
+            chunks[wc].removeLast(chunks[wc].count - wo)
+            heldBytes = chunks.reduce(0) { $0 + $1.count }
+        }
+        scratch = []
     }
 
     /// The bytes held (`Benchmarks/memory.sh` checks the per-finding cost).

@@ -44,31 +44,45 @@ extension SessionTimeline {
     /// dropped only when it was removed for good (not taken along by another's removal, which may be taken
     /// back), is hidden, in no transition, and has nothing pending. Its leak, which only the session's end
     /// can word (how long the session went on), is kept encoded.
+    /// A removed controller with an address stays reachable by it: it is dropped the same way, and
+    /// its address keeps what brings it back if the address is heard from again (`EvictedController`,
+    /// 16 bytes), so that it costs about what an address-less one does (docs/performance.md#memory).
     /// In live mode only instances whose leak was reported already are dropped (leaks are reported
     /// as their grace expires there).
     func evictUnreachable(_ state: ClassState) {
         let live = state.live
-        let reachable = min(max(0, live.count - Self.routingWindow), unboundWindow(live).startIndex)
+        // Older than the latest `routingWindow`; without an address, also out of the unbound window.
+        let reachable = max(0, live.count - Self.routingWindow), unbound = unboundWindow(live).startIndex
         var kept: [Instance] = []
         kept.reserveCapacity(live.count)
         for k in 0..<reachable {
             let i = live[k]
-            guard i.address == nil, i.isAlive, let r = i.removal, r.kind != .poppedWithTop, i.transition == nil,
+            guard i.isAlive, let r = i.removal, r.kind != .poppedWithTop, i.transition == nil,
                   i.appearance == .disappeared || i.appearance == .unknown, i.completionPending == nil,
                   i !== lastInitInstance, !(options.live && !i.leakReported),
-                  context.observations.count < UInt32.max else {
+                  context.observations.count < UInt32.max, i.address == nil ? k < unbound : mayEvictAddressed(i, r) else {
                 kept.append(i)
                 continue
             }
             if case .adding = i.parentState { kept.append(i); continue }
+            if i.address != nil, !EvictedController.fits(i, r, pendingLeak: !i.leakReported) { kept.append(i); continue }
+            var leak: UInt32?
             if !i.leakReported {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
                     : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
                 context.observations.append(o)
-                evictedLeaks.append((UInt32(context.observations.count - 1), i.dialect.family))
+                let index = UInt32(context.observations.count - 1)
+                evictedLeaks.append((index, i.dialect.family))
+                leak = index
             }
-            // Nothing else points at it but others' `coveredBy` (skipped once removed from there).
+            if let a = i.address {
+                if byAddress[a] === i { byAddress[a] = nil }
+                evicted.insert(a, EvictedController(i, leak: leak))
+            }
+            // No event reaches it any more. Nothing else points at it but others' `coveredBy`
+            // (skipped once removed from there) and its stem's owners (pruned of forgotten ones).
+            i.forgotten = true
             i.coveredBy.removeAll()
             i.tookAlong.removeAll()
         }
@@ -91,6 +105,8 @@ extension SessionTimeline {
                 }
                 // Another class at this address: the old object is gone without a logged dealloc.
                 forget(known)
+            } else if !evicted.isEmpty, let gone = evicted.remove(addr), let back = bringBack(gone, addr, e, state) {
+                return back
             }
             // An instance of this class first seen without an address takes it: one of the latest
             // `routingWindow` of them, found in place (without a filtered copy of the class's list).
@@ -104,6 +120,40 @@ extension SessionTimeline {
         // Decided apart from creating the instance: a copy of the class's list held here while
         // appending to it would copy the whole list on every new instance.
         return routeWithoutAddress(e, state) ?? newInstance(e, state)
+    }
+
+    /// Whether a removed controller with an address may be dropped (`evictUnreachable`): not while a
+    /// timeline is recorded (it draws every controller's lane), not an object (its late dealloc names
+    /// its owner), not a controller that owns live objects (its dealloc decides theirs).
+    func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
+        guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass else { return false }
+        guard let link = i.objectLink else { return true }
+        return !link.owned.contains { $0.isAlive && $0.objectLink?.owner === i }
+    }
+
+    /// An evicted controller's address heard from again (`evictUnreachable`): the controller as it
+    /// was dropped (removed, hidden, its leak pending), its leak taken back from the observations
+    /// (a dealloc or a reappearance decides it anew, as for any removed controller). Another class
+    /// at the address: the old object is gone without a logged dealloc, and its leak with it
+    /// (`forget`); nil then.
+    func bringBack(_ gone: EvictedController, _ address: UInt64, _ e: Event, _ state: ClassState) -> Instance? {
+        var removal: Removal?, will: EventRef?
+        if let index = gone.leak {
+            let leak = context.observations.fact(at: index, as: ControllerLeak.self)
+            (removal, will) = (leak.removal, leak.will)
+            context.observations.withdraw(at: index)
+        }
+        guard gone.isOf(state.entry) else { return nil }
+        let inst = Instance(serial: context.nextSerial(), entry: state.entry, address: address, generation: Int(gone.generation),
+                            dialect: e.dialect, line: e.line)
+        gone.restore(inst, removal: removal)
+        inst.removal = removal
+        inst.lastWillDisappear = will
+        if gone.disappeared { setAppearance(inst, .disappeared) }
+        state.live.append(inst)
+        byAddress[address] = inst
+        if debug { TimelineDebug.print("  \(inst.label) brought back by its address (evicted)") }
+        return inst
     }
 
     /// The end of `live` that holds its latest `routingWindow` instances without an address.
@@ -413,5 +463,163 @@ extension SessionTimeline {
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }
+    }
+}
+
+/// A removed controller with an address that `SessionTimeline.evictUnreachable` dropped, kept under
+/// its address (`EvictedTable`) in 16 bytes: its leak among the observations, and what
+/// `SessionTimeline.bringBack` needs to make it again if the address is heard from.
+struct EvictedController {
+    /// The index of its pending leak among the observations when it had one (batch mode: the
+    /// leak's removal anchor is then its last viewDidDisappear, if it had one); else (its leak
+    /// reported already, in live mode) the line of its last viewDidDisappear (0: none).
+    private let pending: UInt32
+    let generation: UInt32
+    /// Its class (`Instrumentation.ClassEntry.number`, its low 22 bits) above 10 bits of flags.
+    private let classAndFlags: UInt32
+    /// The line of its viewDidLoad (0: none), which a second one cites.
+    private let loadLine: UInt32
+    /// What an empty slot of `EvictedTable` holds.
+    static let empty = EvictedController(pending: 0, generation: 0, classAndFlags: 0, loadLine: 0)
+    private static let classMask: UInt32 = 0x3F_FFFF
+    private static let hasLeak: UInt32 = 1 << 7, didIsAnchor: UInt32 = 1 << 8
+
+    private init(pending: UInt32, generation: UInt32, classAndFlags: UInt32, loadLine: UInt32) {
+        (self.pending, self.generation, self.classAndFlags, self.loadLine) = (pending, generation, classAndFlags, loadLine)
+    }
+
+    /// Whether `i` can be kept this way (`evictUnreachable`): its leak, if pending, is at `leak`.
+    /// Not when a line does not fit in 32 bits, nor when its last viewDidDisappear is not what
+    /// its pending leak's removal is anchored at (later findings may cite that line).
+    static func fits(_ i: Instance, _ r: Removal, pendingLeak: Bool) -> Bool {
+        if let load = i.loadLine, UInt32(exactly: load.line) == nil { return false }
+        guard let did = i.lastDidDisappear else { return true }
+        return pendingLeak ? did.line == r.anchor.line : UInt32(exactly: did.line) != nil
+    }
+
+    init(_ i: Instance, leak: UInt32?) {
+        var f: UInt32 = 0
+        if i.loaded { f |= 1 }
+        if i.initSeen { f |= 2 }
+        if i.appearedEver { f |= 4 }
+        if i.viewMayBeUnloaded { f |= 8 }
+        if i.viewUnloadLogged { f |= 16 }
+        if i.appearance == .disappeared { f |= 32 }
+        if i.leakReported { f |= 64 }
+        if let leak {
+            f |= Self.hasLeak
+            if i.lastDidDisappear != nil { f |= Self.didIsAnchor }
+            pending = leak
+        } else {
+            pending = i.lastDidDisappear.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0
+        }
+        generation = UInt32(truncatingIfNeeded: i.generation)
+        classAndFlags = (i.entry.number & Self.classMask) << 10 | f
+        loadLine = i.loadLine.map { $0.kind == .viewDidLoad ? UInt32(truncatingIfNeeded: $0.line) : 0 } ?? 0
+    }
+
+    /// The index of its pending leak among the observations.
+    var leak: Int? { classAndFlags & Self.hasLeak != 0 ? Int(pending) : nil }
+
+    /// Whether it was of the class of `entry`.
+    func isOf(_ entry: Instrumentation.ClassEntry) -> Bool { classAndFlags >> 10 == entry.number & Self.classMask }
+
+    /// The state it was dropped in, on a new instance of it; `removal`: its pending leak's.
+    func restore(_ i: Instance, removal: Removal?) {
+        i.loaded = classAndFlags & 1 != 0
+        i.initSeen = classAndFlags & 2 != 0
+        i.appearedEver = classAndFlags & 4 != 0
+        i.viewMayBeUnloaded = classAndFlags & 8 != 0
+        i.viewUnloadLogged = classAndFlags & 16 != 0
+        i.leakReported = classAndFlags & 64 != 0
+        if loadLine != 0 { i.loadLine = EventRef(line: Int(loadLine), time: nil, kind: .viewDidLoad) }
+        if classAndFlags & Self.hasLeak != 0 {
+            if classAndFlags & Self.didIsAnchor != 0, let r = removal { i.lastDidDisappear = r.anchor }
+        } else if pending != 0 {
+            i.lastDidDisappear = EventRef(line: Int(pending), time: nil, kind: .viewDidDisappear)
+        }
+    }
+
+    /// Whether it had disappeared (else its appearance was unknown).
+    var disappeared: Bool { classAndFlags & 32 != 0 }
+}
+
+/// The evicted controllers by address (`SessionTimeline.evicted`): open addressing with linear
+/// probing over two arrays, 24 bytes a slot (key 0 marks an empty one: an instance at address 0
+/// has none), grown by half when four fifths are full, removal shifting back the entries after
+/// the hole (no tombstones). That is 30 to 45 bytes an evicted controller, where a dictionary
+/// (24-byte buckets, three quarters full at most, doubling) takes 32 to 64 and three times its
+/// size while it grows (docs/performance.md#memory).
+struct EvictedTable {
+    private var keys: [UInt64] = []
+    private var values: [EvictedController] = []
+    private(set) var count = 0
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always) private func home(_ key: UInt64) -> Int {
+        Int(UInt(bitPattern: key.hashValue).multipliedFullWidth(by: UInt(keys.count)).high)
+    }
+
+    @inline(__always) private func next(_ i: Int) -> Int { i + 1 == keys.count ? 0 : i + 1 }
+
+    mutating func insert(_ key: UInt64, _ value: EvictedController) {
+        precondition(key != 0, "EvictedTable: an evicted controller has an address")
+        if (count + 1) * 5 > keys.count * 4 { grow() }
+        var i = home(key)
+        while keys[i] != 0 {
+            if keys[i] == key { values[i] = value; return }
+            i = next(i)
+        }
+        keys[i] = key
+        values[i] = value
+        count += 1
+    }
+
+    /// The entry under `key`, taken out of the table.
+    mutating func remove(_ key: UInt64) -> EvictedController? {
+        guard count > 0, key != 0 else { return nil }
+        var i = home(key)
+        while keys[i] != key {
+            if keys[i] == 0 { return nil }
+            i = next(i)
+        }
+        let found = values[i]
+        keys[i] = 0
+        count -= 1
+        // The entries after the hole whose probe from home passes through it move back into it.
+        var hole = i, j = i
+        while true {
+            j = next(j)
+            if keys[j] == 0 { break }
+            let h = home(keys[j])
+            let fromHome = j >= h ? j - h : j + keys.count - h
+            let fromHole = j >= hole ? j - hole : j + keys.count - hole
+            if fromHome >= fromHole {
+                keys[hole] = keys[j]
+                values[hole] = values[j]
+                keys[j] = 0
+                hole = j
+            }
+        }
+        return found
+    }
+
+    mutating func removeAll() {
+        keys = []
+        values = []
+        count = 0
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldValues = values
+        let capacity = max(16, oldKeys.count + oldKeys.count / 2)
+        keys = Array(repeating: 0, count: capacity)
+        values = Array(repeating: .empty, count: capacity)
+        for k in oldKeys.indices where oldKeys[k] != 0 {
+            var i = home(oldKeys[k])
+            while keys[i] != 0 { i = next(i) }
+            keys[i] = oldKeys[k]
+            values[i] = oldValues[k]
+        }
     }
 }

@@ -179,8 +179,8 @@ extension SessionTimeline {
     /// one made most recently.
     func stemOwner(_ stem: String) -> Instance? {
         guard var list = objects.ownersByStem[stem] else { return nil }
-        if list.contains(where: { !$0.isAlive }) {
-            list.removeAll { !$0.isAlive }
+        if list.contains(where: { !$0.isAlive || $0.forgotten }) {
+            list.removeAll { !$0.isAlive || $0.forgotten }
             objects.ownersByStem[stem] = list.isEmpty ? nil : list
         }
         for s in objects.setups.reversed() where s.inst.isAlive && s.inst.entry.stem == stem { return s.inst }
@@ -203,9 +203,9 @@ extension SessionTimeline {
         let stem = inst.entry.stem
         if !stem.isEmpty {
             objects.ownersByStem[stem, default: []].append(inst)
-            // Dead owners go at each doubling: the list follows the live ones.
+            // Dead and forgotten (evicted) owners go at each doubling: the list follows the live ones.
             if let n = objects.ownersByStem[stem]?.count, n >= 64, n & (n - 1) == 0 {
-                objects.ownersByStem[stem]?.removeAll { !$0.isAlive }
+                objects.ownersByStem[stem]?.removeAll { !$0.isAlive || $0.forgotten }
             }
             if let waiting = objects.awaitingStem.removeValue(forKey: stem) {
                 objects.awaitingCount -= waiting.count

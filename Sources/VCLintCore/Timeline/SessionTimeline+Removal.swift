@@ -205,7 +205,9 @@ extension SessionTimeline {
     /// (they wait among the observations and are completed in place: same fields, same length).
     func reportEvictedLeaks() {
         for (index, dialect) in evictedLeaks {
-            if context.observations.tag(at: Int(index)) == RuleRegistry.objectLeakTag {
+            let tag = context.observations.tag(at: Int(index))
+            if tag == Int(ObservationList.withdrawnTag) { continue }  // brought back (`bringBack`)
+            if tag == RuleRegistry.objectLeakTag {
                 var leak = context.observations.fact(at: Int(index), as: ObjectLeak.self)
                 (leak.wentOn, leak.confirmed) = leakTiming(leak.ownerGone)
                 context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: true)
@@ -339,6 +341,7 @@ extension SessionTimeline {
             state.lastDead = nil
         }
         byAddress.removeAll()
+        evicted.removeAll()
         objects = SessionObjects()
         leakClock = LeakClock()
         visibleCount = 0

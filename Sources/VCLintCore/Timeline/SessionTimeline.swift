@@ -73,6 +73,8 @@ final class SessionTimeline {
     /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
     /// index and its controller's dialect family (whether its dealloc is instrumented).
     var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
+    /// The removed controllers with an address that were dropped, by address (`EvictedController`).
+    var evicted = EvictedTable()
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial

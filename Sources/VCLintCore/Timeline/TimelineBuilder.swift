@@ -5,13 +5,21 @@ final class TimelineContext {
     /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
     var recorder: TimelineRecorder?
     private(set) var instanceCount = 0
+    /// The last serial given: one per instance made, and one per evicted controller brought back
+    /// (`SessionTimeline.bringBack`), which is not a new controller.
+    private(set) var lastSerial = 0
 
     /// `entry`: the class's, which counts its instances (their generation).
     func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int, of entry: Instrumentation.ClassEntry) -> Instance {
         instanceCount += 1
         entry.instancesMade += 1
         let g = entry.instancesMade
-        return Instance(serial: instanceCount, entry: entry, address: address, generation: g, dialect: dialect, line: line)
+        return Instance(serial: nextSerial(), entry: entry, address: address, generation: g, dialect: dialect, line: line)
+    }
+
+    func nextSerial() -> Int {
+        lastSerial += 1
+        return lastSerial
     }
 }
 
@@ -83,6 +91,9 @@ public final class TimelineBuilder {
         if s.eventCount > 0 { finishedWithEvents += 1 }
     }
 
+    /// The sessions still open, oldest first (tests look inside them).
+    var openSessions: [SessionTimeline] { current.values.sorted { $0.serial < $1.serial } }
+
     /// The recorded timeline, after `finish()`; nil when recording was not started.
     func recording(_ summary: TimelineSummary) -> TimelineRecording? {
         context.recorder?.result(observations: summary.observations, instrumentation: context.instrumentation)
@@ -94,8 +105,15 @@ public final class TimelineBuilder {
         for s in open { end(s, captureEnded: true) }
         current = [:]
         lastSession = nil
-        let kept = context.observations.filter { tag, o in admits(o, tag: tag) ?? false }
-        if !options.live { context.observations = ObservationList() }
+        let kept: ObservationList
+        if options.live {
+            kept = context.observations.filter { tag, o in admits(o, tag: tag) ?? false }
+        } else {
+            // Nothing reads them after this: kept in place, not copied.
+            context.observations.retain { tag, o in admits(o, tag: tag) ?? false }
+            kept = context.observations
+            context.observations = ObservationList()
+        }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
 
