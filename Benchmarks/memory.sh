@@ -9,8 +9,8 @@
 #   warnings      100k memory warnings, rule on and rule off                  ≤ 32 MiB
 #   stack         1M controllers pushed and never popped                      ≤ 256 MiB (≤ 200 B each)
 #   findings      661k findings (one per line), xcode and json reports        ≤ 256 MiB
-#   objects       1M view models alive, owned by the root screen              ≤ 384 MiB (about 310 B each)
-#   owned         300k modal cycles, each leaving its view model behind       ≤ 128 MiB
+#   objects       1M view models alive, owned by the root screen              ≤ 256 MiB (about 210 B each)
+#   owned         300k modal cycles, each leaving its view model behind       ≤ 96 MiB
 #   classes       100k classes, each a sheet over a visible root              ≤ 2 s
 #   sheets        60k sheet cycles of one class, three runs                   the same time each run
 #
@@ -96,8 +96,8 @@ run modals-300k 64 - "$(hostile modals 300000)"
 run warnings-100k 32 - "$(hostile warnings 100000)"
 run warnings-100k-rule-off 32 - "$(hostile warnings 100000)" --disable memory_warning
 run stack-1M 256 - "$(hostile stack 1000000)"
-run objects-1M 384 - "$(hostile objects 1000000)"
-run owned-300k 128 - "$(hostile owned 300000)"
+run objects-1M 256 - "$(hostile objects 1000000)"
+run owned-300k 96 - "$(hostile owned 300000)"
 run findings-661k-xcode 256 - "$(hostile findings 661000)"
 run findings-661k-json 256 - "$(hostile findings 661000)" --reporter json
 run classes-100k - 2 "$(hostile classes 100000)"

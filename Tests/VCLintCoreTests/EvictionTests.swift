@@ -105,6 +105,17 @@ import VCLintSimulation
         _ = scanner.finish()
     }
 
+    /// A live controller or object is one allocation of 168 bytes (docs/performance.md#memory):
+    /// malloc serves it in 176, where 8 bytes more would take 192.
+    @Test func anInstanceIsOneSmallAllocation() {
+        #if os(Linux)
+        let inst = Instance(serial: 1, entry: Instrumentation.ClassEntry(name: "HomeViewController", dialect: .objcFunction),
+                            address: 0x1000, generation: 1, dialect: .objcFunction, line: 1)
+        let bytes = withExtendedLifetime(inst) { mallocUsableSize(Unmanaged.passUnretained(inst).toOpaque()) }
+        #expect(bytes <= 168, "an Instance takes \(bytes) bytes")
+        #endif
+    }
+
     /// Simulated apps of every family, long enough that classes outgrow their routing windows.
     @Test(arguments: NavigationSimulator.Family.allCases)
     func simulatedFindingsDoNotDependOnEviction(_ family: NavigationSimulator.Family) {
@@ -120,3 +131,8 @@ import VCLintSimulation
         }
     }
 }
+
+#if os(Linux)
+/// glibc's (and the sanitizers'): the bytes an allocation can hold.
+@_silgen_name("malloc_usable_size") private func mallocUsableSize(_ p: UnsafeMutableRawPointer?) -> Int
+#endif

@@ -22,7 +22,7 @@ final class Instance {
     /// The address, 0 for none (`AddressTable`'s key).
     @inline(__always) var addressKey: UInt64 { addressRaw }
     /// (Stored last, with the flags: see there.)
-    var generation: Int { generationRaw }
+    var generation: Int { Int(generationRaw) }
 
     /// Where the view loaded (a line and its kind: reports need no time for it).
     var loadLine: EventRef? {
@@ -118,16 +118,39 @@ final class Instance {
     }
     /// The transition in which it first appeared (0: before any transition we saw).
     var firstAppearSerial: Int? {
-        get { firstAppearRaw == Int.min ? nil : firstAppearRaw }
-        set { firstAppearRaw = newValue ?? Int.min }
+        get { firstAppearRaw < 0 ? nil : Int(firstAppearRaw) }
+        set { firstAppearRaw = newValue.map { Int32(clamping: max(0, $0)) } ?? -1 }
     }
     /// How many transitions had begun when its `init` was logged (nil: creation not logged).
     var initEpoch: Int? {
         get { extras?.initEpoch }
         set { if newValue != nil || extras != nil { more.initEpoch = newValue } }
     }
-    /// Ownership (docs/lifecycle.md#owners): an object's owner, a controller's objects.
-    var objectLink: ObjectLink?
+    /// Ownership (docs/lifecycle.md#owners), in one field as an instance is one or the other: an
+    /// object's owner (an `Instance`: an object costs no more than a controller), or a controller's
+    /// or view's objects (an `ObjectLink`, made at its first object).
+    private var link: AnyObject?
+    /// An object's owner.
+    var owner: Instance? {
+        get { link as? Instance }
+        set { link = newValue }
+    }
+    /// Why it has its owner: its owner shares its name stem, else the owner's setup made it.
+    var ownerReason: OwnerReason? {
+        guard let owner else { return nil }
+        return !entry.stem.isEmpty && owner.entry.stem == entry.stem ? .stem : .setup
+    }
+    /// A controller's or view's objects, if it has had any.
+    var objects: ObjectLink? { link as? ObjectLink }
+    /// A controller's or view's objects, made at its first.
+    var objectsMade: ObjectLink {
+        if let l = link as? ObjectLink { return l }
+        let l = ObjectLink()
+        link = l
+        return l
+    }
+    /// Drops its owner or its objects (a session dropped without `finish`: they point at each other).
+    func unlink() { link = nil }
     /// What few controllers need (presentation and completion markers, child moves, removals
     /// that took others along, a logged init), allocated at the first need.
     private var extras: Extras?
@@ -140,9 +163,12 @@ final class Instance {
 
     // The small fields last, together: no padding between them. With the 8-byte refs and times
     // above, an instance is 168 bytes, which malloc serves in 176 (about 200 bytes per live
-    // controller, its share of the address table included: docs/performance.md#memory).
-    private let generationRaw: Int
-    private var firstAppearRaw = Int.min
+    // controller, its share of the address table included: docs/performance.md#memory); 8 bytes
+    // more would cost 16 (EvictionTests checks it).
+    /// 32 bits each: four billion controllers of one class, or transitions in one session, are
+    /// more than a capture holds (a transition past that is taken for the latest one).
+    private let generationRaw: UInt32
+    private var firstAppearRaw: Int32 = -1
     /// The low 32 bits of `coverMark` (a search numbered 2³² later could take it for seen: harmless).
     private var coverMarkRaw: UInt32 = 0
     let dialect: Dialect
@@ -188,7 +214,7 @@ final class Instance {
         self.serial = serial
         self.entry = entry
         self.addressRaw = address ?? 0
-        self.generationRaw = generation
+        self.generationRaw = UInt32(truncatingIfNeeded: generation)
         self.dialect = dialect
         self.lastActivityLine = line
     }

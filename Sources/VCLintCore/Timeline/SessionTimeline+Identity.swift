@@ -127,8 +127,8 @@ extension SessionTimeline {
     /// its owner), not a controller that owns live objects (its dealloc decides theirs).
     func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
         guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass else { return false }
-        guard let link = i.objectLink else { return true }
-        return !link.owned.contains { $0.isAlive && $0.objectLink?.owner === i }
+        guard let link = i.objects else { return true }
+        return !link.owned.contains { $0.isAlive && $0.owner === i }
     }
 
     /// An evicted controller's address heard from again (`evictUnreachable`): the controller as it
@@ -459,7 +459,7 @@ extension SessionTimeline {
 
     func forget(_ inst: Instance) {
         inst.forgotten = true
-        if let link = inst.objectLink, !link.owned.isEmpty { link.owned = [] }
+        if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }

@@ -17,11 +17,8 @@ public enum OwnerReason: UInt8, Sendable {
     public var word: String { self == .stem ? "stem" : "setup" }
 }
 
-/// An object's owner, or a controller's objects (`Instance.objectLink`).
+/// A controller's or view's objects (`Instance.objects`).
 final class ObjectLink {
-    /// The object's owner.
-    var owner: Instance?
-    var reason = OwnerReason.setup
     /// The controller's objects (dead ones are dropped lazily).
     var owned: [Instance] = []
     /// `owned`'s length at which dead entries are dropped.
@@ -90,6 +87,10 @@ struct SessionObjects {
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
     var awaitingCount = 0
+    /// How many objects of one stem wait at least (and at most twice as many).
+    static let awaitingPerStem = 64
+    /// How many owners of one stem are kept at least (and at most twice as many), the latest made.
+    static let ownersPerStem = 64
     /// `awaitingCount` at which dead and settled entries are dropped: twice what stayed, so that
     /// pruning costs constant time per object however many stay.
     var awaitingPruneAt = 4096
@@ -145,8 +146,6 @@ extension SessionTimeline {
     /// An object's init: its owner by stem, else by the setup running (docs/lifecycle.md#owners).
     func objectMade(_ inst: Instance, _ e: Event) {
         inst.ownerSought = true
-        let link = inst.objectLink ?? ObjectLink()
-        inst.objectLink = link
         // An object loads no view: its init is kept where a controller keeps its viewDidLoad.
         inst.loadLine = EventRef(e)
         let stem = inst.entry.stem
@@ -157,6 +156,12 @@ extension SessionTimeline {
             if !stem.isEmpty {
                 objects.awaitingStem[stem, default: []].append(inst)
                 objects.awaitingCount += 1
+                // The latest of a stem wait (an owner made later takes them): a million cell view
+                // models with no screen of their stem cost no list.
+                if let n = objects.awaitingStem[stem]?.count, n >= 2 * SessionObjects.awaitingPerStem {
+                    objects.awaitingStem[stem]?.removeFirst(n - SessionObjects.awaitingPerStem)
+                    objects.awaitingCount -= n - SessionObjects.awaitingPerStem
+                }
                 if objects.awaitingCount > objects.awaitingPruneAt { pruneAwaiting() }
             }
         }
@@ -167,7 +172,7 @@ extension SessionTimeline {
     func pruneAwaiting() {
         var count = 0
         for (stem, list) in objects.awaitingStem {
-            let kept = list.filter { $0.isAlive && $0.objectLink?.reason != .stem }
+            let kept = list.filter { $0.isAlive && $0.ownerReason != .stem }
             objects.awaitingStem[stem] = kept.isEmpty ? nil : kept
             count += kept.count
         }
@@ -199,13 +204,17 @@ extension SessionTimeline {
     func registerOwner(_ inst: Instance, _ e: Event) {
         inst.ownerCandidate = true
         // Taken for an object until now (its class logged only its init): it is not one.
-        if let link = inst.objectLink, link.owner != nil { link.owner = nil }
+        if inst.owner != nil { inst.owner = nil }
         let stem = inst.entry.stem
         if !stem.isEmpty {
             objects.ownersByStem[stem, default: []].append(inst)
-            // Dead and forgotten (evicted) owners go at each doubling: the list follows the live ones.
-            if let n = objects.ownersByStem[stem]?.count, n >= 64, n & (n - 1) == 0 {
+            // Dead and forgotten (evicted) owners go, and past that only the latest of a stem stay:
+            // a million controllers of one stem on a stack cost no list.
+            if let n = objects.ownersByStem[stem]?.count, n >= 2 * SessionObjects.ownersPerStem {
                 objects.ownersByStem[stem]?.removeAll { !$0.isAlive || $0.forgotten }
+                if let m = objects.ownersByStem[stem]?.count, m > SessionObjects.ownersPerStem {
+                    objects.ownersByStem[stem]?.removeFirst(m - SessionObjects.ownersPerStem)
+                }
             }
             if let waiting = objects.awaitingStem.removeValue(forKey: stem) {
                 objects.awaitingCount -= waiting.count
@@ -214,7 +223,7 @@ extension SessionTimeline {
         }
         if !objects.burst.isEmpty {
             for (o, thread) in objects.burst where Self.sameThread(thread, e.thread) && o.isAlive && o !== inst && o.entry.isObjectClass
-                && o.objectLink?.reason != .stem {
+                && o.ownerReason != .stem {
                 assign(o, to: inst, .setup)
             }
             endBurst(thread: e.thread)
@@ -235,21 +244,17 @@ extension SessionTimeline {
     }
 
     func assign(_ object: Instance, to owner: Instance, _ reason: OwnerReason) {
-        let link = object.objectLink ?? ObjectLink()
-        object.objectLink = link
-        link.reason = reason
-        if link.owner === owner { return }
+        if object.owner === owner { return }
         if debug { TimelineDebug.print("  owner of \(object.label): \(owner.label) (\(reason.word))") }
-        link.owner = owner
+        object.owner = owner
         // A new owner, alive: what the previous owner's dealloc said no longer holds.
         if object.removal?.kind == .ownerDeallocated { object.removal = nil }
         // A view never goes: its objects are not judged by their owner, and it keeps no list.
         guard !owner.isView else { return }
-        let ownerLink = owner.objectLink ?? ObjectLink()
-        owner.objectLink = ownerLink
+        let ownerLink = owner.objectsMade
         ownerLink.owned.append(object)
         if ownerLink.owned.count >= ownerLink.pruneAt {
-            ownerLink.owned.removeAll { !$0.isAlive || $0.objectLink?.owner !== owner }
+            ownerLink.owned.removeAll { !$0.isAlive || $0.owner !== owner }
             ownerLink.pruneAt = max(16, ownerLink.owned.count * 2)
         }
     }
@@ -261,7 +266,7 @@ extension SessionTimeline {
     /// owner for the reports, and take their class's next address-less deinits first).
     func ownerDeallocated(_ inst: Instance, _ ref: EventRef, addressed: Bool) {
         if inst.setupRunning { endSetup(inst) }
-        guard let link = inst.objectLink, !link.owned.isEmpty else { return }
+        guard let link = inst.objects, !link.owned.isEmpty else { return }
         let owned = link.owned
         link.owned = []
         // A removed instance takes an address-less dealloc before its hidden twins, the one removed
@@ -275,7 +280,7 @@ extension SessionTimeline {
         }
         let removal = inst.removal?.anchor
         var name: String?
-        for o in owned where o.isAlive && !o.forgotten && o.objectLink?.owner === inst && o.entry.isObjectClass {
+        for o in owned where o.isAlive && !o.forgotten && o.owner === inst && o.entry.isObjectClass {
             if name == nil { name = inst.ref.display }
             o.removal = Removal(kind: .ownerDeallocated, evidence: removal ?? ref, takenAlongBy: name, anchor: ref)
             // Not judged, but still the likelier target of its class's next address-less deinit
@@ -319,14 +324,14 @@ extension SessionTimeline {
 
     /// The owner of an object (nil: an app-lifetime object, or not an object).
     func owner(of inst: Instance) -> (Instance, OwnerReason)? {
-        guard let link = inst.objectLink, let owner = link.owner else { return nil }
-        return (owner, link.reason)
+        guard let owner = inst.owner, let reason = inst.ownerReason else { return nil }
+        return (owner, reason)
     }
 
     /// The leak of an object whose owner was deallocated (`reportLeak`, eviction, the session's end).
     func objectLeakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) -> Observation {
         let made = inst.loadLine
-        let ownerRef = inst.objectLink?.owner?.ref ?? ControllerRef(className: r.takenAlongBy ?? "", address: nil, instance: r.takenAlongBy ?? "")
+        let ownerRef = inst.owner?.ref ?? ControllerRef(className: r.takenAlongBy ?? "", address: nil, instance: r.takenAlongBy ?? "")
         return Observation(ObjectLeak(ownerGone: r, made: made, owner: ownerRef, wentOn: wentOn, confirmed: confirmed),
                            controller: inst.ref, requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
                            line: r.anchor.line, time: r.anchor.time)

@@ -247,7 +247,7 @@ extension SessionTimeline {
             let delay = at.seconds - removedAt.seconds
             if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
                 if r.kind == .ownerDeallocated {
-                    let owner = inst.objectLink?.owner?.ref
+                    let owner = inst.owner?.ref
                     context.observations.append(Observation(LateDealloc(dealloc: ref, removal: r, delay: delay, owner: owner), controller: inst.ref,
                                                             requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
                                                             line: ref.line, time: ref.time))
@@ -333,7 +333,7 @@ extension SessionTimeline {
                 inst.coveredBy.removeAll()
                 inst.tookAlong.removeAll()
                 // An owner's objects point back at it: the list goes, the objects' links stay.
-                if let link = inst.objectLink, !link.owned.isEmpty { link.owned = [] }
+                if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
             }
         }
         for state in classes.values {

@@ -87,12 +87,12 @@ final class SessionTimeline {
         recorder?.begin(session: serial, process: processName, pid: pid)
     }
 
-    /// An owner and its objects point at each other (`ObjectLink`): a session dropped without
+    /// An owner and its objects point at each other (`Instance.owner`, `ObjectLink`): a session dropped without
     /// `finish` (a scan stopped midway, a test that reads lines only) unlinks what it still holds,
     /// so that they go with it.
     deinit {
         for state in classes.values {
-            for inst in state.live where inst.objectLink != nil { inst.objectLink = nil }
+            for inst in state.live { inst.unlink() }
         }
     }
 

@@ -516,11 +516,11 @@ final class TimelineRecorder {
                 // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
                 let judged = kind == .object ? instrumentation.logs(i.className, .dealloc)
                     : log.deallocJudgedInSession || instrumentation.logs(i.className, .dealloc)
-                let owner = kind == .object ? i.objectLink?.owner : nil
+                let owner = kind == .object ? i.owner : nil
                 insts.append(RecordedInstance(
                     id: i.serial, controller: i.ref, kind: kind, dialect: i.dialect, callbacks: log.callbacks, intervals: log.intervals,
                     removal: i.removal, dealloc: log.dealloc, deallocInstrumented: judged,
-                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.objectLink?.reason))
+                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.ownerReason))
                 labelSession[i.label] = id
                 // A view is a value: it has no dealloc to judge.
                 if kind == .view { continue }
