@@ -40,6 +40,26 @@ import Testing
         #expect(f.related.first?.note == "AudioPlayer#1 init")
     }
 
+    /// A finding about an object names its owner (docs/output.md), found once its init is applied:
+    /// here by name stem; a controller's finding has none.
+    @Test func anObjectsFindingNamesItsOwner() throws {
+        let r = try Self.lint([
+            Self.at(1, "-[DetailViewController viewDidLoad]"),
+            Self.at(2, "-[DetailViewModel init]"),
+            Self.at(3, "-[DetailViewModel init]"),
+            Self.at(4, "-[DetailViewController viewWillAppear:]"),
+            Self.at(5, "-[DetailViewController viewDidAppear:]"),
+            Self.at(6, "-[DetailViewController viewDidLoad]"),
+        ], "lifetimes: {DetailViewModel: 1, DetailViewController: 1}")
+        #expect(r.summary == ["lifetime_limit@3", "lifetime_limit@6"], "\(r.summary)")
+        let object = try #require(Self.limits(r).first { $0.line == 3 })
+        #expect(object.owner?.instance == "DetailViewController#1")
+        #expect(object.owner?.className == "DetailViewController")
+        #expect(Self.limits(r).first { $0.line == 6 }?.owner == nil)
+        let json = JSONReporter().report(LintResult(files: [r]))
+        #expect(json.contains("\"owner\""))
+    }
+
     @Test func sequentialPlayersAreFine() throws {
         let r = try Self.lint([
             Self.at(1, "-[AudioPlayer init]"),

@@ -57,7 +57,7 @@ struct LifetimeLimitRule: Rule {
         return RuleVerdict(
             message: "\(o.controller.display) is the \(Self.ordinal(fact.alive)) instance of \(what) alive at once; the limit is \(fact.max) (alive: \(alive.joined(separator: ", ")))",
             related: fact.others.prefix(Self.relatedLines).map { ($0.created.line, "\($0.controller.display) \($0.created.kind.rawValue)") },
-            cause: "\(fact.scope):\(fact.limit)")
+            cause: "\(fact.scope):\(fact.limit)", owner: fact.owner)
     }
 
     /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, …
@@ -76,8 +76,8 @@ struct LifetimeLimitRule: Rule {
 
 /// A new instance took the count of a `lifetimes` limit over its maximum (`alive` instances it counts
 /// are alive at once, this one included); `others`: the first few of the others, with the event that
-/// made each.
-/// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, from `countBirth` when the timeline makes the instance).
+/// made each; `owner`: the new instance's, when it is an object that has one (docs/lifecycle.md#owners).
+/// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, once the event that made the instance is applied).
 struct LifetimeExceeded: Observed {
     struct Other: Sendable {
         var controller: ControllerRef
@@ -90,6 +90,7 @@ struct LifetimeExceeded: Observed {
     var max: Int
     var alive: Int
     var others: [Other]
+    var owner: ControllerRef?
 
     func write(to w: inout ObservationWriter) {
         w.ref(created)
@@ -103,6 +104,7 @@ struct LifetimeExceeded: Observed {
             w.controller(other.controller)
             w.ref(other.created)
         }
+        if let owner { w.byte(1); w.controller(owner) } else { w.byte(0) }
     }
 }
 
@@ -115,5 +117,6 @@ extension LifetimeExceeded {
         max = r.int()
         alive = r.int()
         others = (0..<Int(r.uint())).map { _ in Other(controller: r.controller(), created: r.ref()) }
+        owner = r.byte() == 0 ? nil : r.controller()
     }
 }

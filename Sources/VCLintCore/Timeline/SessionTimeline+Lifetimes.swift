@@ -78,6 +78,9 @@ struct LifetimeCounts {
         var members: [(instance: Instance, created: EventRef)] = []
     }
     var tallies: [Tally] = []
+    /// Counts taken over their limit by the event being handled, observed once it is applied: an
+    /// object's owner is found then, and the finding names it.
+    var over: [(limit: Int, alive: Int, others: [LifetimeExceeded.Other], instance: Instance, created: EventRef)] = []
     /// How many live instances a limit keeps for its findings' messages and related lines.
     static let memberLimit = 8
 }
@@ -107,7 +110,9 @@ extension SessionTimeline {
             lifetimeCounts.tallies[k].alive += 1
             if lifetimeCounts.tallies[k].alive > limit.max, !lifetimeCounts.tallies[k].over {
                 lifetimeCounts.tallies[k].over = true
-                observeOver(limit, lifetimeCounts.tallies[k], inst, created)
+                let tally = lifetimeCounts.tallies[k]
+                let others = tally.members.map { LifetimeExceeded.Other(controller: $0.instance.ref, created: $0.created) }
+                lifetimeCounts.over.append((k, tally.alive, others, inst, created))
             }
             if lifetimeCounts.tallies[k].members.count < LifetimeCounts.memberLimit {
                 lifetimeCounts.tallies[k].members.append((inst, created))
@@ -115,14 +120,18 @@ extension SessionTimeline {
         }
     }
 
-    /// `inst`, made by `created`, took `limit`'s count over its maximum: the observation names the others alive.
-    func observeOver(_ limit: LifetimeLimits.Limit, _ tally: LifetimeCounts.Tally, _ inst: Instance, _ created: EventRef) {
-        let others = tally.members.map { LifetimeExceeded.Other(controller: $0.instance.ref, created: $0.created) }
-        // The configuration asked for this limit: the count is what the log shows, even for a class
-        // that never logs its deinit (then its instances stay counted, and the one episode says so).
-        emit(LifetimeExceeded(created: created, scope: limit.scope, limit: limit.name, classes: limit.classes,
-                              max: limit.max, alive: tally.alive, others: others),
-             inst.ref, line: created.line, time: created.time)
+    /// The counts the event just handled took over their limits (`countBirth`): each observation
+    /// names the others alive then, and the new instance's owner if it is an object.
+    func observeOver() {
+        for o in lifetimeCounts.over {
+            let limit = options.lifetimes.limits[o.limit]
+            // The configuration asked for this limit: the count is what the log shows, even for a class
+            // that never logs its deinit (then its instances stay counted, and the one episode says so).
+            emit(LifetimeExceeded(created: o.created, scope: limit.scope, limit: limit.name, classes: limit.classes,
+                                  max: limit.max, alive: o.alive, others: o.others, owner: o.instance.owner?.ref),
+                 o.instance.ref, line: o.created.line, time: o.created.time)
+        }
+        lifetimeCounts.over.removeAll()
     }
 
     /// An instance leaves the live ones (`leaveLive`: deallocated, or forgotten when another object

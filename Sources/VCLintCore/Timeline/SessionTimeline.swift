@@ -146,6 +146,7 @@ final class SessionTimeline {
         recorder?.callback(e, inst, session: serial)
         apply(e, to: inst)
         trackOwnership(e, inst, state.entry)
+        if !lifetimeCounts.over.isEmpty { observeOver() }
         recorder?.applied(e, inst, session: serial)
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
