@@ -47,6 +47,8 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
         /// Callbacks spelled `Init`, `Deinit`, `ViewWillAppear`.
         case capitalisedSwift = "capitalised-swift"
         case letters, titles, redacted
+        /// A title after the callback (`viewDidLoad | Detail Screen`).
+        case titlesAfter = "titles-after"
 
         public func apply(to style: FreeFormStyle) -> FreeFormStyle {
             var s = style
@@ -59,6 +61,9 @@ public struct FreeFormStyle: Sendable, Equatable, CustomStringConvertible {
                 s.naming = .title; s.label = .plain; s.labelAfter = false
                 if s.separator == "." { s.separator = " " }
             case .redacted: s.naming = .redacted; s.label = .plain
+            case .titlesAfter:
+                s.naming = .title; s.label = .plain; s.labelAfter = true
+                if !FreeFormStyle.separatorsAfter.contains(s.separator) { s.separator = " | " }
             }
             return s
         }

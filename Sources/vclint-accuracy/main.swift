@@ -53,6 +53,12 @@ var jobs = 2
 var only: Set<String> = []
 var show = 0
 var dialects = NavigationSimulator.Dialect.allCases
+/// Free-form captures are also printed in each variant of their drawn style: callbacks spelled `Init`/`Deinit`,
+/// one-letter labels, titles of two words before or after the callback, and labels redacted by the unified
+/// log (`<private>`). A redacted capture names no controller: its ground truth is one `redacted_labels`
+/// finding at its first statement and nothing else, so it runs in the legal scenarios only. (Declared
+/// before the options are read: a global of this file is set where its line runs.)
+var variants = FreeFormStyle.Variant.allCases
 var args = CommandLine.arguments.dropFirst()
 while let flag = args.popFirst() {
     if flag == "--objects" { continue }
@@ -103,11 +109,6 @@ struct Case: Sendable {
     var variant: FreeFormStyle.Variant = .drawn
 }
 
-/// Free-form captures are also printed in each variant of their drawn style: callbacks spelled `Init`/`Deinit`,
-/// one-letter labels, titles of two words, and labels redacted by the unified log (`<private>`). A redacted
-/// capture names no controller: its ground truth is one `redacted_labels` finding at its first statement and
-/// nothing else, so it runs in the legal scenarios only.
-var variants = FreeFormStyle.Variant.allCases
 
 let envelopes = EnvelopeFormat.apple
 var cases: [Case] = []

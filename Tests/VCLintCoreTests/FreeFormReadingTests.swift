@@ -65,6 +65,10 @@ import Testing
         "One Two Three Four viewDidLoad",
         "<private> HomeViewController viewDidLoad",
         "<private> viewDidLoad <Home: 0x600003d0c000>",
+        "viewDidLoad took Home Screen",
+        "viewDidLoad | Home Screen Done Now Again",
+        "viewDidLoad | Home Screen: 3",
+        "HomeViewController viewDidLoad Home Screen",
     ]
 
     @Test(arguments: mentions)
@@ -86,6 +90,14 @@ import Testing
     @Test func titleIsACandidate() throws {
         for (m, name) in [("Home Screen | viewDidLoad", "Home Screen"), ("B ViewController viewWillAppear(_:)", "B ViewController"),
                           ("Product List - viewDidAppear", "Product List"), ("[Lifecycle] Shop Home Screen: viewDidLoad()", "Shop Home Screen")] {
+            let parser = MessageParser()
+            let e = try #require(parser.parse(m), "\(m)")
+            #expect(e.className == name)
+            #expect(parser.note.title != 0, "\(m) is a title")
+        }
+        // After the callback (docs/lifecycle.md#labels), words a sentence would use included.
+        for (m, name) in [("viewDidLoad | Home Screen", "Home Screen"), ("viewWillAppear(_:) - Other Thing", "Other Thing"),
+                          ("viewDidAppear: Home Screen View", "Home Screen View")] {
             let parser = MessageParser()
             let e = try #require(parser.parse(m), "\(m)")
             #expect(e.className == name)
@@ -118,6 +130,14 @@ import Testing
         #expect(r.stats.unrecognized == 0)
         #expect(r.findings.isEmpty, "\(r.summary)")
         #expect(Self.classes("Home Screen | viewDidLoad\nHome Screen | viewWillAppear\n") == ["Home Screen"])
+    }
+
+    @Test func titleAfterTheCallbackRepeatedIsALabel() {
+        let text = "viewDidLoad | Home Screen\nviewWillAppear | Home Screen\nviewDidAppear | Home Screen\nviewDidLoad | Other Thing\n"
+        let r = lint(text)
+        #expect(r.stats.events == 3)
+        #expect(r.stats.unrecognized == 1, "a title seen with one callback is a sentence")
+        #expect(Self.classes(text) == ["Home Screen"])
     }
 
     @Test func titleSeenOnceIsASentence() {

@@ -444,7 +444,11 @@ enum FreeFormReader {
         var first: RightToken? = nil
         var valueStart = -1, valueEnd = -1
         var sawParentWord = false
+        // A title after the callback (`viewDidLoad | Home Screen`): capitalised words side by side,
+        // some of them words a sentence would use (`Home`, `Screen`), which alone would make it one.
+        var soft = 0, titleWords = 0, titleStart = -1, titleEnd = -1, titleBroken = false
         @inline(__always) func content(_ t: RightToken, _ r: Range<Int>) {
+            if case .label(_, .word, _) = t {} else { titleBroken = true }
             tokens += 1
             if tokens == 1 { first = t }
             if valueStart < 0 { valueStart = r.lowerBound }
@@ -506,7 +510,16 @@ enum FreeFormReader {
                 case .other: break
                 }
                 let letter = r.count == 1 && (p[r.lowerBound] == 0x41 || p[r.lowerBound] == 0x49)
-                if Words.isPlainLowercase(p, r) || k.contains(.stop) && !letter { return false }  // a sentence
+                if Words.isPlainLowercase(p, r) { return false }  // a sentence
+                if k.contains(.stop) && !letter {
+                    // A sentence, unless it is a word of a title (decided with the others below).
+                    guard !k.contains(.function), st.label == nil, !st.redacted, !sawParentWord else { return false }
+                    soft += 1
+                }
+                if titleWords == 0 { titleStart = r.lowerBound }
+                if letter || titleWords > 0 && !Self.onlySpaces(p, titleEnd, r.lowerBound) { titleBroken = true }
+                titleWords += 1
+                titleEnd = r.upperBound
                 if isMove && (st.label != nil || sawParentWord) {
                     // `ChildVC willMove(toParent:) ContainerVC`, `willMove to parent ContainerVC`: what
                     // follows a labelled move, or a parent word, is its parent. A bare name after an
@@ -586,6 +599,16 @@ enum FreeFormReader {
             }
         }
         guard tokens > 0 else { return true }
+        if soft > 0 || (2...3).contains(titleWords) && tokens == titleWords && !titleBroken && st.label == nil && !st.redacted && !sawParentWord {
+            // Two or three capitalised words and nothing else: a title, a label once the capture
+            // repeats it with two callbacks (`LabelLearner`); else a sentence.
+            guard (2...3).contains(titleWords), tokens == titleWords, !titleBroken else { return false }
+            st.label = titleStart..<titleEnd
+            st.labelSource = .title
+            st.labelIsClass = false
+            st.title = true
+            return true
+        }
         if st.redacted, tokens == 1, case .label? = first { return false }  // two labels
         if st.label != nil || st.redacted {
             // A labeled statement: what follows is the callback's arguments or printed values.

@@ -524,6 +524,11 @@ public final class MessageParser {
             // "method Class" (seed 001: `viewWillLayoutSubviews ViewController2`).
             if let swapped = MethodTable.kind(m.bytes(clsRange), signature: UnsafeBufferPointer(start: nil, count: 0)),
                MethodTable.kind(m.bytes(mRange), signature: UnsafeBufferPointer(start: nil, count: 0)) == nil {
+                // `willMove -> Child Screen`: a title after the callback, which the free-form
+                // reader decides (docs/lifecycle.md#labels), not the class `Child`.
+                if Self.titleGoesOn(m.base, after: mRange.upperBound, restRange) { return nil }
+                // `[ChildViewController] willMoveToParentViewController: nil`: a null parent, no class.
+                if Words.isNullWord(m.base, mRange) { return nil }
                 kind = swapped
                 swap(&clsRange, &mRange)
                 address = nil
@@ -535,11 +540,15 @@ public final class MessageParser {
             kind = Self.appearedStatement(m, cls: clsRange, method: mRange, signature: sigRange, rest: restRange)
         }
         guard let kind else { return nil }
+        // `willMoveToParentViewController: Child Screen`: the same title after the callback.
+        if dialect == .methodClass, Self.titleGoesOn(m.base, after: clsRange.upperBound, restRange) { return nil }
         // `Calling viewDidLoad`, `skipped viewDidLoad`: an outcome word or a sentence, not a class
         // (the free-form reader decides what they are).
         if dialect == .swiftFunction {
             let w = m.base
             if Words.phase(w, clsRange) != nil || Words.isStopWord(w, clsRange) || Words.isLowercaseVerb(w, clsRange) { return nil }
+            // A level in capitals (`DEBUG willMove: Child Screen`) is decoration, not a class.
+            if Words.isLevel(w, clsRange), (clsRange.lowerBound..<clsRange.upperBound).allSatisfy({ w[$0] >= 0x41 && w[$0] <= 0x5A }) { return nil }
             // A dash, a bullet or an emoji is decoration, not a class (`[Home] – viewWillAppear:`).
             if !Words.hasLetter(w, clsRange) { return nil }
         }
@@ -551,6 +560,15 @@ public final class MessageParser {
         var event = Event(kind: kind, className: className, address: address, dialect: dialect)
         guard applyRest(m.bytes(restRange), to: &event) else { return nil }
         return event
+    }
+
+    /// Whether another capitalised word follows the word ending at `end`, a space apart, as the
+    /// words of a title do (`Child Screen`).
+    static func titleGoesOn(_ p: UnsafePointer<UInt8>, after end: Int, _ rest: Range<Int>) -> Bool {
+        var i = max(end, rest.lowerBound)
+        guard i < rest.upperBound, p[i] == 0x20 else { return false }
+        while i < rest.upperBound, p[i] == 0x20 { i += 1 }
+        return i < rest.upperBound && p[i] >= 0x41 && p[i] <= 0x5A
     }
 
     /// `Name appeared` / `Name disappeared`, the whole statement (a tag or an emoji before it aside):
