@@ -205,10 +205,14 @@ struct EnvelopeTemplate {
             // The process and pid too, exactly, where the envelope has them right after the time:
             // the scanner then knows without parsing that a line of this shape continues the run
             // of the line before (`RunKey`). A line whose process and pid do not fit gets no shape.
+            // An NSLog-style line without them (garbage where the pid is, a time without a process)
+            // gets none either: a shorter shape would take in the next lines of any process.
             if let key = RunKey.span(p, n) {
                 guard key.upperBound <= Self.width else { return nil }
                 extent = max(extent, key.upperBound)
                 keyed = true
+            } else if t.format == .nslog || t.format == .nslogTZ || t.format == .compact {
+                return nil
             }
         } else {
             return nil
