@@ -64,6 +64,22 @@ func fuzzPipeline(_ bytes: [UInt8]) -> Int32 {
         for r in f.related where r.line < 1 || r.line > last { fuzzFail("\(f.rule) relates line \(r.line) of \(a.stats.lines)") }
     }
 
+    // Surroundings (docs/lifecycle.md#sessions): a session ends at its last timed line, so a blank line
+    // or a CRLF blank appended changes no finding (rule, line, severity, message). The one exception
+    // is an input whose line ends are not decided by its own bytes: a short classic Mac capture (CRs,
+    // no LF) is read as plain LF text once an LF is appended, so its lines are other lines.
+    if ends.mode != .classic {
+        func verdicts(_ r: FileResult) -> [String] {
+            // An unread input's message counts its lines, and a blank appended after a newline is one more.
+            r.findings.map { "\($0.rule)@\($0.line) \($0.severity) " + ($0.rule == "no_lifecycle_events" ? "" : $0.message) }
+        }
+        let before = verdicts(b)
+        for (name, blank) in [("a blank line", [UInt8(0x0A)]), ("a CRLF blank line", [UInt8(0x0D), 0x0A])] {
+            let after = verdicts(linter.lint(bytes: bytes + blank, path: "fuzz.log", feedSize: feed))
+            if after != before { fuzzFail("\(name) appended changed the findings: \(before) vs \(after)") }
+        }
+    }
+
     // The candidate search (the vector scanner on x86-64) only skips lines that cannot be events:
     // parsing every line must give the same report.
     var everyLine = options

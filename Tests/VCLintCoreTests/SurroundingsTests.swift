@@ -114,6 +114,179 @@ import VCLintSimulation
     }
 }
 
+/// A capture split at a line boundary into two parts read one after the other as one input: `cat a b |
+/// vclint lint -`, or a file that `--follow` read when it held the first part and again once the
+/// second was appended. (Files given side by side are inputs of their own, each with its sessions:
+/// docs/output.md.) Where the split falls changes no finding, batch or live.
+@Suite struct SplitCaptureTests {
+    static func verdicts(_ fs: [Finding]) -> [String] { fs.map { "\($0.rule)@\($0.line) \($0.severity) \($0.controller.instance) \($0.message)" } }
+
+    /// The findings of `bytes` read with a read boundary exactly at `split` (batch) and of a live run
+    /// that got the two parts in two reads, against the same runs over the whole.
+    static func check(_ bytes: [UInt8], splits: [Int], name: String) {
+        let whole = verdicts(Array(Linter().lint(bytes: bytes, path: name).findings))
+        let liveWhole = live(bytes, parts: [bytes.count])
+        for split in splits where split > 0 && split < bytes.count {
+            // Reads of `split` bytes: the first ends at the split.
+            let batch = verdicts(Array(Linter().lint(bytes: bytes, path: name, feedSize: split).findings))
+            #expect(batch == whole, "\(name) split at byte \(split), batch")
+            // (Live findings stream in the order they are decided, which read boundaries may change;
+            // the findings are the same.)
+            #expect(live(bytes, parts: [split, bytes.count - split]).sorted() == liveWhole.sorted(), "\(name) split at byte \(split), --follow")
+        }
+    }
+
+    static func live(_ bytes: [UInt8], parts: [Int]) -> [String] {
+        let live = LiveLinter(path: "split.log")
+        var found: [Finding] = []
+        var at = 0
+        for n in parts {
+            found += bytes[at..<(at + n)].withUnsafeBytes { live.consume($0) }
+            at += n
+        }
+        found += live.finish().late
+        return verdicts(found)
+    }
+
+    /// The offsets just after each line end, `count` of them spread over the input.
+    static func lineSplits(_ bytes: [UInt8], count: Int) -> [Int] {
+        let ends = bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        guard ends.count > count else { return ends }
+        return (0..<count).map { ends[$0 * (ends.count - 1) / (count - 1)] }
+    }
+
+    @Test func splittingAFixtureAtAnyLineChangesNoFinding() throws {
+        for fixture in SurroundingsTests.fixtures() {
+            let bytes = [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
+            Self.check(bytes, splits: Self.lineSplits(bytes, count: 16), name: fixture)
+        }
+    }
+
+    @Test func splittingASimulatedCaptureAtAnyLineChangesNoFinding() {
+        for seed in UInt64(1)...24 {
+            var o = NavigationSimulator.Options(seed: seed &* 104_729)
+            o.envelope = SimulationPropertyTests.envelopes[Int(seed) % SimulationPropertyTests.envelopes.count]
+            if seed % 3 == 0 { o.fault = .leak }
+            let bytes = Array(NavigationSimulator.generate(o).text.utf8)
+            Self.check(bytes, splits: Self.lineSplits(bytes, count: 12),
+                       name: "vclint-loggen --seed \(o.seed) --envelope \(o.envelope.rawValue)\(seed % 3 == 0 ? " --fault leak" : "")")
+        }
+    }
+}
+
+/// A relaunch after noise (docs/lifecycle.md#sessions): the old session ends at its process's last
+/// timed line before the relaunch, however much noise it logged after its last event, read whole or
+/// in small pieces, batch or `--follow`.
+@Suite struct RelaunchAfterNoiseTests {
+    /// `Shop` pops a second detail screen that it never releases (the first one logs its `deinit`),
+    /// logs `noise` lines of its own over `noiseSeconds` after the removal, and is relaunched (a new
+    /// pid) 20 s after the removal. Returns the capture and the line of the removal.
+    static func capture(noiseSeconds: Double, noise: Int = 120) -> (text: String, removal: Int) {
+        var lines: [String] = []
+        func time(_ s: Double) -> String {
+            let ms = Int((s * 1000).rounded())
+            let m = ms / 60_000, sec = (ms / 1000) % 60, frac = ms % 1000
+            func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+            let f = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
+            return "2020-04-01 16:\(two(30 + m)):\(two(sec)).\(f)000+0800"
+        }
+        func log(_ s: Double, _ pid: Int, _ message: String) { lines.append("\(time(s)) Shop[\(pid):9146] \(message)") }
+        log(1.0, 63209, "HomeViewController viewDidLoad()")
+        log(1.1, 63209, "HomeViewController viewWillAppear(_:)")
+        log(1.3, 63209, "HomeViewController viewDidAppear(_:)")
+        var at = 2.0
+        for _ in 0..<2 {
+            log(at, 63209, "ProductDetailViewController init(nibName:bundle:)")
+            log(at + 0.1, 63209, "ProductDetailViewController viewDidLoad()")
+            log(at + 0.2, 63209, "HomeViewController viewWillDisappear(_:)")
+            log(at + 0.3, 63209, "ProductDetailViewController viewWillAppear(_:)")
+            log(at + 0.6, 63209, "HomeViewController viewDidDisappear(_:)")
+            log(at + 0.7, 63209, "ProductDetailViewController viewDidAppear(_:)")
+            log(at + 2.0, 63209, "ProductDetailViewController viewWillDisappear(_:)")
+            log(at + 2.1, 63209, "HomeViewController viewWillAppear(_:)")
+            log(at + 2.5, 63209, "ProductDetailViewController viewDidDisappear(_:)")
+            log(at + 2.6, 63209, "HomeViewController viewDidAppear(_:)")
+            at += 4
+        }
+        lines.insert("\(time(4.7)) Shop[63209:9146] ProductDetailViewController deinit", at: 13)
+        let removal = lines.count - 1  // the second detail's viewDidDisappear (1-based: count - 1)
+        let removedAt = at - 4 + 2.5
+        for k in 1...noise {
+            log(removedAt + 0.1 + (noiseSeconds - 0.1) * Double(k) / Double(noise), 63209,
+                "[Network] GET https://api.shop.example.com/v2/products/\(48_000 + k) -> 200 (163 ms)")
+        }
+        log(removedAt + 20, 63388, "[Network] reachability: wifi")
+        log(removedAt + 20.1, 63388, "HomeViewController viewDidLoad()")
+        log(removedAt + 20.2, 63388, "HomeViewController viewWillAppear(_:)")
+        log(removedAt + 20.4, 63388, "HomeViewController viewDidAppear(_:)")
+        return (lines.joined(separator: "\n") + "\n", removal)
+    }
+
+    /// The leak findings of a batch run, read with `chunkSize` and fed in pieces of `feed` bytes.
+    static func batch(_ text: String, chunkSize: Int, feed: Int?, prefilter: Bool = true) -> [String] {
+        var options = LintOptions()
+        options.chunkSize = chunkSize
+        options.prefilter = prefilter
+        return Linter(options: options).lint(bytes: Array(text.utf8), path: "relaunch.log", feedSize: feed).findings
+            .map { "\($0.rule)@\($0.line) \($0.severity)" }
+    }
+
+    /// The same, live: fed in pieces of `feed` bytes.
+    static func live(_ text: String, feed: Int) -> [String] {
+        let live = LiveLinter(path: "relaunch.log")
+        var found: [Finding] = []
+        for piece in Array(text.utf8).chunked(into: feed) { found += piece.withUnsafeBytes { live.consume($0) } }
+        found += live.finish().late
+        return found.map { "\($0.rule)@\($0.line) \($0.severity)" }
+    }
+
+    static let readings: [(chunkSize: Int, feed: Int?)] = [(LintOptions.defaultChunkSize, nil), (256, 97), (1024, 1), (300, 4096)]
+
+    @Test(arguments: [(5.0, Severity.error), (1.5, Severity.warning)])
+    func leakBeforeARelaunchAfterNoise(noiseSeconds: Double, severity: Severity) {
+        let (text, removal) = Self.capture(noiseSeconds: noiseSeconds)
+        let expected = ["leaked_controller@\(removal) \(severity)"]
+        for (chunkSize, feed) in Self.readings {
+            #expect(Self.batch(text, chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
+            #expect(Self.batch(text, chunkSize: chunkSize, feed: feed, prefilter: false) == expected,
+                    "every line parsed, chunks of \(chunkSize), fed \(feed ?? 0)")
+        }
+        for feed in [1, 61, 4096] {
+            #expect(Self.live(text, feed: feed) == expected, "--follow, fed \(feed)")
+        }
+    }
+
+    /// The old process's noise interleaved with another process's lines, and followed by untimed
+    /// lines, before the relaunch: still its last timed line.
+    @Test func noiseAmongOtherProcessesAndUntimedLines() {
+        let (text, removal) = Self.capture(noiseSeconds: 5)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()
+        var mixed: [String] = []
+        for (k, line) in lines.enumerated() {
+            mixed.append(line)
+            // After each noise line: the widget's line at the same time, then a continuation.
+            if k > removal, line.contains("[63209:") {
+                mixed.append(line.replacingOccurrences(of: "Shop[63209:9146] [Network]", with: "ShopWidget[7001:12] [Timeline]"))
+                mixed.append("    continuation = 1;")
+            }
+        }
+        let at = removal  // nothing inserted before the removal
+        let expected = ["leaked_controller@\(at) error"]
+        let joined = mixed.joined(separator: "\n") + "\n"
+        for (chunkSize, feed) in Self.readings {
+            #expect(Self.batch(joined, chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
+        }
+        #expect(Self.live(joined, feed: 61) == expected, "--follow")
+    }
+
+    @Test func theFixture() throws {
+        let result = try lintFixture("Fixtures/flows/relaunch-after-noise.log")
+        #expect(result.findings.map { "\($0.rule)@\($0.line) \($0.severity)" } == ["leaked_controller@26 error"])
+        #expect(result.findings.first?.message.contains("went on 5.0 s") == true, "\(result.findings.first?.message ?? "")")
+    }
+}
+
 private extension Int {
     func clamped(min lower: Int) -> Int { Swift.max(self, lower) }
 }

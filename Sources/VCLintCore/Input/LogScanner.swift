@@ -83,6 +83,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     private static var endingLineCount: Int { 64 }
     private var skippingOverlong = false
     private var lineNumber = 0
+    /// The run of one process's timed lines the input is in (`RunKey`).
+    private var run = RunTracker()
     /// Lines per envelope format, by `EnvelopeFormat.index`.
     private let formatCounts: UnsafeMutablePointer<Int>
     private var lastEnvelope: EnvelopeFormat?
@@ -244,7 +246,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         finder.reset()
         let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
         let (format, skip) = EnvelopeParser.locate(buffer, head)
+        if Self.isTimedEnvelope(format) { timedLine(0, head, skip: skip, number: lineNumber + 1) }
         line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
+        keepRun()
         recent.push(buffer, head)
         if Self.isTimedEnvelope(format) { endingLines.push(buffer, head, line: lineNumber) }
         base += filled
@@ -270,6 +274,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
             let cand = next < le || !prefilter
             let (format, skip) = EnvelopeParser.locate(buffer + pos, n)
+            if Self.isTimedEnvelope(format) { timedLine(pos, n, skip: skip, number: lineNumber + 1) }
             line(buffer + pos, n, format: format, skip: skip, candidate: cand, lineStart: pos)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
             if base + pos >= nextSample {
@@ -286,6 +291,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// Keeps the last lines of `buffer[start..<end]` (whole lines, the last possibly unfinished)
     /// in `recent`, after those of earlier chunks when this one holds fewer.
     private func keepRecent(_ start: Int, _ end: Int) {
+        keepRun()
         keepEnding(start, end)
         guard end > start else { return }
         var found: [(Int, Int)] = []
@@ -300,6 +306,47 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             e = s - 1
         }
         for (s, n) in found.reversed() { recent.push(buffer + s, n) }
+    }
+
+    /// A timed line numbered `number`, starting at `start` in the buffer (its envelope `skip` bytes
+    /// in): when its key differs from the run's, the run's last line is read first (a sample, in
+    /// line order: nothing of this line has reached the sink yet).
+    @inline(__always)
+    private func timedLine(_ start: Int, _ n: Int, skip: Int, number: Int) {
+        let p = buffer + start + skip
+        guard let span = RunKey.span(p, n - skip) else { return }
+        let k = p + span.lowerBound, kn = span.count
+        let same = run.active && run.key.count == kn && run.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, k, kn) == 0 }
+        if !same {
+            endRun()
+            run.key.removeAll(keepingCapacity: true)
+            run.key.append(contentsOf: UnsafeBufferPointer(start: k, count: kn))
+            run.active = true
+            run.isTemplate = false
+        }
+        run.line = number
+        run.position = start
+        run.length = n
+    }
+
+    /// The run's last line, read for its session's time (a new run begins).
+    private func endRun() {
+        guard run.active else { return }
+        if run.position >= 0 {
+            var n = run.length
+            if n > 0, buffer[run.position + n - 1] == 0x0D { n -= 1 }
+            sample(buffer + run.position, n, line: run.line)
+        } else {
+            run.head.withUnsafeBufferPointer { sample($0.baseAddress!, $0.count, line: run.line) }
+        }
+    }
+
+    /// The buffer is about to move: the run's latest line is copied.
+    private func keepRun() {
+        guard run.active, run.position >= 0 else { return }
+        run.head.removeAll(keepingCapacity: true)
+        run.head.append(contentsOf: UnsafeBufferPointer(start: buffer + run.position, count: min(run.length, RecentLines.headBytes)))
+        run.position = -1
     }
 
     /// Whether a line with this envelope can carry its session's time.
@@ -347,15 +394,16 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         var candidate = false
         // Noise lines with the latest envelope's shape are only counted: here, in locals, written
         // back (`flush`) before anything else looks at the counts.
-        var template = fastTemplate()
+        var fast = fastTemplate()
         var templateLines = 0
         /// Lines that start before this buffer index need no time sample.
         var sampleAt = nextSample - base
         @inline(__always) func flush() {
-            guard templateLines > 0, let t = template else { return }
+            guard templateLines > 0, fast else { return }
+            let format = templates.pointee.format
             lineNumber += templateLines
-            formatCounts[t.format.index] += templateLines
-            lastEnvelope = t.format
+            formatCounts[format.index] += templateLines
+            lastEnvelope = format
             templateLines = 0
         }
         let ends = lineEnds, found = literalHits
@@ -392,11 +440,17 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             var next = 0  // the first verified literal not yet in a line
             var i = 0
             while i < lines {
-                if !candidate, let t = template {
+                if !candidate, fast {
                     // A run of noise lines with the template's shape, up to the next literal.
                     let limit = next < hits ? window + Int(found[next]) : Int.max
-                    let k = t.run(buffer, ends: ends, from: i, to: lines, window: window, lineStart: &lineStart, hit: limit, sampleAt: sampleAt)
-                    templateLines += k - i
+                    let first = lineStart
+                    let k = templates.pointee.run(buffer, ends: ends, from: i, to: lines, window: window, lineStart: &lineStart, hit: limit, sampleAt: sampleAt)
+                    if k > i {
+                        templateLines += k - i
+                        // The lines have the template's process and pid: one run.
+                        if templates.pointee.keyed { templateRun(at: k - 1 == i ? first : window + Int(ends[k - 2]) + 1, lineEnd: window + Int(ends[k - 1]),
+                                                 number: lineNumber + templateLines) }
+                    }
                     i = k
                     if i == lines { break }
                 }
@@ -409,7 +463,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
                 }
                 flush()
                 vectorLine(lineStart, lineEnd, end: end, candidate: cand)
-                template = fastTemplate()
+                fast = fastTemplate()
                 sampleAt = nextSample - base
                 candidate = false
                 lineStart = lineEnd + 1
@@ -456,11 +510,30 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         return (lines, withHits)
     }
 
-    /// The latest envelope's template while a noise line that has its shape needs nothing but
-    /// counting (no custom dialect to search, the context process known).
+    /// Lines that have the latest template's shape, which covers their process and pid: the last of
+    /// them (numbered `number`) starts at `start`. (The key is compared only when the run may have
+    /// changed since the template last spoke for it.)
     @inline(__always)
-    private func fastTemplate() -> EnvelopeTemplate? {
-        customFinder == nil && templateCount > 0 && contextKnown ? templates.pointee : nil
+    private func templateRun(at start: Int, lineEnd: Int, number: Int) {
+        if !run.isTemplate {
+            let p = buffer + start
+            var n = lineEnd - start
+            if n > 0, p[n - 1] == 0x0D { n -= 1 }
+            timedLine(start, n, skip: 0, number: number)
+            run.isTemplate = true
+            return
+        }
+        run.line = number
+        run.position = start
+        run.length = lineEnd - start
+    }
+
+    /// Whether a noise line with the latest envelope's template (`templates[0]`, used in place: it is
+    /// too large to copy per line) needs nothing but counting (no custom dialect to search, the
+    /// context process known).
+    @inline(__always)
+    private func fastTemplate() -> Bool {
+        customFinder == nil && templateCount > 0 && contextKnown
     }
 
     /// One line of `processVectors` (the lines that are not only counted).
@@ -476,12 +549,20 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         }
         if !cand, templateCount > 0, contextKnown, templates.pointee.matches(p, n) {
             // Noise with the latest envelope: `line` would only count it.
+            if templates.pointee.keyed { templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1) }
             lineNumber += 1
             let format = templates.pointee.format
             formatCounts[format.index] += 1
             lastEnvelope = format
         } else {
             let (format, skip) = templatedFormat(p, n)
+            if Self.isTimedEnvelope(format) {
+                if skip == 0, templateCount > 0, templates.pointee.keyed, templates.pointee.matches(p, n) {
+                    templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
+                } else {
+                    timedLine(lineStart, lineEnd - lineStart, skip: skip, number: lineNumber + 1)
+                }
+            }
             line(p, n, format: format, skip: skip, candidate: cand, lineStart: lineStart)
         }
         if base + lineStart >= nextSample {
@@ -495,7 +576,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
         guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.locate(p, n) }
         for t in 0..<templateCount where templates[t].matches(p, n) {
-            if t > 0 { swap(&templates[0], &templates[t]) }
+            if t > 0 { swap(&templates[0], &templates[t]); run.isTemplate = false }
             return (templates[0].format, 0)
         }
         let format = EnvelopeParser.classify(p, n)
@@ -508,6 +589,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if templateCount > 0 { (templates + 1).moveInitialize(from: templates, count: templateCount) }
             templates.initialize(to: template)
             templateCount += 1
+            run.isTemplate = false
         }
         return (format, 0)
     }
@@ -748,4 +830,47 @@ struct EndingLines {
             entry.bytes.withUnsafeBufferPointer { body(entry.line, $0) }
         }
     }
+}
+
+/// The bytes of a timed line that name its process and pid, where the envelope has them right after
+/// the time (`nslog`, `nslog-tz`, `compact`): `Shop App[4000:` of
+/// `2024-03-01 22:13:20.039 Shop App[4000:51413] …`. Lines with the same key are of one run of one
+/// process; the last line of each run is read for its time (docs/lifecycle.md#sessions).
+enum RunKey {
+    /// The key's place in the line (`p` at the envelope), or nil when the line has none.
+    static func span(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
+        guard n > 20, ByteCursor.isDigit(p[0]), let t = EnvelopeParser.classifyTimestamped(p, n) else { return nil }
+        var start = t.column
+        switch t.format {
+        case .nslog, .nslogTZ: break
+        case .compact:
+            // After the type code, which differs from line to line of one process.
+            while start < n, p[start] != 0x20 { start += 1 }
+            while start < n, p[start] == 0x20 { start += 1 }
+        default: return nil
+        }
+        let limit = min(n, start + 256)
+        var i = start
+        while i < limit, p[i] != 0x5B { i += 1 }
+        i += 1
+        let digits = i
+        while i < limit, ByteCursor.isDigit(p[i]) { i += 1 }
+        guard i > digits, i < limit, p[i] == 0x3A || p[i] == 0x5D else { return nil }
+        return start..<(i + 1)
+    }
+}
+
+/// The run of timed lines the scanner is in: their key (`RunKey`) and the latest of them, which is
+/// read as a sample when a line of another key comes (the run's last line tells how far its
+/// session went, whatever noise it logged after its last event).
+struct RunTracker {
+    var key: [UInt8] = []
+    var active = false
+    /// The number of the run's latest line, and where it starts in the buffer (-1: copied to `head`).
+    var line = 0
+    var position = -1
+    var length = 0
+    var head: [UInt8] = []
+    /// Whether `key` is the key of the scanner's latest envelope template (vector path).
+    var isTemplate = false
 }

@@ -167,16 +167,19 @@ func nonzeroPositions(_ v: __m128i) -> UInt32 {
 /// a thread id) has the same format without being classified again. Lines of one capture share a
 /// shape, so most lines cost three vector compares.
 struct EnvelopeTemplate {
-    static let width = 48
+    static let width = 64
     let format: EnvelopeFormat
     let extent: Int
     /// Per 16-byte chunk of the line's head: how far above `base` each byte may be (`limit`, an
     /// unsigned saturating difference): 0 where the byte must be the template's (or, at the thread
     /// column, its exact digit), 9 where any digit will do (base `0`), 255 past the extent. A chunk
     /// matches when no byte goes over its limit: two vector operations and a compare per chunk.
-    private let base0, base1, base2, limit0, limit1, limit2: __m128i
-    /// How many chunks the extent covers (1...3).
+    private let base0, base1, base2, base3, limit0, limit1, limit2, limit3: __m128i
+    /// How many chunks the extent covers (1...4).
     private let chunks: Int
+    /// Whether the extent covers the line's process and pid (`RunKey`) byte for byte: a line of
+    /// this shape is then of the same run of one process as the line that taught it.
+    let keyed: Bool
 
     /// The template of a line, if its format is decided by a short shape (not syslog, whose day and
     /// hour values matter).
@@ -184,6 +187,7 @@ struct EnvelopeTemplate {
         guard n > 0 else { return nil }
         var extent = 1
         var column = -1
+        var keyed = false
         let format: EnvelopeFormat
         if p[0] == 0x7B {
             // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
@@ -198,6 +202,18 @@ struct EnvelopeTemplate {
             format = t.format
             column = t.column
             extent = t.column + 4
+            // The process and pid too, exactly, where the envelope has them right after the time:
+            // the scanner then knows without parsing that a line of this shape continues the run
+            // of the line before (`RunKey`). A line whose process and pid do not fit gets no shape.
+            // An NSLog-style line without them (garbage where the pid is, a time without a process)
+            // gets none either: a shorter shape would take in the next lines of any process.
+            if let key = RunKey.span(p, n) {
+                guard key.upperBound <= Self.width else { return nil }
+                extent = max(extent, key.upperBound)
+                keyed = true
+            } else if t.format == .nslog || t.format == .nslogTZ || t.format == .compact {
+                return nil
+            }
         } else {
             return nil
         }
@@ -206,8 +222,11 @@ struct EnvelopeTemplate {
         self.extent = extent
         var base = [UInt8](repeating: 0, count: Self.width)
         var limit = [UInt8](repeating: 0xFF, count: Self.width)
+        self.keyed = keyed
         for i in 0..<extent {
-            let anyDigit = ByteCursor.isDigit(p[i]) && i != column
+            // Digits of the time vary; from the column on (the thread column's first byte, the
+            // process and its pid) the bytes are the template's own.
+            let anyDigit = ByteCursor.isDigit(p[i]) && (column < 0 || i < column || (!keyed && i != column))
             base[i] = anyDigit ? 0x30 : p[i]
             limit[i] = anyDigit ? 9 : 0
         }
@@ -217,6 +236,8 @@ struct EnvelopeTemplate {
         limit0 = limit.withUnsafeBufferPointer { load($0.baseAddress!) }
         limit1 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
         limit2 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
+        base3 = base.withUnsafeBufferPointer { load($0.baseAddress! + 48) }
+        limit3 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 48) }
         chunks = (extent + 15) / 16
     }
 
@@ -226,6 +247,7 @@ struct EnvelopeTemplate {
         guard n >= extent, Self.fits(load(p), base0, limit0) else { return false }
         if chunks > 1, !Self.fits(load(p + 16), base1, limit1) { return false }
         if chunks > 2, !Self.fits(load(p + 32), base2, limit2) { return false }
+        if chunks > 3, !Self.fits(load(p + 48), base3, limit3) { return false }
         return true
     }
 
