@@ -80,9 +80,21 @@ import Testing
 
     /// Words that only contain a callback name are not spellings of it.
     @Test func wordsThatContainACallbackAreNotCallbacks() {
-        for m in ["CartVC dealloced", "MLeaksFinder: -willDealloc not called", "CartVC deinitializer", "reinit", "CartVC initializing"] {
+        for m in ["CartVC dealloced", "MLeaksFinder: -willDealloc not called", "CartVC deinitializer", "reinit", "CartVC initializing",
+                  "ChildViewController diDMove(toParent:)"] {
             let parser = MessageParser()
             #expect(parser.parse(m) == nil, "\(m) was read as an event")
+        }
+    }
+
+    /// Only a callback name's first letter may change case: `diDMove` is no mention (the candidate
+    /// search would not show it the line, and the unread counts would depend on that search).
+    @Test func onlyTheFirstLetterOfACallbackChangesCase() {
+        for (m, unread) in [("ChildViewController diDMove(toParent:)", false), ("ChildViewController WILLMOVE", false),
+                            ("ChildViewController DidMove happened twice", true), ("the willMove took 3 s", true)] {
+            let parser = MessageParser()
+            #expect(parser.parse(m) == nil, "\(m)")
+            #expect(parser.note.unread == unread, "\(m)")
         }
     }
 

@@ -186,10 +186,13 @@ enum FreeFormReader {
             || isMoveName(p, n)
     }
 
-    /// `willMove` / `didMove` alone (Swift's `willMove(toParent:)` before its signature).
+    /// `willMove` / `didMove` alone (Swift's `willMove(toParent:)` before its signature), capitalised
+    /// or not, as every callback name: only the first letter's case is free (`diDMove` is no spelling,
+    /// and the candidate search, which looks for `illMove` and `idMove`, would not see it).
     private static func isMoveName(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n == 7 || n == 8 else { return false }
-        return Words.equalsFolded(p, n, "willMove") || Words.equalsFolded(p, n, "didMove")
+        if n == 8 { return p[0] | 0x20 == 0x77 && memcmp(p + 1, "illMove", 7) == 0 }
+        if n == 7 { return p[0] | 0x20 == 0x64 && memcmp(p + 1, "idMove", 6) == 0 }
+        return false
     }
 
     /// `-[Class method…]`/`+[…]` around the callback: the class, and the unit's bounds. `invalid`
