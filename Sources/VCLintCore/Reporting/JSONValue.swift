@@ -86,6 +86,12 @@ public enum JSONValue: Sendable, Equatable {
     /// command anywhere on a line.
     static func escape(_ s: String, into out: inout String) {
         out += "\""
+        if isPlain(s) {
+            // Nothing to escape (most keys, labels and class names): appended whole.
+            out += s
+            out += "\""
+            return
+        }
         var hashes = 0
         for u in s.unicodeScalars {
             defer { hashes = u == "#" ? hashes + 1 : 0 }
@@ -106,6 +112,23 @@ public enum JSONValue: Sendable, Equatable {
             }
         }
         out += "\""
+    }
+}
+
+extension JSONValue {
+    /// Whether `escape` would copy `s` as it is: printable ASCII without `"`, `\\` or `[`.
+    static func isPlain(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b in
+            for c in b {
+                switch c {
+                case 0x22, 0x5C, 0x5B: return false
+                case 0x20...0x7E: continue
+                default: return false
+                }
+            }
+            return true
+        }
     }
 }
 

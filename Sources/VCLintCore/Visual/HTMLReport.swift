@@ -232,7 +232,7 @@ public struct HTMLReport {
         var out = "<p><strong>\(Self.h(head))</strong></p>\n"
         let height = top + Double(layout.lanes.count) * rowH + 22
         let total = labelW + laneW + 10
-        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
         out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
         // Transition bands and labels.
         var free = 0.0

@@ -7,12 +7,37 @@
 /// start a line with `::` are character references.
 public enum HTMLText {
     public static func escape(_ s: String) -> String {
-        MarkupText.escape(s, apostrophe: "&#39;") { u, out in
+        if isPlain(s) { return s }
+        return MarkupText.escape(s, apostrophe: "&#39;") { u, out in
             switch u {
             case "\t", "\n": out.unicodeScalars.append(u)
             default:
                 if isAllowed(u) { out.unicodeScalars.append(u) } else { out += "\u{FFFD}" }
             }
+        }
+    }
+
+    /// Whether `escape` would give `s` back as it is: printable ASCII without markup characters,
+    /// `[`, or a `:` after nothing but spaces (most labels, numbers and class names). One pass
+    /// over the bytes.
+    static func isPlain(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { b in
+            var leading = true
+            for c in b {
+                switch c {
+                case 0x20: continue
+                case 0x3A: if leading { return false }
+                case 0x21...0x7E:
+                    switch c {
+                    case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x5B: return false  // & < > " ' [
+                    default: break
+                    }
+                default: return false
+                }
+                leading = false
+            }
+            return true
         }
     }
 

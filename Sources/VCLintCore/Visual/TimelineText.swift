@@ -95,8 +95,9 @@ public struct TimelineTextRenderer {
         if let a = s.firstEvent.time {
             let end = s.endTime ?? s.lastEvent.time ?? a
             // The end's date only when it differs from the start's.
-            let endText = end.iso.hasPrefix(String(a.iso.prefix(11))) && a.iso.count > 11 ? String(end.iso.dropFirst(11)) : end.iso
-            head += ", \(a.iso) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
+            let aISO = a.iso, endISO = end.iso
+            let endText = endISO.hasPrefix(String(aISO.prefix(11))) && aISO.count > 11 ? String(endISO.dropFirst(11)) : endISO
+            head += ", \(aISO) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
         }
         out += clip(head) + "\n"
 
@@ -114,7 +115,7 @@ public struct TimelineTextRenderer {
             for (j, ch) in label.prefix(max(1, room - (room > 1 ? 1 : 0))).enumerated() where col + j < cells { row[col + j] = ch }
         }
         if !layout.transitions.isEmpty {
-            out += indent + pad("transitions", labelWidth) + " " + paint(String(row).trimmingTrailingSpaces(), .label) + "\n"
+            out += indent + pad("transitions", labelWidth) + " " + paint(Self.trimmed(row), .label) + "\n"
         }
         // Lanes.
         for lane in layout.lanes {
@@ -128,7 +129,7 @@ public struct TimelineTextRenderer {
             guard col >= free, col < cells else { continue }
             let text: String
             if layout.axis == .time {
-                text = "+" + String(format: "%.1f", layout.seconds(step.stamp)) + "s"
+                text = "+" + DecimalText.oneDecimal(layout.seconds(step.stamp)) + "s"
             } else {
                 text = String(step.stamp.line)
             }
@@ -136,7 +137,7 @@ public struct TimelineTextRenderer {
             for (j, ch) in text.enumerated() { ruler[col + j] = ch }
             free = col + text.count + 1
         }
-        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + String(ruler).trimmingTrailingSpaces() + "\n"
+        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + Self.trimmed(ruler) + "\n"
         // Transitions and findings as text.
         for p in layout.transitions {
             let t = p.transition
@@ -208,10 +209,12 @@ public struct TimelineTextRenderer {
     }
 }
 
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
+extension TimelineTextRenderer {
+    /// A row of cells as text, without its trailing spaces (cut from the cells: removing them one
+    /// by one from the string measured each character again).
+    static func trimmed(_ cells: [Character]) -> String {
+        var end = cells.count
+        while end > 0, cells[end - 1] == " " { end -= 1 }
+        return String(cells[..<end])
     }
 }

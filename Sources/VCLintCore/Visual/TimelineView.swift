@@ -145,7 +145,8 @@ struct SessionClock {
             } else {
                 v = Int64(st.order) * 1000
             }
-            byOrder[st.order] = v
+            orders.append(st.order)
+            values.append(v)
             prev = v
             if first == nil { first = v }
         }
@@ -155,7 +156,20 @@ struct SessionClock {
         end = last
     }
 
-    func micros(_ st: TimelineStamp) -> Int64 { byOrder[st.order] ?? start }
+    func micros(_ st: TimelineStamp) -> Int64 {
+        guard let k = SessionClock.index(of: st.order, in: orders) else { return start }
+        return values[k]
+    }
+
+    /// Where `order` is in the ascending `orders` (a binary search), nil when it is not there.
+    static func index(of order: Int, in orders: [Int]) -> Int? {
+        var lo = 0, hi = orders.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if orders[mid] < order { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < orders.count && orders[lo] == order ? lo : nil
+    }
 }
 
 /// `--from`/`--to`: a line number or a time of day (`17:30:30.5`, optionally with its date).
@@ -273,7 +287,8 @@ struct SessionLayout {
     /// The events in the window, in order, with their x.
     var steps: [(stamp: TimelineStamp, x: Double)] = []
 
-    private var stepIndex: [Int: Int] = [:]
+    /// The orders of `steps`, ascending: a stamp's step is found by binary search.
+    private var stepOrders: [Int] = []
     private var firstOrder = 0, lastOrder = 0
     private let clock: SessionClock
     private var t0: Int64 = 0, t1: Int64 = 0
@@ -286,17 +301,15 @@ struct SessionLayout {
     init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)], axis requested: TimelineAxis,
           width: Double, maxStep: Double, window: TimelineWindow) {
         session = s
-        clock = SessionClock(s, base: input.timeBase)
+        let all = SessionClock.stamps(s)
+        clock = SessionClock(s, sorted: all, base: input.timeBase)
         axis = requested == .time && clock.timed ? .time : .events
         self.width = width
-        var all: [TimelineStamp] = s.warnings.map(\.stamp)
-        for i in s.instances { all.append(contentsOf: i.callbacks.map(\.stamp)) }
-        all.sort { $0.order < $1.order }
-        let shown = all.filter { window.contains($0) }
+        let shown = window.isEverything ? all : all.filter { window.contains($0) }
         guard let first = shown.first, let last = shown.last else { return nil }
         firstOrder = first.order
         lastOrder = last.order
-        for (i, st) in shown.enumerated() { stepIndex[st.order] = i }
+        stepOrders = shown.map(\.order)
         scale = min(maxStep, width / Double(shown.count))
         t0 = clock.micros(first)
         t1 = window.to == nil ? clock.end : clock.micros(last)
@@ -361,7 +374,7 @@ struct SessionLayout {
         if st.order > lastOrder { return xEnd }
         switch axis {
         case .events:
-            let i = stepIndex[st.order] ?? 0
+            let i = SessionClock.index(of: st.order, in: stepOrders) ?? 0
             return Double(i) * scale
         case .time:
             let m = clock.micros(st)
