@@ -123,9 +123,11 @@ public struct LeakReport: Sendable {
         var judged: Set<String> = []
         var appLifetime: Set<String> = []
         for input in inputs {
-            for s in input.timeline.sessions { for i in s.instances where i.isObject && i.owner == nil { appLifetime.insert(i.controller.className) } }
             let unj = Set(input.timeline.unjudgedClasses.map(\.className))
-            for s in input.timeline.sessions { for i in s.instances where !unj.contains(i.controller.className) { judged.insert(i.controller.className) } }
+            input.timeline.sessions.forEachClass { className, isObject, hasOwner in
+                if isObject && !hasOwner { appLifetime.insert(className) }
+                if !unj.contains(className) { judged.insert(className) }
+            }
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
                   unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
