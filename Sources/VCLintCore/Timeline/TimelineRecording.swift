@@ -287,6 +287,11 @@ struct StampTable: @unchecked Sendable {
         if v == PackedTime.elsewhere { return whole[k] }
         return dates.unpack(v)
     }
+    /// A time packed as `times` holds them; nil for 0 and `PackedTime.elsewhere`.
+    func unpack(_ v: UInt64) -> LogTime? {
+        v == 0 || v == PackedTime.elsewhere ? nil : dates.unpack(v)
+    }
+
     func stamp(_ k: Int) -> TimelineStamp { TimelineStamp(line: lines[k], order: order(k), time: time(k)) }
 
     mutating func shrink() {
@@ -308,11 +313,16 @@ extension Array {
 /// transitions, warnings, removals and owners where a session or instance has any.
 final class CompactTimeline: Sendable {
     struct Session {
+        /// Its serial among the input's sessions (the order they began in).
+        var serial: Int
         var process: String
-        var pid: Int?
+        /// `Int.min`: none.
+        var pidValue: Int
+        var pid: Int? { pidValue == Int.min ? nil : pidValue }
         var instances: Range<Int>
         var first: Int, last: Int
-        var endTime: LogTime?
+        /// Packed as a stamp's time (`StampTable.times`); a time that does not pack is in `endTimes`, by serial.
+        var endTime: UInt64
         var events: Int
         var hasTimes: Bool
         /// Its transitions and warnings in `transitions` and `warnings`.
@@ -374,9 +384,11 @@ final class CompactTimeline: Sendable {
     let transitions: [Transition]
     let warnings: [Warning]
     let laneExtras: [Int: LaneExtra]
+    /// Sessions' end times that do not pack, by the session's serial.
+    let endTimes: [Int: LogTime]
 
     init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: [UInt64], intervals: [UInt64], members: [UInt64],
-         transitions: [Transition], warnings: [Warning], laneExtras: [Int: LaneExtra]) {
+         transitions: [Transition], warnings: [Warning], laneExtras: [Int: LaneExtra], endTimes: [Int: LogTime]) {
         self.stamps = stamps
         self.sessions = sessions
         self.lanes = lanes
@@ -386,6 +398,7 @@ final class CompactTimeline: Sendable {
         self.transitions = transitions
         self.warnings = warnings
         self.laneExtras = laneExtras
+        self.endTimes = endTimes
     }
 
     var sessionCount: Int { sessions.count }
@@ -453,7 +466,8 @@ final class CompactTimeline: Sendable {
         }
         return RecordedSession(
             id: k + 1, process: s.process, pid: s.pid, instances: instances, transitions: transitions, warnings: warnings,
-            firstEvent: stamps.stamp(s.first), lastEvent: stamps.stamp(s.last), endTime: s.endTime, eventCount: s.events, hasTimes: s.hasTimes)
+            firstEvent: stamps.stamp(s.first), lastEvent: stamps.stamp(s.last), endTime: stamps.unpack(s.endTime) ?? endTimes[s.serial],
+            eventCount: s.events, hasTimes: s.hasTimes)
     }
 }
 
@@ -508,12 +522,6 @@ final class TimelineRecorder {
         var windowStart: Int { transitions.last?.end.line ?? 0 }
     }
 
-    /// A session moved into the flat lists, before the input's sessions are numbered.
-    private struct Done {
-        var serial: Int
-        var session: CompactTimeline.Session
-    }
-
     /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
     /// callback and one of each other kind, and no interval, transition or warning is kept.
     let lanes: Bool
@@ -529,7 +537,8 @@ final class TimelineRecorder {
 
     // The flat lists (`CompactTimeline`).
     private var stamps: StampTable
-    private var done: [Done] = []
+    /// The sessions moved into the flat lists, in the order they ended.
+    private var done: [CompactTimeline.Session] = []
     private var lanesDone: [CompactTimeline.Lane] = []
     /// Per lane: its class's entry (its kind is decided by the whole input) and whether the
     /// session judged its dealloc.
@@ -541,6 +550,7 @@ final class TimelineRecorder {
     private var transitionsDone: [CompactTimeline.Transition] = []
     private var warningsDone: [CompactTimeline.Warning] = []
     private var laneExtras: [Int: CompactTimeline.LaneExtra] = [:]
+    private var endTimes: [Int: LogTime] = [:]
 
     /// `dates`: the input's (`Instrumentation.times`).
     init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {
@@ -836,11 +846,17 @@ final class TimelineRecorder {
             }
             transitionsDone.append(CompactTimeline.Transition(kind: t.kind, start: stampIndex(t.start), end: stampIndex(t.end), members: start..<members.count))
         }
-        done.append(Done(serial: s.serial, session: CompactTimeline.Session(
-            process: s.process, pid: s.pid, instances: laneStart..<lanesDone.count, first: stampIndex(first), last: stampIndex(last),
-            endTime: s.endTime, events: s.events, hasTimes: s.hasTimes,
+        // The end time is packed like the events' times.
+        var endTime: UInt64 = 0
+        if let t = s.endTime {
+            endTime = stamps.dates.pack(t) ?? PackedTime.elsewhere
+            if endTime == PackedTime.elsewhere { endTimes[s.serial] = t }
+        }
+        done.append(CompactTimeline.Session(
+            serial: s.serial, process: s.process, pidValue: s.pid ?? Int.min, instances: laneStart..<lanesDone.count,
+            first: stampIndex(first), last: stampIndex(last), endTime: endTime, events: s.events, hasTimes: s.hasTimes,
             transitionStart: transitionStart, warningStart: warningStart,
-            transitionCount: UInt32(s.transitions.count), warningCount: UInt32(s.warnings.count))))
+            transitionCount: UInt32(s.transitions.count), warningCount: UInt32(s.warnings.count)))
     }
 
     /// The index of a stamp already kept (with lanes every event is), else kept now.
@@ -893,14 +909,14 @@ final class TimelineRecorder {
         laneEntries = []
         laneJudgedInSession = []
         // Sessions without events are not shown; the others are numbered in the order they began.
-        let sessions = done.map(\.session)
+        let sessions = done
         done = []
         stamps.shrink()
         lanesDone.shrinkToFit()
         callbacks.shrinkToFit()
         intervals.shrinkToFit()
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
-                                      members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras)
+                                      members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
         var leaks: [LeakRecord] = []
         var labelSession: [String: Int]?
         func session(of label: String) -> Int {
