@@ -66,18 +66,26 @@ public struct TimelineTextRenderer {
 
     private func clip(_ s: String, to w: Int? = nil) -> String {
         let limit = w ?? width
-        if s.count <= limit { return s }
+        // A character is at least a byte: a string of no more bytes than the limit fits.
+        if s.utf8.count <= limit || s.count <= limit { return s }
         return String(s.prefix(max(0, limit - 1))) + "…"
     }
 
     private func pad(_ s: String, _ w: Int) -> String {
         let c = clip(s, to: w)
-        return c + String(repeating: " ", count: max(0, w - c.count))
+        return c + String(repeating: " ", count: max(0, w - Self.characters(c)))
+    }
+
+    /// `s.count`, without walking its characters when it is ASCII without CR (a byte each).
+    static func characters(_ s: String) -> Int {
+        var s = s
+        let ascii = s.withUTF8 { b in !b.contains { $0 >= 0x80 || $0 == 0x0D } }
+        return ascii ? s.utf8.count : s.count
     }
 
     private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)]) -> String? {
         let labels = s.instances.map { Self.safe($0.laneLabel) } + ["(session)", "transitions"]
-        let labelWidth = min(labels.map(\.count).max() ?? 10, max(12, width / 3))
+        let labelWidth = min(labels.map(Self.characters).max() ?? 10, max(12, width / 3))
         let cells = width - labelWidth - 3
         guard let layout = SessionLayout(s, input: input, findings: findings, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
             return nil
