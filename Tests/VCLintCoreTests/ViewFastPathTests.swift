@@ -19,7 +19,9 @@ import Testing
     /// Strings appended whole are those the escaping would give back unchanged.
     @Test func plainStringsAreTheOnesEscapingKeeps() {
         let samples = ["HomeViewController#1", "T1 push", "line 12 rule: message", ": leading", "  :: twice", "a&b", "<x>", "\"q\"", "it's",
-                       "##[group]", "[x]", "tab\there", "new\nline", "é", "\u{202E}rtl", "", " ", "x:", "DEL\u{7F}", "back\\slash"]
+                       "##[group]", "[x]", "tab\there", "new\nline", "é", "\u{202E}rtl", "", " ", "x:", "DEL\u{7F}", "back\\slash",
+                       "Session 1: Shop [1], lines 1–4", "A#1 → B#1", "é:", "\u{00A0}: nbsp", "x\u{00A0}: y", "c1 \u{85} next", "\u{2028}", "日本語: ok", "e\u{301}"]
+            + [0xFDD0, 0xFFFE, 0x1FFFF].map { "x" + String(Unicode.Scalar(UInt32($0))!) }
         for s in samples {
             if HTMLText.isPlain(s) { #expect(MarkupText.escape(s, apostrophe: "&#39;") { u, out in out.unicodeScalars.append(u) } == s) }
             #expect(HTMLText.escape(s) == MarkupText.escape(s, apostrophe: "&#39;") { u, out in
@@ -53,7 +55,8 @@ import Testing
             #expect(fast == slow, "\(s)")
         }
         #expect(HTMLText.isPlain("HomeViewController#1") && JSONValue.isPlain("HomeViewController#1"))
-        #expect(!HTMLText.isPlain(": x") && !HTMLText.isPlain("a<b") && !JSONValue.isPlain("a\"b") && !JSONValue.isPlain("é"))
+        #expect(!HTMLText.isPlain(": x") && !HTMLText.isPlain("a<b") && !JSONValue.isPlain("a\"b") && !JSONValue.isPlain("\u{202E}"))
+        #expect(HTMLText.isPlain("lines 1–4") && JSONValue.isPlain("A#1 → B#1") && !HTMLText.isPlain("\u{00A0}:"))
     }
 
     /// A time's ISO text written as bytes: as the padded fields read.

@@ -116,19 +116,18 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue {
-    /// Whether `escape` would copy `s` as it is: printable ASCII without `"`, `\\` or `[`.
+    /// Whether `escape` would copy `s` as it is: no `"`, `\\`, `[`, control character or scalar
+    /// that `TerminalText` escapes.
     static func isPlain(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { b in
-            for c in b {
-                switch c {
-                case 0x22, 0x5C, 0x5B: return false
-                case 0x20...0x7E: continue
-                default: return false
-                }
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0x22, 0x5C, 0x5B: return false
+            case 0x20...0x7E: continue
+            case 0x80...: if TerminalText.escaped(u) { return false }
+            default: return false
             }
-            return true
         }
+        return true
     }
 }
 

@@ -17,28 +17,24 @@ public enum HTMLText {
         }
     }
 
-    /// Whether `escape` would give `s` back as it is: printable ASCII without markup characters,
-    /// `[`, or a `:` after nothing but spaces (most labels, numbers and class names). One pass
-    /// over the bytes.
+    /// Whether `escape` would give `s` back as it is: no markup character, `[`, control or
+    /// disallowed scalar, and no `:` or non-ASCII scalar (a Unicode space, maybe) before the first
+    /// character other than a space. Most labels, numbers, names and headings are.
     static func isPlain(_ s: String) -> Bool {
-        var s = s
-        return s.withUTF8 { b in
-            var leading = true
-            for c in b {
-                switch c {
-                case 0x20: continue
-                case 0x3A: if leading { return false }
-                case 0x21...0x7E:
-                    switch c {
-                    case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x5B: return false  // & < > " ' [
-                    default: break
-                    }
-                default: return false
-                }
-                leading = false
+        var leading = true
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v == 0x20 { continue }
+            switch v {
+            case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x5B: return false  // & < > " ' [
+            case 0x3A: if leading { return false }
+            case 0x21...0x7E: break
+            case 0x80...: if leading || !isAllowed(u) { return false }
+            default: return false
             }
-            return true
+            leading = false
         }
+        return true
     }
 
     static func isAllowed(_ u: Unicode.Scalar) -> Bool {

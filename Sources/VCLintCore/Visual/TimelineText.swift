@@ -67,7 +67,10 @@ public struct TimelineTextRenderer {
     private func clip(_ s: String, to w: Int? = nil) -> String {
         let limit = w ?? width
         // A character is at least a byte: a string of no more bytes than the limit fits.
-        if s.utf8.count <= limit || s.count <= limit { return s }
+        if s.utf8.count <= limit { return s }
+        // ASCII without CR: a character is a byte.
+        if Self.characters(s) == s.utf8.count { return String(decoding: s.utf8.prefix(max(0, limit - 1)), as: UTF8.self) + "…" }
+        if s.count <= limit { return s }
         return String(s.prefix(max(0, limit - 1))) + "…"
     }
 
