@@ -241,33 +241,30 @@ public struct RecordedSessions: RandomAccessCollection, ExpressibleByArrayLitera
 }
 
 /// Where a recording keeps its events' stamps: an event's line, its order among the input's events
-/// and its time, in 16 to 24 bytes. A stamp is named by its index here. Its dates table is the
-/// input's own (`Instrumentation.times`), written only while the input is read (one thread) and
-/// only read afterwards (`unpack` reads its list of dates and nothing else).
-struct StampTable: @unchecked Sendable {
+/// and its time, in 16 to 24 bytes. A stamp is named by its index here. Times are packed by the
+/// input's own table of dates (`Instrumentation.times`) while it is read, and unpacked by the
+/// dates it had at the end (`freeze`).
+struct StampTable: Sendable {
     private(set) var lines: [Int] = []
     /// Empty when every event is kept as it comes (swimlanes): the order is then the index + 1.
     private(set) var orders: [Int] = []
     /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `whole`.
     private(set) var times: [UInt64] = []
     private(set) var whole: [Int: LogTime] = [:]
-    let dates: PackedTime.Table
+    private(set) var dates = PackedTime.Dates()
     /// Whether orders are stored (not every event is kept).
     let sparse: Bool
 
-    init(sparse: Bool, dates: PackedTime.Table) {
-        self.sparse = sparse
-        self.dates = dates
-    }
+    init(sparse: Bool) { self.sparse = sparse }
 
     var count: Int { lines.count }
 
-    mutating func append(_ st: TimelineStamp) -> Int {
+    mutating func append(_ st: TimelineStamp, _ table: PackedTime.Table) -> Int {
         let k = lines.count
         lines.append(st.line)
         if sparse { orders.append(st.order) }
         if let t = st.time {
-            if let packed = dates.pack(t) {
+            if let packed = table.pack(t) {
                 times.append(packed)
             } else {
                 times.append(PackedTime.elsewhere)
@@ -287,6 +284,14 @@ struct StampTable: @unchecked Sendable {
         if v == PackedTime.elsewhere { return whole[k] }
         return dates.unpack(v)
     }
+    /// The time of stamp `k` while the input is read, by its table of dates.
+    func time(_ k: Int, _ table: PackedTime.Table) -> LogTime? {
+        let v = times[k]
+        if v == 0 { return nil }
+        if v == PackedTime.elsewhere { return whole[k] }
+        return table.unpack(v)
+    }
+
     /// A time packed as `times` holds them; nil for 0 and `PackedTime.elsewhere`.
     func unpack(_ v: UInt64) -> LogTime? {
         v == 0 || v == PackedTime.elsewhere ? nil : dates.unpack(v)
@@ -294,7 +299,9 @@ struct StampTable: @unchecked Sendable {
 
     func stamp(_ k: Int) -> TimelineStamp { TimelineStamp(line: lines[k], order: order(k), time: time(k)) }
 
-    mutating func shrink() {
+    /// The input is read: times are unpacked by the table's dates from now on.
+    mutating func freeze(_ table: PackedTime.Table) {
+        dates = table.frozen()
         lines.shrinkToFit()
         orders.shrinkToFit()
         times.shrinkToFit()
@@ -537,6 +544,8 @@ final class TimelineRecorder {
 
     // The flat lists (`CompactTimeline`).
     private var stamps: StampTable
+    /// The input's dates (`Instrumentation.times`), by which times are packed while it is read.
+    private let dates: PackedTime.Table
     /// The sessions moved into the flat lists, in the order they ended.
     private var done: [CompactTimeline.Session] = []
     private var lanesDone: [CompactTimeline.Lane] = []
@@ -555,7 +564,8 @@ final class TimelineRecorder {
     /// `dates`: the input's (`Instrumentation.times`).
     init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {
         self.lanes = lanes
-        stamps = StampTable(sparse: !lanes, dates: dates)
+        self.dates = dates
+        stamps = StampTable(sparse: !lanes)
     }
 
     func begin(session serial: Int, process: String, pid: Int?) {
@@ -567,7 +577,7 @@ final class TimelineRecorder {
         current = TimelineStamp(line: e.line, order: order, time: e.time)
         currentKept = -1
         // With lanes every event is kept (a callback or a warning), in order.
-        if lanes { currentKept = stamps.append(current) }
+        if lanes { currentKept = stamps.append(current, dates) }
         if s.first == nil { s.first = current }
         s.last = current
         s.events += 1
@@ -576,7 +586,7 @@ final class TimelineRecorder {
 
     /// The index of the current event's stamp, kept now if it was not.
     private func keepCurrent() -> Int {
-        if currentKept < 0 { currentKept = stamps.append(current) }
+        if currentKept < 0 { currentKept = stamps.append(current, dates) }
         return currentKept
     }
 
@@ -711,7 +721,9 @@ final class TimelineRecorder {
         func find(_ line: Int, _ serial: Int) -> TimelineStamp? {
             guard let log = instances[serial],
                   let v = log.callbacks.last(where: { stampLine(Int($0 >> 8)) == line }) else { return nil }
-            return stamps.stamp(Int(v >> 8))
+            let k = Int(v >> 8)
+            // While the input is read the table unpacks its times (the frozen dates come at its end).
+            return TimelineStamp(line: stamps.line(k), order: stamps.order(k), time: stamps.time(k, dates))
         }
         guard let from = t.members.compactMap({ find($0.will.line, $0.instance.serial) }).min(by: { $0.order < $1.order }) else { return }
         var to = current.line == t.lastLine ? current : (t.members.lazy.compactMap { find(t.lastLine, $0.instance.serial) }.first ?? from)
@@ -849,7 +861,7 @@ final class TimelineRecorder {
         // The end time is packed like the events' times.
         var endTime: UInt64 = 0
         if let t = s.endTime {
-            endTime = stamps.dates.pack(t) ?? PackedTime.elsewhere
+            endTime = dates.pack(t) ?? PackedTime.elsewhere
             if endTime == PackedTime.elsewhere { endTimes[s.serial] = t }
         }
         done.append(CompactTimeline.Session(
@@ -862,7 +874,7 @@ final class TimelineRecorder {
     /// The index of a stamp already kept (with lanes every event is), else kept now.
     private func stampIndex(_ st: TimelineStamp) -> Int {
         if !stamps.sparse { return st.order - 1 }
-        return stamps.append(st)
+        return stamps.append(st, dates)
     }
 
     /// What the instance's lane is, from what its class logs in the input (`LaneKind`).
@@ -911,7 +923,7 @@ final class TimelineRecorder {
         // Sessions without events are not shown; the others are numbered in the order they began.
         let sessions = done
         done = []
-        stamps.shrink()
+        stamps.freeze(dates)
         lanesDone.shrinkToFit()
         callbacks.shrinkToFit()
         intervals.shrinkToFit()
