@@ -994,6 +994,9 @@ extension RecordedSessions {
         return base
     }
 
+    /// The id of session `k` (0-based), without building it when compact (its ids are 1, 2, …).
+    func id(at k: Int) -> Int { compact == nil ? self[k].id : k + 1 }
+
     /// The lines of session `k`'s (0-based) first and last events.
     func lineSpan(_ k: Int) -> (first: Int, last: Int) {
         if let c = compact { return (c.stamps.line(c.sessions[k].first), c.stamps.line(c.sessions[k].last)) }

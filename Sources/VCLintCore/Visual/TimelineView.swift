@@ -52,7 +52,7 @@ public struct TimelineInput: Sendable {
             if byWarning[line] == nil { byWarning[line] = session }
         }
         timeBase = sessions.earliestSeconds
-        let firstID = sessions.isEmpty ? nil : sessions.compact == nil ? sessions[0].id : 1
+        let firstID = sessions.isEmpty ? nil : sessions.id(at: 0)
         var placements = [Placement?](repeating: nil, count: findings.count)
         var spanned: [(line: Int, finding: Int)] = []
         for (k, f) in findings.enumerated() {
@@ -71,7 +71,7 @@ public struct TimelineInput: Sendable {
         if !spanned.isEmpty {
             spanned.sort { $0.line < $1.line }
             let spans = sessions.indices.map { sessions.lineSpan($0) }
-            let ids = sessions.compact == nil ? sessions.map(\.id) : sessions.indices.map { $0 + 1 }
+            let ids = sessions.indices.map { sessions.id(at: $0) }
             let starts = sessions.indices.sorted { spans[$0].first < spans[$1].first }
             var begun = MinHeap<Int, Int>()
             var next = 0
