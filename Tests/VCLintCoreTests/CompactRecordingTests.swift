@@ -79,4 +79,21 @@ import Testing
             }
         }
     }
+
+    /// The report draws its sessions in batches, on several threads: the page is the same whatever
+    /// the batch, across files and within one.
+    @Test func theReportIsTheSameWhateverTheBatch() {
+        let many = timelineInput(text: BoundedViewsTests.onePIDPerLine(700), path: "many.log")
+        let few = timelineInput(text: BoundedViewsTests.onePIDPerLine(3), path: "few.log")
+        let empty = timelineInput(text: "noise\n", path: "empty.log")
+        let inputs = [few, empty, many, few]
+        let leaks = LeakReport(inputs: inputs, graceSeconds: 3)
+        var page = HTMLReport(inputs: inputs, leaks: leaks)
+        let whole = page.render()
+        #expect(whole.components(separatedBy: "<svg class=\"lanes\"").count - 1 == 706)
+        for batch in [1, 2, 7, 699, 5000] {
+            page.batch = batch
+            #expect(page.render() == whole, "batch \(batch)")
+        }
+    }
 }
