@@ -112,20 +112,20 @@ out=$(mktemp -d)
 run lint-pids-40k 64 1 "$pids"
 run lint-files-100k 384 20 "$many"
 command=timeline
-run timeline-pids-40k 160 3 "$pids"
-run timeline-trace-pids-40k 160 3 "$pids" --format chrome-trace
-run timeline-files-100k 1024 30 "$many"
-run timeline-trace-files-100k 1024 40 "$many" --format chrome-trace
+run timeline-pids-40k 64 1 "$pids"
+run timeline-trace-pids-40k 64 3 "$pids" --format chrome-trace
+run timeline-files-100k 768 30 "$many"
+run timeline-trace-files-100k 768 40 "$many" --format chrome-trace
 run timeline-trace-findings-661k 256 30 "$findings" --format chrome-trace
 command=report
-run report-pids-40k 160 5 "$pids" --output "$out/report.html"
-run report-files-100k 1024 60 "$many" --output "$out/report.html"
+run report-pids-40k 64 1 "$pids" --output "$out/report.html"
+run report-files-100k 768 40 "$many" --output "$out/report.html"
 run report-findings-661k 384 15 "$findings" --output "$out/report.html"
 command=leaks
-run leaks-pids-40k 96 2 "$pids"
+run leaks-pids-40k 64 2 "$pids"
 run leaks-files-100k 640 20 "$many"
 command=inspect
-run inspect-pids-40k 96 2 "$pids"
+run inspect-pids-40k 64 2 "$pids"
 run inspect-files-100k 1024 20 "$many"
 rm -rf "$out"
 exit $failed

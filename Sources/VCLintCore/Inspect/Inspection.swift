@@ -256,7 +256,7 @@ final class InspectRecorder: LineObserver {
     }
 
     func inspection(stats: InputStats, recording: TimelineRecording?) -> Inspection {
-        var envelopes: [Inspection.Envelope] = stats.formats.sorted { $0.value > $1.value }.map {
+        var envelopes: [Inspection.Envelope] = stats.formats.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.rawValue < $1.key.rawValue }.map {
             Inspection.Envelope(format: $0.key, lines: $0.value, example: envelopeExamples[$0.key])
         }
         let enveloped = stats.formats.filter { $0.key != .bare }.values.reduce(0, +)

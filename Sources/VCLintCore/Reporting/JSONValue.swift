@@ -86,6 +86,12 @@ public enum JSONValue: Sendable, Equatable {
     /// command anywhere on a line.
     static func escape(_ s: String, into out: inout String) {
         out += "\""
+        if isPlain(s) {
+            // Nothing to escape (most keys, labels and class names): appended whole.
+            out += s
+            out += "\""
+            return
+        }
         var hashes = 0
         for u in s.unicodeScalars {
             defer { hashes = u == "#" ? hashes + 1 : 0 }
@@ -106,6 +112,22 @@ public enum JSONValue: Sendable, Equatable {
             }
         }
         out += "\""
+    }
+}
+
+extension JSONValue {
+    /// Whether `escape` would copy `s` as it is: no `"`, `\\`, `[`, control character or scalar
+    /// that `TerminalText` escapes.
+    static func isPlain(_ s: String) -> Bool {
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0x22, 0x5C, 0x5B: return false
+            case 0x20...0x7E: continue
+            case 0x80...: if TerminalText.escaped(u) { return false }
+            default: return false
+            }
+        }
+        return true
     }
 }
 

@@ -181,7 +181,7 @@ public enum RuleRegistry {
 enum Wording {
     static func seconds(_ s: Double) -> String {
         let r = (s * 10).rounded() / 10
-        return String(format: "%.1f s", r)
+        return DecimalText.oneDecimal(r) + " s"
     }
 
     static func reason(_ r: IncompleteReason) -> String {

@@ -43,22 +43,47 @@ public struct LogTime: Sendable, Equatable {
     /// ISO 8601 text, with the offset when the log has one (`2020-04-01T16:30:45.465638+08:00`);
     /// syslog lines have no year and use the year-less form `--04-01T16:30:45`.
     public var iso: String {
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        var out = year == 0 ? "--" : pad(Int(year), 4) + "-"
-        out += pad(Int(month), 2) + "-" + pad(Int(day), 2) + "T" + pad(Int(hour), 2) + ":" + pad(Int(minute), 2) + ":" + pad(Int(second), 2)
-        if fractionDigits > 0 { out += "." + pad(Int(fraction), Int(fractionDigits)) }
-        if let o = offsetMinutes {
-            if o == Int16.min {
-                out += "Z"
-            } else {
-                let a = abs(Int(o))
-                out += (o < 0 ? "-" : "+") + pad(a / 60, 2) + ":" + pad(a % 60, 2)
+        // Written as bytes: the views ask for it once per event and per session.
+        var out: [UInt8] = []
+        out.reserveCapacity(40)
+        func pad(_ v: Int, _ width: Int) {
+            if v < 0 || v >= 1_000_000_000_000 {
+                // As `String(v)` writes it (the fields are far smaller).
+                let s = Array(String(v).utf8)
+                for _ in s.count..<max(s.count, width) { out.append(0x30) }
+                out.append(contentsOf: s)
+                return
+            }
+            var digits = 1, p = 10
+            while v >= p { digits += 1; p *= 10 }
+            for _ in digits..<max(digits, width) { out.append(0x30) }
+            p /= 10
+            var x = v
+            for _ in 0..<digits {
+                out.append(UInt8(0x30 + x / p))
+                x %= p
+                p /= 10
             }
         }
-        return out
+        if year == 0 {
+            out += [0x2D, 0x2D]  // --
+        } else {
+            pad(Int(year), 4)
+            out.append(0x2D)
+        }
+        pad(Int(month), 2); out.append(0x2D); pad(Int(day), 2); out.append(0x54)  // T
+        pad(Int(hour), 2); out.append(0x3A); pad(Int(minute), 2); out.append(0x3A); pad(Int(second), 2)
+        if fractionDigits > 0 { out.append(0x2E); pad(Int(fraction), Int(fractionDigits)) }
+        if let o = offsetMinutes {
+            if o == Int16.min {
+                out.append(0x5A)  // Z
+            } else {
+                let a = abs(Int(o))
+                out.append(o < 0 ? 0x2D : 0x2B)
+                pad(a / 60, 2); out.append(0x3A); pad(a % 60, 2)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func == (a: LogTime, b: LogTime) -> Bool { a.seconds == b.seconds && a.iso == b.iso }

@@ -44,14 +44,27 @@ enum PackedTime {
                 | UInt64(t.second) << fractionBits | UInt64(t.fraction)
         }
 
-        func unpack(_ v: UInt64) -> LogTime {
-            let date = dates.dates[Int(v >> dateShift & 0xFFFF)]
-            var t = LogTime(seconds: 0, year: Int(date.year), month: Int(date.month), day: Int(date.day),
-                            hour: Int(v >> 42 & 0x1F), minute: Int(v >> 36 & 0x3F), second: Int(v >> fractionBits & 0x3F),
-                            fraction: UInt32(v & (1 << fractionBits - 1)), fractionDigits: Int(date.digits),
-                            offsetMinutes: date.offset)
-            t.seconds = t.fieldSeconds
-            return t
-        }
+        func unpack(_ v: UInt64) -> LogTime { PackedTime.unpack(v, dates.dates) }
+
+        /// The dates packed so far, as a value that unpacks the same times: what a recording
+        /// keeps once its input is read, without the table's index.
+        func frozen() -> Dates { Dates(list: dates.dates) }
+    }
+
+    /// A table's dates, fixed (`Table.frozen()`).
+    struct Dates: Sendable {
+        var list: [DateKey] = []
+
+        func unpack(_ v: UInt64) -> LogTime { PackedTime.unpack(v, list) }
+    }
+
+    static func unpack(_ v: UInt64, _ dates: [DateKey]) -> LogTime {
+        let date = dates[Int(v >> dateShift & 0xFFFF)]
+        var t = LogTime(seconds: 0, year: Int(date.year), month: Int(date.month), day: Int(date.day),
+                        hour: Int(v >> 42 & 0x1F), minute: Int(v >> 36 & 0x3F), second: Int(v >> fractionBits & 0x3F),
+                        fraction: UInt32(v & (1 << fractionBits - 1)), fractionDigits: Int(date.digits),
+                        offsetMinutes: date.offset)
+        t.seconds = t.fieldSeconds
+        return t
     }
 }

@@ -40,7 +40,7 @@ public final class TimelineBuilder {
         self.options = options
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
-        if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes) }
+        if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times) }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {

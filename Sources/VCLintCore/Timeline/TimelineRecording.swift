@@ -187,36 +187,321 @@ public struct UnjudgedClass: Sendable, Equatable {
 
 /// The timeline of one input.
 public struct TimelineRecording: Sendable {
-    public var sessions: [RecordedSession]
+    /// Held compactly (`CompactTimeline`) and made whole one session at a time as they are read.
+    public var sessions: RecordedSessions
     public var leaks: [LeakRecord]
     public var unjudgedClasses: [UnjudgedClass]
+
+    public init(sessions: [RecordedSession], leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass]) {
+        self.init(recorded: RecordedSessions(sessions), leaks: leaks, unjudgedClasses: unjudgedClasses)
+    }
+
+    init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass]) {
+        self.sessions = sessions
+        self.leaks = leaks
+        self.unjudgedClasses = unjudgedClasses
+    }
 }
 
-/// Collects the timeline while the state machine runs (hooks in `SessionTimeline`).
+/// The sessions of a recording. A recorder's are stored as `CompactTimeline` (tens of bytes per
+/// event and per instance, nothing per empty list) and each `RecordedSession` is built when it is
+/// read, so the views hold one session's values at a time, never the whole input's.
+public struct RecordedSessions: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private enum Storage: Sendable {
+        case values([RecordedSession])
+        case compact(CompactTimeline)
+    }
+    private let storage: Storage
+
+    public init(_ sessions: [RecordedSession]) { storage = .values(sessions) }
+    public init(arrayLiteral sessions: RecordedSession...) { storage = .values(sessions) }
+    init(_ compact: CompactTimeline) { storage = .compact(compact) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int {
+        switch storage {
+        case .values(let v): return v.count
+        case .compact(let c): return c.sessionCount
+        }
+    }
+
+    public subscript(position: Int) -> RecordedSession {
+        switch storage {
+        case .values(let v): return v[position]
+        case .compact(let c): return c.session(at: position)
+        }
+    }
+
+    /// The compact store, when the sessions come from a recorder (the views read some facts from
+    /// it without building sessions).
+    var compact: CompactTimeline? {
+        if case .compact(let c) = storage { return c }
+        return nil
+    }
+}
+
+/// Where a recording keeps its events' stamps: an event's line, its order among the input's events
+/// and its time, in 16 to 24 bytes. A stamp is named by its index here. Times are packed by the
+/// input's own table of dates (`Instrumentation.times`) while it is read, and unpacked by the
+/// dates it had at the end (`freeze`).
+struct StampTable: Sendable {
+    private(set) var lines: [Int] = []
+    /// Empty when every event is kept as it comes (swimlanes): the order is then the index + 1.
+    private(set) var orders: [Int] = []
+    /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `whole`.
+    private(set) var times: [UInt64] = []
+    private(set) var whole: [Int: LogTime] = [:]
+    private(set) var dates = PackedTime.Dates()
+    /// Whether orders are stored (not every event is kept).
+    let sparse: Bool
+
+    init(sparse: Bool) { self.sparse = sparse }
+
+    var count: Int { lines.count }
+
+    mutating func append(_ st: TimelineStamp, _ table: PackedTime.Table) -> Int {
+        let k = lines.count
+        lines.append(st.line)
+        if sparse { orders.append(st.order) }
+        if let t = st.time {
+            if let packed = table.pack(t) {
+                times.append(packed)
+            } else {
+                times.append(PackedTime.elsewhere)
+                whole[k] = t
+            }
+        } else {
+            times.append(0)
+        }
+        return k
+    }
+
+    func line(_ k: Int) -> Int { lines[k] }
+    func order(_ k: Int) -> Int { sparse ? orders[k] : k + 1 }
+    func time(_ k: Int) -> LogTime? {
+        let v = times[k]
+        if v == 0 { return nil }
+        if v == PackedTime.elsewhere { return whole[k] }
+        return dates.unpack(v)
+    }
+    /// The time of stamp `k` while the input is read, by its table of dates.
+    func time(_ k: Int, _ table: PackedTime.Table) -> LogTime? {
+        let v = times[k]
+        if v == 0 { return nil }
+        if v == PackedTime.elsewhere { return whole[k] }
+        return table.unpack(v)
+    }
+
+    /// A time packed as `times` holds them; nil for 0 and `PackedTime.elsewhere`.
+    func unpack(_ v: UInt64) -> LogTime? {
+        v == 0 || v == PackedTime.elsewhere ? nil : dates.unpack(v)
+    }
+
+    func stamp(_ k: Int) -> TimelineStamp { TimelineStamp(line: lines[k], order: order(k), time: time(k)) }
+
+    /// The input is read: times are unpacked by the table's dates from now on.
+    mutating func freeze(_ table: PackedTime.Table) {
+        dates = table.frozen()
+        lines.shrinkToFit()
+        orders.shrinkToFit()
+        times.shrinkToFit()
+    }
+}
+
+extension Array {
+    /// Drops spare capacity: a list grown by appending holds up to twice what it needs.
+    mutating func shrinkToFit() {
+        if capacity > count + count / 8 + 4 { self = Array(self) }
+    }
+}
+
+/// A recorder's sessions, as flat lists shared by all sessions of the input: per session and per
+/// instance a record of fixed size with ranges into the lists of callbacks and state intervals;
+/// transitions, warnings, removals and owners where a session or instance has any.
+final class CompactTimeline: Sendable {
+    struct Session {
+        /// Its serial among the input's sessions (the order they began in).
+        var serial: Int
+        var process: String
+        /// `Int.min`: none.
+        var pidValue: Int
+        var pid: Int? { pidValue == Int.min ? nil : pidValue }
+        var instances: Range<Int>
+        var first: Int, last: Int
+        /// Packed as a stamp's time (`StampTable.times`); a time that does not pack is in `endTimes`, by serial.
+        var endTime: UInt64
+        var events: Int
+        var hasTimes: Bool
+        /// Its transitions and warnings in `transitions` and `warnings`.
+        var transitionStart: Int
+        var warningStart: Int
+        var transitionCount: UInt32
+        var warningCount: UInt32
+    }
+
+    struct Lane {
+        var serial: Int
+        var className: String
+        var address: UInt64
+        var generation: Int
+        var callbackStart: Int
+        var callbackCount: Int32
+        var intervalCount: Int32
+        var intervalStart: Int
+        /// A stamp, -1: none.
+        var dealloc: Int
+        var dialect: Dialect
+        var kind: LaneKind
+        var deallocInstrumented: Bool
+        /// It has an entry in `laneExtras` (its removal, its owner).
+        var hasExtra: Bool
+
+        var label: String { "\(className)#\(generation)" }
+        var ref: ControllerRef { ControllerRef(className: className, address: address == 0 ? nil : address, instance: label) }
+    }
+
+    struct LaneExtra {
+        var removal: Removal?
+        var owner: ControllerRef?
+        var ownerReason: OwnerReason?
+    }
+
+    struct Transition {
+        var kind: TransitionKind
+        var start: Int, end: Int
+        var members: Range<Int>
+    }
+
+    struct Warning {
+        var kind: EventKind
+        var stamp: Int
+        var className: String
+        var text: String
+    }
+
+    let stamps: StampTable
+    let sessions: [Session]
+    let lanes: [Lane]
+    /// Per callback: its stamp << 8 | what it said of the parent << 6 | its kind.
+    let callbacks: [UInt64]
+    /// Per interval two values: its start << 4 | its state << 1 | open at end; its end.
+    let intervals: [UInt64]
+    /// Per transition member: its instance << 3 | direction, final direction, completed.
+    let members: [UInt64]
+    let transitions: [Transition]
+    let warnings: [Warning]
+    let laneExtras: [Int: LaneExtra]
+    /// Sessions' end times that do not pack, by the session's serial.
+    let endTimes: [Int: LogTime]
+
+    init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: [UInt64], intervals: [UInt64], members: [UInt64],
+         transitions: [Transition], warnings: [Warning], laneExtras: [Int: LaneExtra], endTimes: [Int: LogTime]) {
+        self.stamps = stamps
+        self.sessions = sessions
+        self.lanes = lanes
+        self.callbacks = callbacks
+        self.intervals = intervals
+        self.members = members
+        self.transitions = transitions
+        self.warnings = warnings
+        self.laneExtras = laneExtras
+        self.endTimes = endTimes
+    }
+
+    var sessionCount: Int { sessions.count }
+
+    static let kinds = EventKind.allCases
+    static let kindIndex: [EventKind: UInt64] = Dictionary(uniqueKeysWithValues: EventKind.allCases.enumerated().map { ($1, UInt64($0)) })
+    static let states = LaneState.allCases
+
+    static func packCallback(stamp: Int, kind: EventKind, toParent: Bool?) -> UInt64 {
+        let parent: UInt64 = toParent.map { $0 ? 2 : 1 } ?? 0
+        return UInt64(stamp) << 8 | parent << 6 | kindIndex[kind]!
+    }
+
+    func callback(_ v: UInt64) -> RecordedCallback {
+        let parent = v >> 6 & 3
+        return RecordedCallback(kind: Self.kinds[Int(v & 0x3F)], stamp: stamps.stamp(Int(v >> 8)), toParent: parent == 0 ? nil : parent == 2)
+    }
+
+    static func packInterval(state: LaneState, start: Int, end: Int, openAtEnd: Bool) -> (UInt64, UInt64) {
+        (UInt64(start) << 4 | UInt64(states.firstIndex(of: state)!) << 1 | (openAtEnd ? 1 : 0), UInt64(end))
+    }
+
+    /// The stamps of a lane's callbacks, in order, without building them.
+    func callbackStamps(_ lane: Lane) -> LazyMapSequence<Range<Int>, Int> {
+        (lane.callbackStart..<(lane.callbackStart + Int(lane.callbackCount))).lazy.map { Int(self.callbacks[$0] >> 8) }
+    }
+
+    func instance(_ j: Int) -> RecordedInstance {
+        let l = lanes[j]
+        let cbs = (l.callbackStart..<(l.callbackStart + Int(l.callbackCount))).map { callback(callbacks[$0]) }
+        var ivs: [StateInterval] = []
+        ivs.reserveCapacity(Int(l.intervalCount))
+        for k in 0..<Int(l.intervalCount) {
+            let a = intervals[l.intervalStart + 2 * k], b = intervals[l.intervalStart + 2 * k + 1]
+            ivs.append(StateInterval(state: Self.states[Int(a >> 1 & 7)], start: stamps.stamp(Int(a >> 4)), end: stamps.stamp(Int(b)), openAtEnd: a & 1 == 1))
+        }
+        let extra = l.hasExtra ? laneExtras[j] : nil
+        return RecordedInstance(
+            id: l.serial, controller: l.ref, kind: l.kind, dialect: l.dialect, callbacks: cbs, intervals: ivs,
+            removal: extra?.removal, dealloc: l.dealloc >= 0 ? stamps.stamp(l.dealloc) : nil, deallocInstrumented: l.deallocInstrumented,
+            owner: extra?.owner, ownerReason: extra?.ownerReason)
+    }
+
+    func session(at k: Int) -> RecordedSession {
+        let s = sessions[k]
+        let instances = s.instances.map { instance($0) }
+        var transitions: [RecordedTransition] = []
+        let ts = self.transitions[s.transitionStart..<(s.transitionStart + Int(s.transitionCount))]
+        if !ts.isEmpty {
+                var labelOf: [Int: String] = [:]
+                for i in instances { labelOf[i.id] = labelOf[i.id] ?? i.controller.instance }
+                for (n, t) in ts.enumerated() {
+                    let ms = t.members.map { m -> RecordedTransition.Member in
+                        let v = members[m]
+                        let serial = Int(v >> 3)
+                        return RecordedTransition.Member(instance: serial, label: labelOf[serial] ?? "",
+                                                         direction: v & 4 != 0 ? .appear : .disappear,
+                                                         finalDirection: v & 2 != 0 ? .appear : .disappear, completed: v & 1 != 0)
+                    }
+                    transitions.append(RecordedTransition(id: n + 1, kind: t.kind, start: stamps.stamp(t.start), end: stamps.stamp(t.end), members: ms))
+                }
+        }
+        let warnings = self.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))].map {
+            RecordedWarning(kind: $0.kind, stamp: stamps.stamp($0.stamp), className: $0.className, text: $0.text)
+        }
+        return RecordedSession(
+            id: k + 1, process: s.process, pid: s.pid, instances: instances, transitions: transitions, warnings: warnings,
+            firstEvent: stamps.stamp(s.first), lastEvent: stamps.stamp(s.last), endTime: stamps.unpack(s.endTime) ?? endTimes[s.serial],
+            eventCount: s.events, hasTimes: s.hasTimes)
+    }
+}
+
+/// Collects the timeline while the state machine runs (hooks in `SessionTimeline`). What an open
+/// session draws is kept per instance while it runs; when the session ends it is moved into the
+/// input's flat lists (`CompactTimeline`) and the session's own objects are released.
 final class TimelineRecorder {
     final class InstanceLog {
         let instance: Instance
-        let session: Int
-        var callbacks: [RecordedCallback] = []
-        var intervals: [StateInterval] = []
+        /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
+        var callbacks: [UInt64] = []
+        var intervals: [UInt64] = []
         var openState: LaneState?
-        var openStart: TimelineStamp?
+        var openStart = -1
         var beenOnScreen = false
-        var dealloc: TimelineStamp?
-        var deallocJudgedInSession = false
+        /// A stamp, -1: none.
+        var dealloc = -1
         var lastPresentMarker = 0
         var lastDismissMarker = 0
         var lastToParent = 0
         var lastFromParent = 0
-        /// What the latest callback said of the parent (willMove/didMove), kept when callbacks are not.
-        var lastToParentValue: Bool?
+        /// Which kinds of callback it has recorded (without lanes: one of each), a bit per kind.
+        var kinds: UInt64 = 0
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
         var viewShown: Bool?
 
-        init(_ instance: Instance, session: Int) {
-            self.instance = instance
-            self.session = session
-        }
+        init(_ instance: Instance) { self.instance = instance }
     }
 
     final class SessionLog {
@@ -225,8 +510,7 @@ final class TimelineRecorder {
         let pid: Int?
         var instances: [InstanceLog] = []
         var transitions: [RecordedTransition] = []
-        var transitionMembers: [[Int]] = []
-        var warnings: [RecordedWarning] = []
+        var warnings: [CompactTimeline.Warning] = []
         var first: TimelineStamp?
         var last: TimelineStamp?
         var endTime: LogTime?
@@ -250,44 +534,80 @@ final class TimelineRecorder {
     let lanes: Bool
     private var order = 0
     private var current = TimelineStamp(line: 0, order: 0, time: nil)
-    private var sessions: [SessionLog] = []
+    /// The stamp of `current` in `stamps`, -1: not kept yet.
+    private var currentKept = -1
+    /// What the latest callback said of the parent (willMove/didMove), for `applied`.
+    private var latestToParent: Bool?
+    /// The open sessions and their instances.
     private var sessionBySerial: [Int: SessionLog] = [:]
     private var instances: [Int: InstanceLog] = [:]
 
-    init(lanes: Bool = true) { self.lanes = lanes }
+    // The flat lists (`CompactTimeline`).
+    private var stamps: StampTable
+    /// The input's dates (`Instrumentation.times`), by which times are packed while it is read.
+    private let dates: PackedTime.Table
+    /// The sessions moved into the flat lists, in the order they ended.
+    private var done: [CompactTimeline.Session] = []
+    private var lanesDone: [CompactTimeline.Lane] = []
+    /// Per lane: its class's entry (its kind is decided by the whole input) and whether the
+    /// session judged its dealloc.
+    private var laneEntries: [Instrumentation.ClassEntry] = []
+    private var laneJudgedInSession: [Bool] = []
+    private var callbacks: [UInt64] = []
+    private var intervals: [UInt64] = []
+    private var members: [UInt64] = []
+    private var transitionsDone: [CompactTimeline.Transition] = []
+    private var warningsDone: [CompactTimeline.Warning] = []
+    private var laneExtras: [Int: CompactTimeline.LaneExtra] = [:]
+    private var endTimes: [Int: LogTime] = [:]
 
-    func begin(session serial: Int, process: String, pid: Int?) {
-        let s = SessionLog(serial: serial, process: process, pid: pid)
-        sessions.append(s)
-        sessionBySerial[serial] = s
+    /// `dates`: the input's (`Instrumentation.times`).
+    init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {
+        self.lanes = lanes
+        self.dates = dates
+        stamps = StampTable(sparse: !lanes)
     }
 
-    private func stamp(_ e: Event, _ s: SessionLog) -> TimelineStamp {
+    func begin(session serial: Int, process: String, pid: Int?) {
+        sessionBySerial[serial] = SessionLog(serial: serial, process: process, pid: pid)
+    }
+
+    private func stamp(_ e: Event, _ s: SessionLog) {
         order += 1
         current = TimelineStamp(line: e.line, order: order, time: e.time)
+        currentKept = -1
+        // With lanes every event is kept (a callback or a warning), in order.
+        if lanes { currentKept = stamps.append(current, dates) }
         if s.first == nil { s.first = current }
         s.last = current
         s.events += 1
         if e.time != nil { s.hasTimes = true }
-        return current
     }
+
+    /// The index of the current event's stamp, kept now if it was not.
+    private func keepCurrent() -> Int {
+        if currentKept < 0 { currentKept = stamps.append(current, dates) }
+        return currentKept
+    }
+
+    private func stampLine(_ k: Int) -> Int { stamps.line(k) }
 
     func warning(_ e: Event, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
-        let st = stamp(e, s)
+        stamp(e, s)
         guard lanes else { return }
-        s.warnings.append(RecordedWarning(kind: e.kind, stamp: st, className: e.className, text: e.text ?? ""))
+        s.warnings.append(CompactTimeline.Warning(kind: e.kind, stamp: keepCurrent(), className: e.className, text: e.text ?? ""))
     }
 
     /// An event routed to `inst`, before the state machine applies it.
     func callback(_ e: Event, _ inst: Instance, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
-        let st = stamp(e, s)
+        stamp(e, s)
         let log: InstanceLog
         if let known = instances[inst.serial] {
             log = known
         } else {
-            log = InstanceLog(inst, session: serial)
+            log = InstanceLog(inst)
             instances[inst.serial] = log
             s.instances.append(log)
         }
@@ -299,22 +619,24 @@ final class TimelineRecorder {
             case .unknown: toParent = nil
             }
         }
-        log.lastToParentValue = toParent
-        if lanes || !log.callbacks.contains(where: { $0.kind == e.kind }) {
-            log.callbacks.append(RecordedCallback(kind: e.kind, stamp: st, toParent: toParent))
+        latestToParent = toParent
+        let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
+        if lanes || log.kinds & bit == 0 {
+            log.kinds |= bit
+            log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: toParent))
         }
     }
 
     /// After the state machine applied the event: the instance's lane and late markers.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
         guard let log = instances[inst.serial], let s = sessionBySerial[serial] else { return }
-        let st = current
         guard lanes else {
-            if log.dealloc == nil, !inst.isAlive { log.dealloc = st }
+            if log.dealloc < 0, !inst.isAlive { log.dealloc = keepCurrent() }
             return
         }
+        let st = keepCurrent()
         if e.kind.isViewAppearance { log.viewShown = e.kind == .onAppear }
-        if log.dealloc == nil {
+        if log.dealloc < 0 {
             if !inst.isAlive {
                 close(log, at: st, openAtEnd: false)
                 log.dealloc = st
@@ -334,7 +656,7 @@ final class TimelineRecorder {
         case .dismissBegin, .dismissEnd:
             log.lastDismissMarker = e.line
         case .willMoveToParent, .didMoveToParent:
-            switch log.lastToParentValue {
+            switch latestToParent {
             case true?: log.lastToParent = e.line
             case false?: log.lastFromParent = e.line
             case nil:
@@ -348,7 +670,7 @@ final class TimelineRecorder {
         }
         // Completion blocks and didMove come after the callbacks they complete: they tell what the
         // last transition was when it could not tell by itself.
-        if [.presentEnd, .dismissEnd, .didMoveToParent].contains(e.kind) { refineLast(s, with: e.kind, log: log) }
+        if e.kind == .presentEnd || e.kind == .dismissEnd || e.kind == .didMoveToParent { refineLast(s, with: e.kind, log: log) }
     }
 
     private func laneState(_ inst: Instance, _ log: InstanceLog) -> LaneState {
@@ -367,11 +689,13 @@ final class TimelineRecorder {
         }
     }
 
-    private func close(_ log: InstanceLog, at end: TimelineStamp, openAtEnd: Bool) {
-        guard let state = log.openState, let start = log.openStart else { return }
-        log.intervals.append(StateInterval(state: state, start: start, end: end, openAtEnd: openAtEnd))
+    private func close(_ log: InstanceLog, at end: Int, openAtEnd: Bool) {
+        guard let state = log.openState, log.openStart >= 0 else { return }
+        let (a, b) = CompactTimeline.packInterval(state: state, start: log.openStart, end: end, openAtEnd: openAtEnd)
+        log.intervals.append(a)
+        log.intervals.append(b)
         log.openState = nil
-        log.openStart = nil
+        log.openStart = -1
     }
 
     struct SettleFacts {
@@ -388,21 +712,24 @@ final class TimelineRecorder {
         guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
         let members = t.members.map { m in
             RecordedTransition.Member(
-                instance: m.instance.serial, label: m.instance.label,
+                instance: m.instance.serial, label: "",
                 direction: m.initialDirection == .appear ? .appear : .disappear,
                 finalDirection: m.direction == .appear ? .appear : .disappear,
                 completed: m.done)
         }
         // Its extent: from the earliest will-callback of a member to its latest callback.
         func find(_ line: Int, _ serial: Int) -> TimelineStamp? {
-            instances[serial]?.callbacks.last(where: { $0.stamp.line == line })?.stamp
+            guard let log = instances[serial],
+                  let v = log.callbacks.last(where: { stampLine(Int($0 >> 8)) == line }) else { return nil }
+            let k = Int(v >> 8)
+            // While the input is read the table unpacks its times (the frozen dates come at its end).
+            return TimelineStamp(line: stamps.line(k), order: stamps.order(k), time: stamps.time(k, dates))
         }
         guard let from = t.members.compactMap({ find($0.will.line, $0.instance.serial) }).min(by: { $0.order < $1.order }) else { return }
         var to = current.line == t.lastLine ? current : (t.members.lazy.compactMap { find(t.lastLine, $0.instance.serial) }.first ?? from)
         if to.order < from.order { to = from }
         let kind = classify(t, members, s, facts)
         s.transitions.append(RecordedTransition(id: s.transitions.count + 1, kind: kind, start: from, end: to, members: members))
-        s.transitionMembers.append(members.map(\.instance))
     }
 
     private func marker(_ members: [RecordedTransition.Member], _ s: SessionLog, upTo line: Int,
@@ -483,73 +810,210 @@ final class TimelineRecorder {
         }
     }
 
-    /// The session ended: lanes still open end with it.
+    /// The session ended: lanes still open end with it, and it moves into the flat lists.
     func finished(session serial: Int, deallocDialects: Set<Dialect>, lastTime: LogTime?) {
         guard let s = sessionBySerial[serial] else { return }
         s.endTime = lastTime
-        let end = s.last ?? current
-        for log in s.instances {
-            if log.dealloc == nil { close(log, at: end, openAtEnd: true) }
-            log.deallocJudgedInSession = deallocDialects.contains(log.instance.dialect.family)
+        var end = -1
+        for log in s.instances where log.dealloc < 0 && log.openState != nil {
+            if end < 0 { end = s.last.map { stampIndex($0) } ?? keepCurrent() }
+            close(log, at: end, openAtEnd: true)
         }
+        move(s, judged: { deallocDialects.contains($0.instance.dialect.family) })
+    }
+
+    /// Moves a session's lanes, transitions and warnings into the flat lists and releases its logs
+    /// (and with them its instances).
+    private func move(_ s: SessionLog, judged: (InstanceLog) -> Bool) {
+        sessionBySerial[s.serial] = nil
+        let laneStart = lanesDone.count
+        for log in s.instances {
+            let i = log.instance
+            instances[i.serial] = nil
+            var extra = CompactTimeline.LaneExtra()
+            extra.removal = i.removal
+            if let owner = i.owner {
+                extra.owner = owner.ref
+                extra.ownerReason = i.ownerReason
+            }
+            let hasExtra = extra.removal != nil || extra.owner != nil
+            if hasExtra { laneExtras[lanesDone.count] = extra }
+            lanesDone.append(CompactTimeline.Lane(
+                serial: i.serial, className: i.className, address: i.address ?? 0, generation: i.generation,
+                callbackStart: callbacks.count, callbackCount: Int32(log.callbacks.count),
+                intervalCount: Int32(log.intervals.count / 2), intervalStart: intervals.count,
+                dealloc: log.dealloc, dialect: i.dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
+            laneEntries.append(i.entry)
+            laneJudgedInSession.append(judged(log))
+            callbacks.append(contentsOf: log.callbacks)
+            intervals.append(contentsOf: log.intervals)
+        }
+        guard let first = s.first, let last = s.last else { return }
+        let transitionStart = transitionsDone.count, warningStart = warningsDone.count
+        warningsDone.append(contentsOf: s.warnings)
+        for t in s.transitions {
+            let start = members.count
+            for m in t.members {
+                members.append(UInt64(m.instance) << 3 | (m.direction == .appear ? 4 : 0) | (m.finalDirection == .appear ? 2 : 0) | (m.completed ? 1 : 0))
+            }
+            transitionsDone.append(CompactTimeline.Transition(kind: t.kind, start: stampIndex(t.start), end: stampIndex(t.end), members: start..<members.count))
+        }
+        // The end time is packed like the events' times.
+        var endTime: UInt64 = 0
+        if let t = s.endTime {
+            endTime = dates.pack(t) ?? PackedTime.elsewhere
+            if endTime == PackedTime.elsewhere { endTimes[s.serial] = t }
+        }
+        done.append(CompactTimeline.Session(
+            serial: s.serial, process: s.process, pidValue: s.pid ?? Int.min, instances: laneStart..<lanesDone.count,
+            first: stampIndex(first), last: stampIndex(last), endTime: endTime, events: s.events, hasTimes: s.hasTimes,
+            transitionStart: transitionStart, warningStart: warningStart,
+            transitionCount: UInt32(s.transitions.count), warningCount: UInt32(s.warnings.count)))
+    }
+
+    /// The index of a stamp already kept (with lanes every event is), else kept now.
+    private func stampIndex(_ st: TimelineStamp) -> Int {
+        if !stamps.sparse { return st.order - 1 }
+        return stamps.append(st, dates)
     }
 
     /// What the instance's lane is, from what its class logs in the input (`LaneKind`).
-    static func laneKind(_ i: Instance) -> LaneKind {
-        let kinds = i.entry.kinds
+    static func laneKind(_ entry: Instrumentation.ClassEntry) -> LaneKind {
+        let kinds = entry.kinds
         if kinds.contains(.onAppear) || kinds.contains(.onDisappear) { return .view }
         // The timeline's own test (docs/lifecycle.md#objects), on what the class logged in the whole input.
-        return i.entry.isObjectClass ? .object : .controller
+        return entry.isObjectClass ? .object : .controller
     }
 
     /// The recording, once every session has finished.
     func result(observations: ObservationList, instrumentation: Instrumentation) -> TimelineRecording {
-        var labelSession: [String: Int] = [:]
-        var out: [RecordedSession] = []
+        // A session that never finished (its input stopped midway) is moved as it stands.
+        for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, judged: { _ in false }) }
+        done.sort { $0.serial < $1.serial }
         var perClass: [String: (instances: Int, removed: Int, judged: Bool)] = [:]
-        for s in sessions where s.first != nil {
-            let id = out.count + 1
-            var insts: [RecordedInstance] = []
-            for log in s.instances {
-                let i = log.instance
-                let kind = Self.laneKind(i)
-                // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
-                let judged = kind == .object ? instrumentation.logs(i.className, .dealloc)
-                    : log.deallocJudgedInSession || instrumentation.logs(i.className, .dealloc)
-                let owner = kind == .object ? i.owner : nil
-                insts.append(RecordedInstance(
-                    id: i.serial, controller: i.ref, kind: kind, dialect: i.dialect, callbacks: log.callbacks, intervals: log.intervals,
-                    removal: i.removal, dealloc: log.dealloc, deallocInstrumented: judged,
-                    owner: owner?.ref, ownerReason: owner == nil ? nil : i.ownerReason))
-                labelSession[i.label] = id
-                // A view is a value: it has no dealloc to judge.
-                if kind == .view { continue }
-                var c = perClass[i.className] ?? (0, 0, false)
-                c.instances += 1
-                if i.removal != nil && log.dealloc == nil { c.removed += 1 }
-                c.judged = c.judged || judged
-                perClass[i.className] = c
+        // Kinds are decided once per class, by what it logged in the whole input.
+        var kindOf: [ObjectIdentifier: LaneKind] = [:]
+        var deallocLogged: [ObjectIdentifier: Bool] = [:]
+        for j in lanesDone.indices {
+            let entry = laneEntries[j]
+            let key = ObjectIdentifier(entry)
+            let kind: LaneKind
+            if let known = kindOf[key] { kind = known } else { kind = Self.laneKind(entry); kindOf[key] = kind }
+            let logs: Bool
+            if let known = deallocLogged[key] { logs = known } else { logs = instrumentation.logs(entry.name, .dealloc); deallocLogged[key] = logs }
+            // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
+            let judged = kind == .object ? logs : laneJudgedInSession[j] || logs
+            lanesDone[j].kind = kind
+            lanesDone[j].deallocInstrumented = judged
+            if kind != .object, lanesDone[j].hasExtra, laneExtras[j]?.owner != nil {
+                laneExtras[j]?.owner = nil
+                laneExtras[j]?.ownerReason = nil
             }
-            out.append(RecordedSession(
-                id: id, process: s.process, pid: s.pid, instances: insts, transitions: s.transitions,
-                warnings: s.warnings, firstEvent: s.first!, lastEvent: s.last!, endTime: s.endTime,
-                eventCount: s.events, hasTimes: s.hasTimes))
+            // A view is a value: it has no dealloc to judge.
+            if kind == .view { continue }
+            let removed = lanesDone[j].hasExtra && laneExtras[j]?.removal != nil
+            var c = perClass[entry.name] ?? (0, 0, false)
+            c.instances += 1
+            if removed && lanesDone[j].dealloc < 0 { c.removed += 1 }
+            c.judged = c.judged || judged
+            perClass[entry.name] = c
         }
+        laneEntries = []
+        laneJudgedInSession = []
+        // Sessions without events are not shown; the others are numbered in the order they began.
+        let sessions = done
+        done = []
+        stamps.freeze(dates)
+        lanesDone.shrinkToFit()
+        callbacks.shrinkToFit()
+        intervals.shrinkToFit()
+        let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
+                                      members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
         var leaks: [LeakRecord] = []
+        var labelSession: [String: Int]?
+        func session(of label: String) -> Int {
+            if labelSession == nil {
+                var index: [String: Int] = [:]
+                for (k, s) in sessions.enumerated() { for j in s.instances { index[compact.lanes[j].label] = k + 1 } }
+                labelSession = index
+            }
+            return labelSession?[label] ?? 0
+        }
         for o in observations {
             if let leak = o.fact as? ObjectLeak {
-                leaks.append(LeakRecord(controller: o.controller, session: labelSession[o.controller.instance] ?? 0, removal: leak.ownerGone,
+                leaks.append(LeakRecord(controller: o.controller, session: session(of: o.controller.instance), removal: leak.ownerGone,
                                         anchor: leak.ownerGone.anchor, will: nil, wentOn: leak.wentOn, confirmed: leak.confirmed,
                                         owner: leak.owner, made: leak.made))
                 continue
             }
             guard let leak = o.fact as? ControllerLeak else { continue }
-            leaks.append(LeakRecord(controller: o.controller, session: labelSession[o.controller.instance] ?? 0, removal: leak.removal,
+            leaks.append(LeakRecord(controller: o.controller, session: session(of: o.controller.instance), removal: leak.removal,
                                     anchor: leak.anchor, will: leak.will, wentOn: leak.wentOn, confirmed: leak.confirmed))
         }
         let unjudged = perClass.filter { !$0.value.judged }
             .map { UnjudgedClass(className: $0.key, instances: $0.value.instances, removedWithoutDealloc: $0.value.removed) }
             .sorted { $0.className < $1.className }
-        return TimelineRecording(sessions: out, leaks: leaks, unjudgedClasses: unjudged)
+        return TimelineRecording(recorded: RecordedSessions(compact), leaks: leaks, unjudgedClasses: unjudged)
+    }
+}
+
+extension RecordedSessions {
+    /// Each instance's session id, instance id and label, in session order: read from the compact
+    /// store without building sessions.
+    func forEachInstance(_ body: (_ session: Int, _ id: Int, _ label: String) -> Void) {
+        if let c = compact {
+            for (k, s) in c.sessions.enumerated() { for j in s.instances { body(k + 1, c.lanes[j].serial, c.lanes[j].label) } }
+            return
+        }
+        for s in self { for i in s.instances { body(s.id, i.id, i.controller.instance) } }
+    }
+
+    /// Each UIKit warning's session id and line, in session order.
+    func forEachWarning(_ body: (_ session: Int, _ line: Int) -> Void) {
+        if let c = compact {
+            for (k, s) in c.sessions.enumerated() where s.warningCount > 0 {
+                for w in c.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))] { body(k + 1, c.stamps.line(w.stamp)) }
+            }
+            return
+        }
+        for s in self { for w in s.warnings { body(s.id, w.stamp.line) } }
+    }
+
+    /// The earliest time of any callback or warning.
+    var earliestSeconds: Double? {
+        var base: Double?
+        if let c = compact {
+            for v in c.callbacks { if let t = c.stamps.time(Int(v >> 8)) { base = Swift.min(base ?? t.seconds, t.seconds) } }
+            for w in c.warnings { if let t = c.stamps.time(w.stamp) { base = Swift.min(base ?? t.seconds, t.seconds) } }
+            return base
+        }
+        for s in self {
+            for i in s.instances { for cb in i.callbacks { if let t = cb.stamp.time { base = Swift.min(base ?? t.seconds, t.seconds) } } }
+            for w in s.warnings { if let t = w.stamp.time { base = Swift.min(base ?? t.seconds, t.seconds) } }
+        }
+        return base
+    }
+
+    /// The id of session `k` (0-based), without building it when compact (its ids are 1, 2, …).
+    func id(at k: Int) -> Int { compact == nil ? self[k].id : k + 1 }
+
+    /// The lines of session `k`'s (0-based) first and last events.
+    func lineSpan(_ k: Int) -> (first: Int, last: Int) {
+        if let c = compact { return (c.stamps.line(c.sessions[k].first), c.stamps.line(c.sessions[k].last)) }
+        return (self[k].firstEvent.line, self[k].lastEvent.line)
+    }
+
+    /// Each instance's class, whether it is an object and whether it has an owner.
+    func forEachClass(_ body: (_ className: String, _ isObject: Bool, _ hasOwner: Bool) -> Void) {
+        if let c = compact {
+            for s in c.sessions {
+                for j in s.instances {
+                    let l = c.lanes[j]
+                    body(l.className, l.kind == .object, l.hasExtra && c.laneExtras[j]?.owner != nil)
+                }
+            }
+            return
+        }
+        for s in self { for i in s.instances { body(i.controller.className, i.isObject, i.owner != nil) } }
     }
 }

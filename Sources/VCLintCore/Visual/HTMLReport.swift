@@ -89,7 +89,7 @@ public enum HTMLPalette {
 /// `vclint report`: the summary, then the findings (each with the log around it and its related
 /// lines), then the SVG swimlanes with findings marked in their severity's colour and linked to
 /// their row, the leak table and per-file stats.
-public struct HTMLReport {
+public struct HTMLReport: Sendable {
     public enum Section: Sendable { case summary, timelines, findings, leaks, files }
 
     public var inputs: [TimelineInput]
@@ -205,19 +205,69 @@ public struct HTMLReport {
         return out
     }
 
+    /// Sessions drawn at a time, on as many threads as there are cores (their SVG is most of the
+    /// page's work, and each is drawn from its own values): they are written in order, and no more
+    /// than these are held drawn.
+    static let sessionsPerBatch = 512
+    /// This page's batch (`sessionsPerBatch` unless a test changes it).
+    var batch = HTMLReport.sessionsPerBatch
+
     private func timelines(_ out: ReportWriter) throws(ReportWriteError) {
         try out.write("<h2 id=\"timelines\">Timelines</h2>\n" + legend())
         let before = listedBefore
-        for (fi, input) in inputs.enumerated() {
-            try out.write("<h3>\(Self.h(input.path))</h3>\n")
-            if input.timeline.sessions.isEmpty { try out.write("<p class=\"muted\">No lifecycle events.</p>\n") }
-            for s in input.timeline.sessions {
-                // A finding past the table's end has no row to link to, and no dot.
-                let findings = input.findings(inSession: s.id).filter { isListed($0, before: before[fi]) }
-                    .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
-                try out.write(session(s, input: input, fileIndex: fi, findings: findings))
+        // What is written in order: a file's heading, or a session drawn in the batch.
+        enum Piece { case text(String), session(file: Int, index: Int) }
+        var pieces: [Piece] = []
+        var batched = 0
+        func flush() throws(ReportWriteError) {
+            var list: [(file: Int, index: Int, slot: Int)] = []
+            for p in pieces { if case .session(let f, let k) = p { list.append((f, k, list.count)) } }
+            let jobs = list
+            let drawn = DrawnSessions(count: jobs.count)
+            let report = self
+            let threads = min(max(1, ProcessInfo.processInfo.activeProcessorCount), jobs.count)
+            if threads > 0 { DispatchQueue.concurrentPerform(iterations: threads) { t in
+                for j in stride(from: t, to: jobs.count, by: threads) {
+                    let (fi, k, slot) = jobs[j]
+                    drawn.set(slot, report.drawSession(k, of: fi, before: before[fi]))
+                }
+            } }
+            var next = 0
+            for p in pieces {
+                switch p {
+                case .text(let t): try out.write(t)
+                case .session:
+                    try out.write(drawn.take(next))
+                    next += 1
+                }
             }
+            pieces.removeAll(keepingCapacity: true)
+            batched = 0
         }
+        for (fi, input) in inputs.enumerated() {
+            pieces.append(.text("<h3>\(Self.h(input.path))</h3>\n"))
+            let sessions = input.timeline.sessions
+            if sessions.isEmpty { pieces.append(.text("<p class=\"muted\">No lifecycle events.</p>\n")) }
+            for k in sessions.indices {
+                pieces.append(.session(file: fi, index: k))
+                batched += 1
+                if batched >= batch { try flush() }
+            }
+            // Headings of inputs without sessions are not held without end either.
+            if pieces.count >= 4 * batch { try flush() }
+        }
+        try flush()
+    }
+
+    /// Session `k` of input `fi` drawn, with the findings the table lists (`before`: how many
+    /// the inputs before it list).
+    private func drawSession(_ k: Int, of fi: Int, before: Int) -> String {
+        let input = inputs[fi]
+        let s = input.timeline.sessions[k]
+        // A finding past the table's end has no row to link to, and no dot.
+        let findings = input.findings(inSession: s.id).filter { isListed($0, before: before) }
+            .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
+        return session(s, input: input, fileIndex: fi, findings: findings)
     }
 
     private func session(_ s: RecordedSession, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
@@ -232,7 +282,7 @@ public struct HTMLReport {
         var out = "<p><strong>\(Self.h(head))</strong></p>\n"
         let height = top + Double(layout.lanes.count) * rowH + 22
         let total = labelW + laneW + 10
-        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
         out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
         // Transition bands and labels.
         var free = 0.0
@@ -363,5 +413,30 @@ public struct HTMLReport {
             try out.write(row)
         }
         try out.write("</tbody></table>\n")
+    }
+}
+
+/// The sessions of a batch as the threads draw them: each slot written by one thread, read once
+/// all have finished (memory of its own, so that no thread touches an array's header).
+private final class DrawnSessions: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<String>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: max(1, count))
+        slots.initialize(repeating: "", count: count)
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+
+    func set(_ i: Int, _ text: String) { slots[i] = text }
+
+    func take(_ i: Int) -> String {
+        defer { slots[i] = "" }
+        return slots[i]
     }
 }

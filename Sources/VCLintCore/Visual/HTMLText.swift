@@ -7,13 +7,34 @@
 /// start a line with `::` are character references.
 public enum HTMLText {
     public static func escape(_ s: String) -> String {
-        MarkupText.escape(s, apostrophe: "&#39;") { u, out in
+        if isPlain(s) { return s }
+        return MarkupText.escape(s, apostrophe: "&#39;") { u, out in
             switch u {
             case "\t", "\n": out.unicodeScalars.append(u)
             default:
                 if isAllowed(u) { out.unicodeScalars.append(u) } else { out += "\u{FFFD}" }
             }
         }
+    }
+
+    /// Whether `escape` would give `s` back as it is: no markup character, `[`, control or
+    /// disallowed scalar, and no `:` or non-ASCII scalar (a Unicode space, maybe) before the first
+    /// character other than a space. Most labels, numbers, names and headings are.
+    static func isPlain(_ s: String) -> Bool {
+        var leading = true
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v == 0x20 { continue }
+            switch v {
+            case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x5B: return false  // & < > " ' [
+            case 0x3A: if leading { return false }
+            case 0x21...0x7E: break
+            case 0x80...: if leading || !isAllowed(u) { return false }
+            default: return false
+            }
+            leading = false
+        }
+        return true
     }
 
     static func isAllowed(_ u: Unicode.Scalar) -> Bool {

@@ -83,8 +83,18 @@ public struct LeakReport: Sendable {
         // files must not cost a scan of its list per file).
         var listedPaths: [String: Set<String>] = [:]
         for input in inputs {
+            for u in input.timeline.unjudgedClasses {
+                // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
+                let listed = listedPaths[u.className, default: []].insert(input.path).inserted
+                Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
+                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [])
+            }
+            // What the leaks need of their input (its sessions by id, the tests at their lines) is
+            // looked up only when it has leaks: it words every finding.
+            if input.timeline.leaks.isEmpty { continue }
             var sessionAt: [Int: Int] = [:]
-            for (k, s) in input.timeline.sessions.enumerated() where sessionAt[s.id] == nil { sessionAt[s.id] = k }
+            let sessions = input.timeline.sessions
+            for k in sessions.indices { let id = sessions.id(at: k); if sessionAt[id] == nil { sessionAt[id] = k } }
             // A leak's test is its finding's (the test running at its line).
             var testAt: [Int: String] = [:]
             for f in input.findings where f.rule == "leaked_controller" || f.rule == "leaked_object" { if let t = f.test { testAt[f.line] = t } }
@@ -112,20 +122,16 @@ public struct LeakReport: Sendable {
                                   owner: leak.owner)
                 if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
-            for u in input.timeline.unjudgedClasses {
-                // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
-                let listed = listedPaths[u.className, default: []].insert(input.path).inserted
-                Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
-                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [])
-            }
         }
         // A class judged in one capture is not "not logged at all".
         var judged: Set<String> = []
         var appLifetime: Set<String> = []
         for input in inputs {
-            for s in input.timeline.sessions { for i in s.instances where i.isObject && i.owner == nil { appLifetime.insert(i.controller.className) } }
             let unj = Set(input.timeline.unjudgedClasses.map(\.className))
-            for s in input.timeline.sessions { for i in s.instances where !unj.contains(i.controller.className) { judged.insert(i.controller.className) } }
+            input.timeline.sessions.forEachClass { className, isObject, hasOwner in
+                if isObject && !hasOwner { appLifetime.insert(className) }
+                if !unj.contains(className) { judged.insert(className) }
+            }
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
                   unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)

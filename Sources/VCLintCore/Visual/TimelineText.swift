@@ -66,18 +66,29 @@ public struct TimelineTextRenderer {
 
     private func clip(_ s: String, to w: Int? = nil) -> String {
         let limit = w ?? width
+        // A character is at least a byte: a string of no more bytes than the limit fits.
+        if s.utf8.count <= limit { return s }
+        // ASCII without CR: a character is a byte.
+        if Self.characters(s) == s.utf8.count { return String(decoding: s.utf8.prefix(max(0, limit - 1)), as: UTF8.self) + "…" }
         if s.count <= limit { return s }
         return String(s.prefix(max(0, limit - 1))) + "…"
     }
 
     private func pad(_ s: String, _ w: Int) -> String {
         let c = clip(s, to: w)
-        return c + String(repeating: " ", count: max(0, w - c.count))
+        return c + String(repeating: " ", count: max(0, w - Self.characters(c)))
+    }
+
+    /// `s.count`, without walking its characters when it is ASCII without CR (a byte each).
+    static func characters(_ s: String) -> Int {
+        var s = s
+        let ascii = s.withUTF8 { b in !b.contains { $0 >= 0x80 || $0 == 0x0D } }
+        return ascii ? s.utf8.count : s.count
     }
 
     private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)]) -> String? {
         let labels = s.instances.map { Self.safe($0.laneLabel) } + ["(session)", "transitions"]
-        let labelWidth = min(labels.map(\.count).max() ?? 10, max(12, width / 3))
+        let labelWidth = min(labels.map(Self.characters).max() ?? 10, max(12, width / 3))
         let cells = width - labelWidth - 3
         guard let layout = SessionLayout(s, input: input, findings: findings, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
             return nil
@@ -95,8 +106,9 @@ public struct TimelineTextRenderer {
         if let a = s.firstEvent.time {
             let end = s.endTime ?? s.lastEvent.time ?? a
             // The end's date only when it differs from the start's.
-            let endText = end.iso.hasPrefix(String(a.iso.prefix(11))) && a.iso.count > 11 ? String(end.iso.dropFirst(11)) : end.iso
-            head += ", \(a.iso) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
+            let aISO = a.iso, endISO = end.iso
+            let endText = endISO.hasPrefix(String(aISO.prefix(11))) && aISO.count > 11 ? String(endISO.dropFirst(11)) : endISO
+            head += ", \(aISO) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
         }
         out += clip(head) + "\n"
 
@@ -114,7 +126,7 @@ public struct TimelineTextRenderer {
             for (j, ch) in label.prefix(max(1, room - (room > 1 ? 1 : 0))).enumerated() where col + j < cells { row[col + j] = ch }
         }
         if !layout.transitions.isEmpty {
-            out += indent + pad("transitions", labelWidth) + " " + paint(String(row).trimmingTrailingSpaces(), .label) + "\n"
+            out += indent + pad("transitions", labelWidth) + " " + paint(Self.trimmed(row), .label) + "\n"
         }
         // Lanes.
         for lane in layout.lanes {
@@ -128,7 +140,7 @@ public struct TimelineTextRenderer {
             guard col >= free, col < cells else { continue }
             let text: String
             if layout.axis == .time {
-                text = "+" + String(format: "%.1f", layout.seconds(step.stamp)) + "s"
+                text = "+" + DecimalText.oneDecimal(layout.seconds(step.stamp)) + "s"
             } else {
                 text = String(step.stamp.line)
             }
@@ -136,7 +148,7 @@ public struct TimelineTextRenderer {
             for (j, ch) in text.enumerated() { ruler[col + j] = ch }
             free = col + text.count + 1
         }
-        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + String(ruler).trimmingTrailingSpaces() + "\n"
+        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + Self.trimmed(ruler) + "\n"
         // Transitions and findings as text.
         for p in layout.transitions {
             let t = p.transition
@@ -208,10 +220,12 @@ public struct TimelineTextRenderer {
     }
 }
 
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
+extension TimelineTextRenderer {
+    /// A row of cells as text, without its trailing spaces (cut from the cells: removing them one
+    /// by one from the string measured each character again).
+    static func trimmed(_ cells: [Character]) -> String {
+        var end = cells.count
+        while end > 0, cells[end - 1] == " " { end -= 1 }
+        return String(cells[..<end])
     }
 }

@@ -26,8 +26,10 @@ public struct TimelineInput: Sendable {
     /// `slots[i]`: where finding `i` is drawn, 8 bytes a finding (session 0: the input has no session).
     private let slots: [Slot]
     private struct Slot { var session: Int32; var instance: Int32 }
-    /// `bySession[id - 1]`: the indices of the findings drawn in session `id`, in order.
-    private let bySession: [[Int]]
+    /// The indices of the findings drawn in session `id`, in order, are
+    /// `sessionFindings[sessionStart[id - 1]..<sessionStart[id]]`: two lists for the input, not one per session.
+    private let sessionFindings: [Int]
+    private let sessionStart: [Int]
 
     public init(path: String, stats: InputStats, findings: [Finding], timeline: TimelineRecording) {
         self.init(path: path, stats: stats, findings: FindingList(findings), timeline: timeline)
@@ -43,18 +45,14 @@ public struct TimelineInput: Sendable {
         // warning's line → its session (the first that has it).
         var byLabel: [String: (session: Int, instance: Int)] = [:]
         var byWarning: [Int: Int] = [:]
-        var base: Double?
-        for s in sessions {
-            for i in s.instances {
-                if byLabel[i.controller.instance] == nil { byLabel[i.controller.instance] = (s.id, i.id) }
-                for c in i.callbacks { if let t = c.stamp.time { base = min(base ?? t.seconds, t.seconds) } }
-            }
-            for w in s.warnings {
-                if byWarning[w.stamp.line] == nil { byWarning[w.stamp.line] = s.id }
-                if let t = w.stamp.time { base = min(base ?? t.seconds, t.seconds) }
-            }
+        sessions.forEachInstance { session, id, label in
+            if byLabel[label] == nil { byLabel[label] = (session, id) }
         }
-        timeBase = base
+        sessions.forEachWarning { session, line in
+            if byWarning[line] == nil { byWarning[line] = session }
+        }
+        timeBase = sessions.earliestSeconds
+        let firstID = sessions.isEmpty ? nil : sessions.id(at: 0)
         var placements = [Placement?](repeating: nil, count: findings.count)
         var spanned: [(line: Int, finding: Int)] = []
         for (k, f) in findings.enumerated() {
@@ -62,8 +60,8 @@ public struct TimelineInput: Sendable {
                 placements[k] = Placement(session: known.session, instance: known.instance)
             } else if let s = byWarning[f.line] {
                 placements[k] = Placement(session: s, instance: nil)
-            } else if let first = sessions.first {
-                placements[k] = Placement(session: first.id, instance: nil)
+            } else if let first = firstID {
+                placements[k] = Placement(session: first, instance: nil)
                 spanned.append((f.line, k))
             }
         }
@@ -72,24 +70,35 @@ public struct TimelineInput: Sendable {
         // those that ended before the line dropped from its top (they end before every later line too).
         if !spanned.isEmpty {
             spanned.sort { $0.line < $1.line }
-            let starts = sessions.indices.sorted { sessions[$0].firstEvent.line < sessions[$1].firstEvent.line }
+            let spans = sessions.indices.map { sessions.lineSpan($0) }
+            let ids = sessions.indices.map { sessions.id(at: $0) }
+            let starts = sessions.indices.sorted { spans[$0].first < spans[$1].first }
             var begun = MinHeap<Int, Int>()
             var next = 0
             for (line, k) in spanned {
-                while next < starts.count, sessions[starts[next]].firstEvent.line <= line {
-                    begun.push(starts[next], sessions[starts[next]].lastEvent.line)
+                while next < starts.count, spans[starts[next]].first <= line {
+                    begun.push(starts[next], spans[starts[next]].last)
                     next += 1
                 }
                 while let top = begun.min, top.value < line { begun.popMin() }
-                if let top = begun.min { placements[k] = Placement(session: sessions[top.key].id, instance: nil) }
+                if let top = begun.min { placements[k] = Placement(session: ids[top.key], instance: nil) }
             }
         }
-        var bySession = [[Int]](repeating: [], count: sessions.count)
+        // Counted per session, then placed in finding order.
+        var start = [Int](repeating: 0, count: sessions.count + 1)
+        for p in placements { if let p, p.session >= 1, p.session <= sessions.count { start[p.session] += 1 } }
+        for k in 0..<sessions.count { start[k + 1] += start[k] }
+        var fill = start
+        var byFinding = [Int](repeating: 0, count: start[sessions.count])
         for (k, p) in placements.enumerated() {
-            if let p, p.session >= 1, p.session <= bySession.count { bySession[p.session - 1].append(k) }
+            if let p, p.session >= 1, p.session <= sessions.count {
+                byFinding[fill[p.session - 1]] = k
+                fill[p.session - 1] += 1
+            }
         }
         slots = placements.map { p in Slot(session: Int32(p?.session ?? 0), instance: Int32(p?.instance ?? 0)) }
-        self.bySession = bySession
+        sessionFindings = byFinding
+        sessionStart = start
     }
 
     /// The inputs of a run made with `TimelineOptions.recordTimeline`.
@@ -111,7 +120,7 @@ public struct TimelineInput: Sendable {
 
     /// The findings drawn in session `id` (indices into `findings`), in order.
     public func findings(inSession id: Int) -> [Int] {
-        id >= 1 && id <= bySession.count ? bySession[id - 1] : []
+        id >= 1 && id < sessionStart.count ? Array(sessionFindings[sessionStart[id - 1]..<sessionStart[id]]) : []
     }
 
     /// The findings drawn in session `id`, worded, with their index and placement.
@@ -123,21 +132,35 @@ public struct TimelineInput: Sendable {
 /// Microseconds for every event of a session: from the log's time (made monotonic, clocks go
 /// backwards) relative to the input's first time, or one millisecond per event without times.
 struct SessionClock {
-    private var byOrder: [Int: Int64] = [:]
+    /// The session's event orders, ascending, and the microseconds of each.
+    private var orders: [Int] = []
+    private var values: [Int64] = []
     let start: Int64
     /// The session's last event, or its last time seen (noise lines extend a session).
     let end: Int64
     let timed: Bool
 
     init(_ s: RecordedSession, base: Double?) {
+        self.init(s, sorted: Self.stamps(s), base: base)
+    }
+
+    /// Every event of the session (its warnings and its instances' callbacks), in order.
+    static func stamps(_ s: RecordedSession) -> [TimelineStamp] {
         var stamps: [TimelineStamp] = s.warnings.map(\.stamp)
         for i in s.instances { stamps.append(contentsOf: i.callbacks.map(\.stamp)) }
         stamps.sort { $0.order < $1.order }
+        return stamps
+    }
+
+    /// `stamps`: the session's events in order (`stamps(_:)`).
+    init(_ s: RecordedSession, sorted stamps: [TimelineStamp], base: Double?) {
         timed = s.hasTimes && base != nil
         func fromTime(_ t: LogTime) -> Int64 { Int64(((t.seconds - (base ?? 0)) * 1_000_000).rounded()) }
         var prev: Int64 = 0
         var first: Int64?
         if timed, let t0 = stamps.first(where: { $0.time != nil })?.time { prev = fromTime(t0) }
+        orders.reserveCapacity(stamps.count)
+        values.reserveCapacity(stamps.count)
         for st in stamps {
             let v: Int64
             if timed {
@@ -145,7 +168,8 @@ struct SessionClock {
             } else {
                 v = Int64(st.order) * 1000
             }
-            byOrder[st.order] = v
+            orders.append(st.order)
+            values.append(v)
             prev = v
             if first == nil { first = v }
         }
@@ -155,7 +179,20 @@ struct SessionClock {
         end = last
     }
 
-    func micros(_ st: TimelineStamp) -> Int64 { byOrder[st.order] ?? start }
+    func micros(_ st: TimelineStamp) -> Int64 {
+        guard let k = SessionClock.index(of: st.order, in: orders) else { return start }
+        return values[k]
+    }
+
+    /// Where `order` is in the ascending `orders` (a binary search), nil when it is not there.
+    static func index(of order: Int, in orders: [Int]) -> Int? {
+        var lo = 0, hi = orders.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if orders[mid] < order { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < orders.count && orders[lo] == order ? lo : nil
+    }
 }
 
 /// `--from`/`--to`: a line number or a time of day (`17:30:30.5`, optionally with its date).
@@ -273,7 +310,8 @@ struct SessionLayout {
     /// The events in the window, in order, with their x.
     var steps: [(stamp: TimelineStamp, x: Double)] = []
 
-    private var stepIndex: [Int: Int] = [:]
+    /// The orders of `steps`, ascending: a stamp's step is found by binary search.
+    private var stepOrders: [Int] = []
     private var firstOrder = 0, lastOrder = 0
     private let clock: SessionClock
     private var t0: Int64 = 0, t1: Int64 = 0
@@ -286,17 +324,15 @@ struct SessionLayout {
     init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)], axis requested: TimelineAxis,
           width: Double, maxStep: Double, window: TimelineWindow) {
         session = s
-        clock = SessionClock(s, base: input.timeBase)
+        let all = SessionClock.stamps(s)
+        clock = SessionClock(s, sorted: all, base: input.timeBase)
         axis = requested == .time && clock.timed ? .time : .events
         self.width = width
-        var all: [TimelineStamp] = s.warnings.map(\.stamp)
-        for i in s.instances { all.append(contentsOf: i.callbacks.map(\.stamp)) }
-        all.sort { $0.order < $1.order }
-        let shown = all.filter { window.contains($0) }
+        let shown = window.isEverything ? all : all.filter { window.contains($0) }
         guard let first = shown.first, let last = shown.last else { return nil }
         firstOrder = first.order
         lastOrder = last.order
-        for (i, st) in shown.enumerated() { stepIndex[st.order] = i }
+        stepOrders = shown.map(\.order)
         scale = min(maxStep, width / Double(shown.count))
         t0 = clock.micros(first)
         t1 = window.to == nil ? clock.end : clock.micros(last)
@@ -361,7 +397,7 @@ struct SessionLayout {
         if st.order > lastOrder { return xEnd }
         switch axis {
         case .events:
-            let i = stepIndex[st.order] ?? 0
+            let i = SessionClock.index(of: st.order, in: stepOrders) ?? 0
             return Double(i) * scale
         case .time:
             let m = clock.micros(st)

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+
+/// The recording kept compactly (`CompactTimeline`: flat lists per input, a session built when it
+/// is read): every view draws from it what it draws from the same sessions held whole.
+@Suite struct CompactRecordingTests {
+    static let fixtures = [
+        "Fixtures/seeds/navtest-seed000.log",
+        "Fixtures/seeds/swipe-back-cancelled-seed002.log",
+        "Fixtures/flows/child-add-remove.log",
+        "Fixtures/flows/leak-pop.log",
+        "Fixtures/flows/page-sheet.log",
+        "Fixtures/objects/mvvm-screens.log",
+        "Fixtures/objects/described-leak.log",
+        "Fixtures/objects/swiftui-only.log",
+        "Fixtures/dialects/uikit-warnings.log",
+        "Fixtures/flows/tab-switch-new-first.log",
+    ]
+
+    /// The same timeline held as whole sessions: what the recording was before it was compact.
+    static func asValues(_ input: TimelineInput) -> TimelineInput {
+        let t = input.timeline
+        let values = TimelineRecording(sessions: Array(t.sessions), leaks: t.leaks, unjudgedClasses: t.unjudgedClasses)
+        #expect(values.sessions.compact == nil)
+        return TimelineInput(path: input.path, stats: input.stats, findings: input.findings, timeline: values)
+    }
+
+    /// Every view reads the compact recording as it reads the same sessions held whole: the compact
+    /// store's own answers (instances, warnings, earliest time, line spans, classes) are theirs.
+    @Test(arguments: fixtures) func compactAndWholeSessionsDrawAlike(_ fixture: String) throws {
+        let input = try timelineInput(fixture)
+        #expect(input.timeline.sessions.compact != nil)
+        let whole = Self.asValues(input)
+        #expect(TimelineJSON.render([input]) == TimelineJSON.render([whole]))
+        #expect(ChromeTrace.render([input]) == ChromeTrace.render([whole]))
+        #expect(TimelineTextRenderer(width: 120, axis: .time).render([input]) == TimelineTextRenderer(width: 120, axis: .time).render([whole]))
+        let leaks = LeakReport(inputs: [input], graceSeconds: 3), wholeLeaks = LeakReport(inputs: [whole], graceSeconds: 3)
+        #expect(leaks.json() == wholeLeaks.json())
+        #expect(HTMLReport(inputs: [input], leaks: leaks).render() == HTMLReport(inputs: [whole], leaks: wholeLeaks).render())
+        for k in input.findings.indices { #expect(input.placement(of: k) == whole.placement(of: k)) }
+    }
+
+    /// Sessions of one event each (a process id per line) are numbered in order, each with its one
+    /// instance and callback, in the input's flat lists (no list of their own).
+    @Test func aSessionPerLineIsHeldFlat() throws {
+        let input = timelineInput(text: BoundedViewsTests.onePIDPerLine(200))
+        let compact = try #require(input.timeline.sessions.compact)
+        #expect(compact.sessions.count == 200)
+        #expect(compact.lanes.count == 200)
+        #expect(compact.callbacks.count == 200)
+        #expect(compact.warnings.isEmpty && compact.laneExtras.isEmpty)
+        for (k, s) in input.timeline.sessions.enumerated() {
+            #expect(s.id == k + 1)
+            #expect(s.instances.count == 1 && s.instances[0].callbacks.count == 1)
+            #expect(s.firstEvent == s.lastEvent && s.firstEvent.line == k + 1 && s.firstEvent.order == k + 1)
+        }
+        let whole = Self.asValues(input)
+        #expect(TimelineTextRenderer(width: 100).render([input]) == TimelineTextRenderer(width: 100).render([whole]))
+    }
+
+    /// Without lanes (`leaks`, `inspect`) only some events are kept: their stamps keep their order.
+    @Test func withoutLanesStampsKeepTheirOrder() throws {
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.recordLanes = false
+        let bare = try lintFixture("Fixtures/seeds/navtest-seed000.log", options: options)
+        let full = try timelineInput("Fixtures/seeds/navtest-seed000.log")
+        let sessions = try #require(bare.timeline).sessions
+        #expect(sessions.count == full.timeline.sessions.count)
+        for (a, b) in zip(sessions, full.timeline.sessions) {
+            #expect(a.firstEvent == b.firstEvent && a.lastEvent == b.lastEvent && a.endTime == b.endTime)
+            for (i, j) in zip(a.instances, b.instances) {
+                // Its first callback of each kind, with the stamps the lanes have.
+                var firsts: [EventKind: TimelineStamp] = [:]
+                for c in j.callbacks where firsts[c.kind] == nil { firsts[c.kind] = c.stamp }
+                #expect(i.callbacks.map(\.stamp) == j.callbacks.filter { firsts[$0.kind] == $0.stamp }.map(\.stamp))
+                #expect(i.dealloc == j.dealloc && i.controller == j.controller)
+            }
+        }
+    }
+
+    /// The report draws its sessions in batches, on several threads: the page is the same whatever
+    /// the batch, across files and within one.
+    @Test func theReportIsTheSameWhateverTheBatch() {
+        let many = timelineInput(text: BoundedViewsTests.onePIDPerLine(700), path: "many.log")
+        let few = timelineInput(text: BoundedViewsTests.onePIDPerLine(3), path: "few.log")
+        let empty = timelineInput(text: "noise\n", path: "empty.log")
+        let inputs = [few, empty, many, few]
+        let leaks = LeakReport(inputs: inputs, graceSeconds: 3)
+        var page = HTMLReport(inputs: inputs, leaks: leaks)
+        let whole = page.render()
+        #expect(whole.components(separatedBy: "<svg class=\"lanes\"").count - 1 == 706)
+        for batch in [1, 2, 7, 699, 5000] {
+            page.batch = batch
+            #expect(page.render() == whole, "batch \(batch)")
+        }
+    }
+}
