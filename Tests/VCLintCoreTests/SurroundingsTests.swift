@@ -275,19 +275,26 @@ import VCLintSimulation
 
     /// The old process's noise interleaved with another process's lines, and followed by untimed
     /// lines, before the relaunch: still its last timed line.
-    @Test func noiseAmongOtherProcessesAndUntimedLines() {
-        let (text, removal) = Self.capture(noiseSeconds: 5)
+    @Test(arguments: [EnvelopeFormat.nslogTZ, .oslog, .syslog])
+    func noiseAmongOtherProcessesAndUntimedLines(style: EnvelopeFormat) {
+        let (text, removal) = Self.capture(noiseSeconds: 5, style: style)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.removeLast()
+        let (shop, widget) = switch style {
+        case .oslog: ("63209  0    Shop: (CFNetwork) [Network]", "7001  0    ShopWidget: [Timeline]")
+        case .syslog: ("Shop(CFNetwork)[63209] <Notice>: [Network]", "ShopWidget[7001] <Notice>: [Timeline]")
+        default: ("Shop[63209:9146] [Network]", "ShopWidget[7001:12] [Timeline]")
+        }
         var mixed: [String] = []
         for (k, line) in lines.enumerated() {
             mixed.append(line)
             // After each noise line: the widget's line at the same time, then a continuation.
-            if k > removal, line.contains("[63209:") {
-                mixed.append(line.replacingOccurrences(of: "Shop[63209:9146] [Network]", with: "ShopWidget[7001:12] [Timeline]"))
+            if k > removal, line.contains(shop) {
+                mixed.append(line.replacingOccurrences(of: shop, with: widget))
                 mixed.append("    continuation = 1;")
             }
         }
+        #expect(mixed.count > lines.count + 200, "\(style)")
         let at = removal  // nothing inserted before the removal
         let expected = ["leaked_controller@\(at) error"]
         let joined = mixed.joined(separator: "\n") + "\n"
