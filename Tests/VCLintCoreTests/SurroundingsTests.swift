@@ -181,16 +181,31 @@ import VCLintSimulation
     /// `Shop` pops a second detail screen that it never releases (the first one logs its `deinit`),
     /// logs `noise` lines of its own over `noiseSeconds` after the removal, and is relaunched (a new
     /// pid) 20 s after the removal. Returns the capture and the line of the removal.
-    static func capture(noiseSeconds: Double, noise: Int = 120) -> (text: String, removal: Int) {
+    /// In `style`'s envelope: NSLog's (`nslog-tz`), `log show`'s default (`oslog`: the events on the
+    /// main thread, the noise on another thread with another type and activity) or `syslog`'s (whole
+    /// seconds, a library before the pid on the noise lines).
+    static func capture(noiseSeconds: Double, noise: Int = 120, style: EnvelopeFormat = .nslogTZ) -> (text: String, removal: Int) {
         var lines: [String] = []
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         func time(_ s: Double) -> String {
             let ms = Int((s * 1000).rounded())
             let m = ms / 60_000, sec = (ms / 1000) % 60, frac = ms % 1000
-            func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
             let f = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
             return "2020-04-01 16:\(two(30 + m)):\(two(sec)).\(f)000+0800"
         }
-        func log(_ s: Double, _ pid: Int, _ message: String) { lines.append("\(time(s)) Shop[\(pid):9146] \(message)") }
+        func log(_ s: Double, _ pid: Int, _ message: String) {
+            let noise = message.hasPrefix("[")
+            switch style {
+            case .oslog:
+                let columns = noise ? "0x2f3a     Info        0x1f4e               " : "0x1a2b3c   Default     0x0                  "
+                lines.append("\(time(s)) \(columns)\(pid)  0    Shop: \(noise ? "(CFNetwork) " : "")\(message)")
+            case .syslog:
+                let whole = Int(s)
+                lines.append("Apr  1 16:\(two(30 + whole / 60)):\(two(whole % 60)) iPhone Shop\(noise ? "(CFNetwork)" : "")[\(pid)] <Notice>: \(message)")
+            default:
+                lines.append("\(time(s)) Shop[\(pid):9146] \(message)")
+            }
+        }
         log(1.0, 63209, "HomeViewController viewDidLoad()")
         log(1.1, 63209, "HomeViewController viewWillAppear(_:)")
         log(1.3, 63209, "HomeViewController viewDidAppear(_:)")
@@ -208,7 +223,8 @@ import VCLintSimulation
             log(at + 2.6, 63209, "HomeViewController viewDidAppear(_:)")
             at += 4
         }
-        lines.insert("\(time(4.7)) Shop[63209:9146] ProductDetailViewController deinit", at: 13)
+        log(4.7, 63209, "ProductDetailViewController deinit")
+        lines.insert(lines.removeLast(), at: 13)
         let removal = lines.count - 1  // the second detail's viewDidDisappear (1-based: count - 1)
         let removedAt = at - 4 + 2.5
         for k in 1...noise {
@@ -242,9 +258,10 @@ import VCLintSimulation
 
     static let readings: [(chunkSize: Int, feed: Int?)] = [(LintOptions.defaultChunkSize, nil), (256, 97), (1024, 1), (300, 4096)]
 
-    @Test(arguments: [(5.0, Severity.error), (1.5, Severity.warning)])
-    func leakBeforeARelaunchAfterNoise(noiseSeconds: Double, severity: Severity) {
-        let (text, removal) = Self.capture(noiseSeconds: noiseSeconds)
+    @Test(arguments: [(5.0, Severity.error), (1.5, Severity.warning)], [EnvelopeFormat.nslogTZ, .oslog, .syslog])
+    func leakBeforeARelaunchAfterNoise(noise: (seconds: Double, severity: Severity), style: EnvelopeFormat) {
+        let (text, removal) = Self.capture(noiseSeconds: noise.seconds, style: style)
+        let severity = noise.severity
         let expected = ["leaked_controller@\(removal) \(severity)"]
         for (chunkSize, feed) in Self.readings {
             #expect(Self.batch(text, chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
@@ -258,19 +275,26 @@ import VCLintSimulation
 
     /// The old process's noise interleaved with another process's lines, and followed by untimed
     /// lines, before the relaunch: still its last timed line.
-    @Test func noiseAmongOtherProcessesAndUntimedLines() {
-        let (text, removal) = Self.capture(noiseSeconds: 5)
+    @Test(arguments: [EnvelopeFormat.nslogTZ, .oslog, .syslog])
+    func noiseAmongOtherProcessesAndUntimedLines(style: EnvelopeFormat) {
+        let (text, removal) = Self.capture(noiseSeconds: 5, style: style)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.removeLast()
+        let (shop, widget) = switch style {
+        case .oslog: ("63209  0    Shop: (CFNetwork) [Network]", "7001  0    ShopWidget: [Timeline]")
+        case .syslog: ("Shop(CFNetwork)[63209] <Notice>: [Network]", "ShopWidget[7001] <Notice>: [Timeline]")
+        default: ("Shop[63209:9146] [Network]", "ShopWidget[7001:12] [Timeline]")
+        }
         var mixed: [String] = []
         for (k, line) in lines.enumerated() {
             mixed.append(line)
             // After each noise line: the widget's line at the same time, then a continuation.
-            if k > removal, line.contains("[63209:") {
-                mixed.append(line.replacingOccurrences(of: "Shop[63209:9146] [Network]", with: "ShopWidget[7001:12] [Timeline]"))
+            if k > removal, line.contains(shop) {
+                mixed.append(line.replacingOccurrences(of: shop, with: widget))
                 mixed.append("    continuation = 1;")
             }
         }
+        #expect(mixed.count > lines.count + 200, "\(style)")
         let at = removal  // nothing inserted before the removal
         let expected = ["leaked_controller@\(at) error"]
         let joined = mixed.joined(separator: "\n") + "\n"

@@ -110,14 +110,16 @@ import Testing
     }
 
 #if VCLINT_SSSE3
-    /// A line with a template's shape has the template's format: mutations of real envelope lines
-    /// (digits, the thread column's `0x`, type codes, lengths) never make `matches` and `classify`
-    /// disagree.
+    /// A line with a template's shape has the template's format and, when the template covers the
+    /// process and pid, the template line's run key at the same place: mutations of real envelope
+    /// lines (digits, the thread column's `0x`, `log show`'s thread, type and activity columns, type
+    /// codes, lengths) never make `matches` and `classify` or `RunKey` disagree.
     @Test func envelopeShapesNeverChangeTheFormat() {
         let bases = [
             "2024-03-01 22:13:28.546420+0800 Shop App[4000:51413] [Sync] merged 251 records",
             "2024-03-01 22:13:28.546 Shop App[4000:51413] -[A viewDidLoad]",
             "2024-03-01 22:13:28.546420+0800 0x1a2b3c   Default     0x0                  4000   0    Shop App: x",
+            "2024-03-01 22:13:28.546420+0800 0x1a2b     Info        0x1f4e               4000   0    Shop App: (CFNetwork) x",
             "2024-03-01 22:13:28.546 Df Shop App[4000:51413] x",
             "2024-03-01 22:13:28.546 E  Shop App[4000:51413] x",
             "2024-03-01T22:13:28Z 1Password[12:34] x",
@@ -125,7 +127,7 @@ import Testing
             "{\"eventMessage\":\"x\"}",
         ]
         var rng = SplitMix(seed: 11)
-        let alphabet = Array("0123456789x :.-+TZ[]Shp Ab{".utf8)
+        let alphabet = Array("0123456789x :.-+TZ[]Shp Ab{\t".utf8)
         var checked = 0, matched = 0
         for base in bases {
             let baseBytes = Array(base.utf8)
@@ -133,12 +135,16 @@ import Testing
             // A process name (or a time-only line's message) that starts with a digit has no shape of
             // its own: `6937-6937/com.app D/Tag:` after the same timestamp is logcat (a fuzz find).
             let digitFirst = base.contains("1Password")
-            #expect((template == nil) == digitFirst, "\(base)")
+            // A `log show` line without a pid and process after its columns has none either: a
+            // shape without them would take in the next lines of any process (`RunKey`).
+            let keyless = base.contains("0x A[1:2]")
+            #expect((template == nil) == (digitFirst || keyless), "\(base)")
             guard let template else { continue }
+            #expect(template.keyed == (template.format != .ndjson), "\(base)")
             for _ in 0..<4000 {
                 var line = baseBytes
                 for _ in 0..<Int(1 + rng.next() % 3) {
-                    let i = Int(rng.next() % UInt64(min(line.count, 44)))
+                    let i = Int(rng.next() % UInt64(min(line.count, template.extent + 4)))
                     switch rng.next() % 4 {
                     case 0: line[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
                     case 1: if ByteCursor.isDigit(line[i]) { line[i] = 0x30 + UInt8(rng.next() % 10) }
@@ -154,12 +160,17 @@ import Testing
                 }
                 if shaped {
                     #expect(classified == template.format, "\(String(decoding: line, as: UTF8.self))")
+                    if template.keyed, let key = baseBytes.withUnsafeBufferPointer({ RunKey.span($0.baseAddress!, $0.count, format: template.format) }) {
+                        let lineKey = padded.withUnsafeBufferPointer { RunKey.span($0.baseAddress!, n, format: template.format) }
+                        let same = lineKey == key && Array(line[key]) == Array(baseBytes[key])
+                        #expect(same, "\(String(decoding: line, as: UTF8.self))")
+                    }
                     matched += 1
                 }
                 checked += 1
             }
         }
-        #expect(checked == 4000 * (bases.count - 1))
+        #expect(checked == 4000 * (bases.count - 2))
         #expect(matched > 1000)
     }
 

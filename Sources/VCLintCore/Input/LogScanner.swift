@@ -117,7 +117,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     var candidateLines: [Int]?
 
     /// Vector loads may read this far past the data (never past the allocation).
-    private static var slack: Int { 64 }
+    private static var slack: Int { 128 }
 
     /// `prefilter` off: every line goes to the sink as a candidate (the unoptimised path that the
     /// equivalence tests compare against); `customDialects`: their patterns' literals are candidates too.
@@ -246,7 +246,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         finder.reset()
         let cand = !prefilter || finder.next(buffer, from: 0, end: head) < head
         let (format, skip) = EnvelopeParser.locate(buffer, head)
-        if Self.isTimedEnvelope(format) { timedLine(0, head, skip: skip, number: lineNumber + 1) }
+        if let format, Self.isTimedEnvelope(format) { timedLine(0, head, skip: skip, format: format, number: lineNumber + 1) }
         line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
         keepRun()
         recent.push(buffer, head)
@@ -274,7 +274,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if n > 0, buffer[pos + n - 1] == 0x0D { n -= 1 }
             let cand = next < le || !prefilter
             let (format, skip) = EnvelopeParser.locate(buffer + pos, n)
-            if Self.isTimedEnvelope(format) { timedLine(pos, n, skip: skip, number: lineNumber + 1) }
+            if let format, Self.isTimedEnvelope(format) { timedLine(pos, n, skip: skip, format: format, number: lineNumber + 1) }
             line(buffer + pos, n, format: format, skip: skip, candidate: cand, lineStart: pos)
             if cand { next = finder.next(buffer, from: le + 1, end: end) }
             if base + pos >= nextSample {
@@ -312,9 +312,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// in): when its key differs from the run's, the run's last line is read first (a sample, in
     /// line order: nothing of this line has reached the sink yet).
     @inline(__always)
-    private func timedLine(_ start: Int, _ n: Int, skip: Int, number: Int) {
+    private func timedLine(_ start: Int, _ n: Int, skip: Int, format: EnvelopeFormat, number: Int) {
         let p = buffer + start + skip
-        guard let span = RunKey.span(p, n - skip) else { return }
+        guard let span = RunKey.span(p, n - skip, format: format) else { return }
         let k = p + span.lowerBound, kn = span.count
         let same = run.active && run.key.count == kn && run.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, k, kn) == 0 }
         if !same {
@@ -519,7 +519,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             let p = buffer + start
             var n = lineEnd - start
             if n > 0, p[n - 1] == 0x0D { n -= 1 }
-            timedLine(start, n, skip: 0, number: number)
+            timedLine(start, n, skip: 0, format: templates.pointee.format, number: number)
             run.isTemplate = true
             return
         }
@@ -560,7 +560,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
                 if skip == 0, templateCount > 0, templates.pointee.keyed, templates.pointee.matches(p, n) {
                     templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
                 } else {
-                    timedLine(lineStart, lineEnd - lineStart, skip: skip, number: lineNumber + 1)
+                    timedLine(lineStart, lineEnd - lineStart, skip: skip, format: format!, number: lineNumber + 1)
                 }
             }
             line(p, n, format: format, skip: skip, candidate: cand, lineStart: lineStart)
@@ -832,24 +832,46 @@ struct EndingLines {
     }
 }
 
-/// The bytes of a timed line that name its process and pid, where the envelope has them right after
-/// the time (`nslog`, `nslog-tz`, `compact`): `Shop App[4000:` of
-/// `2024-03-01 22:13:20.039 Shop App[4000:51413] …`. Lines with the same key are of one run of one
-/// process; the last line of each run is read for its time (docs/lifecycle.md#sessions).
+/// The bytes of a timed line that name its process and pid: contiguous, the same on every line of one
+/// run of one process, whatever varies from line to line (thread, type, activity, library), and
+/// another pid after a relaunch. `Shop App[4000:` of `2024-03-01 22:13:20.039 Shop App[4000:51413] …`
+/// (`nslog`, `nslog-tz`; `compact` after its type code); `4000   0    Shop:` of `log show`'s
+/// `2024-03-01 22:13:20.039999+0800 0x1a2b3c   Default     0x0                  4000   0    Shop: …`
+/// (`oslog`: the pid, TTL and process after the thread, type and activity columns); `[4000]` of
+/// `Mar  1 22:13:20 iPhone Shop(UIKitCore)[4000] <Notice>: …` (`syslog`: the library before it may
+/// change from line to line). Lines with the same key are of one run of one process; the last line
+/// of each run is read for its time (docs/lifecycle.md#sessions).
 enum RunKey {
-    /// The key's place in the line (`p` at the envelope), or nil when the line has none.
-    static func span(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
+    /// The key's place in the line (`p` at the envelope, of format `format`), or nil when the line
+    /// has none. `EnvelopeTemplate` relies on it: it reads nothing past the key, and before the key
+    /// in the `oslog` columns only where the spaces are.
+    static func span(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) -> Range<Int>? {
+        if format == .syslog { return syslogSpan(p, n) }
         guard n > 20, ByteCursor.isDigit(p[0]), let t = EnvelopeParser.classifyTimestamped(p, n) else { return nil }
         var start = t.column
+        let limit = min(n, start + 256)
         switch t.format {
         case .nslog, .nslogTZ: break
         case .compact:
             // After the type code, which differs from line to line of one process.
             while start < n, p[start] != 0x20 { start += 1 }
             while start < n, p[start] == 0x20 { start += 1 }
+        case .oslog:
+            // After the thread, type and activity columns (three words), which differ from line to
+            // line of one process; up to the process name's colon.
+            var i = start
+            for _ in 0..<3 {
+                guard i < limit, p[i] != 0x20 else { return nil }
+                while i < limit, p[i] != 0x20 { i += 1 }
+                while i < limit, p[i] == 0x20 { i += 1 }
+            }
+            guard i < limit, ByteCursor.isDigit(p[i]) else { return nil }
+            let key = i
+            while i < limit, p[i] != 0x3A { i += 1 }
+            guard i < limit else { return nil }
+            return key..<(i + 1)
         default: return nil
         }
-        let limit = min(n, start + 256)
         var i = start
         while i < limit, p[i] != 0x5B { i += 1 }
         i += 1
@@ -857,6 +879,21 @@ enum RunKey {
         while i < limit, ByteCursor.isDigit(p[i]) { i += 1 }
         guard i > digits, i < limit, p[i] == 0x3A || p[i] == 0x5D else { return nil }
         return start..<(i + 1)
+    }
+
+    /// `[PID]`, the first after the syslog time.
+    private static func syslogSpan(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
+        let limit = min(n, 256)
+        var i = 0
+        while i < limit {
+            if p[i] == 0x5B {
+                var j = i + 1
+                while j < limit, ByteCursor.isDigit(p[j]) { j += 1 }
+                if j > i + 1, j < limit, p[j] == 0x5D { return i..<(j + 1) }
+            }
+            i += 1
+        }
+        return nil
     }
 }
 

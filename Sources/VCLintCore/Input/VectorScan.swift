@@ -165,17 +165,19 @@ func nonzeroPositions(_ v: __m128i) -> UInt32 {
 /// the line that taught it had format `format`; a line whose first `extent` bytes have digits where
 /// it had digits and the same bytes elsewhere (and the same byte at `zeroColumn`, where a `0` means
 /// a thread id) has the same format without being classified again. Lines of one capture share a
-/// shape, so most lines cost three vector compares.
+/// shape, so most lines cost a few vector compares.
 struct EnvelopeTemplate {
-    static let width = 64
+    static let width = 128
     let format: EnvelopeFormat
     let extent: Int
     /// Per 16-byte chunk of the line's head: how far above `base` each byte may be (`limit`, an
     /// unsigned saturating difference): 0 where the byte must be the template's (or, at the thread
-    /// column, its exact digit), 9 where any digit will do (base `0`), 255 past the extent. A chunk
-    /// matches when no byte goes over its limit: two vector operations and a compare per chunk.
-    private let base0, base1, base2, base3, limit0, limit1, limit2, limit3: __m128i
-    /// How many chunks the extent covers (1...4).
+    /// column, its exact digit), 9 where any digit will do (base `0`), 0xDE where any byte but a space
+    /// or a control byte will do (base `!`), 255 past the extent. A chunk matches when no byte goes
+    /// over its limit: two vector operations and a compare per chunk.
+    private let base0, base1, base2, base3, base4, base5, base6, base7: __m128i
+    private let limit0, limit1, limit2, limit3, limit4, limit5, limit6, limit7: __m128i
+    /// How many chunks the extent covers (1...8).
     private let chunks: Int
     /// Whether the extent covers the line's process and pid (`RunKey`) byte for byte: a line of
     /// this shape is then of the same run of one process as the line that taught it.
@@ -188,6 +190,9 @@ struct EnvelopeTemplate {
         var extent = 1
         var column = -1
         var keyed = false
+        /// `oslog`: where the key starts; before it, from the thread column's `0x` on, the columns
+        /// that vary from line to line match any word of the same length.
+        var words = -1
         let format: EnvelopeFormat
         if p[0] == 0x7B {
             // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
@@ -202,18 +207,14 @@ struct EnvelopeTemplate {
             format = t.format
             column = t.column
             extent = t.column + 4
-            // The process and pid too, exactly, where the envelope has them right after the time:
-            // the scanner then knows without parsing that a line of this shape continues the run
-            // of the line before (`RunKey`). A line whose process and pid do not fit gets no shape.
-            // An NSLog-style line without them (garbage where the pid is, a time without a process)
-            // gets none either: a shorter shape would take in the next lines of any process.
-            if let key = RunKey.span(p, n) {
-                guard key.upperBound <= Self.width else { return nil }
-                extent = max(extent, key.upperBound)
-                keyed = true
-            } else if t.format == .nslog || t.format == .nslogTZ || t.format == .compact {
-                return nil
-            }
+            // The process and pid too, exactly: the scanner then knows without parsing that a line
+            // of this shape continues the run of the line before (`RunKey`). A line whose key does
+            // not fit gets no shape; nor does a line without one (garbage where the pid is, a time
+            // without a process): a shorter shape would take in the next lines of any process.
+            guard let key = RunKey.span(p, n, format: t.format), key.upperBound <= Self.width else { return nil }
+            extent = max(extent, key.upperBound)
+            keyed = true
+            if t.format == .oslog { words = key.lowerBound }
         } else {
             return nil
         }
@@ -224,20 +225,23 @@ struct EnvelopeTemplate {
         var limit = [UInt8](repeating: 0xFF, count: Self.width)
         self.keyed = keyed
         for i in 0..<extent {
+            if i > column + 1, i < words, p[i] != 0x20 {
+                // The thread, type and activity columns (`RunKey` reads only where their spaces are).
+                base[i] = 0x21
+                limit[i] = 0xDE
+                continue
+            }
             // Digits of the time vary; from the column on (the thread column's first byte, the
             // process and its pid) the bytes are the template's own.
             let anyDigit = ByteCursor.isDigit(p[i]) && (column < 0 || i < column || (!keyed && i != column))
             base[i] = anyDigit ? 0x30 : p[i]
             limit[i] = anyDigit ? 9 : 0
         }
-        base0 = base.withUnsafeBufferPointer { load($0.baseAddress!) }
-        base1 = base.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
-        base2 = base.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
-        limit0 = limit.withUnsafeBufferPointer { load($0.baseAddress!) }
-        limit1 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 16) }
-        limit2 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 32) }
-        base3 = base.withUnsafeBufferPointer { load($0.baseAddress! + 48) }
-        limit3 = limit.withUnsafeBufferPointer { load($0.baseAddress! + 48) }
+        func chunk(_ a: [UInt8], _ k: Int) -> __m128i { a.withUnsafeBufferPointer { load($0.baseAddress! + 16 * k) } }
+        base0 = chunk(base, 0); base1 = chunk(base, 1); base2 = chunk(base, 2); base3 = chunk(base, 3)
+        base4 = chunk(base, 4); base5 = chunk(base, 5); base6 = chunk(base, 6); base7 = chunk(base, 7)
+        limit0 = chunk(limit, 0); limit1 = chunk(limit, 1); limit2 = chunk(limit, 2); limit3 = chunk(limit, 3)
+        limit4 = chunk(limit, 4); limit5 = chunk(limit, 5); limit6 = chunk(limit, 6); limit7 = chunk(limit, 7)
         chunks = (extent + 15) / 16
     }
 
@@ -248,6 +252,10 @@ struct EnvelopeTemplate {
         if chunks > 1, !Self.fits(load(p + 16), base1, limit1) { return false }
         if chunks > 2, !Self.fits(load(p + 32), base2, limit2) { return false }
         if chunks > 3, !Self.fits(load(p + 48), base3, limit3) { return false }
+        if chunks > 4, !Self.fits(load(p + 64), base4, limit4) { return false }
+        if chunks > 5, !Self.fits(load(p + 80), base5, limit5) { return false }
+        if chunks > 6, !Self.fits(load(p + 96), base6, limit6) { return false }
+        if chunks > 7, !Self.fits(load(p + 112), base7, limit7) { return false }
         return true
     }
 
