@@ -120,7 +120,7 @@ run timeline-trace-findings-661k 256 30 "$findings" --format chrome-trace
 command=report
 run report-pids-40k 64 1 "$pids" --output "$out/report.html"
 run report-files-100k 768 40 "$many" --output "$out/report.html"
-run report-findings-661k 384 15 "$findings" --output "$out/report.html"
+run report-findings-661k 256 15 "$findings" --output "$out/report.html"
 command=leaks
 run leaks-pids-40k 64 2 "$pids"
 run leaks-files-100k 640 20 "$many"
