@@ -65,7 +65,6 @@ extension SessionTimeline {
                 continue
             }
             if case .adding = i.parentState { kept.append(i); continue }
-            if i.address != nil, !EvictedController.fits(i, r, pendingLeak: !i.leakReported) { kept.append(i); continue }
             var leak: UInt32?
             if !i.leakReported {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
@@ -124,9 +123,11 @@ extension SessionTimeline {
 
     /// Whether a removed controller with an address may be dropped (`evictUnreachable`): not while a
     /// timeline is recorded (it draws every controller's lane), not an object (its late dealloc names
-    /// its owner), not a controller that owns live objects (its dealloc decides theirs).
+    /// its owner), not a controller that owns live objects (its dealloc decides theirs), nor one whose
+    /// state does not fit an `EvictedController`.
     func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
-        guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass else { return false }
+        guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass,
+              EvictedController.fits(i, r, pendingLeak: !i.leakReported) else { return false }
         guard let link = i.objects else { return true }
         return !link.owned.contains { $0.isAlive && $0.owner === i }
     }
