@@ -182,30 +182,16 @@ import VCLintSimulation
     /// logs `noise` lines of its own over `noiseSeconds` after the removal, and is relaunched (a new
     /// pid) 20 s after the removal. Returns the capture and the line of the removal.
     /// In `style`'s envelope: NSLog's (`nslog-tz`), `log show`'s default (`oslog`: the events on the
-    /// main thread, the noise on another thread with another type and activity) or `syslog`'s (whole
-    /// seconds, a library before the pid on the noise lines).
-    static func capture(noiseSeconds: Double, noise: Int = 120, style: EnvelopeFormat = .nslogTZ) -> (text: String, removal: Int) {
-        var lines: [String] = []
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        func time(_ s: Double) -> String {
-            let ms = Int((s * 1000).rounded())
-            let m = ms / 60_000, sec = (ms / 1000) % 60, frac = ms % 1000
-            let f = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
-            return "2020-04-01 16:\(two(30 + m)):\(two(sec)).\(f)000+0800"
-        }
-        func log(_ s: Double, _ pid: Int, _ message: String) {
-            let noise = message.hasPrefix("[")
-            switch style {
-            case .oslog:
-                let columns = noise ? "0x2f3a     Info        0x1f4e               " : "0x1a2b3c   Default     0x0                  "
-                lines.append("\(time(s)) \(columns)\(pid)  0    Shop: \(noise ? "(CFNetwork) " : "")\(message)")
-            case .syslog:
-                let whole = Int(s)
-                lines.append("Apr  1 16:\(two(30 + whole / 60)):\(two(whole % 60)) iPhone Shop\(noise ? "(CFNetwork)" : "")[\(pid)] <Notice>: \(message)")
-            default:
-                lines.append("\(time(s)) Shop[\(pid):9146] \(message)")
-            }
-        }
+    /// main thread, the noise on another thread with another type and activity), `syslog`'s (whole
+    /// seconds, a library before the pid on the noise lines), `log show --style ndjson`'s (the pid a
+    /// member near the object's end, after the message) or `--style json`'s (one member a line: the
+    /// pid on a line of its own, after the message's).
+    /// `padding` lengthens each noise line by that many bytes; `relaunch` false ends the capture
+    /// with the noise.
+    static func capture(noiseSeconds: Double, noise: Int = 120, style: EnvelopeFormat = .nslogTZ, padding: Int = 0,
+                        relaunch: Bool = true) -> (text: String, removal: Int) {
+        var entries: [(s: Double, pid: Int, message: String)] = []
+        func log(_ s: Double, _ pid: Int, _ message: String) { entries.append((s, pid, message)) }
         log(1.0, 63209, "HomeViewController viewDidLoad()")
         log(1.1, 63209, "HomeViewController viewWillAppear(_:)")
         log(1.3, 63209, "HomeViewController viewDidAppear(_:)")
@@ -224,18 +210,65 @@ import VCLintSimulation
             at += 4
         }
         log(4.7, 63209, "ProductDetailViewController deinit")
-        lines.insert(lines.removeLast(), at: 13)
-        let removal = lines.count - 1  // the second detail's viewDidDisappear (1-based: count - 1)
+        entries.insert(entries.removeLast(), at: 13)
+        let removal = entries.count - 2  // the second detail's viewDidDisappear (0-based)
         let removedAt = at - 4 + 2.5
         for k in 1...noise {
             log(removedAt + 0.1 + (noiseSeconds - 0.1) * Double(k) / Double(noise), 63209,
-                "[Network] GET https://api.shop.example.com/v2/products/\(48_000 + k) -> 200 (163 ms)")
+                "[Network] GET https://api.shop.example.com/v2/products/\(48_000 + k) -> 200 (163 ms)\(String(repeating: "x", count: padding))")
         }
-        log(removedAt + 20, 63388, "[Network] reachability: wifi")
-        log(removedAt + 20.1, 63388, "HomeViewController viewDidLoad()")
-        log(removedAt + 20.2, 63388, "HomeViewController viewWillAppear(_:)")
-        log(removedAt + 20.4, 63388, "HomeViewController viewDidAppear(_:)")
-        return (lines.joined(separator: "\n") + "\n", removal)
+        if relaunch {
+            log(removedAt + 20, 63388, "[Network] reachability: wifi")
+            log(removedAt + 20.1, 63388, "HomeViewController viewDidLoad()")
+            log(removedAt + 20.2, 63388, "HomeViewController viewWillAppear(_:)")
+            log(removedAt + 20.4, 63388, "HomeViewController viewDidAppear(_:)")
+        }
+        let (lines, messageLines) = render(entries, style: style)
+        return (lines.joined(separator: "\n") + "\n", messageLines[removal])
+    }
+
+    /// The entries' lines in `style`, and the line (1-based) of each entry's message.
+    static func render(_ entries: [(s: Double, pid: Int, message: String)], style: EnvelopeFormat) -> (lines: [String], messageLines: [Int]) {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func time(_ s: Double) -> String {
+            let ms = Int((s * 1000).rounded())
+            let m = ms / 60_000, sec = (ms / 1000) % 60, frac = ms % 1000
+            let f = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
+            return "2020-04-01 16:\(two(30 + m)):\(two(sec)).\(f)000+0800"
+        }
+        var lines: [String] = []
+        var messageLines: [Int] = []
+        let path = "\\/private\\/var\\/containers\\/Bundle\\/Application\\/6F1B2A4C\\/Shop.app\\/Shop"
+        for (k, (s, pid, message)) in entries.enumerated() {
+            let noise = message.hasPrefix("[")
+            switch style {
+            case .oslog:
+                let columns = noise ? "0x2f3a     Info        0x1f4e               " : "0x1a2b3c   Default     0x0                  "
+                lines.append("\(time(s)) \(columns)\(pid)  0    Shop: \(noise ? "(CFNetwork) " : "")\(message)")
+            case .syslog:
+                let whole = Int(s)
+                lines.append("Apr  1 16:\(two(30 + whole / 60)):\(two(whole % 60)) iPhone Shop\(noise ? "(CFNetwork)" : "")[\(pid)] <Notice>: \(message)")
+            case .ndjson:
+                lines.append(#"{"traceID":\#(3_618_502_788_670_228 + k),"eventMessage":"\#(message)","threadID":\#(noise ? 914_702 : 914_637),"# +
+                             #""processImagePath":"\#(path)","timestamp":"\#(time(s))","processID":\#(pid),"timezoneName":""}"#)
+            case .json:
+                lines.append(k == 0 ? "[{" : "},{")
+                lines.append(#"  "traceID" : \#(3_618_502_788_670_228 + k),"#)
+                lines.append(#"  "eventMessage" : "\#(message)","#)
+                messageLines.append(lines.count)
+                lines.append(#"  "threadID" : \#(noise ? 914_702 : 914_637),"#)
+                lines.append(#"  "processImagePath" : "\#(path)","#)
+                lines.append(#"  "timestamp" : "\#(time(s))","#)
+                lines.append(#"  "processID" : \#(pid),"#)
+                lines.append(#"  "timezoneName" : """#)
+                continue
+            default:
+                lines.append("\(time(s)) Shop[\(pid):9146] \(message)")
+            }
+            messageLines.append(lines.count)
+        }
+        if style == .json { lines.append("}]") }
+        return (lines, messageLines)
     }
 
     /// The leak findings of a batch run, read with `chunkSize` and fed in pieces of `feed` bytes.
@@ -256,14 +289,19 @@ import VCLintSimulation
         return found.map { "\($0.rule)@\($0.line) \($0.severity)" }
     }
 
-    static let readings: [(chunkSize: Int, feed: Int?)] = [(LintOptions.defaultChunkSize, nil), (256, 97), (1024, 1), (300, 4096)]
+    /// Whole, and in small pieces (chunks just longer than the lines: a JSON object's line is longer
+    /// than a smaller chunk, whose lines are read only by their heads).
+    static func readings(_ style: EnvelopeFormat) -> [(chunkSize: Int, feed: Int?)] {
+        let json = style == .ndjson || style == .json
+        return [(LintOptions.defaultChunkSize, nil), (json ? 600 : 256, 97), (1024, 1), (json ? 700 : 300, 4096)]
+    }
 
-    @Test(arguments: [(5.0, Severity.error), (1.5, Severity.warning)], [EnvelopeFormat.nslogTZ, .oslog, .syslog])
+    @Test(arguments: [(5.0, Severity.error), (1.5, Severity.warning)], [EnvelopeFormat.nslogTZ, .oslog, .syslog, .ndjson, .json])
     func leakBeforeARelaunchAfterNoise(noise: (seconds: Double, severity: Severity), style: EnvelopeFormat) {
         let (text, removal) = Self.capture(noiseSeconds: noise.seconds, style: style)
         let severity = noise.severity
         let expected = ["leaked_controller@\(removal) \(severity)"]
-        for (chunkSize, feed) in Self.readings {
+        for (chunkSize, feed) in Self.readings(style) {
             #expect(Self.batch(text, chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
             #expect(Self.batch(text, chunkSize: chunkSize, feed: feed, prefilter: false) == expected,
                     "every line parsed, chunks of \(chunkSize), fed \(feed ?? 0)")
@@ -275,22 +313,24 @@ import VCLintSimulation
 
     /// The old process's noise interleaved with another process's lines, and followed by untimed
     /// lines, before the relaunch: still its last timed line.
-    @Test(arguments: [EnvelopeFormat.nslogTZ, .oslog, .syslog])
+    @Test(arguments: [EnvelopeFormat.nslogTZ, .oslog, .syslog, .ndjson])
     func noiseAmongOtherProcessesAndUntimedLines(style: EnvelopeFormat) {
         let (text, removal) = Self.capture(noiseSeconds: 5, style: style)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.removeLast()
-        let (shop, widget) = switch style {
-        case .oslog: ("63209  0    Shop: (CFNetwork) [Network]", "7001  0    ShopWidget: [Timeline]")
-        case .syslog: ("Shop(CFNetwork)[63209] <Notice>: [Network]", "ShopWidget[7001] <Notice>: [Timeline]")
-        default: ("Shop[63209:9146] [Network]", "ShopWidget[7001:12] [Timeline]")
+        let swaps = switch style {
+        case .oslog: [("63209  0    Shop: (CFNetwork) [Network]", "7001  0    ShopWidget: [Timeline]")]
+        case .syslog: [("Shop(CFNetwork)[63209] <Notice>: [Network]", "ShopWidget[7001] <Notice>: [Timeline]")]
+        case .ndjson: [(#""eventMessage":"[Network]"#, #""eventMessage":"[Timeline]"#), (#"Shop.app\/Shop""#, #"ShopWidget.appex\/ShopWidget""#),
+                       (#""processID":63209"#, #""processID":7001"#)]
+        default: [("Shop[63209:9146] [Network]", "ShopWidget[7001:12] [Timeline]")]
         }
         var mixed: [String] = []
         for (k, line) in lines.enumerated() {
             mixed.append(line)
             // After each noise line: the widget's line at the same time, then a continuation.
-            if k > removal, line.contains(shop) {
-                mixed.append(line.replacingOccurrences(of: shop, with: widget))
+            if k > removal, line.contains(swaps[0].0), style != .ndjson || line.contains(swaps[2].0) {
+                mixed.append(swaps.reduce(line) { $0.replacingOccurrences(of: $1.0, with: $1.1) })
                 mixed.append("    continuation = 1;")
             }
         }
@@ -298,10 +338,22 @@ import VCLintSimulation
         let at = removal  // nothing inserted before the removal
         let expected = ["leaked_controller@\(at) error"]
         let joined = mixed.joined(separator: "\n") + "\n"
-        for (chunkSize, feed) in Self.readings {
+        for (chunkSize, feed) in Self.readings(style) {
             #expect(Self.batch(joined, chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
         }
         #expect(Self.live(joined, feed: 61) == expected, "--follow")
+    }
+
+    /// A JSON object longer than the scanner keeps of a line (members in any order, read only
+    /// whole) is the old process's last line before a relaunch, or the input's last before a blank
+    /// line: its time still counts when the buffer has moved on past it.
+    @Test(arguments: [EnvelopeFormat.ndjson, .json], [true, false])
+    func longObjectsLastInARun(style: EnvelopeFormat, relaunch: Bool) {
+        let (text, removal) = Self.capture(noiseSeconds: 5, noise: 12, style: style, padding: 6000, relaunch: relaunch)
+        let expected = ["leaked_controller@\(removal) error"]
+        for (chunkSize, feed) in [(LintOptions.defaultChunkSize, nil), (16_384, 97), (9000, 1)] as [(Int, Int?)] {
+            #expect(Self.batch(text + "\n", chunkSize: chunkSize, feed: feed) == expected, "batch, chunks of \(chunkSize), fed \(feed ?? 0)")
+        }
     }
 
     @Test func theFixture() throws {

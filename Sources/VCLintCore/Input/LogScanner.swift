@@ -345,7 +345,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     private func keepRun() {
         guard run.active, run.position >= 0 else { return }
         run.head.removeAll(keepingCapacity: true)
-        run.head.append(contentsOf: UnsafeBufferPointer(start: buffer + run.position, count: min(run.length, RecentLines.headBytes)))
+        RecentLines.keepHead(buffer + run.position, run.length, in: &run.head)
         run.position = -1
     }
 
@@ -530,10 +530,10 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 
     /// Whether a noise line with the latest envelope's template (`templates[0]`, used in place: it is
     /// too large to copy per line) needs nothing but counting (no custom dialect to search, the
-    /// context process known).
+    /// context process known, and the shape covers the line's run key).
     @inline(__always)
     private func fastTemplate() -> Bool {
-        customFinder == nil && templateCount > 0 && contextKnown
+        customFinder == nil && templateCount > 0 && contextKnown && templates.pointee.keyed
     }
 
     /// One line of `processVectors` (the lines that are not only counted).
@@ -549,7 +549,12 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         }
         if !cand, templateCount > 0, contextKnown, templates.pointee.matches(p, n) {
             // Noise with the latest envelope: `line` would only count it.
-            if templates.pointee.keyed { templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1) }
+            if templates.pointee.keyed {
+                templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
+            } else {
+                // A JSON object's shape stops short of its `processID` (`RunKey`): looked up per line.
+                timedLine(lineStart, n, skip: 0, format: templates.pointee.format, number: lineNumber + 1)
+            }
             lineNumber += 1
             let format = templates.pointee.format
             formatCounts[format.index] += 1
@@ -795,6 +800,17 @@ struct RecentLines {
         count = min(count + 1, capacity)
     }
 
+    /// Appends what a timed line's time sample needs to `kept`: its first `headBytes`, or, for a
+    /// longer JSON object (whose members are in any order and which reads only whole), the members
+    /// that tell its process, pid and time, as a short object of their own.
+    static func keepHead(_ p: UnsafePointer<UInt8>, _ n: Int, in kept: inout [UInt8]) {
+        if n > headBytes, p[0] == 0x7B, let object = NDJSONLine.parse(p, n) {
+            kept.append(contentsOf: object.timeCarrier)
+            return
+        }
+        kept.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, headBytes)))
+    }
+
     /// The k-th newest line (0: the newest), borrowed for `body`.
     func withLine<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard k < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -818,7 +834,7 @@ struct EndingLines {
         newest = (newest + 1) % capacity
         lines[newest].line = line
         lines[newest].bytes.removeAll(keepingCapacity: true)
-        lines[newest].bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, RecentLines.headBytes)))
+        RecentLines.keepHead(p, n, in: &lines[newest].bytes)
         count = min(count + 1, capacity)
     }
 
@@ -847,6 +863,7 @@ enum RunKey {
     /// in the `oslog` columns only where the spaces are.
     static func span(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) -> Range<Int>? {
         if format == .syslog { return syslogSpan(p, n) }
+        if format == .ndjson || format == .json { return processIDSpan(p, n) }
         guard n > 20, ByteCursor.isDigit(p[0]), let t = EnvelopeParser.classifyTimestamped(p, n) else { return nil }
         var start = t.column
         let limit = min(n, start + 256)
@@ -879,6 +896,36 @@ enum RunKey {
         while i < limit, ByteCursor.isDigit(p[i]) { i += 1 }
         guard i > digits, i < limit, p[i] == 0x3A || p[i] == 0x5D else { return nil }
         return start..<(i + 1)
+    }
+
+    /// `"processID":4000` (or `"processID" : 4000`) of an ndjson line, a top-level member anywhere in
+    /// the object: `log show` writes it near the end, so the last bytes are searched first. A JSON
+    /// string cannot hold an unescaped quote, so `"processID"` followed by a colon is a key.
+    private static func processIDSpan(_ p: UnsafePointer<UInt8>, _ n: Int) -> Range<Int>? {
+        let tail = max(0, n - 512)
+        return processIDSpan(p, n, from: tail, to: n) ?? (tail > 0 ? processIDSpan(p, n, from: 0, to: tail + processIDKey.utf8CodeUnitCount) : nil)
+    }
+
+    private static let processIDKey: StaticString = "\"processID\""
+
+    /// The first `"processID"` key that starts in `p[from..<to - key length]`, with its value.
+    private static func processIDSpan(_ p: UnsafePointer<UInt8>, _ n: Int, from: Int, to: Int) -> Range<Int>? {
+        let key = processIDKey.utf8Start, kn = processIDKey.utf8CodeUnitCount
+        var i = from
+        while to - i >= kn, let hit = memmem(p + i, to - i, key, kn) {
+            let start = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
+            var j = start + kn
+            while j < n, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
+            if j < n, p[j] == 0x3A {
+                j += 1
+                while j < n, p[j] == 0x20 || p[j] == 0x09 { j += 1 }
+                let digits = j
+                while j < n, j - digits < 20, ByteCursor.isDigit(p[j]) { j += 1 }
+                if j > digits { return start..<j }
+            }
+            i = start + 1
+        }
+        return nil
     }
 
     /// `[PID]`, the first after the syslog time.

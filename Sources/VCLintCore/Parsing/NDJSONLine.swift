@@ -45,6 +45,40 @@ struct NDJSONLine {
         }
     }
 
+    /// The object with only the members that tell its process, pid, thread and time: what a time
+    /// sample of the line reads (`RecentLines.keepHead`), in the few bytes a long line's head keeps.
+    var timeCarrier: [UInt8] {
+        var out: [UInt8] = [0x7B]
+        func member(_ name: String, _ value: [UInt8]) {
+            if out.count > 1 { out.append(0x2C) }
+            out.append(0x22)
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: [0x22, 0x3A])
+            out.append(contentsOf: value)
+        }
+        func string(_ bytes: [UInt8]) -> [UInt8] {
+            var quoted: [UInt8] = [0x22]
+            let hex = Array("0123456789abcdef".utf8)
+            for b in bytes {
+                switch b {
+                case 0x22, 0x5C: quoted += [0x5C, b]
+                case ..<0x20: quoted += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]]
+                default: quoted.append(b)
+                }
+            }
+            quoted.append(0x22)
+            return quoted
+        }
+        if let timestamp { member("timestamp", string(timestamp)) }
+        if let processID { member("processID", Array(String(processID).utf8)) }
+        if let threadID { member("threadID", Array(String(threadID).utf8)) }
+        if let processImagePath { member("processImagePath", string(processImagePath)) }
+        if let process { member("process", string(process)) }
+        member("eventMessage", [0x22, 0x22])
+        out.append(0x7D)
+        return out
+    }
+
     struct Scanner {
         let p: UnsafePointer<UInt8>
         let n: Int
