@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The few top-level fields vclint needs from one `log show/stream --style ndjson` line.
 /// A small iterative scanner: nested or huge values are skipped without recursion, so hostile
 /// JSON cannot exhaust the stack; anything malformed makes the line plain text.
@@ -18,24 +24,24 @@ struct NDJSONLine {
         if s.eat(0x7D) { return out }
         while true {
             s.skipWS()
-            guard let key = s.string() else { return nil }
+            guard let key = s.key() else { return nil }
             s.skipWS()
             guard s.eat(0x3A) else { return nil }
             s.skipWS()
             switch key {
-            case Array("eventMessage".utf8):
+            case .eventMessage:
                 if s.peek == 0x22 { out.eventMessage = s.string() } else { guard s.skipValue() else { return nil } }
-            case Array("timestamp".utf8):
+            case .timestamp:
                 if s.peek == 0x22 { out.timestamp = s.string() } else { guard s.skipValue() else { return nil } }
-            case Array("processImagePath".utf8):
+            case .processImagePath:
                 if s.peek == 0x22 { out.processImagePath = s.string() } else { guard s.skipValue() else { return nil } }
-            case Array("process".utf8):
+            case .process:
                 if s.peek == 0x22 { out.process = s.string() } else { guard s.skipValue() else { return nil } }
-            case Array("processID".utf8):
+            case .processID:
                 if let v = s.integer() { out.processID = v } else { guard s.skipValue() else { return nil } }
-            case Array("threadID".utf8):
+            case .threadID:
                 if let v = s.integer() { out.threadID = v } else { guard s.skipValue() else { return nil } }
-            default:
+            case .other:
                 guard s.skipValue() else { return nil }
             }
             s.skipWS()
@@ -79,6 +85,23 @@ struct NDJSONLine {
         return out
     }
 
+    /// The members read; every other key is skipped.
+    enum Field {
+        case eventMessage, timestamp, processImagePath, process, processID, threadID, other
+
+        init(_ p: UnsafePointer<UInt8>, _ n: Int) {
+            func isKey(_ name: StaticString) -> Bool { n == name.utf8CodeUnitCount && memcmp(p, name.utf8Start, n) == 0 }
+            switch n {
+            case 12: self = isKey("eventMessage") ? .eventMessage : .other
+            case 9: self = isKey("timestamp") ? .timestamp : isKey("processID") ? .processID : .other
+            case 16: self = isKey("processImagePath") ? .processImagePath : .other
+            case 7: self = isKey("process") ? .process : .other
+            case 8: self = isKey("threadID") ? .threadID : .other
+            default: self = .other
+            }
+        }
+    }
+
     struct Scanner {
         let p: UnsafePointer<UInt8>
         let n: Int
@@ -106,11 +129,37 @@ struct NDJSONLine {
             return neg ? -v : v
         }
 
+        /// A member's key at the cursor, read in place (a key with an escape is decoded first).
+        mutating func key() -> Field? {
+            guard i < n, p[i] == 0x22 else { return nil }
+            var j = i + 1
+            while j < n, p[j] != 0x22, p[j] != 0x5C { j += 1 }
+            guard j < n else { return nil }
+            if p[j] == 0x22 {
+                defer { i = j + 1 }
+                return Field(p + i + 1, j - i - 1)
+            }
+            guard let decoded = string() else { return nil }
+            return decoded.withUnsafeBufferPointer { $0.baseAddress.map { Field($0, decoded.count) } ?? .other }
+        }
+
         /// A JSON string at the cursor, unescaped to UTF-8 bytes.
         mutating func string() -> [UInt8]? {
             guard eat(0x22) else { return nil }
             var out: [UInt8] = []
             while i < n {
+                // The bytes up to the next quote or escape, at once.
+                var j = i
+                while j < n, p[j] != 0x22, p[j] != 0x5C { j += 1 }
+                if j > i {
+                    if out.isEmpty, j < n, p[j] == 0x22 {
+                        out = Array(UnsafeBufferPointer(start: p + i, count: j - i))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
+                    }
+                    i = j
+                }
+                guard i < n else { break }
                 let b = p[i]
                 if b == 0x22 { i += 1; return out }
                 if b == 0x5C {
