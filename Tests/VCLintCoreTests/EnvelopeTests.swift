@@ -95,6 +95,31 @@ import Testing
         #expect(p.message == "viewDidLoad:ViewController2 … \"x\"")
     }
 
+    /// Keys are matched in place; one spelled with an escape is decoded first. Values keep their
+    /// escapes' meaning wherever they fall among plain runs.
+    @Test func ndjsonEscapesInKeysAndValues() throws {
+        let line = #"{"\u0065ventMessage":"a\"b\\c\u00e9\/d","process\u0049D":7,"processID":"x","timestamp":"2020-04-01 16:30:45.465638+0800","process":"Shop","eventMessageX":"no"}"#
+        let fields = try #require(Array(line.utf8).withUnsafeBufferPointer { NDJSONLine.parse($0.baseAddress!, $0.count) })
+        #expect(fields.eventMessage.map { String(decoding: $0, as: UTF8.self) } == "a\"b\\cé/d")
+        #expect(fields.processID == 7)  // the string value of the second `processID` is skipped
+        #expect(fields.process.map { String(decoding: $0, as: UTF8.self) } == "Shop")
+        let empty = try #require(Array(#"{"eventMessage":"","threadID":5}"#.utf8).withUnsafeBufferPointer { NDJSONLine.parse($0.baseAddress!, $0.count) })
+        #expect(empty.eventMessage == [] && empty.threadID == 5)
+    }
+
+    /// What a long object keeps for its time sample reads back as the same process, pid and time.
+    @Test func ndjsonTimeCarrier() throws {
+        let long = #"{"eventMessage":"\#(String(repeating: "n", count: 5000))","processImagePath":"\/App\/Sh\"op","timestamp":"2020-04-01 16:30:45.465638+0800","processID":63209,"threadID":3}"#
+        let fields = try #require(Array(long.utf8).withUnsafeBufferPointer { NDJSONLine.parse($0.baseAddress!, $0.count) })
+        let carrier = fields.timeCarrier
+        #expect(carrier.count < 200)
+        let back = try #require(carrier.withUnsafeBufferPointer { NDJSONLine.parse($0.baseAddress!, $0.count) })
+        #expect(back.timestamp == fields.timestamp && back.processID == 63209 && back.threadID == 3)
+        #expect(back.processImagePath == fields.processImagePath && back.eventMessage == [])
+        let p = parse(String(decoding: carrier, as: UTF8.self))
+        #expect(p.pid == 63209 && p.process == "Sh\"op" && p.time == "2020-04-01T16:30:45.465638+08:00")
+    }
+
     @Test func malformedJSONIsNotAnEnvelope() {
         #expect(parse(#"{"eventMessage": "unterminated"#).format == nil)
         #expect(parse(String(repeating: "[", count: 100_000)).format == nil)
