@@ -211,6 +211,24 @@ import Glibc
         #expect(r.stderr == "vclint: error: \(dir.path)/./later.log: is one of the inputs; a report would overwrite it\n")
     }
 
+    /// Among many inputs and several reports, the first report that would overwrite one is named,
+    /// with the input it would overwrite (a hard link is the same file).
+    @Test func theFirstReportThatWouldOverwriteAnInputIsNamed() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let seed = try Data(contentsOf: URL(fileURLWithPath: "Fixtures/seeds/navtest-missing-dealloc.log"))
+        for k in 0..<40 { try seed.write(to: dir.appendingPathComponent("capture-\(k).log")) }
+        let out = try tempDir()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let link = out.appendingPathComponent("linked.json").path
+        try FileManager.default.linkItem(atPath: dir.appendingPathComponent("capture-17.log").path, toPath: link)
+        let r = try cli.run(["lint", dir.path, "--reporter", "json:\(out.path)/fine.json", "--reporter", "sarif:\(link)",
+                             "--reporter", "junit:\(dir.path)/capture-3.log"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "vclint: error: \(link): is one of the inputs (\(dir.path)/capture-17.log); a report would overwrite it\n")
+        #expect(try entries(out) == ["linked.json"])
+    }
+
     @Test func aWriteErrorOnStdoutIsExitTwo() throws {
         let r = try run(["lint", "Fixtures/seeds/navtest-missing-dealloc.log"], stdout: try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full")))
         #expect(r.status == 2)

@@ -269,30 +269,46 @@ extension ReportTransaction {
                                     sourceRoot: String? = nil) throws(ReportFileError) {
         guard !reportPaths.isEmpty else { return }
         try refuseOthers(reportPaths, others, sourceRoot: sourceRoot)
-        var identities: [FileIdentity: String] = [:]
-        var names: Set<String> = []
+        // The reports first (a few), then each input once against them: a run over 100k captures
+        // stats each, and standardizes only an input named like a report that does not exist yet.
+        var existing: [FileIdentity: Int] = [:]
+        var missing: [(index: Int, name: String, standardized: String)] = []
+        for (k, report) in reportPaths.enumerated() {
+            var st = stat()
+            if stat(report, &st) == 0 {
+                if (st.st_mode & S_IFMT) == S_IFREG, existing[FileIdentity(st)] == nil { existing[FileIdentity(st)] = k }
+            } else {
+                let url = URL(fileURLWithPath: report).standardizedFileURL
+                missing.append((k, url.lastPathComponent, url.path))
+            }
+        }
+        /// The first input that each report would overwrite.
+        var overwritten: [Int: String] = [:]
         for input in inputs {
             switch input {
             case .standardInput:
                 var st = stat()
-                if fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { identities[FileIdentity(st)] = "standard input" }
+                if !existing.isEmpty, fstat(0, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let k = existing[FileIdentity(st)], overwritten[k] == nil {
+                    overwritten[k] = "standard input"
+                }
             case .file:
                 let path = input.displayPath
-                var st = stat()
-                if input.withOpenPath({ stat($0, &st) }) == 0 { identities[FileIdentity(st)] = path }
-                names.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
-            }
-        }
-        for report in reportPaths {
-            var st = stat()
-            if stat(report, &st) == 0 {
-                if (st.st_mode & S_IFMT) == S_IFREG, let input = identities[FileIdentity(st)] {
-                    throw ReportFileError(path: report, reason: input == report ? "is one of the inputs; a report would overwrite it" : "is one of the inputs (\(input)); a report would overwrite it")
+                if !existing.isEmpty {
+                    var st = stat()
+                    if input.withOpenPath({ stat($0, &st) }) == 0, let k = existing[FileIdentity(st)], overwritten[k] == nil { overwritten[k] = path }
                 }
-            } else if names.contains(URL(fileURLWithPath: report).standardizedFileURL.path) {
-                throw ReportFileError(path: report, reason: "is one of the inputs; a report would overwrite it")
+                if !missing.isEmpty, let name = path.split(separator: "/").last.map(String.init) {
+                    for m in missing where m.name == name && overwritten[m.index] == nil {
+                        if URL(fileURLWithPath: path).standardizedFileURL.path == m.standardized { overwritten[m.index] = path }
+                    }
+                }
             }
         }
+        guard let first = overwritten.keys.min(), let input = overwritten[first] else { return }
+        let report = reportPaths[first]
+        let exists = !missing.contains { $0.index == first }
+        throw ReportFileError(path: report, reason: !exists || input == report ? "is one of the inputs; a report would overwrite it"
+                                                                               : "is one of the inputs (\(input)); a report would overwrite it")
     }
 }
 
