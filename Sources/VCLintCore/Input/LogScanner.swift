@@ -64,8 +64,13 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     var progress: ProgressCounter?
     var patternLimitHits: Int { sink.patternLimitHits }
 
+    /// The most the buffer holds (the chunk size: a longer line is read by its head), and what it
+    /// holds now: it starts small (a small capture costs a small buffer) and doubles while reads
+    /// fill it, so a large input is read in chunks of `capacity`.
     private let capacity: Int
-    private let buffer: UnsafeMutablePointer<UInt8>
+    private var size: Int
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private static var initialSize: Int { 64 * 1024 }
     private var filled = 0
     /// The input offset of `buffer[0]`.
     private var base = 0
@@ -129,8 +134,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         self.sampleInterval = sampleInterval
         self.finder = CandidateFinder(CandidateSearch.patterns + customDialects.compactMap(\.candidatePattern))
         self.capacity = max(chunkSize, 256)
-        self.buffer = .allocate(capacity: self.capacity + Self.slack)
-        self.buffer.initialize(repeating: 0, count: self.capacity + Self.slack)
+        self.size = min(self.capacity, Self.initialSize)
+        self.buffer = .allocate(capacity: self.size + Self.slack)
+        self.buffer.initialize(repeating: 0, count: self.size + Self.slack)
         self.formatCounts = .allocate(capacity: EnvelopeFormat.allCases.count)
         self.formatCounts.initialize(repeating: 0, count: EnvelopeFormat.allCases.count)
 #if VCLINT_SSSE3
@@ -161,11 +167,31 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 #endif
     }
 
+    /// Room for more: the buffer is doubled up to `capacity`; a line that fills all of it is read
+    /// by its head (`overlong`).
+    @inline(__always)
+    private func makeRoom() {
+        guard filled == size else { return }
+        if size < capacity { grow() } else { overlong() }
+    }
+
+    /// Doubles the buffer (up to `capacity`), keeping its bytes.
+    private func grow() {
+        let grown = min(capacity, 2 * size)
+        let b = UnsafeMutablePointer<UInt8>.allocate(capacity: grown + Self.slack)
+        b.initialize(from: buffer, count: filled)
+        (b + filled).initialize(repeating: 0, count: grown + Self.slack - filled)
+        buffer.deallocate()
+        buffer = b
+        size = grown
+    }
+
     /// Reads a file descriptor to its end.
     func scan(fd: Int32) throws {
         while true {
-            if filled == capacity { overlong() }
-            let n = read(fd, buffer + filled, capacity - filled)
+            makeRoom()
+            let wanted = size - filled
+            let n = read(fd, buffer + filled, wanted)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)
@@ -173,6 +199,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if n == 0 { break }
             progress?.add(bytes: n)
             appended(count: n)
+            // The read filled what was free: the input is large.
+            if n == wanted, size < capacity { grow() }
         }
     }
 
@@ -180,8 +208,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     func consume(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            if filled == capacity { overlong() }
-            let n = min(capacity - filled, bytes.count - offset)
+            makeRoom()
+            while size < capacity, bytes.count - offset > size - filled { grow() }
+            let n = min(size - filled, bytes.count - offset)
             (buffer + filled).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + offset, count: n)
             offset += n
             appended(count: n)
