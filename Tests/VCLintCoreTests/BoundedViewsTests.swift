@@ -119,6 +119,34 @@ import Testing
         #expect(!page.render().contains("not listed here"))
     }
 
+    /// The page draws at most `drawnSessions` sessions, or `timelineBytes` of drawing, in input
+    /// order, and says how many more there are; headings of inputs past the cap are not written.
+    @Test func thePageCapsItsTimelinesWithAMoreLine() {
+        let few = timelineInput(text: Self.onePIDPerLine(3), path: "few.log")
+        let more = timelineInput(text: Self.onePIDPerLine(4), path: "more.log")
+        var page = HTMLReport(inputs: [few, more], leaks: LeakReport(inputs: [few, more], graceSeconds: 3))
+        func drawn(_ html: String) -> Int { html.components(separatedBy: "<svg class=\"lanes\"").count - 1 }
+        let whole = page.render()
+        #expect(drawn(whole) == 7 && !whole.contains("not drawn here"))
+        for cap in [1, 3, 5] {
+            page.drawnSessions = cap
+            for batch in [1, 2, 512] {
+                page.batch = batch
+                let html = page.render()
+                #expect(drawn(html) == cap, "cap \(cap), batch \(batch)")
+                #expect(html.contains("\(7 - cap) more session\(7 - cap == 1 ? "" : "s") not drawn here</strong>: the page draws the first \(cap);"))
+                #expect(html.contains("<h3>more.log</h3>") == (cap > 3), "cap \(cap)")
+                #expect(html.hasSuffix("</body>\n</html>\n"))
+            }
+        }
+        // The byte cap: the session that passes it is the last one drawn.
+        page.drawnSessions = HTMLReport.maxDrawnSessions
+        page.timelineBytes = 1
+        let one = page.render()
+        #expect(drawn(one) == 1)
+        #expect(one.contains("6 more sessions not drawn here</strong>: the page draws the first 1 (its drawing is capped at 0 MB);"))
+    }
+
     /// What a view writes, it streams: the writer gets the same bytes as the text it renders.
     @Test func streamedViewsAreTheRenderedOnes() throws {
         let input = try timelineInput("Fixtures/seeds/navtest-seed000.log")

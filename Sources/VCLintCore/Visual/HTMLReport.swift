@@ -205,6 +205,15 @@ public struct HTMLReport: Sendable {
         return out
     }
 
+    /// Past this many sessions drawn, or this many bytes of drawing, the timelines stop with a line
+    /// that says how many more there are (`vclint timeline` draws every one): as with the findings,
+    /// the page stays one a browser opens. 100k one-screen captures drew 386 MB.
+    public static let maxDrawnSessions = 2_000
+    public static let maxTimelineBytes = 32 << 20
+    /// This page's caps (the above unless a test lowers them).
+    public var drawnSessions = HTMLReport.maxDrawnSessions
+    public var timelineBytes = HTMLReport.maxTimelineBytes
+
     /// Sessions drawn at a time, on as many threads as there are cores (their SVG is most of the
     /// page's work, and each is drawn from its own values): they are written in order, and no more
     /// than these are held drawn.
@@ -219,9 +228,13 @@ public struct HTMLReport: Sendable {
         enum Piece { case text(String), session(file: Int, index: Int) }
         var pieces: [Piece] = []
         var batched = 0
+        var drawnCount = 0, drawnBytes = 0
+        var full = false
         func flush() throws(ReportWriteError) {
             var list: [(file: Int, index: Int, slot: Int)] = []
-            for p in pieces { if case .session(let f, let k) = p { list.append((f, k, list.count)) } }
+            for p in pieces where list.count < drawnSessions - drawnCount {
+                if case .session(let f, let k) = p { list.append((f, k, list.count)) }
+            }
             let jobs = list
             let drawn = DrawnSessions(count: jobs.count)
             let report = self
@@ -234,21 +247,26 @@ public struct HTMLReport: Sendable {
             } }
             var next = 0
             for p in pieces {
+                if full { break }
                 switch p {
                 case .text(let t): try out.write(t)
                 case .session:
-                    try out.write(drawn.take(next))
+                    let svg = drawn.take(next)
+                    try out.write(svg)
                     next += 1
+                    drawnCount += 1
+                    drawnBytes += svg.utf8.count
+                    full = drawnCount >= drawnSessions || drawnBytes >= timelineBytes
                 }
             }
             pieces.removeAll(keepingCapacity: true)
             batched = 0
         }
-        for (fi, input) in inputs.enumerated() {
+        for (fi, input) in inputs.enumerated() where !full {
             pieces.append(.text("<h3>\(Self.h(input.path))</h3>\n"))
             let sessions = input.timeline.sessions
             if sessions.isEmpty { pieces.append(.text("<p class=\"muted\">No lifecycle events.</p>\n")) }
-            for k in sessions.indices {
+            for k in sessions.indices where !full {
                 pieces.append(.session(file: fi, index: k))
                 batched += 1
                 if batched >= batch { try flush() }
@@ -257,6 +275,12 @@ public struct HTMLReport: Sendable {
             if pieces.count >= 4 * batch { try flush() }
         }
         try flush()
+        let sessions = inputs.reduce(0) { $0 + $1.timeline.sessions.count }
+        if sessions > drawnCount {
+            let why = drawnCount >= drawnSessions ? "the first \(drawnCount)" : "the first \(drawnCount) (its drawing is capped at \(timelineBytes >> 20) MB)"
+            try out.write("<p class=\"more\"><strong>\(LeakReport.plural(sessions - drawnCount, "more session")) not drawn here</strong>: the page draws \(why); "
+                          + "<code>vclint timeline PATH</code> prints any capture's timelines (text, JSON or a Perfetto trace).</p>\n")
+        }
     }
 
     /// Session `k` of input `fi` drawn, with the findings the table lists (`before`: how many
