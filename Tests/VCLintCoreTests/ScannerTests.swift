@@ -121,6 +121,28 @@ import Testing
         }
     }
 
+    /// The buffer starts small and grows: a line longer than its first size but shorter than the
+    /// chunk is read whole (not as an overlong line), fed in any pieces, from memory or a file.
+    @Test func aLineLongerThanTheFirstBufferIsReadWhole() throws {
+        var bytes = Array(Self.flow.split(separator: "\n")[0...1].joined(separator: "\n").utf8) + [0x0A]
+        bytes += Array("2024-03-01 10:00:00.100 Shop[1:1] ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 300_000) + [0x0A]
+        bytes += Array(Self.flow.split(separator: "\n")[2...3].joined(separator: "\n").utf8) + [0x0A]
+        for feed in [nil, 1000, 65536, 200_000] as [Int?] {
+            let r = lintBytes(bytes, feed: feed)
+            #expect(r.summary == ["unbalanced_appearance@5"], "fed \(feed ?? 0)")
+            #expect(r.stats.overlongLines == 0, "fed \(feed ?? 0)")
+            #expect(r.stats.bytes == bytes.count)
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("long-line-\(getpid()).log")
+        try Data(bytes).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fd = open(url.path, O_RDONLY)
+        defer { close(fd) }
+        let r = try Linter().lint(fd: fd, path: url.path)
+        #expect(r.stats.overlongLines == 0 && r.stats.bytes == bytes.count)
+        #expect(r.findings.map { "\($0.rule)@\($0.line)" } == ["unbalanced_appearance@5"])
+    }
+
     @Test func overlongLineAtTheEndWithoutNewline() {
         var bytes = Array((Self.flow + "\n").utf8)
         bytes += Array(repeating: UInt8(ascii: "y"), count: 300_000)
