@@ -65,8 +65,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     var patternLimitHits: Int { sink.patternLimitHits }
 
     /// The most the buffer holds (the chunk size: a longer line is read by its head), and what it
-    /// holds now: it starts small (a small capture costs a small buffer) and doubles while reads
-    /// fill it, so a large input is read in chunks of `capacity`.
+    /// holds now: it starts small (a small capture costs a small buffer) and takes the whole chunk
+    /// size once a read fills it (one step: the small buffer is the only one given back).
     private let capacity: Int
     private var size: Int
     private var buffer: UnsafeMutablePointer<UInt8>
@@ -167,17 +167,17 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 #endif
     }
 
-    /// Room for more: the buffer is doubled up to `capacity`; a line that fills all of it is read
-    /// by its head (`overlong`).
+    /// Room for more: the buffer grows to `capacity`; a line that fills all of it is read by its
+    /// head (`overlong`).
     @inline(__always)
     private func makeRoom() {
         guard filled == size else { return }
         if size < capacity { grow() } else { overlong() }
     }
 
-    /// Doubles the buffer (up to `capacity`), keeping its bytes.
+    /// Grows the buffer to `capacity`, keeping its bytes.
     private func grow() {
-        let grown = min(capacity, 2 * size)
+        let grown = capacity
         let b = UnsafeMutablePointer<UInt8>.allocate(capacity: grown + Self.slack)
         b.initialize(from: buffer, count: filled)
         (b + filled).initialize(repeating: 0, count: grown + Self.slack - filled)
