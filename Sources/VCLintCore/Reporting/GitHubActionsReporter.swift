@@ -9,8 +9,10 @@
 ///
 /// Escaping follows the runner's: in the message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in
 /// property values also `:` → `%3A` and `,` → `%2C`. So text from a log can neither end the
-/// command line (and start a command of its own) nor add or end a property. Other control
-/// characters, which the runner would print raw (terminal escapes), become U+FFFD.
+/// command line (and start a command of its own) nor add or end a property. The `[` of a `##[` is
+/// `%5B` (the runner's older commands are `##[name]…`, and it parses them anywhere in a line that
+/// is not a `::` command). Other control characters, which the runner would print raw (terminal
+/// escapes), become U+FFFD.
 public struct GitHubActionsReporter: StreamingReporter {
     public static let identifier = "github-actions"
     public static let summary = "workflow commands that annotate the run and the pull request"
@@ -71,13 +73,16 @@ public struct GitHubActionsReporter: StreamingReporter {
 
     private static func escape(_ s: String, property: Bool) -> String {
         var out = ""
+        var hashes = 0  // `#`s right before this scalar
         for u in s.unicodeScalars {
+            defer { hashes = u == "#" ? hashes + 1 : 0 }
             switch u {
             case "%": out += "%25"
             case "\r": out += "%0D"
             case "\n": out += "%0A"
             case ":" where property: out += "%3A"
             case "," where property: out += "%2C"
+            case "[" where hashes >= 2: out += "%5B"
             default:
                 // (Bidirectional controls too: they would reorder what the annotation shows.)
                 if u.value < 0x20 && u != "\t" || TerminalText.escaped(u) {
