@@ -10,7 +10,7 @@
   classes N     N classes, each a sheet shown and dismissed over a visible root
   sheets N      N cycles of one address-less sheet over a visible root, dealloc never logged
   pids N        N lines, each from a process id of its own (N sessions of one event each; one in
-                four an unbalanced viewDidAppear, a finding)
+                four a memory warning, a finding)
   objects N     N view models (with addresses) made while the root screen is set up, never deallocated
   owned N       N present/dismiss cycles of a modal with its address-less view model; the modal
                 is deallocated every time, its view model never (after one that shows the class logs
@@ -103,7 +103,7 @@ def main():
             for cb in ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"):
                 line(f"-[SheetViewController {cb}]")
     elif kind == "pids":
-        callbacks = ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewDidAppear:")
+        callbacks = ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "didReceiveMemoryWarning")
         for i in range(n):
             line(f"-[HomeViewController {callbacks[i % 4]}]", pid=1000 + i)
     elif kind == "files":

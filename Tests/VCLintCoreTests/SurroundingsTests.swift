@@ -66,6 +66,68 @@ import VCLintSimulation
         }
     }
 
+    /// Five of each addition before every line at once (a `print` event then sits six lines below the
+    /// timed line whose run it belongs to: the look-back must not be a window of lines).
+    @Test func manyUntimedLinesBeforeEveryLineChangeNoFinding() throws {
+        for fixture in Self.fixtures() + ["Fixtures/fuzz/crash-62b680975c23.log"] {
+            let bytes = [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
+            var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+            if lines.last == [] { lines.removeLast() }
+            func joined(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) + [0x0A] }
+            let before = Linter().lint(bytes: joined(lines), path: fixture).findings
+            for (name, addition) in Self.additions {
+                // Text inside every object of a `log show --style json` array breaks each of them (one
+                // broken object among whole ones is `insertingUntimedLinesChangesNoFinding`'s); white
+                // space between its members is still JSON.
+                if fixture.hasSuffix(".json"), addition.contains(where: { !$0.isWhitespace }) { continue }
+                let block = Array(repeating: addition, count: 5).joined()
+                let added = block.utf8.filter { $0 == 0x0A }.count
+                var changed: [[UInt8]] = []
+                for (k, line) in lines.enumerated() where k > 0 {
+                    if k == 1 { changed.append(lines[0]) }
+                    changed.append(Array(block.utf8.dropLast()))
+                    changed.append(line)
+                }
+                if lines.count == 1 { changed = lines }
+                let after = Linter().lint(bytes: joined(changed), path: fixture).findings
+                // Line k (from 1) has (k - 1) blocks before it.
+                let shift = { (line: Int) in line + (line - 1) * added }
+                #expect(after.map { Self.verdict($0) } == before.map { Self.verdict($0, shift: shift) },
+                        "\(fixture) with five of \(name) before every line")
+            }
+        }
+    }
+
+    /// The app relaunched after the last event (its last timed line again, with the next pid and the
+    /// same time): the old session ends where it ended, so no finding changes, batch or live.
+    @Test func aRelaunchAfterTheLastEventChangesNoFinding() throws {
+        let envelope = try Regex(#"^(.*?[^\s\[]\[)(\d+)(:[0-9a-fA-Fx]+\] )"#)
+        var checked = 0
+        for fixture in Self.fixtures() {
+            var bytes = [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
+            if let last = bytes.last, last != 0x0A { bytes.append(0x0A) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            // The NSLog-style envelopes: `… Process[pid:tid] message`.
+            guard let lastTimed = text.split(separator: "\n").last(where: { $0.firstMatch(of: envelope) != nil && $0.first?.isNumber == true }),
+                  let m = lastTimed.firstMatch(of: envelope), let pid = Int(m.output[2].substring!) else { continue }
+            let relaunch = "\(m.output[1].substring!)\(pid + 1)\(m.output[3].substring!)[Launch] didFinishLaunching in 212 ms\n"
+            let input = bytes + Array(relaunch.utf8)
+            checked += 1
+            let before = Linter().lint(bytes: bytes, path: fixture).findings.map { Self.verdict($0) }
+            let after = Linter().lint(bytes: input, path: fixture).findings.map { Self.verdict($0) }
+            #expect(after == before, "\(fixture) with a relaunch appended")
+            let live = LiveLinter(path: fixture)
+            var streamed: [Finding] = []
+            for chunk in input.chunked(into: 97) { streamed += chunk.withUnsafeBytes { live.consume($0) } }
+            streamed += live.finish().late
+            let batchLate = Linter().lint(bytes: input, path: fixture).findings.filter { $0.rule != "late_dealloc" }
+            #expect(Set(streamed.filter { $0.rule != "leaked_controller" && $0.rule != "leaked_object" }.map { Self.verdict($0) })
+                    == Set(batchLate.filter { $0.rule != "leaked_controller" && $0.rule != "leaked_object" }.map { Self.verdict($0) }),
+                    "\(fixture) with a relaunch appended, --follow")
+        }
+        #expect(checked >= 30)
+    }
+
     /// Live mode reads every line's time; a batch run reads noise lines' time at sample offsets and
     /// the input's last timed lines: both judge a leak at the same severity.
     @Test func batchAndLiveAgreeWithUntimedLinesAtTheEnd() throws {

@@ -79,10 +79,12 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// Sampling interval: sessions' time is followed at least this often (in input bytes); in live
     /// mode every line's time counts (a leak is due when the grace period has passed).
     private let sampleInterval: Int
-    /// Copies of the heads of the lines before the buffer's first (the previous chunks' last few):
-    /// what `sendContext` and `joinedWithCarrier` look back at across a read boundary, and the
-    /// input's last line, sampled when it ends.
-    private var recent = RecentLines(capacity: LogScanner.contextLookBack)
+    /// A copy of the head of the line before the buffer's first (the previous chunk's last): what
+    /// `joinedWithCarrier` looks back at across a read boundary.
+    private var recent = RecentLines(capacity: 1)
+    /// The latest timed line, however far back: a line without an envelope belongs to its run
+    /// (`sendContext`).
+    private var latest = LatestTimedLine()
     /// The input's last enveloped lines (kept at the end of each chunk), read when it ends.
     private var endingLines = EndingLines(capacity: LogScanner.endingLineCount)
     private static var endingLineCount: Int { 64 }
@@ -278,6 +280,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         if let format, Self.isTimedEnvelope(format) { timedLine(0, head, skip: skip, format: format, number: lineNumber + 1) }
         line(buffer, head, format: format, skip: skip, candidate: cand, lineStart: 0)
         keepRun()
+        keepLatest()
         recent.push(buffer, head)
         if Self.isTimedEnvelope(format) { endingLines.push(buffer, head, line: lineNumber) }
         base += filled
@@ -321,6 +324,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// in `recent`, after those of earlier chunks when this one holds fewer.
     private func keepRecent(_ start: Int, _ end: Int) {
         keepRun()
+        keepLatest()
         keepEnding(start, end)
         guard end > start else { return }
         var found: [(Int, Int)] = []
@@ -342,6 +346,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// line order: nothing of this line has reached the sink yet).
     @inline(__always)
     private func timedLine(_ start: Int, _ n: Int, skip: Int, format: EnvelopeFormat, number: Int) {
+        latest.set(position: start, length: n)
         let p = buffer + start + skip
         guard let span = RunKey.span(p, n - skip, format: format) else { return }
         let k = p + span.lowerBound, kn = span.count
@@ -376,6 +381,15 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         run.head.removeAll(keepingCapacity: true)
         RecentLines.keepHead(buffer + run.position, run.length, in: &run.head)
         run.position = -1
+    }
+
+    /// The buffer is about to move: the latest timed line is copied (when it is not the run's, which
+    /// `keepRun` copied already, it is copied once more: once per chunk at most).
+    private func keepLatest() {
+        guard latest.position >= 0 else { return }
+        latest.head.removeAll(keepingCapacity: true)
+        RecentLines.keepHead(buffer + latest.position, latest.length, in: &latest.head)
+        latest.position = -1
     }
 
     /// Whether a line with this envelope can carry its session's time.
@@ -555,6 +569,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         run.line = number
         run.position = start
         run.length = lineEnd - start
+        latest.set(position: start, length: lineEnd - start)
     }
 
     /// Whether a noise line with the latest envelope's template (`templates[0]`, used in place: it is
@@ -667,7 +682,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             // An indented line without an envelope after enveloped ones continues the previous
             // message (the stage drops it): not worth a trip to the sink.
             if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
-            if format == nil || format == .bare, hadEnvelope { sendContext(before: lineStart) }
+            if format == nil || format == .bare, hadEnvelope { sendContext() }
             let number = lineNumber
             sinkRef._withUnsafeGuaranteedRef { $0.candidate(p, n, line: number, format: format, afterEnvelope: hadEnvelope) }
         }
@@ -707,41 +722,23 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         return (format, joined)
     }
 
-    /// A `print` line belongs to the run of the enveloped line before it: when the app printed its
-    /// lifecycle and only other lines show a relaunch (a new pid), that line ends the old session
-    /// before the print is read. The nearest enveloped line among the few before a candidate without
-    /// an envelope goes to the sink, which reads it only if the candidate is an event (so that the
-    /// report does not depend on which lines the candidate search let through).
-    private func sendContext(before lineStart: Int) {
-        var end = lineStart - 1
-        var looked = 0
-        while end >= 0, looked < Self.contextLookBack {
-            let s = end > 0 ? (vclint_memrchr(buffer, 0x0A, end).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(buffer) + 1 } ?? 0) : 0
-            var n = end - s
-            if n > 0, buffer[s + n - 1] == 0x0D { n -= 1 }
-            let (format, _) = EnvelopeParser.locate(buffer + s, n)
-            if let format, format != .bare { return context(buffer + s, n) }
-            looked += 1
-            end = s - 1
-        }
-        // The lines before the buffer's first: the previous chunks' last ones, as many as the look
-        // back has left, so that where the reads ended changes nothing.
-        guard end < 0 else { return }
-        var k = 0
-        while looked < Self.contextLookBack, k < recent.count {
-            let found = recent.withLine(k) { b -> Bool in
-                guard let p = b.baseAddress else { return false }
-                let (format, _) = EnvelopeParser.locate(p, b.count)
-                guard let format, format != .bare else { return false }
-                context(p, b.count)
-                return true
-            }
-            if found { return }
-            looked += 1
-            k += 1
+    /// A `print` line belongs to the run of the timed line before it, however many untimed lines
+    /// (blank, continuation, runner's, other prints) come between: when the app printed its lifecycle
+    /// and only other lines show a relaunch (a new pid), that line ends the old session before the
+    /// print is read, and it tells how far the session went. The latest timed line goes to the sink,
+    /// which reads it only if the candidate is an event (so that the report does not depend on which
+    /// lines the candidate search let through).
+    private func sendContext() {
+        guard latest.active else { return }
+        if latest.position >= 0 {
+            var n = latest.length
+            if n > 0, buffer[latest.position + n - 1] == 0x0D { n -= 1 }
+            context(buffer + latest.position, n)
+        } else {
+            guard !latest.head.isEmpty else { return }
+            latest.head.withUnsafeBufferPointer { context($0.baseAddress!, $0.count) }
         }
     }
-    private static var contextLookBack: Int { 4 }
 
     private func context(_ p: UnsafePointer<UInt8>, _ n: Int) {
         sinkRef._withUnsafeGuaranteedRef { $0.context(p, n) }
@@ -970,6 +967,22 @@ enum RunKey {
             i += 1
         }
         return nil
+    }
+}
+
+/// The scanner's latest timed line (`LogScanner.sendContext`): where it starts in the buffer and how
+/// long it is, or (`position` -1) a copy of its head once the buffer moved.
+struct LatestTimedLine {
+    var active = false
+    var position = -1
+    var length = 0
+    var head: [UInt8] = []
+
+    @inline(__always)
+    mutating func set(position: Int, length: Int) {
+        active = true
+        self.position = position
+        self.length = length
     }
 }
 

@@ -287,10 +287,12 @@ extension SessionTimeline {
         deadAddressHead = (deadAddressHead + 1) % Self.deadAddressMemory
     }
 
-    /// The process ended: what was still pending is reported, removed controllers that were never
-    /// deallocated are leaks (controllers merely alive were killed with the process).
-    /// `captureEnded`: the input ended (the process may well have gone on), as opposed to a relaunch.
-    func finish(captureEnded: Bool = false) {
+    /// The session ended (a relaunch, or the end of the capture): what was still pending is reported
+    /// if the session went on long enough after it to show that it never came, removed controllers
+    /// that were never deallocated are leaks (controllers merely alive were killed with the process).
+    /// A relaunch is judged as the capture's end is: a UI test's runner kills the app between tests,
+    /// often in the middle of an animation, and a relaunch after the last event changes no finding.
+    func finish() {
         // A transition a completion marker proved over is judged even if the capture ends at once.
         var endedByMarker: [ObjectIdentifier: EventRef] = [:]
         if let t = transition, !t.settled {
@@ -309,7 +311,7 @@ extension SessionTimeline {
         Self.forEachOldestFirst(lists) { inst in
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
             let marker = endedByMarker[ObjectIdentifier(inst)]
-            if !captureEnded || marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
+            if marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {
                 let reason: IncompleteReason = marker.map { .superseded($0) } ?? .sessionEnded
                 switch inst.appearance {
                 case .appearing: incomplete(inst, appearing: true, reason: reason)
@@ -317,7 +319,7 @@ extension SessionTimeline {
                 default: break
                 }
             }
-            if case .adding(let will) = inst.parentState, !captureEnded || wentOn(after: will, lastLine: will.line) {
+            if case .adding(let will) = inst.parentState, wentOn(after: will, lastLine: will.line) {
                 emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
@@ -349,8 +351,9 @@ extension SessionTimeline {
         lastInitInstance = nil
     }
 
-    /// Whether the capture went on long enough after `ref` to judge that something never came: a
-    /// capture that stops in the middle of an animation has not shown its end.
+    /// Whether the session went on long enough after `ref` to judge that something never came: a
+    /// capture that stops, or a process that is killed, in the middle of an animation has not shown
+    /// its end.
     func wentOn(after ref: EventRef?, lastLine: Int) -> Bool {
         guard let ref else { return false }
         if hasTimes, let at = ref.time, let end = lastTime {

@@ -86,8 +86,8 @@ public final class TimelineBuilder {
         if let time { s.observe(time: time) }
     }
 
-    private func end(_ s: SessionTimeline, captureEnded: Bool = false) {
-        s.finish(captureEnded: captureEnded)
+    private func end(_ s: SessionTimeline) {
+        s.finish()
         if s.eventCount > 0 { finishedWithEvents += 1 }
     }
 
@@ -102,7 +102,7 @@ public final class TimelineBuilder {
     /// Ends every session and returns the observations that the instrumentation allows.
     public func finish() -> TimelineSummary {
         let open = current.values.sorted { $0.serial < $1.serial }
-        for s in open { end(s, captureEnded: true) }
+        for s in open { end(s) }
         current = [:]
         lastSession = nil
         let kept: ObservationList
