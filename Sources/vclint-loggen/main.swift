@@ -18,7 +18,8 @@ struct LogGen: ParsableCommand {
             in one envelope and dialect, with noise lines in between. With --fault one fault is injected \
             into the first run and --truth writes the findings vclint must report (`RULE LINE` per line). \
             --size repeats runs (seed, seed+1, …, each a relaunch with a later clock and a new pid) until \
-            that many bytes are written.
+            that many bytes are written. A `bare` capture (print output) cannot show a relaunch, so there \
+            --size makes one longer run instead (more steps, held in memory: at most 256 MiB).
 
             Examples:
               vclint-loggen --seed 7 --envelope oslog --dialect swift --fault leak --truth truth.txt > capture.log
@@ -90,6 +91,9 @@ struct LogGen: ParsableCommand {
     @Option(help: ArgumentHelp("Write the expected findings of the injected fault here (`RULE LINE` per line).", valueName: "file"))
     var truth: String?
 
+    /// The largest `--size` of a `bare` capture (its one run is built in memory before it is written).
+    static let bareSizeLimit = 256 << 20
+
     func validate() throws {
         if sessions < 1 { throw ValidationError("--sessions must be 1 or more") }
         if steps < 0 { throw ValidationError("--steps must be 0 or more") }
@@ -120,6 +124,19 @@ struct LogGen: ParsableCommand {
             Self.write("vclint-loggen: free-form style: \(style)\n", to: 2)
         }
 
+        if envelope == .bare, size > 0 {
+            // print() output has no pid: runs written one after the other would read as one session in
+            // which the new launch's controllers meet the old one's, a flow no reader can decide. One
+            // run of one session instead, with as many steps as the size takes (measured on a first run).
+            guard size <= Self.bareSizeLimit else {
+                throw ValidationError("--size with --envelope bare writes one run held in memory: at most \(Self.bareSizeLimit) bytes")
+            }
+            let probe = NavigationSimulator.generate(options).text.utf8.count
+            if probe < size, options.steps > 0 {
+                options.steps = Int((Double(options.steps) * Double(size) / Double(max(probe, 1)) * 1.05).rounded(.up))
+            }
+        }
+
         var written = 0
         var expected = ""
         var lineOffset = 0
@@ -144,7 +161,7 @@ struct LogGen: ParsableCommand {
             options.logsInit = out.logsInit
             options.logsDealloc = out.logsDealloc
             options.fault = nil  // one fault per file
-        } while written < size
+        } while written < size && envelope != .bare
 
         if let truth {
             guard let f = fopen(truth, "w") else { throw ValidationError("\(truth): cannot write") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VCLintSimulation
+@testable import VCLintCore
 
 /// `vclint-loggen`, the simulator's command line (the benchmarks, and the commands of
 /// docs/development.md#the-simulator-and-vclint-loggen that rebuild a capture).
@@ -55,5 +56,29 @@ import VCLintSimulation
         let truth = try String(contentsOfFile: path, encoding: .utf8)
         #expect(!out.expected.isEmpty)
         #expect(truth == out.expected.map { "\($0.rule) \($0.line)\n" }.joined())
+    }
+}
+
+extension LogGenCLITests {
+    /// A `print` capture cannot show a relaunch: `--size` makes its one run longer instead of writing
+    /// runs one after the other (which read as one session where two launches' controllers meet), so a
+    /// fault-free one is clean at any size, and its fault is still exactly the truth.
+    @Test func aBareCaptureOfSomeSizeIsOneCleanRun() throws {
+        for seed in ["11", "3"] {
+            let r = try run(["--seed", seed, "--envelope", "bare", "--size", "200000"])
+            #expect(r.status == 0)
+            #expect(r.stdout.utf8.count >= 200_000, "seed \(seed): \(r.stdout.utf8.count) bytes")
+            let result = Linter().lint(text: r.stdout, path: "bare.log")
+            #expect(result.findings.filter { $0.severity != .info }.isEmpty, "seed \(seed): \(result.summary)")
+            #expect(result.stats.sessions == 1)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let faulty = try run(["--seed", "11", "--envelope", "bare", "--size", "200000", "--fault", "leak", "--truth", path])
+        #expect(faulty.status == 0)
+        let truth = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.replacingOccurrences(of: " ", with: "@") }
+        let found = Linter().lint(text: faulty.stdout, path: "bare.log").summary.filter { !$0.hasPrefix("memory_warning") }
+        #expect(found == truth)
+        #expect(try run(["--envelope", "bare", "--size", "1e9"]).status == 2)
     }
 }
