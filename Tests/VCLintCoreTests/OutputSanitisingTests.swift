@@ -12,7 +12,7 @@ import Testing
         #expect(TerminalText.field("a\nb\rc\u{1B}[2J\u{7}\u{0}\u{7F}\u{85}\u{9B}31m\tend")
             == "a\\nb\\rc\\x1B[2J\\x07\\x00\\x7F\\x85\\x9B31m\tend")
         #expect(TerminalText.field("\u{202A}\u{202E}\u{2066}\u{2069}\u{200E}\u{200F}\u{61C}\u{2028}\u{2029}")
-            == "\\u{202A}\\u{202E}\\u{2066}\\u{2069}\\u{200E}\\u{200F}\\u{61C}\\u{2028}\\u{2029}")
+            == "\\u{202A}\\u{202E}\\u{2066}\\u{2069}\\u{200E}\\u{200F}\\u{061C}\\u{2028}\\u{2029}")
         // OSC 52 (clipboard) and OSC 8 (hyperlink): their ESC and BEL are shown, so nothing is sent.
         #expect(TerminalText.field("\u{1B}]52;c;eA==\u{7}\u{1B}]8;;https://x\u{7}l\u{1B}]8;;\u{7}")
             == "\\x1B]52;c;eA==\\x07\\x1B]8;;https://x\\x07l\\x1B]8;;\\x07")

@@ -90,7 +90,9 @@ public enum TerminalText {
         case "\r": return "\\r"
         default:
             let hex = String(u.value, radix: 16, uppercase: true)
-            return u.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" + hex : hex) : "\\u{\(hex)}"
+            // (Four digits at least, as Unicode writes code points: U+061C is `\u{061C}`.)
+            return u.value <= 0xFF ? "\\x" + (hex.count < 2 ? "0" + hex : hex)
+                : "\\u{" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "}"
         }
     }
 

@@ -56,9 +56,10 @@ public enum RuleDocumentation {
           which is not a leak. A leak is confirmed when its session went on for `leak_grace_seconds` (default 3 s of
           log time) after the removal; when the capture ends sooner it is an unconfirmed warning. Captures without
           timestamps are judged at the end of the session: [sessions](lifecycle.md#sessions).
-        - **Captures end mid-flow too.** A will-callback still open when the capture ends is reported only when the
-          capture went on for `leak_grace_seconds` after it (without timestamps: logged other events after its
-          transition); a relaunch ends a session for certain: [when a transition is over](lifecycle.md#when-a-transition-is-over).
+        - **Captures end mid-flow too.** A will-callback still open when its session ends, at the end of the capture or
+          at a relaunch, is reported only when the session went on for `leak_grace_seconds` after it (without
+          timestamps: logged other events after its transition): a capture cut, or an app killed by a UI test's runner,
+          in the middle of an animation proves nothing: [when a transition is over](lifecycle.md#when-a-transition-is-over).
         - **One root cause, one finding.** After a violation the timeline adopts what it observed and goes on:
           [one root cause, one finding](lifecycle.md#one-root-cause-one-finding).
 
