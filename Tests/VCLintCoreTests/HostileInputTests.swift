@@ -314,6 +314,52 @@ struct StreamedLint {
         Self.checkConsistent(r, content: content)
     }
 
+    /// A batch run reads a regular file up to the size it had when it was opened (`ReadLimit`): what
+    /// is appended after is not read, so a writer faster than the reader cannot keep the run going
+    /// without end (`--follow` is what follows growth). For gzip the limit is on the compressed bytes:
+    /// a member appended after is not inflated. A file empty when opened (as a `/proc` file says it
+    /// is) is read to its end.
+    @Test func aBatchRunReadsARegularFileToItsSizeWhenOpened() throws {
+        let first = Self.blocks(300)
+        let more = Self.blocks(300, from: 300)
+        for compressed in [false, true] {
+            let path = Self.tempPath() + (compressed ? ".gz" : "")
+            defer { unlink(path) }
+            let written = compressed ? try gzip(first) : first
+            try Data(written).write(to: URL(fileURLWithPath: path))
+            let rfd = open(path, O_RDONLY)
+            try #require(rfd >= 0)
+            defer { close(rfd) }
+            let limit = ReadLimit(fd: rfd)
+            #expect(limit.remaining == written.count)
+            let wfd = open(path, O_WRONLY | O_APPEND)
+            try #require(wfd >= 0)
+            Self.writeAll(wfd, compressed ? try gzip(more) : more)
+            close(wfd)
+            var o = LintOptions()
+            o.chunkSize = 4096
+            let r = try Linter(options: o).lint(fd: rfd, path: path, limit: limit)
+            #expect(r.stats.bytes == first.count, "compressed: \(compressed)")
+            #expect(r.stats.lines == 300 * 6)
+            #expect(r.warnings.isEmpty, "\(r.warnings)")
+            Self.checkConsistent(r, content: first)
+        }
+        let path = Self.tempPath()
+        defer { unlink(path) }
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let rfd = open(path, O_RDONLY)
+        try #require(rfd >= 0)
+        defer { close(rfd) }
+        let limit = ReadLimit(fd: rfd)
+        #expect(limit.remaining == nil)
+        let wfd = open(path, O_WRONLY | O_APPEND)
+        try #require(wfd >= 0)
+        Self.writeAll(wfd, first)
+        close(wfd)
+        let r = try Linter().lint(fd: rfd, path: path, limit: limit)
+        #expect(r.stats.bytes == first.count)
+    }
+
     @Test func fileTruncatedWhileRead() throws {
         let content = Self.blocks(6000)  // ~2.6 MB
         for cut in [content.count / 4, content.count * 3 / 4] {

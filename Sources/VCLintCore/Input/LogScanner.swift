@@ -190,10 +190,16 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 
     /// Reads a file descriptor to its end.
     func scan(fd: Int32) throws {
+        var limit = ReadLimit.none
+        try scan(fd: fd, limit: &limit)
+    }
+
+    /// Reads a file descriptor to its end, or to `limit`.
+    func scan(fd: Int32, limit: inout ReadLimit) throws {
         while true {
             makeRoom()
             let wanted = size - filled
-            let n = read(fd, buffer + filled, wanted)
+            let n = limit.read(fd, buffer + filled, wanted)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)

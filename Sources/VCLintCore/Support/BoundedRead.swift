@@ -36,3 +36,40 @@ enum BoundedRead {
         }
     }
 }
+
+/// How much of an input a batch run reads: a regular file up to the size it had when it was opened
+/// (`fstat`), so a file that a writer grows faster than it is read still ends (`lint --follow` is what
+/// follows growth); a file that says no size when opened (empty, or a `/proc` file), a pipe or a
+/// device is read to its end. For a gzip file the limit is on its compressed bytes.
+struct ReadLimit: Sendable {
+    /// Bytes still to be read; nil: to the end.
+    private(set) var remaining: Int?
+
+    /// No limit: to the end.
+    static let none = ReadLimit(remaining: nil)
+
+    init(remaining: Int?) { self.remaining = remaining }
+
+    /// The limit of the file open at `fd`, taken now: what it holds from its reading position.
+    init(fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else {
+            remaining = nil
+            return
+        }
+        let position = lseek(fd, 0, SEEK_CUR)  // standard input redirected from a file may be part-read
+        remaining = max(0, Int(st.st_size) - max(0, Int(position)))
+    }
+
+    /// read(2) of at most what remains: 0 (the end) once the limit is reached.
+    mutating func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        var wanted = count
+        if let remaining {
+            if remaining == 0 { return 0 }
+            wanted = min(count, remaining)
+        }
+        let n = LibC.read(fd, buffer, wanted)
+        if n > 0, let remaining { self.remaining = remaining - n }
+        return n
+    }
+}
