@@ -13,7 +13,7 @@ public struct FileResult: Sendable {
     /// What vclint understood of the input, when `LintOptions.inspect` asked for it.
     public var inspection: Inspection? = nil
     /// What the input held that was not linted, one line each for stderr (bytes after the last
-    /// gzip member); the findings do not depend on it.
+    /// gzip member, JSON objects and lines too long to be read whole); the findings do not depend on it.
     public var warnings: [String] = []
     /// Which test was running where, when the input shows a test runner's lines.
     public var tests = TestBoundaries()
@@ -153,6 +153,9 @@ public struct Linter: Sendable {
         finished = true
         var result = complete(input)
         if result.stats.oversizedObjects > 0 { warnings.append(JSONArrayReader.oversizedWarning(result.stats.oversizedObjects, path: path)) }
+        if result.stats.overlongLines > 0 {
+            warnings.append(CandidateSearch.overlongWarning(result.stats.overlongLines, chunkSize: options.chunkSize, path: path))
+        }
         result.warnings = warnings
         return result
     }

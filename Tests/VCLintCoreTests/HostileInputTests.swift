@@ -75,6 +75,26 @@ struct StreamedLint {
         #expect(grew < 256 << 20, "the scanner buffered the line: peak RSS grew by \(grew >> 20) MiB")
     }
 
+    /// A file read through `lint(fd:)` says on stderr how many lines were longer than the buffer
+    /// (here 4 KiB, as small as a test can make it), read by their head only.
+    @Test func overlongLinesOfAFileAreWarnedOf() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-long-\(UUID().uuidString).log").path
+        defer { unlink(path) }
+        let long = String(Self.nslog("10:00:00.150", "-[OtherViewController viewDidLoad] ").dropLast()) + String(repeating: "x", count: 10_000)
+        let text = Self.nslog("10:00:00.000", "-[HomeViewController viewDidLoad]") + long + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var o = LintOptions()
+        o.chunkSize = 4096
+        let r = try Linter(options: o).lint(fd: fd, path: "long.log")
+        #expect(r.stats.overlongLines == 1)
+        #expect(r.warnings == ["vclint: warning: long.log: 1 line longer than 4 KiB read by its first 4 KiB only (the rest not linted)"])
+        #expect(lseek(fd, 0, SEEK_SET) == 0)
+        #expect(try Linter().lint(fd: fd, path: "long.log").warnings.isEmpty, "within the default 1 MiB buffer")
+    }
+
     static let ndjsonHead = #"{"timestamp":"2024-03-01 10:00:00.000000+0800","processID":1,"threadID":5,"#
     static func ndjson(_ message: String, extra: String = "") -> String {
         ndjsonHead + extra + #""eventMessage":""# + message + #"","processImagePath":"/var/Shop.app/Shop"}"# + "\n"
