@@ -5,7 +5,8 @@ import Glibc
 
 /// A file read whole, as a stream, up to a limit: what vclint reads back in one piece (a baseline, a
 /// shard's report) never fills memory, whatever the path names (`/dev/zero`, a pipe, `<(…)`, a
-/// sparse file). A regular file over the limit is refused before it is read.
+/// sparse file). A regular file over the limit is refused before it is read. `regularOnly`: what is
+/// not a regular file is refused unread (`ENODEV`), and opening a FIFO does not wait for a writer.
 enum BoundedRead {
     enum Failure: Error {
         /// The `errno` of the open or the read (`EISDIR` for a directory).
@@ -13,13 +14,14 @@ enum BoundedRead {
         case tooLarge
     }
 
-    static func bytes(path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC) }
+    static func bytes(path: String, limit: Int, regularOnly: Bool = false) throws(Failure) -> [UInt8] {
+        let fd = PathName.withCString(path) { LibC.open($0, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0)) }
         guard fd >= 0 else { throw .system(errno) }
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0 {
             if (st.st_mode & S_IFMT) == S_IFDIR { throw .system(EISDIR) }
+            if regularOnly, (st.st_mode & S_IFMT) != S_IFREG { throw .system(ENODEV) }
             if (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) > limit { throw .tooLarge }
         }
         var out: [UInt8] = []
