@@ -366,7 +366,7 @@ struct StreamedLint {
         }
         let path = Self.tempPath()
         defer { unlink(path) }
-        FileManager.default.createFile(atPath: path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let rfd = open(path, O_RDONLY)
         try #require(rfd >= 0)
         defer { close(rfd) }
