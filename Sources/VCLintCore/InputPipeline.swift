@@ -104,18 +104,19 @@ public final class InputPipeline {
 
     /// Reads a file descriptor to its end (`InputReadError` when a read fails).
     public func scan(fd: Int32) throws {
+        var limit = ReadLimit.none
         switch scanner {
-        case .direct(let s): try s.scan(fd: fd)
-        case .piped(let s): try s.scan(fd: fd)
+        case .direct(let s): try s.scan(fd: fd, limit: &limit)
+        case .piped(let s): try s.scan(fd: fd, limit: &limit)
         }
     }
 
-    /// Reads a file descriptor to its end, `head` (bytes already read) first, translating classic
-    /// Mac line ends when the input has them (`LineEndTranslator`).
-    func scan(fd: Int32, head: [UInt8]) throws {
+    /// Reads a file descriptor to its end (or to `limit`), `head` (bytes already read) first,
+    /// translating classic Mac line ends when the input has them (`LineEndTranslator`).
+    func scan(fd: Int32, head: [UInt8], limit: inout ReadLimit) throws {
         switch scanner {
-        case .direct(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s, through: &front)
-        case .piped(let s): try LineEndTranslator.scan(fd: fd, head: head, into: s, through: &front)
+        case .direct(let s): try LineEndTranslator.scan(fd: fd, head: head, limit: &limit, into: s, through: &front)
+        case .piped(let s): try LineEndTranslator.scan(fd: fd, head: head, limit: &limit, into: s, through: &front)
         }
     }
 

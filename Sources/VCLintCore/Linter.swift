@@ -13,7 +13,7 @@ public struct FileResult: Sendable {
     /// What vclint understood of the input, when `LintOptions.inspect` asked for it.
     public var inspection: Inspection? = nil
     /// What the input held that was not linted, one line each for stderr (bytes after the last
-    /// gzip member); the findings do not depend on it.
+    /// gzip member, JSON objects and lines too long to be read whole); the findings do not depend on it.
     public var warnings: [String] = []
     /// Which test was running where, when the input shows a test runner's lines.
     public var tests = TestBoundaries()
@@ -102,15 +102,23 @@ public struct Linter: Sendable {
         lint(bytes: Array(text.utf8), path: path)
     }
 
-    /// Lints an open file descriptor to its end. A gzip stream (a `.gz` capture, or one piped in)
-    /// is recognised by its first bytes and inflated while it is read.
+    /// Lints an open file descriptor to its end: a regular file to the size it has now, so that a
+    /// file written faster than it is read still ends (`ReadLimit`; `--follow` follows growth). A
+    /// gzip stream (a `.gz` capture, or one piped in) is recognised by its first bytes and inflated
+    /// while it is read.
     public func lint(fd: Int32, path: String) throws -> FileResult {
+        try lint(fd: fd, path: path, limit: ReadLimit(fd: fd))
+    }
+
+    /// Lints an open file descriptor to its end or to `limit` (taken when it was opened).
+    func lint(fd: Int32, path: String, limit: ReadLimit) throws -> FileResult {
+        var limit = limit
         let input = InputPipeline(path: path, options: options)
         let wanted = 2
         var head = [UInt8](repeating: 0, count: wanted)
         var got = 0
         while got < wanted {
-            let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, wanted - got) }
+            let n = head.withUnsafeMutableBytes { limit.read(fd, $0.baseAddress! + got, wanted - got) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)
@@ -128,7 +136,7 @@ public struct Linter: Sendable {
         defer { if !finished { _ = input.finish() } }
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
             do {
-                let inflater = Inflater(fd: fd, prefix: head, progress: options.progress)
+                let inflater = Inflater(fd: fd, prefix: head, limit: limit, progress: options.progress)
                 try inflater.run { input.read($0) }
                 input.endOfInput()
                 if inflater.trailingBytes > 0 { warnings.append(Inflater.trailingWarning(inflater.trailingBytes, path: path)) }
@@ -140,11 +148,14 @@ public struct Linter: Sendable {
                 throw InputReadError.compressed("the gzip stream ends early (truncated)")
             }
         } else {
-            try input.scan(fd: fd, head: head)
+            try input.scan(fd: fd, head: head, limit: &limit)
         }
         finished = true
         var result = complete(input)
         if result.stats.oversizedObjects > 0 { warnings.append(JSONArrayReader.oversizedWarning(result.stats.oversizedObjects, path: path)) }
+        if result.stats.overlongLines > 0 {
+            warnings.append(CandidateSearch.overlongWarning(result.stats.overlongLines, chunkSize: options.chunkSize, path: path))
+        }
         result.warnings = warnings
         return result
     }

@@ -147,8 +147,12 @@ private struct Generation {
     private var decided = false
     private var gzip: GzipStream?
 
+    /// The scanner's read buffer: a longer line is read by its head (the warning says so).
+    private let chunkSize: Int
+
     init(path: String, options: LintOptions) {
         self.path = path
+        chunkSize = options.chunkSize
         live = LiveLinter(path: path, options: options)
     }
 
@@ -220,6 +224,9 @@ private struct Generation {
         let (late, result) = live.finish()
         output(late)
         if result.stats.oversizedObjects > 0 { notice(JSONArrayReader.oversizedWarning(result.stats.oversizedObjects, path: path)) }
+        if result.stats.overlongLines > 0 {
+            notice(CandidateSearch.overlongWarning(result.stats.overlongLines, chunkSize: chunkSize, path: path))
+        }
         return result
     }
 }

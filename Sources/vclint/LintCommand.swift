@@ -117,7 +117,7 @@ struct LintCommand: ParsableCommand {
                 guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
                     throw InputError(path: root, reason: "not a directory (--source-root)")
                 }
-                result.attachDeclarations(under: root)
+                result.attachDeclarations(under: root, note: { printError("vclint: note: \($0)") })
             }
             if let known {
                 let outcome = known.apply(to: result)

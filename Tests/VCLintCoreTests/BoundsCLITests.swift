@@ -146,6 +146,26 @@ import Glibc
         #expect(try PathList.read(list.path, separator: 0) == paths)
     }
 
+    /// A NUL byte inside a line of a list: the system reads a path up to its NUL, so `.\0x` walked
+    /// `.` and then every `.\0x/NAME` as `.` again, without end (a stack overflow after gigabytes),
+    /// and `cap.log\0zzz` read cap.log under another name. No path holds a NUL: the list is refused
+    /// at once, naming its line, as a list or as `@FILE`.
+    @Test func aListLineWithANULByteIsRefused() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.leak), to: dir.appendingPathComponent("cap.log"))
+        let why = "holds a NUL byte, which no path can (--files-from and @FILE take paths, one per line; --null reads NUL-separated ones)"
+        for (list, line) in [(".\0x\n", 1), ("/\0x\n", 1), ("cap.log\r\n\ncap.log\0zzz\n", 3), ("cap.log\n\0", 2)] {
+            try Data(list.utf8).write(to: dir.appendingPathComponent("list.txt"))
+            try failsAtOnce(["lint", "--files-from", "list.txt"], cwd: dir, "list.txt: line \(line) \(why)")
+            try failsAtOnce(["lint", "@list.txt"], cwd: dir, "list.txt: line \(line) \(why)")
+        }
+        // NUL-separated, the NUL ends the path: the same bytes name `.` and `x`.
+        try Data(".\0cap.log\0".utf8).write(to: dir.appendingPathComponent("list.txt"))
+        let r = try cli.run(["lint", "--null", "--files-from", "list.txt"], cwd: dir, timeout: Self.deadline)
+        #expect(!r.timedOut && r.status == 1, "\(r.stderr)")
+    }
+
     /// `--baseline /dev/zero` filled memory; a baseline is at most 64 MiB.
     @Test func anEndlessBaselineFailsAtOnce() throws {
         let r = try cli.run(["lint", "--baseline", "/dev/zero", Self.clean], timeout: Self.deadline)
@@ -183,6 +203,39 @@ import Glibc
         let none = try cli.run(["lint", caps.path], timeout: Self.deadline)
         #expect(!none.timedOut && none.status == 2)
         #expect(none.stderr.hasSuffix("vclint: error: no capture files found under \(caps.path) (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms; 3 were not regular files (FIFOs, sockets, devices), which a folder walk does not read)\n"))
+    }
+
+    /// A folder walk goes 256 levels down, not further (each level holds a directory stream open
+    /// and a stack frame): a deeper folder is named in a note, and what is above it is linted.
+    @Test func aFolderWalkStopsAtItsDepthLimit() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("deep")
+        let level256 = (0..<256).reduce(root) { url, _ in url.appendingPathComponent("d") }
+        try FileManager.default.createDirectory(at: level256.appendingPathComponent("d"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.clean), to: root.appendingPathComponent("a.log"))
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.leak), to: level256.appendingPathComponent("b.log"))
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.leak), to: level256.appendingPathComponent("d/c.log"))
+        let r = try cli.run(["lint", root.path], timeout: Self.deadline)
+        #expect(!r.timedOut && r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.split(separator: "\n").map { $0.prefix(while: { $0 != ":" }) } == [Substring(level256.appendingPathComponent("b.log").path)])
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "vclint: note: skipped \(level256.path)/d/: more than 256 folders deep (a folder walk goes 256 levels down; name the folder to walk it)")
+        #expect(lines.last?.hasPrefix("1 error, 0 warnings in 2 files") == true, "\(r.stderr)")
+    }
+
+    /// A folder that is one of its own ancestors is walked once. Here the path `DIR\0x`, which the
+    /// system reads as DIR, so that every entry `DIR\0x/NAME` is DIR again (a bind mount of a parent
+    /// folder inside it loops the same way): each is named, none is walked, and the walk ends.
+    @Test func aFolderThatIsItsOwnAncestorIsNotWalkedAgain() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.leak), to: dir.appendingPathComponent("a.log"))
+        let found = try #require(try DirectoryWalker.walk(dir.path + "\0x", admit: { _ in true }, ignoring: false))
+        #expect(found.files.isEmpty)
+        #expect(found.notWalked.map(\.path).sorted() == ["a.log", "sub"].map { PathName.display(Array("\(dir.path)\0x/\($0)".utf8)) + "/" })
+        #expect(found.notWalked.allSatisfy { $0.why.hasPrefix("the same folder as one that holds it") })
     }
 
     /// A FIFO named on the command line is the user's choice, as standard input is: it is read.

@@ -91,6 +91,35 @@ import Glibc
         }
     }
 
+    /// An ndjson record longer than the 1 MiB read buffer is parsed by its head: one whose
+    /// `eventMessage` comes after that was dropped without a word (events 1, unread 0, exit 0). Now
+    /// stderr says how many lines of the input were read by their head only, as it does for a JSON
+    /// array's objects too large to read; a record within the buffer is read whole, without a note.
+    @Test func linesLongerThanTheBufferAreNamedOnStderr() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func record(_ time: String, _ message: String, pad: Int = 0) -> String {
+            (pad > 0 ? #"{"zpad":""# + String(repeating: "p", count: pad) + #"","# : "{")
+                + #""timestamp":"2017-02-11 17:30:\#(time)+0000","eventMessage":"<navTest.FooViewController: 0x1> \#(message)"}"# + "\n"
+        }
+        for (name, pad) in [("small.ndjson", 500_000), ("big.ndjson", 2_000_000)] {
+            let path = dir.appendingPathComponent(name).path
+            let text = record("20.100000", "viewDidLoad") + record("21.100000", "viewWillAppear", pad: pad)
+                + record("22.100000", "viewDidAppear", pad: pad)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            let r = try cli.run(["lint", path, "--quiet", "--reporter", "json"])
+            let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let events = ((doc["inputs"] as? [[String: Any]])?.first?["events"] as? Int)
+            if pad < 1 << 20 {
+                #expect(events == 3)
+                #expect(r.stderr == "")
+            } else {
+                #expect(events == 1)
+                #expect(r.stderr == "vclint: warning: \(path): 2 lines longer than 1 MiB read by their first 64 KiB only (the rest not linted)\n")
+            }
+        }
+    }
+
     /// A catastrophic user pattern (nested quantifiers) in a custom dialect and in ignore_classes:
     /// the run finishes at once, says how many lines hit PCRE2's limits, and findings still come.
     @Test func catastrophicUserPatternGivesADiagnosticNotAHang() throws {

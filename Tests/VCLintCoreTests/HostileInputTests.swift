@@ -75,6 +75,26 @@ struct StreamedLint {
         #expect(grew < 256 << 20, "the scanner buffered the line: peak RSS grew by \(grew >> 20) MiB")
     }
 
+    /// A file read through `lint(fd:)` says on stderr how many lines were longer than the buffer
+    /// (here 4 KiB, as small as a test can make it), read by their head only.
+    @Test func overlongLinesOfAFileAreWarnedOf() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-long-\(UUID().uuidString).log").path
+        defer { unlink(path) }
+        let long = String(Self.nslog("10:00:00.150", "-[OtherViewController viewDidLoad] ").dropLast()) + String(repeating: "x", count: 10_000)
+        let text = Self.nslog("10:00:00.000", "-[HomeViewController viewDidLoad]") + long + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var o = LintOptions()
+        o.chunkSize = 4096
+        let r = try Linter(options: o).lint(fd: fd, path: "long.log")
+        #expect(r.stats.overlongLines == 1)
+        #expect(r.warnings == ["vclint: warning: long.log: 1 line longer than 4 KiB read by its first 4 KiB only (the rest not linted)"])
+        #expect(lseek(fd, 0, SEEK_SET) == 0)
+        #expect(try Linter().lint(fd: fd, path: "long.log").warnings.isEmpty, "within the default 1 MiB buffer")
+    }
+
     static let ndjsonHead = #"{"timestamp":"2024-03-01 10:00:00.000000+0800","processID":1,"threadID":5,"#
     static func ndjson(_ message: String, extra: String = "") -> String {
         ndjsonHead + extra + #""eventMessage":""# + message + #"","processImagePath":"/var/Shop.app/Shop"}"# + "\n"
@@ -312,6 +332,52 @@ struct StreamedLint {
         #expect(content.count == first.count + more.count)
         #expect(r.stats.bytes >= first.count)
         Self.checkConsistent(r, content: content)
+    }
+
+    /// A batch run reads a regular file up to the size it had when it was opened (`ReadLimit`): what
+    /// is appended after is not read, so a writer faster than the reader cannot keep the run going
+    /// without end (`--follow` is what follows growth). For gzip the limit is on the compressed bytes:
+    /// a member appended after is not inflated. A file empty when opened (as a `/proc` file says it
+    /// is) is read to its end.
+    @Test func aBatchRunReadsARegularFileToItsSizeWhenOpened() throws {
+        let first = Self.blocks(300)
+        let more = Self.blocks(300, from: 300)
+        for compressed in [false, true] {
+            let path = Self.tempPath() + (compressed ? ".gz" : "")
+            defer { unlink(path) }
+            let written = compressed ? try gzip(first) : first
+            try Data(written).write(to: URL(fileURLWithPath: path))
+            let rfd = open(path, O_RDONLY)
+            try #require(rfd >= 0)
+            defer { close(rfd) }
+            let limit = ReadLimit(fd: rfd)
+            #expect(limit.remaining == written.count)
+            let wfd = open(path, O_WRONLY | O_APPEND)
+            try #require(wfd >= 0)
+            Self.writeAll(wfd, compressed ? try gzip(more) : more)
+            close(wfd)
+            var o = LintOptions()
+            o.chunkSize = 4096
+            let r = try Linter(options: o).lint(fd: rfd, path: path, limit: limit)
+            #expect(r.stats.bytes == first.count, "compressed: \(compressed)")
+            #expect(r.stats.lines == 300 * 6)
+            #expect(r.warnings.isEmpty, "\(r.warnings)")
+            Self.checkConsistent(r, content: first)
+        }
+        let path = Self.tempPath()
+        defer { unlink(path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let rfd = open(path, O_RDONLY)
+        try #require(rfd >= 0)
+        defer { close(rfd) }
+        let limit = ReadLimit(fd: rfd)
+        #expect(limit.remaining == nil)
+        let wfd = open(path, O_WRONLY | O_APPEND)
+        try #require(wfd >= 0)
+        Self.writeAll(wfd, first)
+        close(wfd)
+        let r = try Linter().lint(fd: rfd, path: path, limit: limit)
+        #expect(r.stats.bytes == first.count)
     }
 
     @Test func fileTruncatedWhileRead() throws {

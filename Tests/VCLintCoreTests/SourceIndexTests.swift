@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct SourceIndexTests {
     @Test func declarations() {
@@ -31,6 +34,28 @@ import Testing
         #expect(found["ProductDetailViewController"] == Declaration(path: root + "/App/Screens/ProductDetail.swift", line: 3))
         #expect(found["Child1ViewController"] == Declaration(path: root + "/App/Child1.m", line: 3), "@implementation wins over @interface")
         #expect(found["Missing"] == nil)
+    }
+
+    /// Source files were read whole: a 300 MB sparse `Zeros.swift` took a minute and 640 MB. Now a
+    /// file larger than 4 MiB is skipped with one note naming how many and the first, a FIFO named
+    /// like a source is not opened for long (it blocked the run), and the other files are still read.
+    @Test func largeAndSpecialSourceFilesAreSkipped() throws {
+        let root = try tree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for name in ["App/Zeros.swift", "App/Screens/Blob.m"] {
+            let path = root + "/" + name
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, 300 << 20) == 0)
+        }
+        #expect(truncate(root + "/App/Child1.h", off_t(SourceIndex.maxFileBytes)) == 0)  // at the cap: still read
+        #expect(mkfifo(root + "/App/Pipe.swift", 0o600) == 0)
+        var notes: [String] = []
+        let start = Date()
+        let found = SourceIndex.locate(["ProductDetailViewController", "Child1ViewController"], under: root, note: { notes.append($0) })
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(found["ProductDetailViewController"] == Declaration(path: root + "/App/Screens/ProductDetail.swift", line: 3))
+        #expect(found["Child1ViewController"] == Declaration(path: root + "/App/Child1.m", line: 3))
+        #expect(notes == ["skipped 2 source files under \(root) larger than 4 MiB, which no Swift or Objective-C source is (first: \(root)/App/Screens/Blob.m); --source-root does not look for declarations in them"])
     }
 
     @Test(.requires(.jsonschema, for: "the SARIF schema validation")) func reportersPointAtTheDeclaration() throws {

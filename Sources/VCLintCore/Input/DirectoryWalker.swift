@@ -14,6 +14,11 @@ import Glibc
 /// is skipped and named in `special` (the caller prints a note). Named on the command line, such a
 /// file is read: that is the user's choice, as standard input is.
 ///
+/// A walk ends whatever the tree: a folder that is one of its own ancestors (the same device and
+/// inode: a bind mount of a parent, or a path the system reads only up to a NUL byte) is not walked
+/// again, and folders more than `maxDepth` levels below the walked one are not walked; both are
+/// named in `notWalked` (the caller prints a note).
+///
 /// A `.json` (or `.json.gz`) file is read when its first bytes show `log show --style json`'s array
 /// (`InputResolver.holdsLog`); other JSON is left out without a word, ignored or special ones too.
 enum DirectoryWalker {
@@ -27,7 +32,12 @@ enum DirectoryWalker {
         var ignoredInside: [String] = []
         /// Capture names that are not regular files, each with what it is ("a FIFO").
         var special: [(path: String, kind: String)] = []
+        /// Folders not walked: one of their own ancestors, or deeper than `maxDepth`; each with why.
+        var notWalked: [(path: String, why: String)] = []
     }
+
+    /// How many levels below the walked folder a walk goes (a real capture folder is a few deep).
+    static let maxDepth = 256
 
     /// "a FIFO", "a socket", …: what a capture name that is not a regular file is; nil for a regular file.
     static func specialKind(_ mode: mode_t) -> String? {
@@ -54,17 +64,18 @@ enum DirectoryWalker {
         var rules: IgnoreRules? = nil
         let absolute = PathGlob.absoluteComponents(path)
         if ignoring { rules = IgnoreRules.enclosing(absolute) }
+        var ancestors = [FolderID(st)]
         walk(dir, prefix: root.last == 0x2F ? root : root + [0x2F], absolute: absolute, rootDepth: absolute.count, rules: rules,
-             ignoring: ignoring, into: &found, admit: admit)
+             ignoring: ignoring, ancestors: &ancestors, into: &found, admit: admit)
         found.files.sort()
         return found
     }
 
     /// `absolute`: the folder's path components (display text), for the ignore rules; `rootDepth`:
     /// how many of them the walked folder has; `rules`: those in force above it (nil: not in a git
-    /// repository).
+    /// repository); `ancestors`: the folders from the walked one down to this one.
     private static func walk(_ dir: LibC.DirectoryStream, prefix: [UInt8], absolute: [String], rootDepth: Int, rules: IgnoreRules?,
-                             ignoring: Bool, into found: inout Found, admit: (String) -> Bool) {
+                             ignoring: Bool, ancestors: inout [FolderID], into found: inout Found, admit: (String) -> Bool) {
         defer { closedir(dir) }
         var rules = rules
         if ignoring, rules != nil,
@@ -94,9 +105,20 @@ enum DirectoryWalker {
                 }
             }
             if isFolder {
+                let id = FolderID(st)
+                if ancestors.contains(id) {
+                    found.notWalked.append((PathName.display(full) + "/", "the same folder as one that holds it (a bind mount or a loop), walked once"))
+                    continue
+                }
+                if ancestors.count > maxDepth {
+                    found.notWalked.append((PathName.display(full) + "/", "more than \(maxDepth) folders deep (a folder walk goes \(maxDepth) levels down; name the folder to walk it)"))
+                    continue
+                }
                 if let sub = withCString(full, { opendir($0) }) {
+                    ancestors.append(id)
                     walk(sub, prefix: full + [0x2F], absolute: absolute + [PathName.display(name)], rootDepth: rootDepth, rules: rules,
-                         ignoring: ignoring, into: &found, admit: admit)
+                         ignoring: ignoring, ancestors: &ancestors, into: &found, admit: admit)
+                    ancestors.removeLast()
                 }
                 continue
             }
@@ -118,6 +140,16 @@ enum DirectoryWalker {
             }
             let display = PathName.register(full)
             if admit(display) { found.files.append(display) }
+        }
+    }
+
+    /// A folder by its device and inode: the same folder whatever path leads to it.
+    struct FolderID: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
         }
     }
 

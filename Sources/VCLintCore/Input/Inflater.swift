@@ -37,9 +37,12 @@ final class Inflater: @unchecked Sendable {
 
     /// `prefix`: bytes already read from `fd` (the sniffed head).
     private let progress: ProgressCounter?
+    /// How much more of `fd` is read (its compressed bytes); used by the producer thread only.
+    private var limit: ReadLimit
 
-    init(fd: Int32, prefix: [UInt8], progress: ProgressCounter? = nil) {
+    init(fd: Int32, prefix: [UInt8], limit: ReadLimit = .none, progress: ProgressCounter? = nil) {
         self.progress = progress
+        self.limit = limit
         self.fd = fd
         self.prefix = prefix
         blocks = (0..<Self.blocksInFlight).map { _ in .allocate(capacity: Self.blockSize) }
@@ -97,7 +100,7 @@ final class Inflater: @unchecked Sendable {
 
         func refill() -> Failure? {
             var n: Int
-            repeat { n = read(fd, input, inputSize) } while n < 0 && errno == EINTR
+            repeat { n = limit.read(fd, input, inputSize) } while n < 0 && errno == EINTR
             if n < 0 { return .read(errno) }
             if n == 0 { atEOF = true }
             progress?.add(bytes: n)

@@ -123,7 +123,8 @@ public enum InputResolver {
     ///
     /// What a walk leaves out that the user may not expect is said through `note` (one line each,
     /// without the `vclint: note:` prefix): each capture name that is not a regular file (a FIFO, a
-    /// device, a link to one), and the captures an ignore file inside the folder ignores.
+    /// device, a link to one), the captures an ignore file inside the folder ignores, and the folders
+    /// a walk does not go into (one of their own ancestors, or too deep: `DirectoryWalker.maxDepth`).
     public static func resolve(_ paths: [String], admit: (String) -> Bool = { _ in true }, ignoring: Bool = true,
                                note: (String) -> Void = { _ in }) throws -> [InputSource] {
         if paths.isEmpty { return [.standardInput] }
@@ -135,6 +136,13 @@ public enum InputResolver {
             if let found = try DirectoryWalker.walk(path, admit: admit, ignoring: ignoring) {
                 for s in found.special.sorted(by: { $0.path < $1.path }) {
                     note("skipped \(s.path): \(s.kind), not a regular file (a folder walk reads regular files only; name it on the command line to read it)")
+                }
+                // Folders not walked, by why: the first few named, as for ignored captures.
+                for why in Set(found.notWalked.map(\.why)).sorted() {
+                    let folders = found.notWalked.filter { $0.why == why }.map(\.path).sorted()
+                    var named = folders.prefix(namedInNote).joined(separator: ", ")
+                    if folders.count > namedInNote { named += " and \(folders.count - namedInNote) more" }
+                    note("skipped \(named): \(why)")
                 }
                 if !found.ignoredInside.isEmpty {
                     let n = found.ignoredInside.count

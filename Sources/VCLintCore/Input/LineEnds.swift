@@ -132,12 +132,13 @@ extension LineEndTranslator {
     /// Reads `fd` to its end into `scanner` through `ends`, `head` (bytes already read) first. The
     /// first bytes decide: a classic Mac input or a JSON array is read through the translator; any
     /// other goes on with the scanner's own read loop, as fast as before.
-    static func scan(fd: Int32, head: [UInt8], into scanner: some ByteScanning, through ends: inout LineEndTranslator) throws {
+    static func scan(fd: Int32, head: [UInt8], limit: inout ReadLimit, into scanner: some ByteScanning,
+                     through ends: inout LineEndTranslator) throws {
         head.withUnsafeBytes { ends.pass($0) { scanner.consume($0) } }
         var chunk = [UInt8](repeating: 0, count: firstChunk)
         // An LF decides most inputs (plain); a pipe need not fill the chunk before the scanner sees it.
         while ends.mode == .undecided {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { limit.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)
@@ -151,11 +152,11 @@ extension LineEndTranslator {
         }
         if ends.mode == .plain {
             // The scanner's own read loop from here, as fast as before.
-            try scanner.scan(fd: fd)
+            try scanner.scan(fd: fd, limit: &limit)
             return
         }
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { limit.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)

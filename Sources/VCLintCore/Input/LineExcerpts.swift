@@ -14,10 +14,12 @@ public enum LineExcerpts {
         guard fd >= 0 else { return [:] }
         defer { close(fd) }
         var collector = Collector(wanted: wanted, last: last)
+        // Up to the size the file has now, as the run read it: a gzip capture that grows ends too.
+        var limit = ReadLimit(fd: fd)
         var head = [UInt8](repeating: 0, count: 2)
         var got = 0
         while got < 2 {
-            let n = head.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress! + got, 2 - got) }
+            let n = head.withUnsafeMutableBytes { limit.read(fd, $0.baseAddress! + got, 2 - got) }
             if n < 0, errno == EINTR { continue }
             if n <= 0 { break }
             got += n
@@ -27,7 +29,7 @@ public enum LineExcerpts {
         // A JSON array's excerpts are its own lines (the findings' line numbers are the file's).
         ends.readsJSON = false
         if head.withUnsafeBytes({ Inflater.isGzip($0) }) {
-            let inflater = Inflater(fd: fd, prefix: head)
+            let inflater = Inflater(fd: fd, prefix: head, limit: limit)
             try? inflater.run { chunk in
                 if !collector.done { ends.pass(chunk) { collector.take($0) } }
             }
@@ -35,7 +37,7 @@ public enum LineExcerpts {
             head.withUnsafeBytes { ends.pass($0) { collector.take($0) } }
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while !collector.done {
-                let n = buffer.withUnsafeMutableBytes { LibC.read(fd, $0.baseAddress, $0.count) }
+                let n = buffer.withUnsafeMutableBytes { limit.read(fd, $0.baseAddress!, $0.count) }
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 { break }
                 buffer.withUnsafeBytes { raw in ends.pass(UnsafeRawBufferPointer(rebasing: raw[..<n])) { collector.take($0) } }

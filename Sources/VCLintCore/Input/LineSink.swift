@@ -45,8 +45,8 @@ struct ScanStats {
 protocol ByteScanning: AnyObject {
     /// Feeds bytes; chunk boundaries may fall anywhere.
     func consume(_ bytes: UnsafeRawBufferPointer)
-    /// Reads a file descriptor to its end.
-    func scan(fd: Int32) throws
+    /// Reads a file descriptor to its end, or to `limit`.
+    func scan(fd: Int32, limit: inout ReadLimit) throws
     /// Ends the input (the last line may lack its newline) and finishes the sink.
     func finish() -> ScanStats
     /// Counts the bytes read from file descriptors (the CLI's progress line).

@@ -33,6 +33,18 @@ enum CandidateSearch {
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).
     static let overlongHead = 64 * 1024
 
+    /// The line for stderr when lines longer than the read buffer (`chunkSize`) were parsed by
+    /// their head only: an ndjson record whose `eventMessage` comes after its head is not read, and
+    /// that must not pass for a clean capture.
+    static func overlongWarning(_ count: Int, chunkSize: Int, path: String) -> String {
+        func size(_ n: Int) -> String {
+            n >= 1 << 20 && n % (1 << 20) == 0 ? "\(n >> 20) MiB" : n % 1024 == 0 ? "\(n >> 10) KiB" : "\(n) bytes"
+        }
+        let buffer = max(chunkSize, 256)
+        let lines = count == 1 ? "1 line" : "\(count) lines"
+        return "vclint: warning: \(path): \(lines) longer than \(size(buffer)) read by \(count == 1 ? "its" : "their") first \(size(min(buffer, overlongHead))) only (the rest not linted)"
+    }
+
     /// The literals the vector path searches for (nil where it is not built).
     static var vectorLiterals: [String]? {
 #if VCLINT_SSSE3
@@ -190,10 +202,16 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 
     /// Reads a file descriptor to its end.
     func scan(fd: Int32) throws {
+        var limit = ReadLimit.none
+        try scan(fd: fd, limit: &limit)
+    }
+
+    /// Reads a file descriptor to its end, or to `limit`.
+    func scan(fd: Int32, limit: inout ReadLimit) throws {
         while true {
             makeRoom()
             let wanted = size - filled
-            let n = read(fd, buffer + filled, wanted)
+            let n = limit.read(fd, buffer + filled, wanted)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputReadError.io(errno)

@@ -9,7 +9,9 @@ import Glibc
 /// Read as a stream, within bounds: a list is at most `maxBytes` (16 MiB) and `maxEntries` lines
 /// (or NUL-separated entries, empty ones included), a path at most `maxPathBytes` (4096, Linux's
 /// PATH_MAX), so `--files-from /dev/zero` or a capture given as a list by mistake fails at once
-/// with one line, instead of growing without end.
+/// with one line, instead of growing without end. A line that holds a NUL byte names no file (the
+/// system reads a path up to its NUL: `logs\0x` would open `logs`, and a walk of it would find
+/// `logs\0x/a.log` to be `logs` again), so the list is refused, naming the line.
 public enum PathList {
     /// The most a list may hold.
     public static let maxBytes = 16 << 20
@@ -104,12 +106,17 @@ public enum PathList {
             if separator == 0x0A, entry.last == 0x0D { entry.removeLast() }
             guard !entry.isEmpty else { return }
             if entry.count > PathList.maxPathBytes { throw tooLong(file) }
+            if separator != 0, entry.contains(0) { throw holdsNUL(file) }
             paths.append(PathName.register(entry[...]))
         }
 
         private func tooMany(_ file: String) -> InputError {
             let what = separator == 0 ? "NUL-separated entries" : "lines"
             return InputError(path: file, reason: "a list of paths has at most \(PathList.maxEntries) \(what), and this one has more (--files-from and @FILE take paths, \(separator == 0 ? "NUL-separated" : "one per line"))")
+        }
+
+        private func holdsNUL(_ file: String) -> InputError {
+            InputError(path: file, reason: "line \(number) holds a NUL byte, which no path can (--files-from and @FILE take paths, one per line; --null reads NUL-separated ones)")
         }
 
         private func tooLong(_ file: String) -> InputError {
