@@ -195,7 +195,7 @@ func choice<T>(_ value: T?, _ text: String, _ names: [String]) throws -> T {
 
 // A bad option is exit 2, as for vclint itself (ArgumentParser's own code would be 64).
 do {
-    var command = try LogGen.parse()
+    let command = try LogGen.parse()
     try command.run()
 } catch {
     if LogGen.exitCode(for: error) == .validationFailure {

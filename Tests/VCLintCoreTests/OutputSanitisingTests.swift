@@ -219,7 +219,7 @@ import Testing
         let tampered = dir.appendingPathComponent("tampered.json")
         try JSONSerialization.data(withJSONObject: doc).write(to: tampered)
         for name in ReporterRegistry.names {
-            var r = try cli.run(["merge", tampered.path, "--reporter", name])
+            let r = try cli.run(["merge", tampered.path, "--reporter", name])
             #expect(r.status == 1, "\(name): \(r.stderr)")
             #expect(r.stdout.contains("merge"), "\(name) shows the path")
             if name == GitHubActionsReporter.identifier {
