@@ -49,7 +49,10 @@ struct NumberKind: SettingKind {
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> Double {
         let n: Double?
         if let i = yaml as? Int { n = Double(i) } else if let d = yaml as? Double { n = d } else { n = nil }
-        guard let n, n.isFinite, range.contains(n) else { throw Setting.Problem(key: key, reason: "expected a \(name)") }
+        // A negative zero (`-0.0`; `-0` is no number to the YAML reader) is refused as a negative number is.
+        guard let n, n.isFinite, range.contains(n), n.sign == .plus || range.lowerBound < 0 else {
+            throw Setting.Problem(key: key, reason: "expected a \(name)")
+        }
         return n
     }
 
