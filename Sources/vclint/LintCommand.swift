@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -113,8 +116,8 @@ struct LintCommand: ParsableCommand {
                 result = batch.lintAll(sources, jobs: jobs ?? Linter.defaultJobs)
             }
             if let root = sourceRoot {
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
+                var st = stat()
+                guard PathName.withCString(root, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
                     throw InputError(path: root, reason: "not a directory (--source-root)")
                 }
                 result.attachDeclarations(under: root)
