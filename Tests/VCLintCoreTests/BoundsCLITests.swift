@@ -381,10 +381,40 @@ import Glibc
             return rename(from, to)
         }
         let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b", "new c"]) }
-        #expect(e?.description == "\(c.path): input/output error; putting the old reports back failed too, so the set is mixed: new \(a.path); as before \(b.path), \(c.path)")
+        // a's backup is the only copy of its old report left: kept, and named.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let backup = try #require(left.first { $0.hasPrefix(".a.json.vclint-old-") }, "\(left)")
+        #expect(left == [backup, "a.json", "b.sarif", "c.xml"])
+        #expect(try String(contentsOf: dir.appendingPathComponent(backup), encoding: .utf8) == "old a")
+        #expect(e?.description == "\(c.path): input/output error; putting the old reports back failed too, so the set is mixed: new \(a.path); as before \(b.path), \(c.path); the old \(a.path) is kept as \(dir.path)/\(backup)")
         #expect(try String(contentsOf: a, encoding: .utf8) == "new a")
         #expect(try String(contentsOf: b, encoding: .utf8) == "old b")
         #expect(try String(contentsOf: c, encoding: .utf8) == "old c")
+    }
+
+    /// A relative report path: the kept backup is named beside it as it was given.
+    @Test func aKeptBackupIsNamedAsTheReportIs() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The temporary folder as the working directory reaches it (tests share the working directory).
+        let up = FileManager.default.currentDirectoryPath.split(separator: "/").map { _ in ".." }.joined(separator: "/")
+        let rel = up + dir.path
+        try Data("old a".utf8).write(to: dir.appendingPathComponent("a.json"))
+        try Data("old b".utf8).write(to: dir.appendingPathComponent("b.sarif"))
+        let tx = ReportTransaction([try PendingReportFile(path: rel + "/a.json"), try PendingReportFile(path: rel + "/b.sarif")])
+        var calls = 0
+        tx.rename = { from, to in
+            calls += 1
+            if calls == 2 { errno = EIO; return -1 }
+            return rename(from, to)
+        }
+        tx.restore = { _, _ in errno = EACCES; return -1 }
+        let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b"]) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let backup = try #require(left.first { $0.hasPrefix(".a.json.vclint-old-") }, "\(left)")
+        #expect(left == [backup, "a.json", "b.sarif"], "b's backup, put back by nothing, is not needed: b was never replaced")
+        #expect(e?.description == "\(rel)/b.sarif: input/output error; putting the old reports back failed too, so the set is mixed: new \(rel)/a.json; as before \(rel)/b.sarif; the old \(rel)/a.json is kept as \(rel)/\(backup)")
+        #expect(try String(contentsOf: dir.appendingPathComponent(backup), encoding: .utf8) == "old a")
     }
 
     /// A report a shard forged with a count near Int.max would overflow the merged sum: refused.

@@ -58,9 +58,17 @@ public final class ReportTransaction {
                 let code = errno
                 // The reports that stay new because their old one (or their absence) could not be put back.
                 var stuck: [PendingReportFile] = []
+                // The backups that could not be put back: the only copies of those old reports left,
+                // so they are kept (not removed at the end, nor by a signal) and named.
+                var kept: [String] = []
                 for j in 0..<k {
                     if let b = backups[j] {
-                        if restore(b, renamed[j].target) == 0 { backups[j] = nil } else { stuck.append(renamed[j]) }
+                        if restore(b, renamed[j].target) != 0 {
+                            stuck.append(renamed[j])
+                            TemporaryFiles.unregister(b)
+                            kept.append("the old \(renamed[j].path) is kept as \(Self.shown(backup: b, of: renamed[j]))")
+                        }
+                        backups[j] = nil
                     } else if remove(renamed[j].target) != 0, errno != ENOENT {
                         stuck.append(renamed[j])
                     }
@@ -71,7 +79,8 @@ public final class ReportTransaction {
                 // The set is mixed: one line says which reports are new and which are as before.
                 let new = stuck.map(\.path)
                 let old = renamed.filter { r in !stuck.contains { $0 === r } }.map(\.path)
-                throw ReportFileError(path: f.path, reason: "\(reason); putting the old reports back failed too, so the set is mixed: new \(new.joined(separator: ", ")); as before \(old.joined(separator: ", "))")
+                let keptNote = kept.isEmpty ? "" : "; " + kept.joined(separator: "; ")
+                throw ReportFileError(path: f.path, reason: "\(reason); putting the old reports back failed too, so the set is mixed: new \(new.joined(separator: ", ")); as before \(old.joined(separator: ", "))\(keptNote)")
             }
             f.installed()
         }
@@ -84,6 +93,17 @@ public final class ReportTransaction {
 
     private static func writing(_ text: String) -> ReportWriting {
         return { out in try out.write(text) }
+    }
+
+    /// A backup's name as the report's is written: beside `a.json` as given (`out/.a.json.vclint-old-…`),
+    /// or in full when the report was a symbolic link to a file elsewhere.
+    private static func shown(backup: String, of f: PendingReportFile) -> String {
+        let dir = (f.path as NSString).deletingLastPathComponent
+        func real(_ p: String) -> String? { PathName.withCString(p, { realpath($0, nil) }).map { r in defer { free(r) }; return PathName.register(cString: r) } }
+        guard (f.target as NSString).lastPathComponent == (f.path as NSString).lastPathComponent,
+              let here = real(dir.isEmpty ? "." : dir), here == real((backup as NSString).deletingLastPathComponent) else { return backup }
+        let base = (backup as NSString).lastPathComponent
+        return dir.isEmpty ? base : dir == "/" ? "/" + base : dir + "/" + base
     }
 
     /// Removes every temporary file; no target changes.
@@ -173,6 +193,7 @@ public enum TemporaryFiles {
     static func unregister(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
+        let raw = PathName.bytes(of: path)
         for i in 0..<capacity {
             if let p = slots[i], strlen(p) == raw.count, memcmp(p, raw, raw.count) == 0 {
                 slots[i] = nil  // never freed: the handler may be reading it on another thread
@@ -193,7 +214,6 @@ public enum TemporaryFiles {
     /// Transactions renaming now (several may, on several threads, in the library): the handler
     /// waits while any does, and the last one to finish re-raises a signal that came meanwhile.
     nonisolated(unsafe) private static var holds = 0
-        let raw = PathName.bytes(of: path)
     private static let holdLock = NSLock()
 
     static func holdSignals() {
