@@ -159,6 +159,9 @@ struct LintCommand: ParsableCommand {
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
         }
+        for file in result.files where file.stats.classPatternLimitHits > 0 {
+            printError("vclint: warning: \(file.stats.path): \(file.stats.classPatternLimitHits) class names hit an ignore_classes or persistent_classes pattern's PCRE2 match limits and were not matched by it")
+        }
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)
             printText(RunSummary.line(result, color: color.stderr))
