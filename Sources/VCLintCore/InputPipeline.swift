@@ -16,6 +16,9 @@ public struct InputStats: Sendable {
     public var oversizedObjects = 0
     /// Lines on which a custom dialect's pattern hit PCRE2's match or depth limit (not parsed by it).
     public var patternLimitHits = 0
+    /// Class names on which an `ignore_classes` or `persistent_classes` pattern hit PCRE2's match or
+    /// depth limit (not matched by it).
+    public var classPatternLimitHits = 0
     /// Lines that mention a callback name but were not read as an event, and the first of them: a
     /// capture in a shape vclint cannot read must not look clean (docs/lifecycle.md#mentions-and-unread-lines).
     public var unrecognized = 0
@@ -151,6 +154,7 @@ public final class InputPipeline {
         stats.redacted = stage.redacted
         stats.firstRedacted = stage.firstRedacted
         stats.patternLimitHits = limitHits
+        stats.classPatternLimitHits = builder.classPatternLimitHits
         stats.sessions = summary.sessions
         stats.controllers = summary.controllers
         return (stats, summary)

@@ -15,7 +15,14 @@ enum CommandArguments {
         (1..<Int(CommandLine.argc)).map { i in
             guard let p = CommandLine.unsafeArgv[i] else { return "" }
             let bytes = UnsafeRawBufferPointer(start: p, count: strlen(p))
-            return PathName.needsEscaping(bytes) ? PathName.register(bytes) : String(decoding: bytes, as: UTF8.self)
+            guard PathName.needsEscaping(bytes) else { return String(decoding: bytes, as: UTF8.self) }
+            // The name may be a part of the argument: `--output=FILE`, `--reporter json:FILE`,
+            // `--reporter=json:FILE`. Each part after a `=` or `:` is registered too, so that the
+            // name the parser splits off is opened by its bytes (registering more is harmless).
+            for (k, b) in bytes.enumerated() where b == UInt8(ascii: "=") || b == UInt8(ascii: ":") {
+                PathName.register(bytes[(k + 1)...])
+            }
+            return PathName.register(bytes)
         }
     }
 

@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
 import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -113,8 +116,8 @@ struct LintCommand: ParsableCommand {
                 result = batch.lintAll(sources, jobs: jobs ?? Linter.defaultJobs)
             }
             if let root = sourceRoot {
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: root, isDirectory: &isDir), isDir.boolValue else {
+                var st = stat()
+                guard PathName.withCString(root, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
                     throw InputError(path: root, reason: "not a directory (--source-root)")
                 }
                 result.attachDeclarations(under: root, note: { printError("vclint: note: \($0)") })
@@ -155,6 +158,9 @@ struct LintCommand: ParsableCommand {
         for file in result.files { file.warnings.forEach { printError($0) } }
         for file in result.files where file.stats.patternLimitHits > 0 {
             printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
+        }
+        for file in result.files where file.stats.classPatternLimitHits > 0 {
+            printError("vclint: warning: \(file.stats.path): \(file.stats.classPatternLimitHits) class names hit an ignore_classes or persistent_classes pattern's PCRE2 match limits and were not matched by it")
         }
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)

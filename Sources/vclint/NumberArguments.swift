@@ -27,12 +27,31 @@ enum NumberArgument {
     }
 
     /// A number (`2.5`) within `range`, or a usage error that names the option, the range and the unit.
+    /// Only plain decimals are numbers here (`3`, `0.5`, `.5`, `-1` for the error), as the docs say:
+    /// Double's parser also took `0x10`, `0x1p16`, `1e3`, `inf` and `nan`. A negative zero (`-0`,
+    /// `-0.0`) is refused as any negative number is, as `.vclint.yml` refuses it (`NumberKind`): it
+    /// was taken, and a grace of "-0.0 s" printed.
     static func decimal(_ text: String, option: String, _ range: ClosedRange<Double>, unit: String) throws(ValidationError) -> Double {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let n = Double(trimmed), n.isFinite, range.contains(n) else {
+        guard isPlainDecimal(trimmed), let n = Double(trimmed), n.isFinite, range.contains(n),
+              n.sign == .plus || range.lowerBound < 0 else {
             throw ValidationError("\(option) must be a number of \(unit) from \(plain(range.lowerBound)) to \(plain(range.upperBound)), not '\(text)'")
         }
         return n
+    }
+
+    /// An optional sign, digits, and an optional fraction: `12`, `+12`, `-1.5`, `.5`, `5.`.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        var digits = 0, dots = 0
+        for (i, b) in text.utf8.enumerated() {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { return false }
+            default: return false
+            }
+        }
+        return digits > 0 && dots <= 1
     }
 
     /// `86400`, `0.5`: a bound as a person writes it.
@@ -48,9 +67,18 @@ enum NumberArgument {
 
     /// The timeline's width when no --width is given: the terminal's, or COLUMNS, clamped to
     /// `width` without a word (a terminal, or COLUMNS=2147483647, wider than 1000 columns gets a
-    /// 1000-column timeline; one narrower than 40 a 40-column one); 100 when neither says.
+    /// 1000-column timeline; one narrower than 40 a 40-column one); 100 when neither says. 0 says
+    /// nothing: it is what a terminal without a size reports (and COLUMNS=0 means the same).
     static func environmentWidth(_ columns: Int?) -> Int {
         guard let columns, columns > 0 else { return 100 }
         return min(max(columns, width.lowerBound), width.upperBound)
+    }
+
+    /// COLUMNS as a width: digits (a number too large for an Int is as wide as can be, so 1000);
+    /// nil for anything else, `-1` included, which is no width at all.
+    static func columns(_ text: String?) -> Int? {
+        guard let t = text?.trimmingCharacters(in: .whitespaces), !t.isEmpty,
+              t.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(t) ?? Int.max
     }
 }

@@ -69,6 +69,9 @@ struct TimelineCommand: ParsableCommand {
         if let widthText { _ = try NumberArgument.whole(widthText, option: "--width", NumberArgument.width) }
         for (name, value) in [("--from", from), ("--to", to)] {
             guard let value, TimelineBound.parse(value) == nil else { continue }
+            if let why = TimelineBound.invalidDate(value) {
+                throw ValidationError("\(name) '\(value)' is not a day of the calendar: \(why)")
+            }
             if let n = Int(value.trimmingCharacters(in: .whitespaces)), n < 1 {
                 throw ValidationError("\(name) must be a line number, 1 or more, or a time of day (HH:MM:SS.fff), not '\(value)'")
             }

@@ -77,7 +77,6 @@ enum Terminal {
             var ws = winsize()
             if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return NumberArgument.environmentWidth(Int(ws.ws_col)) }
         }
-        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        return NumberArgument.environmentWidth(columns)
+        return NumberArgument.environmentWidth(NumberArgument.columns(ProcessInfo.processInfo.environment["COLUMNS"]))
     }
 }

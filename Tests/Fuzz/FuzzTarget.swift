@@ -7,8 +7,8 @@ import Foundation
 private let fuzzOptions: LintOptions = {
     var o = LintOptions()
     o.rules = .all
-    o.timeline.ignoreClasses = [try! PCRE2Pattern("^_UI", matchLimit: CustomDialect.matchLimit, depthLimit: CustomDialect.depthLimit)]
-    o.timeline.persistentClasses = [try! PCRE2Pattern("^(Tab|Main)\\w*Root", matchLimit: CustomDialect.matchLimit, depthLimit: CustomDialect.depthLimit)]
+    o.timeline.ignoreClasses = [try! PCRE2Pattern("^_UI", matchLimit: CustomDialect.matchLimit, matchLimitPerByte: CustomDialect.matchLimitPerByte, depthLimit: CustomDialect.depthLimit)]
+    o.timeline.persistentClasses = [try! PCRE2Pattern("^(Tab|Main)\\w*Root", matchLimit: CustomDialect.matchLimit, matchLimitPerByte: CustomDialect.matchLimitPerByte, depthLimit: CustomDialect.depthLimit)]
     o.customDialects = [try! CustomDialect(
         pattern: #"^\[Screen\] (?<class>(\w|\.)+)(?: (?<address>0x[0-9a-f]+))? (?<event>loaded|shown|hidden|freed)$"#,
         events: ["loaded": "viewDidLoad", "shown": "viewDidAppear", "hidden": "viewDidDisappear", "freed": "dealloc"])]

@@ -69,6 +69,18 @@ import Glibc
             (["lint", Self.clean, "--leak-grace-seconds", "86401"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '86401'"),
             (["lint", Self.clean, "--leak-grace-seconds", "1e400"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '1e400'"),
             (["lint", Self.clean, "--leak-grace-seconds", "nan"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not 'nan'"),
+            // Only plain decimals, as the docs say: Double's parser took hexadecimal and exponents.
+            (["lint", Self.clean, "--leak-grace-seconds", "0x10"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '0x10'"),
+            (["lint", Self.clean, "--leak-grace-seconds", "0x1p16"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '0x1p16'"),
+            (["lint", Self.clean, "--leak-grace-seconds", "1e3"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '1e3'"),
+            (["lint", Self.clean, "--leak-grace-seconds", "1.2.3"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '1.2.3'"),
+            // A negative zero is refused, as .vclint.yml refuses it (it printed "grace -0.0 s").
+            (["lint", Self.clean, "--leak-grace-seconds", "-0"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '-0'"),
+            (["lint", Self.clean, "--leak-grace-seconds=-0.0"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '-0.0'"),
+            // A day that is not in the calendar.
+            (["timeline", Self.clean, "--from", "2017-13-45T17:30:30"], "--from '2017-13-45T17:30:30' is not a day of the calendar: there is no month 13"),
+            (["timeline", Self.clean, "--to", "2017-02-29"], "--to '2017-02-29' is not a day of the calendar: 2017-02 has no day 29"),
+            (["timeline", Self.clean, "--from", "2017-04-31 10:00"], "--from '2017-04-31 10:00' is not a day of the calendar: 2017-04 has no day 31"),
         ]
         for (args, message) in huge { try failsAtOnce(args, message + " (see `vclint help`)") }
     }
@@ -80,16 +92,25 @@ import Glibc
         #expect(wide.stdout.split(separator: "\n").allSatisfy { $0.count <= 1000 })
         #expect(try cli.run(["lint", Self.leak, "--leak-grace-seconds", "86400", "-j", "1024", "--max-warnings", "0"]).status == 1)
         #expect(try cli.run(["lint", Self.clean, "--leak-grace-seconds=0.5", "--jobs=1"]).status == 0)
+        for grace in ["0", "+5", " 50", ".5", "5.", "0.0"] {
+            #expect(try cli.run(["lint", Self.clean, "--leak-grace-seconds", grace]).status == 0, "'\(grace)'")
+        }
+        // Days that exist, a leap day among them.
+        #expect(try cli.run(["timeline", Self.clean, "--from", "2016-02-29T17:30:30", "--to", "2017-12-31"]).status == 0)
     }
 
-    /// An absurd COLUMNS (it aborted the timeline) is clamped without a word; one that is not a number is ignored.
+    /// An absurd COLUMNS (it aborted the timeline) is clamped without a word; one that is not a
+    /// width (not a number, 0 as a terminal without a size says, a negative one) is ignored: 100.
     @Test func anAbsurdColumnsIsClamped() throws {
-        for columns in ["2147483647", "100000000", "-5", "0", "wide", "10"] {
-            let r = try cli.run(["timeline", Self.clean], env: ["COLUMNS": columns], timeout: Self.deadline)
+        let widths = ["2147483647": 1000, "99999999999999999999": 1000, "100000000": 1000, "10": 40, "120": 120,
+                      "-5": 100, "-1": 100, "0": 100, "wide": 100]
+        for (columns, width) in widths {
+            let r = try cli.run(["timeline", Self.leak, "--color", "never"], env: ["COLUMNS": columns], timeout: Self.deadline)
             #expect(!r.timedOut)
             #expect(r.status == 0, "COLUMNS=\(columns): \(r.stderr)")
             #expect(r.stderr.isEmpty, "COLUMNS=\(columns): \(r.stderr)")
-            #expect(r.stdout.split(separator: "\n").allSatisfy { $0.count <= 1000 })
+            let asked = try cli.run(["timeline", Self.leak, "--color", "never", "--width", "\(width)"], timeout: Self.deadline)
+            #expect(r.stdout == asked.stdout, "COLUMNS=\(columns) is --width \(width)")
         }
     }
 
@@ -413,10 +434,40 @@ import Glibc
             return rename(from, to)
         }
         let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b", "new c"]) }
-        #expect(e?.description == "\(c.path): input/output error; putting the old reports back failed too, so the set is mixed: new \(a.path); as before \(b.path), \(c.path)")
+        // a's backup is the only copy of its old report left: kept, and named.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let backup = try #require(left.first { $0.hasPrefix(".a.json.vclint-old-") }, "\(left)")
+        #expect(left == [backup, "a.json", "b.sarif", "c.xml"])
+        #expect(try String(contentsOf: dir.appendingPathComponent(backup), encoding: .utf8) == "old a")
+        #expect(e?.description == "\(c.path): input/output error; putting the old reports back failed too, so the set is mixed: new \(a.path); as before \(b.path), \(c.path); the old \(a.path) is kept as \(dir.path)/\(backup)")
         #expect(try String(contentsOf: a, encoding: .utf8) == "new a")
         #expect(try String(contentsOf: b, encoding: .utf8) == "old b")
         #expect(try String(contentsOf: c, encoding: .utf8) == "old c")
+    }
+
+    /// A relative report path: the kept backup is named beside it as it was given.
+    @Test func aKeptBackupIsNamedAsTheReportIs() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The temporary folder as the working directory reaches it (tests share the working directory).
+        let up = FileManager.default.currentDirectoryPath.split(separator: "/").map { _ in ".." }.joined(separator: "/")
+        let rel = up + dir.path
+        try Data("old a".utf8).write(to: dir.appendingPathComponent("a.json"))
+        try Data("old b".utf8).write(to: dir.appendingPathComponent("b.sarif"))
+        let tx = ReportTransaction([try PendingReportFile(path: rel + "/a.json"), try PendingReportFile(path: rel + "/b.sarif")])
+        var calls = 0
+        tx.rename = { from, to in
+            calls += 1
+            if calls == 2 { errno = EIO; return -1 }
+            return rename(from, to)
+        }
+        tx.restore = { _, _ in errno = EACCES; return -1 }
+        let e = #expect(throws: ReportFileError.self) { try tx.commit(["new a", "new b"]) }
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let backup = try #require(left.first { $0.hasPrefix(".a.json.vclint-old-") }, "\(left)")
+        #expect(left == [backup, "a.json", "b.sarif"], "b's backup, put back by nothing, is not needed: b was never replaced")
+        #expect(e?.description == "\(rel)/b.sarif: input/output error; putting the old reports back failed too, so the set is mixed: new \(rel)/a.json; as before \(rel)/b.sarif; the old \(rel)/a.json is kept as \(rel)/\(backup)")
+        #expect(try String(contentsOf: dir.appendingPathComponent(backup), encoding: .utf8) == "old a")
     }
 
     /// A report a shard forged with a count near Int.max would overflow the merged sum: refused.

@@ -169,4 +169,44 @@ import Testing
         #expect(r.stats.patternLimitHits == 2)
         #expect(r.stats.events == 0)
     }
+
+    /// The limits follow the line: a sane pattern that scans a line lazily (about 2 steps a byte)
+    /// still reads a line of 200 KB, and a class pattern a class name of 100 KB.
+    @Test func userPatternsStillMatchLongLines() throws {
+        var options = LintOptions()
+        try parse("""
+        dialects:
+          - pattern: '^.*?(?<class>\\w+) (?<event>shown)$'
+            events: {shown: viewDidAppear}
+        """).apply(to: &options)
+        var line = "2024-03-01 10:00:00.000 Shop[1:7] "
+        while line.utf8.count < 200_000 { line += "word\(line.utf8.count % 97) " }
+        line += "DetailViewController shown"
+        let r = Linter(options: options).lint(text: line + "\n")
+        #expect(r.stats.patternLimitHits == 0)
+        #expect(r.stats.events == 1)
+        let classes = ClassMatcher([try PCRE2Pattern("^.*?Debug$", matchLimit: UserPatternLimits.match,
+                                                     matchLimitPerByte: UserPatternLimits.matchPerByte, depthLimit: UserPatternLimits.depth)])
+        #expect(classes.matches(String(repeating: "x", count: 100_000) + "Debug"))
+        #expect(classes.limitHits == 0)
+    }
+
+    /// An `ignore_classes` or `persistent_classes` pattern that gives up on a class name is counted
+    /// once per name (its verdict is cached), as a dialect's lines are.
+    @Test func classPatternLimitHitsAreCounted() throws {
+        var options = LintOptions()
+        try parse("ignore_classes: ['^(a|aa)+$']\npersistent_classes: ['^(b|bb)+$']").apply(to: &options)
+        var text = ""
+        for name in ["AAAA", "AAAB", "AAAC"] {
+            for callback in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:"] {
+                text += "2024-03-01 10:00:00.000 Shop[1:7] -[\(String(repeating: "a", count: 40))\(name)Controller \(callback)]\n"
+            }
+        }
+        text += "2024-03-01 10:00:01.000 Shop[1:7] -[aaaaController viewDidLoad]\n"
+        let start = ContinuousClock.now
+        let r = Linter(options: options).lint(text: text)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(r.stats.classPatternLimitHits == 3, "three long names; the short one fails without backtracking")
+        #expect(r.stats.patternLimitHits == 0)
+    }
 }

@@ -86,4 +86,89 @@ import Testing
         #expect(text.split(separator: "\n").count == 1)
         #expect(text.contains(".vclint.yml: refused: YAML aliases expand to more than 100000 nodes"))
     }
+
+    /// `(?:ab|cd){3000}` is 15 bytes that compile to 51 KB of PCRE2 code: 39,000 of them in 1 MiB took
+    /// 38 s and 2 GB. The compiled bytes are counted as each pattern is compiled, and the file is
+    /// refused as soon as they pass the budget, naming the key and the entry.
+    @Test func patternsThatCompileToMoreThanTheBudgetAreRefused() {
+        var classes = "ignore_classes:\n"
+        for i in 0..<2_000 { classes += "  - '(?:ab|cd){3000}N\(i)'\n" }
+        let start = Date()
+        let e = error(classes)
+        #expect(Date().timeIntervalSince(start) < 10)
+        // 16 MiB / 51 KB: about the 330th pattern.
+        #expect(e?.hasPrefix(".vclint.yml:1:1: ignore_classes[") == true, "\(e ?? "accepted")")
+        #expect(e?.hasSuffix("]: the configuration's patterns compile to more than 16 MiB; a configuration's patterns compile to a few KiB, so this file is refused") == true, "\(e ?? "accepted")")
+        let entry = e.flatMap { $0.split(separator: "[").dropFirst().first?.split(separator: "]").first }.flatMap { Int($0) }
+        #expect((250...400).contains(entry ?? 0), "\(e ?? "accepted")")
+
+        // The dialects and the class lists share one budget: 200 dialects (10 MB) fit, and the
+        // classes read after them pass it.
+        var shared = "dialects:\n"
+        for i in 0..<200 { shared += "  - {pattern: '^(?<class>\\w+) (?<event>shown)(?:ab|cd){3000}\(i)', events: {shown: viewDidAppear}}\n" }
+        #expect(error(shared) == nil)
+        shared += "ignore_classes:\n"
+        for i in 0..<200 { shared += "  - '(?:ab|cd){3000}N\(i)'\n" }
+        let d = error(shared)
+        #expect(d?.hasPrefix(".vclint.yml:202:1: ignore_classes[") == true, "\(d ?? "accepted")")
+        #expect(d?.contains("]: the configuration's patterns compile to more than 16 MiB") == true, "\(d ?? "accepted")")
+        var dialects = "dialects:\n"
+        for i in 0..<400 { dialects += "  - {pattern: '^(?<class>\\w+) (?<event>shown)(?:ab|cd){3000}\(i)', events: {shown: viewDidAppear}}\n" }
+        #expect(error(dialects)?.hasPrefix(".vclint.yml:1:1: dialects[") == true)
+    }
+
+    /// What is charged: each pattern's code and machine code, once per distinct text; the pattern
+    /// that passes the budget is not kept.
+    @Test func theBudgetCountsCompiledBytesOnce() throws {
+        let cache = PatternCache(budget: 200_000)
+        var compiled: [PCRE2Pattern] = []
+        let outcome: Error? = PatternCache.$current.withValue(cache) {
+            do {
+                for i in 0..<10 {
+                    let p = try PatternCache.pattern("(?:ab|cd){3000}N\(i)", matchLimit: 10)
+                    #expect(try PatternCache.pattern("(?:ab|cd){3000}N\(i)", matchLimit: 10) === p, "an alias costs nothing")
+                    compiled.append(p)
+                }
+                return nil
+            } catch { return error }
+        }
+        #expect(outcome is PatternCache.OverBudget)
+        #expect(compiled.count == 3, "51 KB each: the fourth passes 200,000 bytes")
+        #expect(cache.compilations == 3)
+        #expect(cache.spent > 200_000)
+        #expect(compiled.allSatisfy { $0.compiledSize > 50_000 })
+        #expect(compiled.reduce(0) { $0 + $1.compiledSize } <= 200_000)
+        // A real configuration is far below the budget.
+        let real = PatternCache()
+        try PatternCache.$current.withValue(real) {
+            _ = try Configuration.parse("""
+            ignore_classes: ['^UI', '^_UI', '^SwiftUI\\.', 'Debug\\w*Controller$']
+            persistent_classes: ["^MainTabBarController$"]
+            dialects:
+              - pattern: '^\\[Screen\\] (?<class>\\w+)(?: (?<address>0x[0-9a-f]+))? (?<event>loaded|shown|hidden|freed)$'
+                events: {loaded: viewDidLoad, shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}
+            """, path: ".vclint.yml")
+        }
+        #expect(real.spent < 16 << 10, "\(real.spent) bytes")
+    }
+
+    /// The whole program: exit 2 and one line, for `lint` and for `vclint rules`, which reads the file too.
+    @Test func anOverBudgetConfigurationIsExitTwoWithOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-budget-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var yaml = "ignore_classes:\n"
+        for i in 0..<1_000 { yaml += "  - '(?:ab|cd){3000}N\(i)'\n" }
+        try Data(yaml.utf8).write(to: dir.appendingPathComponent(".vclint.yml"))
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"),
+                                         to: dir.appendingPathComponent("capture.log"))
+        for args in [["lint", "capture.log"], ["rules"]] {
+            let r = try runVCLint(args, cwd: dir)
+            #expect(r.status == 2)
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("vclint: error: "), "\(r.stderr)")
+            #expect(r.stderr.contains(".vclint.yml:1:1: ignore_classes["), "\(r.stderr)")
+            #expect(r.stderr.contains("the configuration's patterns compile to more than 16 MiB"), "\(r.stderr)")
+        }
+    }
 }

@@ -90,6 +90,47 @@ import Testing
         #expect(listed.stdout.components(separatedBy: ":15: error:").count == 3)
     }
 
+    /// Every file the command line names is created, read and stat'ed by its raw bytes, not by the
+    /// escaped text it is shown by: a report named `r<ESC>.json` is `r<ESC>.json` (it was a file
+    /// literally named `r\x1B.json`), and a source root `src<ESC>` is that folder.
+    @Test func controlCharactersInReportAndSourceRootNames() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let esc = "\u{1B}"
+        let capture = packageRoot.appendingPathComponent("Fixtures/flows/leak-pop.log").path
+        func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+        let report = dir.path + "/r\(esc).json"
+        let lint = try cli.run(["lint", capture, "--reporter=json:\(report)"])
+        #expect(lint.status == 1, "\(lint.stderr)")
+        #expect(try names() == ["r\(esc).json"])
+        // Written again: the old one is backed up and replaced by its raw name, nothing else is left.
+        #expect(try cli.run(["lint", capture, "--reporter", "json:\(report)"]).status == 1)
+        #expect(try names() == ["r\(esc).json"])
+        let merged = try cli.run(["merge", report])
+        #expect(merged.status == 1, "\(merged.stderr)")
+        let baseline = dir.path + "/b\(esc).json"
+        #expect(try cli.run(["baseline", "create", capture, "--output", baseline]).status == 0)
+        #expect(try cli.run(["lint", "--quiet", "--baseline", baseline, capture]).status == 0)
+        #expect(try cli.run(["timeline", capture, "--output=" + dir.path + "/t\(esc).txt"]).status == 0)
+        #expect(try cli.run(["report", capture, "--output", dir.path + "/h\(esc).html"]).status == 1, "findings")
+        #expect(try names() == ["b\(esc).json", "h\(esc).html", "r\(esc).json", "t\(esc).txt"])
+        // A message shows the escaped text.
+        let missing = try cli.run(["lint", capture, "--reporter", "json:\(dir.path)/no\(esc)/r.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "vclint: error: \(dir.path)/no\\x1B/r.json: no such file or directory\n")
+
+        // The source root, and a decoy named by the escaped text, which must not be read.
+        for (folder, file) in [("src\(esc)", "V\(esc).swift"), ("src\\x1B", "Decoy.swift")] {
+            let src = dir.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
+            try Data("final class ProductDetailViewController: UIViewController {}\n".utf8).write(to: src.appendingPathComponent(file))
+        }
+        let json = try cli.run(["lint", "--quiet", "--reporter", "json", "--source-root=" + dir.path + "/src\(esc)", capture])
+        #expect(json.status == 1, "\(json.stderr)")
+        #expect(json.stdout.contains("\(dir.path)/src\\\\x1B/V\\\\x1B.swift"), "\(json.stdout)")
+        #expect(!json.stdout.contains("Decoy"))
+    }
+
     @Test func filesFromAndAtFile() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

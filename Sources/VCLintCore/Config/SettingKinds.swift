@@ -49,7 +49,10 @@ struct NumberKind: SettingKind {
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> Double {
         let n: Double?
         if let i = yaml as? Int { n = Double(i) } else if let d = yaml as? Double { n = d } else { n = nil }
-        guard let n, n.isFinite, range.contains(n) else { throw Setting.Problem(key: key, reason: "expected a \(name)") }
+        // A negative zero (`-0.0`; `-0` is no number to the YAML reader) is refused as a negative number is.
+        guard let n, n.isFinite, range.contains(n), n.sign == .plus || range.lowerBound < 0 else {
+            throw Setting.Problem(key: key, reason: "expected a \(name)")
+        }
         return n
     }
 
@@ -84,8 +87,9 @@ struct RuleIDListKind: SettingKind {
     func json(_ value: [String]) -> JSONValue { .array(value.map { .string($0) }) }
 }
 
-/// PCRE2 patterns over class names, compiled once here under match and depth limits: a pattern
-/// that hits them matches nothing instead of hanging the run. A text listed twice (an alias) is
+/// PCRE2 patterns over class names, compiled once here under match and depth limits
+/// (`UserPatternLimits`): a pattern that hits them matches nothing instead of hanging the run, and
+/// the class names it gave up on are counted (`InputStats.classPatternLimitHits`). A text listed twice (an alias) is
 /// kept once: the list matches the same classes, and each class is not tried against it again.
 struct PatternListKind: SettingKind {
     var name: String { "list of PCRE2 patterns" }
@@ -93,9 +97,12 @@ struct PatternListKind: SettingKind {
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [PCRE2Pattern] {
         var out: [PCRE2Pattern] = []
         var seen: Set<String> = []
-        for p in try strings(yaml, key: key) where seen.insert(p).inserted {
+        for (i, p) in try strings(yaml, key: key).enumerated() where seen.insert(p).inserted {
             do {
-                out.append(try PatternCache.pattern(p, matchLimit: 100_000, depthLimit: 1_000))
+                out.append(try PatternCache.pattern(p, matchLimit: UserPatternLimits.match, matchLimitPerByte: UserPatternLimits.matchPerByte,
+                                                    depthLimit: UserPatternLimits.depth))
+            } catch let spent as PatternCache.OverBudget {
+                throw Setting.Problem(key: "\(key)[\(i + 1)]", reason: spent.description)
             } catch {
                 throw Setting.Problem(key: key, reason: "invalid pattern '\(p)': \(error)")
             }

@@ -80,6 +80,11 @@ public enum PathName {
         return raw[text] ?? Array(text.utf8)
     }
 
+    /// The display text of a path the system gave (`realpath`, `mkstemp`), registered.
+    static func register(cString: UnsafePointer<CChar>) -> String {
+        register(UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+    }
+
     /// Calls `body` with the NUL-terminated raw path shown as `text`.
     public static func withCString<R>(_ text: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         var b = bytes(of: text).map { CChar(bitPattern: $0) }

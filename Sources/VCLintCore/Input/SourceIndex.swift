@@ -20,22 +20,24 @@ public enum SourceIndex {
     static let extensions: Set<String> = ["swift", "m", "mm", "h"]
     /// The largest source file read (no real Swift or Objective-C source file is near it).
     public static let maxFileBytes = 4 << 20
+    /// How many folders down the walk goes (symbolic links to folders are not followed).
+    static let maxDepth = 256
 
     /// The declarations of `classes` below `root`: @implementation or a Swift class before
-    /// @interface; the first one in sorted path order wins. `note`: one line (without the
+    /// @interface; the first one in sorted path order wins. The folders are walked by their raw
+    /// bytes (`PathName`): a root or a file whose name holds a control character, or is not UTF-8,
+    /// is read as named, and shown by its display text. `note`: one line (without the
     /// `vclint: note: ` prefix) when files were too large to read.
     public static func locate(_ classes: Set<String>, under root: String, note: (String) -> Void = { _ in }) -> [String: Declaration] {
-        guard !classes.isEmpty, let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
-        var files: [String] = []
-        while let rel = walker.nextObject() as? String {
-            if rel.hasPrefix(".build") || rel.contains("/.build/") || rel.contains("DerivedData/") { continue }
-            if extensions.contains((rel as NSString).pathExtension) { files.append(rel) }
-        }
+        guard !classes.isEmpty else { return [:] }
+        let raw = PathName.bytes(of: root)
+        var files: [(rel: String, full: [UInt8])] = []
+        walk(raw.last == 0x2F ? raw : raw + [0x2F], rel: [], depth: 0, into: &files)
         var strong: [String: Declaration] = [:]
         var weak: [String: Declaration] = [:]
         var tooLarge: [String] = []
-        for rel in files.sorted() {
-            let path = root.hasSuffix("/") ? root + rel : root + "/" + rel
+        for file in files.sorted(by: { $0.rel < $1.rel }) {
+            let path = PathName.register(file.full)
             let data: [UInt8]
             do { data = try BoundedRead.bytes(path: path, limit: maxFileBytes, regularOnly: true) } catch .tooLarge {
                 tooLarge.append(path)
@@ -55,6 +57,34 @@ public enum SourceIndex {
             note("skipped \(files) under \(root) larger than \(maxFileBytes >> 20) MiB, which no Swift or Objective-C source is (first: \(first)); --source-root does not look for declarations in \(tooLarge.count == 1 ? "it" : "them")")
         }
         return weak.merging(strong) { _, s in s }
+    }
+
+    /// The source files below the folder `prefix` (its raw path, ending in `/`): each with its path
+    /// relative to the root (display text, for sorting and for the build folders left out) and its
+    /// raw path. Folders are entered, not symbolic links to them (a link may loop).
+    private static func walk(_ prefix: [UInt8], rel: [UInt8], depth: Int, into files: inout [(rel: String, full: [UInt8])]) {
+        guard depth <= maxDepth, let dir = withCString(prefix, { opendir($0) }) else { return }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            let full = prefix + name, relative = rel + name
+            let shown = PathName.display(relative)
+            if shown.hasPrefix(".build") || shown.contains("/.build/") || shown.contains("DerivedData/") { continue }
+            var st = stat()
+            guard withCString(full, { lstat($0, &st) }) == 0 else { continue }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                walk(full + [0x2F], rel: relative + [0x2F], depth: depth + 1, into: &files)
+            } else if extensions.contains((PathName.display(name) as NSString).pathExtension) {
+                files.append((shown, full))
+            }
+        }
+    }
+
+    private static func withCString<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+        var b = bytes.map { CChar(bitPattern: $0) }
+        b.append(0)
+        return b.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// The class a line declares, and whether it is the definition (not an @interface).

@@ -8,14 +8,17 @@ public struct CustomDialect: Sendable {
     let eventGroup: Int
     let addressGroup: Int?
 
-    public static let matchLimit: UInt32 = 200_000
-    public static let depthLimit: UInt32 = 2_000
+    public static let matchLimit = UserPatternLimits.match
+    public static let matchLimitPerByte = UserPatternLimits.matchPerByte
+    public static let depthLimit = UserPatternLimits.depth
 
     public enum DefinitionError: Error, CustomStringConvertible {
         case pattern(String)
         case missingGroup(String)
         case unknownEvent(text: String, kind: String)
         case noEvents
+        /// The configuration's patterns compile to more than its budget (`PatternCache`).
+        case overBudget(String)
 
         public var description: String {
             switch self {
@@ -24,6 +27,7 @@ public struct CustomDialect: Sendable {
             case .unknownEvent(let text, let kind):
                 return "'\(text)' maps to unknown event '\(kind)' (one of: \(EventKind.allCases.filter { !$0.isUIKitWarning }.map(\.rawValue).joined(separator: ", ")))"
             case .noEvents: return "`events` must map captured event texts to event kinds"
+            case .overBudget(let why): return why
             }
         }
     }
@@ -32,7 +36,10 @@ public struct CustomDialect: Sendable {
         let compiled: PCRE2Pattern
         do {
             // One compilation per distinct text while a configuration is read (`PatternCache`).
-            compiled = try PatternCache.pattern(source, matchLimit: Self.matchLimit, depthLimit: Self.depthLimit)
+            compiled = try PatternCache.pattern(source, matchLimit: Self.matchLimit, matchLimitPerByte: Self.matchLimitPerByte,
+                                                depthLimit: Self.depthLimit)
+        } catch let spent as PatternCache.OverBudget {
+            throw .overBudget(spent.description)
         } catch {
             throw .pattern("\(error)")
         }
@@ -44,6 +51,14 @@ public struct CustomDialect: Sendable {
             guard let k = EventKind(rawValue: kind), !k.isUIKitWarning else { throw .unknownEvent(text: text, kind: kind) }
             map[text] = k
         }
+        let alternatives = map.keys.sorted().map(Self.escape).joined(separator: "|")
+        do {
+            candidatePattern = try PatternCache.pattern(alternatives)
+        } catch let spent as PatternCache.OverBudget {
+            throw .overBudget(spent.description)
+        } catch {
+            candidatePattern = nil
+        }
         pattern = compiled
         self.events = map
         classGroup = c
@@ -51,11 +66,10 @@ public struct CustomDialect: Sendable {
         addressGroup = compiled.groupNumber("address")
     }
 
-    /// A literal prefilter: a message of this dialect contains one of its event texts.
-    var candidatePattern: PCRE2Pattern? {
-        let alternatives = events.keys.sorted().map(Self.escape).joined(separator: "|")
-        return try? PCRE2Pattern(alternatives)
-    }
+    /// A literal prefilter: a message of this dialect contains one of its event texts. Compiled once
+    /// with the dialect, within the configuration's budget (`PatternCache`): every input's scanner
+    /// shares it (each compiled it again, twice with the vector path: 14,000 dialects cost 2 s an input).
+    let candidatePattern: PCRE2Pattern?
 
     static func escape(_ s: String) -> String {
         var out = ""

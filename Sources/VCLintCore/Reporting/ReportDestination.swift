@@ -104,7 +104,8 @@ public final class PendingReportFile {
     public init(path: String) throws(ReportFileError) {
         self.path = path
         var st = stat()
-        let exists = stat(path, &st) == 0
+        // `path` is display text: a name with a control character is created by its raw bytes (`PathName`).
+        let exists = PathName.withCString(path, { stat($0, &st) }) == 0
         if exists && (st.st_mode & S_IFMT) == S_IFDIR {
             throw ReportFileError(path: path, reason: "is a directory")
         }
@@ -113,7 +114,7 @@ public final class PendingReportFile {
             fd = try Self.openStandard(path, st)
             return
         }
-        target = exists ? (realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path) : path
+        target = exists ? (PathName.withCString(path, { realpath($0, nil) }).map { p in defer { free(p) }; return PathName.register(cString: p) } ?? path) : path
         // `.NAME.vclint-XXXXXX`: hidden, and no log extension, so a lint of the directory skips it.
         // SIGINT/SIGTERM wait until the file is registered for removal (its handler is installed first).
         TemporaryFiles.prepare()
@@ -219,33 +220,37 @@ public final class PendingReportFile {
     public func discard() {
         if fd >= 0 { close(fd); fd = -1 }
         if let temp = temporaryPath {
-            unlink(temp)
+            PathName.withCString(temp) { _ = unlink($0) }
             TemporaryFiles.unregister(temp)
             temporaryPath = nil
         }
     }
 
-    /// A new file `.NAME.TAG-XXXXXX` in the directory of `target`, open for writing.
+    /// A new file `.NAME.TAG-XXXXXX` in the directory of `target`, open for writing; its name is
+    /// made of the target's raw bytes, and returned as display text (`PathName`).
     static func makeTemporary(beside target: String, tag: String, reportPath: String) throws(ReportFileError) -> (Int32, String) {
-        let url = URL(fileURLWithPath: target)
-        let dir = url.deletingLastPathComponent().path
-        let prefix: String = dir == "/" ? "/" : dir + "/"
-        let name: String = "." + url.lastPathComponent + "." + tag + "-XXXXXX"
-        var template = Array((prefix + name).utf8CString)
+        var raw = PathName.bytes(of: target)
+        if raw.first != 0x2F {  // relative: beside it in the working directory, named in full
+            let cwd = FileManager.default.currentDirectoryPath
+            raw = PathName.bytes(of: cwd) + (cwd.hasSuffix("/") ? [] : [0x2F]) + raw
+        }
+        let slash = raw.lastIndex(of: 0x2F)!
+        let name: [UInt8] = [0x2E] + raw[(slash + 1)...] + Array(".\(tag)-XXXXXX".utf8)
+        var template = (raw[...slash] + name).map { CChar(bitPattern: $0) } + [0]
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             let code = errno
             throw ReportFileError(path: reportPath, errno: code)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        return (fd, template.withUnsafeBufferPointer { PathName.register(cString: $0.baseAddress!) })
     }
 
     /// An existing report keeps its permissions; a new one gets what the umask allows (mkstemp's 0600 is
     /// too strict for a report other users or CI steps read).
     private static func mode(for path: String) -> mode_t {
         var st = stat()
-        if stat(path, &st) == 0 { return st.st_mode & 0o7777 }
+        if PathName.withCString(path, { stat($0, &st) }) == 0 { return st.st_mode & 0o7777 }
         let mask = umask(0)
         umask(mask)
         return 0o666 & ~mask

@@ -13,11 +13,16 @@ import Glibc
 public final class ReportTransaction {
     public let files: [PendingReportFile]
     /// `rename(2)`; tests put a failing one in to reach the rollback.
-    var rename: (String, String) -> Int32 = { LibC.rename($0, $1) }
+    /// Paths are display text, renamed by their raw bytes (`PathName`).
+    var rename: (String, String) -> Int32 = { ReportTransaction.rawRename($0, $1) }
     /// `rename(2)` of a backup back over its target, and `unlink(2)` of a target that had none: tests
     /// put failing ones in to reach a rollback that fails.
-    var restore: (String, String) -> Int32 = { LibC.rename($0, $1) }
-    var remove: (String) -> Int32 = { unlink($0) }
+    var restore: (String, String) -> Int32 = { ReportTransaction.rawRename($0, $1) }
+    var remove: (String) -> Int32 = { PathName.withCString($0) { unlink($0) } }
+
+    static func rawRename(_ from: String, _ to: String) -> Int32 {
+        PathName.withCString(from) { f in PathName.withCString(to) { LibC.rename(f, $0) } }
+    }
 
     public init(_ files: [PendingReportFile]) { self.files = files }
 
@@ -39,7 +44,7 @@ public final class ReportTransaction {
         // Phase 2: backups of the targets that exist.
         let renamed = files.filter(\.renames)
         var backups: [String?] = []
-        defer { for b in backups { if let b { unlink(b); TemporaryFiles.unregister(b) } } }
+        defer { for b in backups { if let b { PathName.withCString(b) { _ = unlink($0) }; TemporaryFiles.unregister(b) } } }
         for f in renamed {
             do throws(ReportFileError) { backups.append(try Self.backup(f)) } catch {
                 discard()
@@ -53,9 +58,17 @@ public final class ReportTransaction {
                 let code = errno
                 // The reports that stay new because their old one (or their absence) could not be put back.
                 var stuck: [PendingReportFile] = []
+                // The backups that could not be put back: the only copies of those old reports left,
+                // so they are kept (not removed at the end, nor by a signal) and named.
+                var kept: [String] = []
                 for j in 0..<k {
                     if let b = backups[j] {
-                        if restore(b, renamed[j].target) == 0 { backups[j] = nil } else { stuck.append(renamed[j]) }
+                        if restore(b, renamed[j].target) != 0 {
+                            stuck.append(renamed[j])
+                            TemporaryFiles.unregister(b)
+                            kept.append("the old \(renamed[j].path) is kept as \(Self.shown(backup: b, of: renamed[j]))")
+                        }
+                        backups[j] = nil
                     } else if remove(renamed[j].target) != 0, errno != ENOENT {
                         stuck.append(renamed[j])
                     }
@@ -66,7 +79,8 @@ public final class ReportTransaction {
                 // The set is mixed: one line says which reports are new and which are as before.
                 let new = stuck.map(\.path)
                 let old = renamed.filter { r in !stuck.contains { $0 === r } }.map(\.path)
-                throw ReportFileError(path: f.path, reason: "\(reason); putting the old reports back failed too, so the set is mixed: new \(new.joined(separator: ", ")); as before \(old.joined(separator: ", "))")
+                let keptNote = kept.isEmpty ? "" : "; " + kept.joined(separator: "; ")
+                throw ReportFileError(path: f.path, reason: "\(reason); putting the old reports back failed too, so the set is mixed: new \(new.joined(separator: ", ")); as before \(old.joined(separator: ", "))\(keptNote)")
             }
             f.installed()
         }
@@ -81,6 +95,17 @@ public final class ReportTransaction {
         return { out in try out.write(text) }
     }
 
+    /// A backup's name as the report's is written: beside `a.json` as given (`out/.a.json.vclint-old-…`),
+    /// or in full when the report was a symbolic link to a file elsewhere.
+    private static func shown(backup: String, of f: PendingReportFile) -> String {
+        let dir = (f.path as NSString).deletingLastPathComponent
+        func real(_ p: String) -> String? { PathName.withCString(p, { realpath($0, nil) }).map { r in defer { free(r) }; return PathName.register(cString: r) } }
+        guard (f.target as NSString).lastPathComponent == (f.path as NSString).lastPathComponent,
+              let here = real(dir.isEmpty ? "." : dir), here == real((backup as NSString).deletingLastPathComponent) else { return backup }
+        let base = (backup as NSString).lastPathComponent
+        return dir.isEmpty ? base : dir == "/" ? "/" + base : dir + "/" + base
+    }
+
     /// Removes every temporary file; no target changes.
     public func discard() { files.forEach { $0.discard() } }
 
@@ -88,24 +113,24 @@ public final class ReportTransaction {
     /// there is no target yet.
     private static func backup(_ f: PendingReportFile) throws(ReportFileError) -> String? {
         var st = stat()
-        guard lstat(f.target, &st) == 0 else { return nil }
+        guard PathName.withCString(f.target, { lstat($0, &st) }) == 0 else { return nil }
         // Replaced by a directory (or something else) since the run started: rename(2) would fail.
         if (st.st_mode & S_IFMT) == S_IFDIR { throw ReportFileError(path: f.path, reason: "is a directory") }
         let (fd, name) = try PendingReportFile.makeTemporary(beside: f.target, tag: "vclint-old", reportPath: f.path)
         TemporaryFiles.register(name)
-        unlink(name)  // mkstemp chose a free name; link(2) wants it free
-        if link(f.target, name) == 0 {
+        PathName.withCString(name) { _ = unlink($0) }  // mkstemp chose a free name; link(2) wants it free
+        if PathName.withCString(f.target, { t in PathName.withCString(name) { link(t, $0) } }) == 0 {
             close(fd)
             return name
         }
         // No hard links here: copy the old report, through the descriptor mkstemp opened.
         defer { close(fd) }
-        let fresh = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        let source = open(f.target, O_RDONLY | O_CLOEXEC)
+        let fresh = PathName.withCString(name) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        let source = PathName.withCString(f.target) { open($0, O_RDONLY | O_CLOEXEC) }
         defer { if source >= 0 { close(source) }; if fresh >= 0 { close(fresh) } }
         guard fresh >= 0, source >= 0 else {
             let code = errno
-            unlink(name)
+            PathName.withCString(name) { _ = unlink($0) }
             TemporaryFiles.unregister(name)
             throw ReportFileError(path: f.path, reason: "cannot keep a backup of the old report: \(String(cString: strerror(code)).lowercased())")
         }
@@ -117,7 +142,7 @@ public final class ReportTransaction {
             if n < 0 || w != n {
                 if n < 0 && errno == EINTR { continue }
                 let code = errno
-                unlink(name)
+                PathName.withCString(name) { _ = unlink($0) }
                 TemporaryFiles.unregister(name)
                 throw ReportFileError(path: f.path, reason: "cannot keep a backup of the old report: \(String(cString: strerror(code)).lowercased())")
             }
@@ -157,7 +182,8 @@ public enum TemporaryFiles {
         defer { lock.unlock() }
         installHandlers()
         for i in 0..<capacity where slots[i] == nil {
-            guard let copy = strdup(path) else { return }
+            // The raw bytes the file was created by (`PathName`): the handler unlinks them as they are.
+            guard let copy = PathName.withCString(path, { strdup($0) }) else { return }
             kept.append(copy)
             slots[i] = copy
             return
@@ -167,8 +193,9 @@ public enum TemporaryFiles {
     static func unregister(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
+        let raw = PathName.bytes(of: path)
         for i in 0..<capacity {
-            if let p = slots[i], String(cString: p) == path {
+            if let p = slots[i], strlen(p) == raw.count, memcmp(p, raw, raw.count) == 0 {
                 slots[i] = nil  // never freed: the handler may be reading it on another thread
                 return
             }
@@ -275,7 +302,7 @@ extension ReportTransaction {
         var missing: [(index: Int, name: String, standardized: String)] = []
         for (k, report) in reportPaths.enumerated() {
             var st = stat()
-            if stat(report, &st) == 0 {
+            if PathName.withCString(report, { stat($0, &st) }) == 0 {
                 if (st.st_mode & S_IFMT) == S_IFREG, existing[FileIdentity(st)] == nil { existing[FileIdentity(st)] = k }
             } else {
                 let url = URL(fileURLWithPath: report).standardizedFileURL
@@ -315,7 +342,7 @@ extension ReportTransaction {
 extension ReportTransaction {
     private static func refuseOthers(_ reportPaths: [String], _ others: [OtherInput], sourceRoot: String?) throws(ReportFileError) {
         func standardized(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
-        func real(_ p: String) -> String? { realpath(p, nil).map { r in defer { free(r) }; return String(cString: r) } }
+        func real(_ p: String) -> String? { PathName.withCString(p, { realpath($0, nil) }).map { r in defer { free(r) }; return PathName.register(cString: r) } }
         /// The path with its symbolic links resolved (its folder's, for a file not there yet).
         func resolved(_ p: String) -> String {
             if let r = real(p) { return r }
@@ -333,7 +360,7 @@ extension ReportTransaction {
         let root = sourceRoot.map { resolved($0) + "/" }
         for report in reportPaths {
             var st = stat()
-            let exists = stat(report, &st) == 0
+            let exists = PathName.withCString(report, { stat($0, &st) }) == 0
             let other = exists ? ((st.st_mode & S_IFMT) == S_IFREG ? identities[FileIdentity(st)] : nil) : names[standardized(report)]
             if let other {
                 let named = other.path == report ? "" : " \(other.path)"

@@ -12,11 +12,19 @@ public final class PCRE2Pattern: @unchecked Sendable {
     let code: OpaquePointer
     public let source: String
     public let isJIT: Bool
-    /// Match and depth limits (nil = PCRE2's defaults); used for user-supplied patterns.
+    /// Match and depth limits (nil = PCRE2's defaults); used for user-supplied patterns. A search's
+    /// match limit is `matchLimit` plus `matchLimitPerByte` for each byte it searches: a sane
+    /// pattern's work grows with the line, a backtracking one's explodes, so the limit follows the
+    /// line and the work on a hostile line stays linear in its length.
     let matchLimit: UInt32?
+    let matchLimitPerByte: UInt32
     let depthLimit: UInt32?
 
-    public init(_ pattern: String, caseless: Bool = false, matchLimit: UInt32? = nil, depthLimit: UInt32? = nil) throws {
+    /// `charge`, when given, is told the size of the compiled code (`PCRE2_INFO_SIZE`) before the
+    /// pattern is JIT-compiled, and the size of the machine code (`PCRE2_INFO_JITSIZE`) after; an
+    /// error it throws ends the compilation (a configuration's budget, `PatternCache`).
+    public init(_ pattern: String, caseless: Bool = false, matchLimit: UInt32? = nil, matchLimitPerByte: UInt32 = 0,
+                depthLimit: UInt32? = nil, charge: ((Int) throws -> Void)? = nil) throws {
         var errorCode: Int32 = 0
         var errorOffset: Int = 0
         var options: UInt32 = UInt32(PCRE2_DOTALL)
@@ -31,11 +39,30 @@ public final class PCRE2Pattern: @unchecked Sendable {
             let text = n > 0 ? String(decoding: message[0..<Int(n)], as: UTF8.self) : "error \(errorCode)"
             throw CompileError(message: text, offset: errorOffset)
         }
+        if let charge {
+            do { try charge(Self.info(compiled, PCRE2_INFO_SIZE)) } catch { pcre2_code_free_8(compiled); throw error }
+        }
+        let jit = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        if let charge, jit {
+            do { try charge(Self.info(compiled, PCRE2_INFO_JITSIZE)) } catch { pcre2_code_free_8(compiled); throw error }
+        }
         self.code = compiled
         self.source = pattern
         self.matchLimit = matchLimit
+        self.matchLimitPerByte = matchLimit == nil ? 0 : matchLimitPerByte
         self.depthLimit = depthLimit
-        self.isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        self.isJIT = jit
+    }
+
+    /// A size the pattern reports about itself (`PCRE2_INFO_SIZE`, `PCRE2_INFO_JITSIZE`), in bytes.
+    private static func info(_ code: OpaquePointer, _ what: Int32) -> Int {
+        var size = 0
+        return pcre2_pattern_info_8(code, UInt32(what), &size) == 0 ? size : 0
+    }
+
+    /// The bytes the compiled pattern holds: its code, and its machine code when it was JIT-compiled.
+    public var compiledSize: Int {
+        Self.info(code, PCRE2_INFO_SIZE) + (isJIT ? Self.info(code, PCRE2_INFO_JITSIZE) : 0)
     }
 
     deinit { pcre2_code_free_8(code) }
@@ -51,6 +78,19 @@ public final class PCRE2Pattern: @unchecked Sendable {
     }
 
     public func makeMatcher() -> PCRE2Matcher { PCRE2Matcher(pattern: self) }
+}
+
+/// The limits a user's pattern (a custom dialect's, `ignore_classes`, `persistent_classes`) runs
+/// under: a search may take 1,000 steps of PCRE2's match limit plus 8 a byte of the text searched,
+/// and recurse 1,000 deep (the interpreter's depth; the JIT has its stack). A sane pattern needs a
+/// few steps, or about 2 a byte when it scans the line lazily (`^.*?(?<class>\w+) shown$`: 1.9 a
+/// byte with the JIT, 3.7 without), so it matches a line of any length; one that backtracks
+/// exponentially (`^(a|aa)+$`) gives up after about 1,400 steps on a 50-byte line, some 50 µs,
+/// instead of the 1–2.5 ms that 100,000–200,000 steps cost. Hits are counted and reported.
+public enum UserPatternLimits {
+    public static let match: UInt32 = 1_000
+    public static let matchPerByte: UInt32 = 8
+    public static let depth: UInt32 = 1_000
 }
 
 /// Matching state for one thread: owns the match data (ovector).
@@ -83,6 +123,10 @@ public final class PCRE2Matcher {
     /// Searches `base[start..<length]`. On `.match`, `range(_:)` gives the groups.
     @inline(__always)
     public func search(_ base: UnsafePointer<UInt8>, length: Int, from start: Int = 0) -> Outcome {
+        if pattern.matchLimitPerByte > 0, let context, let m = pattern.matchLimit {
+            let perByte = UInt64(pattern.matchLimitPerByte) * UInt64(max(length - start, 0))
+            pcre2_set_match_limit_8(context, UInt32(min(UInt64(m) + perByte, UInt64(UInt32.max))))
+        }
         let rc: Int32
         if pattern.isJIT {
             rc = pcre2_jit_match_8(pattern.code, base, length, start, 0, matchData, context)

@@ -94,6 +94,9 @@ public final class TimelineBuilder {
     /// The sessions still open, oldest first (tests look inside them).
     var openSessions: [SessionTimeline] { current.values.sorted { $0.serial < $1.serial } }
 
+    /// Class names on which an `ignore_classes` or `persistent_classes` pattern hit PCRE2's limits.
+    var classPatternLimitHits: Int { ignore.limitHits + persistent.limitHits }
+
     /// The recorded timeline, after `finish()`; nil when recording was not started.
     func recording(_ summary: TimelineSummary) -> TimelineRecording? {
         context.recorder?.result(observations: summary.observations, instrumentation: context.instrumentation)
@@ -156,6 +159,8 @@ public final class TimelineBuilder {
 final class ClassMatcher {
     private let matchers: [PCRE2Matcher]
     private var cache: [String: Bool] = [:]
+    /// Class names on which a pattern hit PCRE2's limits (each counted once, the verdict is cached).
+    private(set) var limitHits = 0
 
     init(_ patterns: [PCRE2Pattern]) { matchers = patterns.map { $0.makeMatcher() } }
 
@@ -165,8 +170,18 @@ final class ClassMatcher {
         var bytes = Array(className.utf8)
         if bytes.isEmpty { bytes = [0] }
         let n = className.utf8.count
-        // A pattern that hits PCRE2's limits does not match (it never hangs the run).
-        let hit = bytes.withUnsafeBufferPointer { buf in matchers.contains { $0.search(buf.baseAddress!, length: n) == .match } }
+        // A pattern that hits PCRE2's limits does not match (it never hangs the run), and is counted.
+        var limited = false
+        let hit = bytes.withUnsafeBufferPointer { buf in
+            matchers.contains {
+                switch $0.search(buf.baseAddress!, length: n) {
+                case .match: return true
+                case .noMatch: return false
+                case .limitExceeded: limited = true; return false
+                }
+            }
+        }
+        if limited { limitHits += 1 }
         cache[className] = hit
         return hit
     }

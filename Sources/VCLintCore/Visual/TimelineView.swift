@@ -207,8 +207,7 @@ public enum TimelineBound: Sendable, Equatable {
         var rest = Substring(s)
         var date: [Int]?
         if rest.count >= 10, rest.dropFirst(4).first == "-" {
-            let d = rest.prefix(10).split(separator: "-").compactMap { Int($0) }
-            guard d.count == 3 else { return nil }
+            guard let d = Self.date(rest.prefix(10)), dateProblem(d) == nil else { return nil }
             date = d
             rest = rest.dropFirst(10)
             if let c = rest.first, c == "T" || c == " " { rest = rest.dropFirst() } else if !rest.isEmpty { return nil }
@@ -223,6 +222,32 @@ public enum TimelineBound: Sendable, Equatable {
             secs += sec
         }
         return .time(secondsOfDay: secs, date: date)
+    }
+
+    /// `YYYY-MM-DD` as year, month and day, whether or not such a day exists; nil when not in that shape.
+    private static func date(_ text: Substring) -> [Int]? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2],
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return parts.map { Int($0)! }
+    }
+
+    /// Why a year, month and day name no day of the calendar (`2017-13-45`), nil when they do.
+    private static func dateProblem(_ d: [Int]) -> String? {
+        let (year, month, day) = (d[0], d[1], d[2])
+        guard (1...12).contains(month) else { return "there is no month \(month)" }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return "\(String(format: "%04d-%02d", year, month)) has no day \(day)" }
+        return nil
+    }
+
+    /// Why `text`, which starts with a date, is not a bound (`there is no month 13`); nil when it
+    /// does not start with one in the `YYYY-MM-DD` shape or its date exists.
+    public static func invalidDate(_ text: String) -> String? {
+        let s = text.trimmingCharacters(in: .whitespaces)
+        guard s.utf8.count >= 10, let d = date(Substring(s).prefix(10)) else { return nil }
+        return dateProblem(d)
     }
 
     /// A zoom that can show nothing: both bounds line numbers, or both times of day (with dates
