@@ -174,6 +174,10 @@ enum CommandSuggestion {
     private static func unknown(_ word: String, among names: [String], prefix: String, help: Bool) -> String {
         let full = { (n: String) in (["vclint"] + (help ? ["help"] : []) + (prefix.isEmpty ? [] : [prefix]) + [n]).joined(separator: " ") }
         let what = help ? "'\(word)' is not a command" : prefix.isEmpty ? "'\(word)' is neither a command nor a file" : "'\(word)' is not a command of vclint \(prefix)"
+        if names.isEmpty {
+            // `vclint help lint bogus`: the command has no subcommands to list.
+            return "\(what): vclint \(prefix) has no subcommands (`vclint help \(prefix)` says what it takes)"
+        }
         let ranked = names.map { ($0, distance(word.lowercased(), $0)) }.sorted { $0.1 < $1.1 }
         if let best = ranked.first, best.1 <= max(2, best.0.count / 3) {
             return "\(what); did you mean `\(full(best.0))`?"

@@ -91,6 +91,7 @@ import Testing
             (["mrege", "a.json"], "vclint: error: 'mrege' is neither a command nor a file; did you mean `vclint merge`?"),
             (["baseline", "craete"], "vclint: error: 'craete' is not a command of vclint baseline; did you mean `vclint baseline create`?"),
             (["help", "lnt"], "vclint: error: 'lnt' is not a command; did you mean `vclint help lint`?"),
+            (["help", "lint", "bogus"], "vclint: error: 'bogus' is not a command: vclint lint has no subcommands (`vclint help lint` says what it takes)"),
             (["timeline", "Fixtures/seeds/navtest-seed000.log", "--from", "900", "--to", "100"],
              "vclint: error: --from 900 comes after --to 100, which shows nothing; did you mean --from 100 --to 900? (see `vclint help`)"),
             (["timeline", "Fixtures/seeds/navtest-seed000.log", "--from", "17:31", "--to", "17:25:30"],
