@@ -210,7 +210,7 @@ import Testing
     @Test func mergeRefusesAnEndlessReport() throws {
         let r = try CLITests().run(["merge", "/dev/zero"])
         #expect(r.status == 2)
-        #expect(r.stderr == "vclint: error: /dev/zero: more than 256 MiB, which no vclint JSON report is; refused unread\n")
+        #expect(r.stderr == "vclint: error: /dev/zero: more than 256 MiB, which no vclint JSON report is; refused unparsed\n")
     }
 
     @Test func aLargeRegularFileIsRefusedUnread() throws {
@@ -221,9 +221,9 @@ import Testing
         try handle.truncate(atOffset: UInt64(LoadedReport.maxBytes) + 1)  // sparse: nothing is written
         try handle.close()
         let e = #expect(throws: ReportReadError.self) { _ = try LoadedReport.read(path: big.path) }
-        #expect(e?.description == "\(big.path): more than 256 MiB, which no vclint JSON report is; refused unread")
+        #expect(e?.description == "\(big.path): more than 256 MiB, which no vclint JSON report is; refused unparsed")
         let leaks = #expect(throws: ReportReadError.self) { _ = try LeakReport.read(path: big.path) }
-        #expect(leaks?.description == "\(big.path): more than 256 MiB, which no vclint leak report is; refused unread")
+        #expect(leaks?.description == "\(big.path): more than 256 MiB, which no vclint leak report is; refused unparsed")
     }
 }
 

@@ -83,7 +83,7 @@ public struct LoadedReport: Sendable {
     }
 
     private static func tooLarge(_ path: String, _ what: String) -> ReportReadError {
-        ReportReadError(path: path, reason: .unreadable("more than \(maxBytes >> 20) MiB, which no \(what) is; refused unread"))
+        ReportReadError(path: path, reason: .unreadable("more than \(maxBytes >> 20) MiB, which no \(what) is; refused unparsed"))
     }
 
     public static func read(path: String) throws(ReportReadError) -> LoadedReport {
