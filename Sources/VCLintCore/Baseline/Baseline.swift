@@ -58,7 +58,7 @@ public struct Baseline: Sendable, Equatable {
     public static let maxBytes = 64 << 20
 
     public static func load(path: String) throws -> Baseline {
-        try parse(Data(try read(path: path)), path: path)
+        try parse(bytes: try read(path: path), path: path)
     }
 
     /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
@@ -75,18 +75,24 @@ public struct Baseline: Sendable, Equatable {
         }
     }
 
-    public static func parse(_ data: Data, path: String) throws -> Baseline {
-        guard let doc = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+    public static func parse(_ data: Data, path: String) throws -> Baseline { try parse(bytes: [UInt8](data), path: path) }
+
+    /// The baseline read an entry at a time (`JSONSkim`), not parsed whole at 20 times its size.
+    static func parse(bytes: [UInt8], path: String) throws -> Baseline {
+        guard let skim = try? JSONSkim(checking: bytes), skim.isObject(skim.root) else {
             throw LoadError(path: path, reason: "not a vclint baseline (invalid JSON)")
         }
-        guard doc["version"] as? Int == 1 else {
+        let doc = skim.members(skim.root)
+        guard doc["version"].flatMap(skim.value) as? Int == 1 else {
             throw LoadError(path: path, reason: "unsupported baseline version (expected 1)")
         }
-        guard let items = doc["entries"] as? [[String: Any]] else {
+        guard let list = doc["entries"], skim.isArray(list) else {
             throw LoadError(path: path, reason: "missing \"entries\" array")
         }
         var entries: [Entry] = []
-        for (i, item) in items.enumerated() {
+        for (i, range) in skim.elements(list).enumerated() {
+            guard let any = skim.value(range) else { throw LoadError(path: path, reason: "not a vclint baseline (invalid JSON)") }
+            guard let item = any as? [String: Any] else { throw LoadError(path: path, reason: "missing \"entries\" array") }
             guard let fp = item["fingerprint"] as? String, !fp.isEmpty else {
                 throw LoadError(path: path, reason: "entry \(i + 1) has no \"fingerprint\"")
             }

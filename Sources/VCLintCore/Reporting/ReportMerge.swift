@@ -68,9 +68,9 @@ public struct LoadedReport: Sendable {
     public static let maxBytes = 256 << 20
 
     /// The file's bytes, read as a stream up to `maxBytes` (a pipe, `<(…)`, is read too).
-    static func readBounded(path: String, what: String) throws(ReportReadError) -> Data {
+    static func readBounded(path: String, what: String) throws(ReportReadError) -> [UInt8] {
         do {
-            return Data(try BoundedRead.bytes(path: path, limit: maxBytes))
+            return try BoundedRead.bytes(path: path, limit: maxBytes)
         } catch {
             switch error {
             case .system(let code):
@@ -89,26 +89,36 @@ public struct LoadedReport: Sendable {
     public static func read(path: String) throws(ReportReadError) -> LoadedReport {
         let data = try readBounded(path: path, what: "vclint JSON report")
         do {
-            return try parse(data, path: path)
+            return try parse(bytes: data, path: path)
         } catch {
             throw ReportReadError(path: path, reason: error)
         }
     }
 
     public static func parse(_ data: Data, path: String) throws(ReportReadError.Reason) -> LoadedReport {
-        guard let any = try? JSONSerialization.jsonObject(with: data), let doc = any as? [String: Any] else { throw .notJSON }
-        guard (doc["tool"] as? [String: Any])?["name"] as? String == VCLintVersion.name,
-              doc["inputs"] is [Any], doc["violations"] is [Any] else { throw .notALintReport }
-        guard let version = doc["version"] as? Int else { throw .malformed("no \"version\"") }
+        try parse(bytes: [UInt8](data), path: path)
+    }
+
+    /// The report read a finding at a time (`JSONSkim`): its memory is its bytes and what it holds,
+    /// not the 20 times its size a whole parsed document costs.
+    static func parse(bytes: [UInt8], path: String) throws(ReportReadError.Reason) -> LoadedReport {
+        guard let skim = try? JSONSkim(checking: bytes), skim.isObject(skim.root) else { throw .notJSON }
+        let doc = skim.members(skim.root)
+        func value(_ key: String) -> Any? { doc[key].flatMap(skim.value) }
+        guard let inputs = doc["inputs"], let violations = doc["violations"],
+              (value("tool") as? [String: Any])?["name"] as? String == VCLintVersion.name,
+              skim.isArray(inputs), skim.isArray(violations) else { throw .notALintReport }
+        guard let version = value("version") as? Int else { throw .malformed("no \"version\"") }
         guard version == JSONReporter.reportVersion else { throw .otherVersion(version) }
-        let tool = (doc["tool"] as? [String: Any])?["version"] as? String ?? "?"
+        let tool = (value("tool") as? [String: Any])?["version"] as? String ?? "?"
         guard tool == VCLintVersion.version else { throw .otherTool(tool) }
-        guard let configuration = doc["configuration"] else { throw .noConfiguration }
+        guard let configuration = value("configuration") else { throw .noConfiguration }
         let config = try RunConfiguration(json: configuration)
 
         var files: [FileResult] = []
         var byPath: [String: Int] = [:]
-        for (i, item) in (doc["inputs"] as! [Any]).enumerated() {
+        for (i, range) in skim.elements(inputs).enumerated() {
+            guard let item = skim.value(range) else { throw .notJSON }
             guard let o = item as? [String: Any], let p = o["path"] as? String else { throw .malformed("input \(i + 1) has no \"path\"") }
             func int(_ key: String) throws(ReportReadError.Reason) -> Int {
                 guard let v = o[key] as? Int else { throw .malformed("input \(p) has no \"\(key)\" count") }
@@ -133,7 +143,8 @@ public struct LoadedReport: Sendable {
             files.append(FileResult(stats: stats, findings: []))
         }
         // A finding belongs to the input whose path it names (the first, should one be linted twice).
-        for (i, item) in (doc["violations"] as! [Any]).enumerated() {
+        for (i, range) in skim.elements(violations).enumerated() {
+            guard let item = skim.value(range) else { throw .notJSON }
             guard let v = item as? [String: Any] else { throw .malformed("violation \(i + 1) is not an object") }
             let finding = try Self.finding(v, index: i + 1)
             if let j = byPath[finding.path] {
