@@ -20,6 +20,8 @@
 #   pids          40k lines (2.9 MB), each from a process id of its own: 40k sessions
 #   files         100k small captures in one folder (a finding, a removal, an unjudged class each)
 #   findings      661k findings in one session (timeline chrome-trace, report)
+#   modals        300k leaked modals with addresses in one session (leaks, inspect)
+#   default-4gib  the 4 GiB capture above, for each of them
 #
 # usage: Benchmarks/memory.sh [--no-big]   (--no-big skips the 4 GiB capture, which takes minutes
 # to generate the first time). Captures are cached in Benchmarks/data (git-ignored). Prints one
@@ -106,6 +108,7 @@ for k in 1 2 3; do run "sheets-60k (run $k)" - 2 "$sheets"; done
 
 # The other commands: linear in lines, sessions and files, their output streamed.
 pids=$(hostile pids 40000)
+modals=$(hostile modals 300000)
 many=$(files 100000)
 findings=$(hostile findings 661000)
 out=$(mktemp -d)
@@ -124,8 +127,22 @@ run report-findings-661k 256 15 "$findings" --output "$out/report.html"
 command=leaks
 run leaks-pids-40k 64 2 "$pids"
 run leaks-files-100k 640 20 "$many"
+run leaks-modals-300k 768 40 "$modals"
 command=inspect
 run inspect-pids-40k 64 2 "$pids"
+run inspect-modals-300k 768 30 "$modals"
 run inspect-files-100k 1024 20 "$many"
+if [ "$big" = 1 ]; then
+    # Every command on the 4 GiB capture: the recording follows the events drawn, not the bytes read.
+    command=timeline
+    run timeline-4gib 512 60 "$default"
+    run timeline-trace-4gib 512 90 "$default" --format chrome-trace
+    command=report
+    run report-4gib 512 60 "$default" --output "$out/report.html"
+    command=leaks
+    run leaks-4gib 256 30 "$default"
+    command=inspect
+    run inspect-4gib 256 30 "$default"
+fi
 rm -rf "$out"
 exit $failed

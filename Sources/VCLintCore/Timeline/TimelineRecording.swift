@@ -997,6 +997,14 @@ extension RecordedSessions {
     /// The id of session `k` (0-based), without building it when compact (its ids are 1, 2, …).
     func id(at k: Int) -> Int { compact == nil ? self[k].id : k + 1 }
 
+    /// Session `k`'s (0-based) process and pid, without building it when compact (a leak report
+    /// words every leak with them; building the session each time cost its every instance per leak).
+    func process(at k: Int) -> (name: String, pid: Int?) {
+        if let c = compact { return (c.sessions[k].process, c.sessions[k].pid) }
+        let s = self[k]
+        return (s.process, s.pid)
+    }
+
     /// The lines of session `k`'s (0-based) first and last events.
     func lineSpan(_ k: Int) -> (first: Int, last: Int) {
         if let c = compact { return (c.stamps.line(c.sessions[k].first), c.stamps.line(c.sessions[k].last)) }

@@ -99,7 +99,7 @@ public struct LeakReport: Sendable {
             var testAt: [Int: String] = [:]
             for f in input.findings where f.rule == "leaked_controller" || f.rule == "leaked_object" { if let t = f.test { testAt[f.line] = t } }
             for leak in input.timeline.leaks {
-                let s = sessionAt[leak.session].map { input.timeline.sessions[$0] }
+                let s = sessionAt[leak.session].map { input.timeline.sessions.process(at: $0) }
                 var evidence: [Evidence] = []
                 func add(_ r: EventRef?, _ note: String) {
                     guard let r, !evidence.contains(where: { $0.line == r.line }) else { return }
@@ -116,7 +116,7 @@ public struct LeakReport: Sendable {
                 }
                 evidence.sort { $0.line < $1.line }
                 let removal = RemovalFacts(kind: leak.removal.kind, line: leak.removal.evidence.line, takenAlongBy: leak.removal.takenAlongBy)
-                let entry = Entry(path: input.path, session: leak.session, process: s?.process ?? "", pid: s?.pid,
+                let entry = Entry(path: input.path, session: leak.session, process: s?.name ?? "", pid: s?.pid ?? nil,
                                   controller: leak.controller, removal: removal, line: leak.anchor.line,
                                   wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence, test: testAt[leak.anchor.line],
                                   owner: leak.owner)
@@ -383,7 +383,7 @@ extension LeakReport {
     public static func read(path: String) throws(ReportReadError) -> Loaded {
         let data = try LoadedReport.readBounded(path: path, what: "vclint leak report")
         do {
-            var loaded = try parse(data)
+            var loaded = try parse(bytes: data)
             loaded.path = path
             return loaded
         } catch {
@@ -391,22 +391,30 @@ extension LeakReport {
         }
     }
 
-    static func parse(_ data: Data) throws(ReportReadError.Reason) -> Loaded {
-        guard let any = try? JSONSerialization.jsonObject(with: data), let doc = any as? [String: Any] else { throw .notJSON }
-        guard (doc["tool"] as? [String: Any])?["name"] as? String == VCLintVersion.name, doc["classes"] is [Any],
-              doc["unconfirmed"] is [Any] else {
-            if doc["violations"] is [Any] {
+    static func parse(_ data: Data) throws(ReportReadError.Reason) -> Loaded { try parse(bytes: [UInt8](data)) }
+
+    /// The report read a leak at a time (`JSONSkim`), as `LoadedReport.parse` reads a lint report.
+    static func parse(bytes: [UInt8]) throws(ReportReadError.Reason) -> Loaded {
+        guard let skim = try? JSONSkim(checking: bytes), skim.isObject(skim.root) else { throw .notJSON }
+        let members = skim.members(skim.root)
+        func value(_ key: String) -> Any? { members[key].flatMap(skim.value) }
+        func array(_ key: String) -> [Range<Int>]? { members[key].flatMap { skim.isArray($0) ? skim.elements($0) : nil } }
+        guard (value("tool") as? [String: Any])?["name"] as? String == VCLintVersion.name, let classes = array("classes"),
+              let unconfirmedLeaks = array("unconfirmed") else {
+            if array("violations") != nil {
                 throw .other("a lint report; vclint leaks reads the JSON of `vclint leaks --format json` (or the captures themselves)")
             }
             throw .other("not a vclint leak report; vclint leaks reads the JSON of `vclint leaks --format json` (or the captures themselves)")
         }
-        guard doc["version"] as? Int == 1 else { throw .otherVersion(doc["version"] as? Int ?? 0) }
-        let tool = (doc["tool"] as? [String: Any])?["version"] as? String ?? "?"
+        let version = value("version")
+        guard version as? Int == 1 else { throw .otherVersion(version as? Int ?? 0) }
+        let tool = (value("tool") as? [String: Any])?["version"] as? String ?? "?"
         guard tool == VCLintVersion.version else { throw .otherTool(tool) }
-        guard let configuration = doc["configuration"] else { throw .noConfiguration }
+        guard let configuration = value("configuration") else { throw .noConfiguration }
         let config = try RunConfiguration(json: configuration)
-        guard let grace = (doc["grace_seconds"] as? Int).map(Double.init) ?? doc["grace_seconds"] as? Double,
-              let files = (doc["summary"] as? [String: Any])?["files"] as? Int else { throw .malformed("no grace_seconds or summary.files") }
+        let graceValue = value("grace_seconds")
+        guard let grace = (graceValue as? Int).map(Double.init) ?? graceValue as? Double,
+              let files = (value("summary") as? [String: Any])?["files"] as? Int else { throw .malformed("no grace_seconds or summary.files") }
         // Counts are summed over the shards: one beyond any run's could overflow the sum.
         guard LoadedReport.countRange.contains(files) else { throw .malformed("summary.files is out of range") }
 
@@ -443,15 +451,21 @@ extension LeakReport {
                          line: line, wentOn: wentOn, confirmed: confirmed, evidence: evidence, test: o["test"] as? String,
                          owner: try owner(o["owner"]))
         }
+        // A class's leaks are read one at a time too: one class may hold all of a report's leaks.
+        func parsed(_ range: Range<Int>) throws(ReportReadError.Reason) -> Any {
+            guard let v = skim.value(range) else { throw .notJSON }
+            return v
+        }
         var confirmed: [Entry] = []
-        for g in doc["classes"] as! [Any] {
-            guard let leaks = (g as? [String: Any])?["leaks"] as? [Any] else { throw .malformed("a class lists no leaks") }
-            for l in leaks { confirmed.append(try entry(l, confirmed: true)) }
+        for g in classes {
+            guard skim.isObject(g), let leaks = skim.members(g)["leaks"], skim.isArray(leaks) else { throw .malformed("a class lists no leaks") }
+            for l in skim.elements(leaks) { confirmed.append(try entry(try parsed(l), confirmed: true)) }
         }
         var unconfirmed: [Entry] = []
-        for l in doc["unconfirmed"] as! [Any] { unconfirmed.append(try entry(l, confirmed: false)) }
+        for l in unconfirmedLeaks { unconfirmed.append(try entry(try parsed(l), confirmed: false)) }
         var unjudged: [Unjudged] = []
-        for u in doc["dealloc_not_logged"] as? [Any] ?? [] {
+        for range in array("dealloc_not_logged") ?? [] {
+            let u = try parsed(range)
             guard let o = u as? [String: Any], let cls = o["class"] as? String, let n = o["instances"] as? Int,
                   let removed = o["removed_without_dealloc"] as? Int, let paths = o["paths"] as? [String] else {
                 throw .malformed("an entry of dealloc_not_logged lacks class, instances, removed_without_dealloc or paths")
@@ -461,10 +475,10 @@ extension LeakReport {
             }
             unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths))
         }
-        guard let judged = doc["dealloc_logged"] as? [String] else { throw .noConfiguration }
+        guard let judged = value("dealloc_logged") as? [String] else { throw .noConfiguration }
         var report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
                                 unjudged: unjudged, judged: Set(judged))
-        report.appLifetime = (doc["app_lifetime_objects"] as? [String] ?? []).sorted()
+        report.appLifetime = (value("app_lifetime_objects") as? [String] ?? []).sorted()
         return Loaded(path: "", report: report, configuration: config)
     }
 
