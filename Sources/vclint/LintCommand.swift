@@ -155,13 +155,7 @@ struct LintCommand: ParsableCommand {
             writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
-        for file in result.files { file.warnings.forEach { printError($0) } }
-        for file in result.files where file.stats.patternLimitHits > 0 {
-            printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
-        }
-        for file in result.files where file.stats.classPatternLimitHits > 0 {
-            printError("vclint: warning: \(file.stats.path): \(file.stats.classPatternLimitHits) class names hit an ignore_classes or persistent_classes pattern's PCRE2 match limits and were not matched by it")
-        }
+        printInputWarnings(result)
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)
             printText(RunSummary.line(result, color: color.stderr))

@@ -33,6 +33,7 @@ enum VisualRun {
                 file = try PendingReportFile(path: output)
             }
             let result = try Linter(options: options).lint(sources)
+            printInputWarnings(result)
             return (result, options, file, sources)
         } catch let error as InputError {
             file?.discard()

@@ -226,6 +226,31 @@ import Glibc
         #expect(none.stderr.hasSuffix("vclint: error: no capture files found under \(caps.path) (looked for *.log, *.txt, *.ndjson, *.jsonl, logs in *.json and their .gz forms; 3 were not regular files (FIFOs, sockets, devices), which a folder walk does not read)\n"))
     }
 
+    /// A capture name that is a symbolic link leading nowhere (its target gone, or a loop of links)
+    /// may hide the capture the user meant to lint: it is named in a note, not left out silently.
+    @Test func aFolderWalkNamesLinksThatLeadNowhere() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let caps = dir.appendingPathComponent("caps")
+        try FileManager.default.createDirectory(at: caps, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent(Self.clean), to: caps.appendingPathComponent("a.log"))
+        try FileManager.default.createSymbolicLink(atPath: caps.appendingPathComponent("gone.log").path, withDestinationPath: dir.appendingPathComponent("run-42.log").path)
+        try FileManager.default.createSymbolicLink(atPath: caps.appendingPathComponent("x.log").path, withDestinationPath: "y.log")
+        try FileManager.default.createSymbolicLink(atPath: caps.appendingPathComponent("y.log").path, withDestinationPath: "x.log")
+        // Not a capture's name: not a capture the walk looked for, so no note.
+        try FileManager.default.createSymbolicLink(atPath: caps.appendingPathComponent("notes.md").path, withDestinationPath: "nowhere.md")
+        let r = try cli.run(["lint", caps.path], timeout: Self.deadline)
+        #expect(!r.timedOut)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(Array(lines.dropLast()) == [
+            "vclint: note: skipped \(caps.path)/gone.log: a symbolic link to a missing file, which leads to no capture",
+            "vclint: note: skipped \(caps.path)/x.log: a loop of symbolic links, which leads to no capture",
+            "vclint: note: skipped \(caps.path)/y.log: a loop of symbolic links, which leads to no capture",
+        ])
+        #expect(lines.last?.hasPrefix("0 errors, 0 warnings in 1 file") == true)
+    }
+
     /// A folder walk goes 256 levels down, not further (each level holds a directory stream open
     /// and a stack frame): a deeper folder is named in a note, and what is above it is linted.
     @Test func aFolderWalkStopsAtItsDepthLimit() throws {

@@ -17,7 +17,8 @@ import Glibc
 /// A walk ends whatever the tree: a folder that is one of its own ancestors (the same device and
 /// inode: a bind mount of a parent, or a path the system reads only up to a NUL byte) is not walked
 /// again, and folders more than `maxDepth` levels below the walked one are not walked; both are
-/// named in `notWalked` (the caller prints a note).
+/// named in `notWalked` (the caller prints a note). A capture name that is a symbolic link leading
+/// nowhere (a missing target, a loop) is named in `brokenLinks`, with a note too.
 ///
 /// A `.json` (or `.json.gz`) file is read when its first bytes show `log show --style json`'s array
 /// (`InputResolver.holdsLog`); other JSON is left out without a word, ignored or special ones too.
@@ -34,6 +35,8 @@ enum DirectoryWalker {
         var special: [(path: String, kind: String)] = []
         /// Folders not walked: one of their own ancestors, or deeper than `maxDepth`; each with why.
         var notWalked: [(path: String, why: String)] = []
+        /// Capture names that are symbolic links leading nowhere (dangling, or a loop of links), each with which.
+        var brokenLinks: [(path: String, kind: String)] = []
     }
 
     /// How many levels below the walked folder a walk goes (a real capture folder is a few deep).
@@ -124,10 +127,16 @@ enum DirectoryWalker {
             }
             let isLog = InputResolver.isLogName(PathName.display(name))
             guard isLog || InputResolver.isJSONName(PathName.display(name)) else { continue }
-            // A symbolic link counts when it leads to a regular file (a dangling one is left out).
+            // A symbolic link counts when it leads to a regular file; one that leads nowhere is named
+            // (a capture the user meant to lint may be behind it), one to a folder is not walked.
             var link = false
             if (st.st_mode & S_IFMT) == S_IFLNK {
-                guard withCString(full, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) != S_IFDIR else { continue }
+                guard withCString(full, { stat($0, &st) }) == 0 else {
+                    let loop = errno == ELOOP
+                    if isLog { found.brokenLinks.append((PathName.display(full), loop ? "a loop of symbolic links" : "a symbolic link to a missing file")) }
+                    continue
+                }
+                guard (st.st_mode & S_IFMT) != S_IFDIR else { continue }
                 link = true
             }
             if !isLog {

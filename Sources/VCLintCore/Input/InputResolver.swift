@@ -137,6 +137,9 @@ public enum InputResolver {
                 for s in found.special.sorted(by: { $0.path < $1.path }) {
                     note("skipped \(s.path): \(s.kind), not a regular file (a folder walk reads regular files only; name it on the command line to read it)")
                 }
+                for b in found.brokenLinks.sorted(by: { $0.path < $1.path }) {
+                    note("skipped \(b.path): \(b.kind), which leads to no capture")
+                }
                 // Folders not walked, by why: the first few named, as for ignored captures.
                 for why in Set(found.notWalked.map(\.why)).sorted() {
                     let folders = found.notWalked.filter { $0.why == why }.map(\.path).sorted()
