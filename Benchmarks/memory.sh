@@ -140,9 +140,9 @@ if [ "$big" = 1 ]; then
     command=report
     run report-4gib 512 60 "$default" --output "$out/report.html"
     command=leaks
-    run leaks-4gib 256 30 "$default"
+    run leaks-4gib 384 30 "$default"
     command=inspect
-    run inspect-4gib 256 30 "$default"
+    run inspect-4gib 384 60 "$default"
 fi
 rm -rf "$out"
 exit $failed
