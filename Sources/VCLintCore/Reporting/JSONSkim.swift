@@ -45,38 +45,37 @@ struct JSONSkim {
     func members(_ range: Range<Int>) -> [String: Range<Int>] {
         var out: [String: Range<Int>] = [:]
         guard isObject(range) else { return out }
-        var i = skipSpace(from: range.lowerBound + 1)
-        if bytes[i] == UInt8(ascii: "}") { return out }
-        while true {
-            let keyStart = i
-            // The document was checked: every step below stays inside it.
-            i = (try? skipString(from: i)) ?? range.upperBound
-            let key = string(keyStart..<i)
-            i = skipSpace(from: i) + 1  // the colon
-            let start = skipSpace(from: i)
-            i = (try? skipValue(from: start)) ?? range.upperBound
-            if let key { out[key] = start..<i }
-            i = skipSpace(from: i)
-            guard i < range.upperBound, bytes[i] == UInt8(ascii: ",") else { return out }
-            i = skipSpace(from: i + 1)
-            if bytes[i] == UInt8(ascii: "}") { return out }
-        }
+        walk(range, keyed: true) { key, value in if let key = key.flatMap(string) { out[key] = value } }
+        return out
     }
 
     /// The ranges of the elements of the (checked) array at `range`, in order.
     func elements(_ range: Range<Int>) -> [Range<Int>] {
         var out: [Range<Int>] = []
         guard isArray(range) else { return out }
+        walk(range, keyed: false) { _, value in out.append(value) }
+        return out
+    }
+
+    /// Each member (`keyed`: its key's string token and its value) or element of the checked
+    /// container at `range`, in order. The document was checked: every step stays inside it.
+    private func walk(_ range: Range<Int>, keyed: Bool, _ body: (_ key: Range<Int>?, _ value: Range<Int>) -> Void) {
+        let closer = keyed ? UInt8(ascii: "}") : UInt8(ascii: "]")
         var i = skipSpace(from: range.lowerBound + 1)
-        if bytes[i] == UInt8(ascii: "]") { return out }
-        while true {
-            let start = i
+        while i < range.upperBound, bytes[i] != closer {
+            var key: Range<Int>?
+            if keyed {
+                let keyStart = i
+                i = (try? skipString(from: i)) ?? range.upperBound
+                key = keyStart..<i
+                i = skipSpace(from: i) + 1  // the colon
+            }
+            let start = skipSpace(from: i)
             i = (try? skipValue(from: start)) ?? range.upperBound
-            out.append(start..<i)
+            body(key, start..<i)
             i = skipSpace(from: i)
-            guard i < range.upperBound, bytes[i] == UInt8(ascii: ",") else { return out }
-            i = skipSpace(from: i + 1)
-            if bytes[i] == UInt8(ascii: "]") { return out }
+            guard i < range.upperBound, bytes[i] == UInt8(ascii: ",") else { return }
+            i = skipSpace(from: i + 1)  // a comma before the closer ends the loop, as it ends the container
         }
     }
 
