@@ -1,22 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The line scanner finds newlines, candidate literals and envelope shapes with SSSE3/SSE4.1 vector
-// instructions (the x86-64-v2 level that current distributions require: Intel since 2008, AMD since 2011).
-// Elsewhere it uses the portable path (memchr and PCRE2 JIT), which gives the same results.
-#if arch(x86_64)
-let vectorSettings: [SwiftSetting] = [
-    .unsafeFlags(["-Xcc", "-msse4.2", "-Xcc", "-mpopcnt"]),
-    .define("VCLINT_SSSE3"),
-]
-let vectorTestSettings: [SwiftSetting] = [.define("VCLINT_SSSE3")]
-// The bulk pass has an AVX2 version in a module of its own, used only where the CPU has AVX2.
-let avx2Settings: [SwiftSetting] = [.unsafeFlags(["-Xcc", "-mavx2"])]
-#else
-let avx2Settings: [SwiftSetting] = []
-let vectorSettings: [SwiftSetting] = []
-let vectorTestSettings: [SwiftSetting] = []
-#endif
+// No unsafe flags: SwiftPM refuses them in a package that is depended on by version. The line
+// scanner's vector kernels (SSSE3/SSE4.2 and AVX2) are C functions in CVectorScan that carry their own
+// instruction set and are chosen at run time from the CPU's features; elsewhere (another architecture,
+// a CPU below x86-64-v2) the portable path (memchr and PCRE2 JIT) gives the same results.
 
 let package = Package(
     name: "vclint",
@@ -43,12 +31,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "VCLintAVX2", swiftSettings: avx2Settings),
+        // The scanner's vector kernels, each compiled for the instruction set it names.
+        .target(name: "CVectorScan"),
         .target(
             name: "VCLintCore",
-            dependencies: ["CPCRE2", "CZlib", "VCLintAVX2", .product(name: "Yams", package: "Yams")],
-            // Exclusivity checks cost ~5% on the per-line path; each object's state is confined to one thread.
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] + vectorSettings
+            dependencies: ["CPCRE2", "CZlib", "CVectorScan", .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "vclint",
@@ -70,8 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VCLintCoreTests",
-            dependencies: ["VCLintCore", "VCLintSimulation"],
-            swiftSettings: vectorTestSettings
+            dependencies: ["VCLintCore", "VCLintSimulation"]
         ),
     ],
     swiftLanguageModes: [.v6]

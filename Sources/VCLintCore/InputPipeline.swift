@@ -54,7 +54,7 @@ public final class InputPipeline {
     let inspector: InspectRecorder?
     /// What the input's first bytes say of its lines (classic Mac line ends, a JSON array), for the
     /// bytes fed through `read` or `scan(fd:head:)`.
-    private var front = LineEndTranslator()
+    @exclusivity(unchecked) private var front = LineEndTranslator()
 
     /// The parts `options` describe. `pipelined` applies only when neither live mode nor inspect
     /// is on (both read on one thread).

@@ -34,20 +34,17 @@ yams=.build/checkouts/Yams/Sources
 
 pcre_flags=$(pkg-config --cflags --libs libpcre2-8)
 zlib_flags=$(pkg-config --cflags --libs zlib)
-# The vector scanner, as Package.swift builds it on x86-64 (the AVX2 bulk pass is a module of its own).
-vector_flags=()
-if [[ "$(uname -m)" == x86_64 ]]; then vector_flags=(-D VCLINT_SSSE3 -Xcc -msse4.2 -Xcc -mpopcnt "$work/VCLintAVX2.o"); fi
+# The vector scanner's C kernels (CVectorScan, as Package.swift builds them) and the version that the
+# VersionPlugin bakes in (here: the release alone).
+vector_flags=(-I Sources/CVectorScan/include "$work/vector.o")
 sources=$(find Sources/VCLintCore -name '*.swift' | sort)
 binary="$work/vclint-fuzz"
 # Rebuild when a source is newer than the binary.
-if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/VCLintAVX2 Tests/Fuzz -newer "$binary" -name '*.swift' | head -1)" ]]; then
+if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan Tests/Fuzz -newer "$binary" \( -name '*.swift' -o -name '*.[ch]' \) | head -1)" ]]; then
     echo "fuzz: building $binary"
     rm -f "$binary"
-    if [[ "$(uname -m)" == x86_64 ]]; then
-        swiftc -sanitize=address -O -wmo -parse-as-library -module-name VCLintAVX2 -Xcc -mavx2 \
-            -emit-module -emit-module-path "$work/VCLintAVX2.swiftmodule" -emit-object -o "$work/VCLintAVX2.o" \
-            Sources/VCLintAVX2/TeddyAVX2.swift
-    fi
+    clang -c -O2 -g -fsanitize=address -I Sources/CVectorScan/include Sources/CVectorScan/vector.c -o "$work/vector.o"
+    printf '%s\n' 'extension VCLintVersion { static let gitDescription = "" }' > "$work/GitDescription.swift"
     # libyaml and Yams, for the configuration loader (built once; libyaml is instrumented for coverage).
     mkdir -p "$work/cyaml"
     for c in "$yams"/CYaml/src/*.c; do
@@ -59,7 +56,7 @@ if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/VCLintAVX2 T
     # shellcheck disable=SC2086
     swiftc -sanitize=fuzzer,address -O -parse-as-library -module-name VCLintCore \
         -I Sources/CPCRE2 -I Sources/CZlib -I "$yams/CYaml/include" -I "$work" -Xcc -DYAML_DECLARE_STATIC $pcre_flags $zlib_flags "${vector_flags[@]}" \
-        $sources Tests/Fuzz/*.swift "$work/Yams.o" "$work"/cyaml/*.o -o "$binary" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
+        $sources "$work/GitDescription.swift" Tests/Fuzz/*.swift "$work/Yams.o" "$work"/cyaml/*.o -o "$binary" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
     [[ -x "$binary" ]] || { echo "fuzz: build failed" >&2; exit 1; }
 fi
 

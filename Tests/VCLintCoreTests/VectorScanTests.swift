@@ -19,7 +19,7 @@ import Testing
         #expect(vector.sorted() == fromPatterns.sorted())
     }
 
-#if VCLINT_SSSE3
+#if arch(x86_64)
     /// The AVX2 bulk pass (where this CPU has AVX2) marks exactly the newlines and fingerprint hits
     /// of the SSSE3 one, on text full of literal fragments and on random bytes, at every offset.
     @Test func avx2MasksEqualSSSE3Masks() {
@@ -109,7 +109,7 @@ import Testing
         }
     }
 
-#if VCLINT_SSSE3
+#if arch(x86_64)
     /// A line with a template's shape has the template's format and, when the template covers the
     /// process and pid, the template line's run key at the same place: mutations of real envelope
     /// lines (digits, the thread column's `0x`, `log show`'s thread, type and activity columns, type

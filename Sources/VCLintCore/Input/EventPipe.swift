@@ -26,12 +26,12 @@ final class EventPipe: LineSink, @unchecked Sendable {
 
     /// One batch's lines: their bytes back to back, and what each one is.
     final class Batch {
-        private(set) var bytes: UnsafeMutablePointer<UInt8>
-        private(set) var capacity: Int
-        private(set) var used = 0
-        private(set) var records: [Record] = []
+        @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) private(set) var capacity: Int
+        @exclusivity(unchecked) private(set) var used = 0
+        @exclusivity(unchecked) private(set) var records: [Record] = []
         /// When the scanner parsed the batch: what each record's line said (in record order).
-        private(set) var parsed: [ParsedLine] = []
+        @exclusivity(unchecked) private(set) var parsed: [ParsedLine] = []
 
         init(capacity: Int, records: Int) {
             self.capacity = capacity
@@ -95,13 +95,13 @@ final class EventPipe: LineSink, @unchecked Sendable {
     /// The scanner thread's parser, for batches it parses itself.
     private let lines: LineParser
     /// Batches the scanner parsed, of all it handed over (tests: both sides worked).
-    private(set) var parsedBatches = 0, batches = 0
+    @exclusivity(unchecked) private(set) var parsedBatches = 0, batches = 0
     private let condition = NSCondition()
-    private var full: [Batch] = []
-    private var free: [Batch]
-    private var current: Batch
-    private var ended = false
-    private var done = false
+    @exclusivity(unchecked) private var full: [Batch] = []
+    @exclusivity(unchecked) private var free: [Batch]
+    @exclusivity(unchecked) private var current: Batch
+    @exclusivity(unchecked) private var ended = false
+    @exclusivity(unchecked) private var done = false
 
     init(stage: EventStage, customDialects: [CustomDialect], size: BatchSize = BatchSize()) {
         self.stage = stage
@@ -119,7 +119,7 @@ final class EventPipe: LineSink, @unchecked Sendable {
     /// The scanner's own record of whether the stage has a context process: the stage's state is
     /// on the other thread. An enveloped line that gives a process makes it known; an ndjson event
     /// may lack a process and leave the stage without one.
-    private(set) var contextKnown = false
+    @exclusivity(unchecked) private(set) var contextKnown = false
 
     @inline(__always)
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {

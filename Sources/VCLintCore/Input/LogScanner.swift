@@ -1,6 +1,6 @@
 import CPCRE2
-#if VCLINT_SSSE3
-import _Builtin_intrinsics.intel
+#if arch(x86_64)
+import CVectorScan
 #endif
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +47,7 @@ enum CandidateSearch {
 
     /// The literals the vector path searches for (nil where it is not built).
     static var vectorLiterals: [String]? {
-#if VCLINT_SSSE3
+#if arch(x86_64)
         return CandidateLiterals.table.map(\.0)
 #else
         return nil
@@ -70,55 +70,55 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// `sink`, borrowed: the scanner owns it for its whole life, so handing it a line needs no
     /// reference counting (an atomic increment and decrement per candidate line otherwise).
     private let sinkRef: Unmanaged<Sink>
-    private var finished = false
-    private var stats = ScanStats()
+    @exclusivity(unchecked) private var finished = false
+    @exclusivity(unchecked) private var stats = ScanStats()
     /// Counts the bytes read from file descriptors (the CLI's progress line).
-    var progress: ProgressCounter?
+    @exclusivity(unchecked) var progress: ProgressCounter?
     var patternLimitHits: Int { sink.patternLimitHits }
 
     /// The most the buffer holds (the chunk size: a longer line is read by its head), and what it
     /// holds now: it starts small (a small capture costs a small buffer) and takes the whole chunk
     /// size once a read fills it (one step: the small buffer is the only one given back).
     private let capacity: Int
-    private var size: Int
-    private var buffer: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var size: Int
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<UInt8>
     private static var initialSize: Int { 64 * 1024 }
-    private var filled = 0
+    @exclusivity(unchecked) private var filled = 0
     /// The input offset of `buffer[0]`.
-    private var base = 0
+    @exclusivity(unchecked) private var base = 0
     /// The next input offset at which a line is sampled for its session's time.
-    private var nextSample = 0
+    @exclusivity(unchecked) private var nextSample = 0
     /// Sampling interval: sessions' time is followed at least this often (in input bytes); in live
     /// mode every line's time counts (a leak is due when the grace period has passed).
     private let sampleInterval: Int
     /// A copy of the head of the line before the buffer's first (the previous chunk's last): what
     /// `joinedWithCarrier` looks back at across a read boundary.
-    private var recent = RecentLines(capacity: 1)
+    @exclusivity(unchecked) private var recent = RecentLines(capacity: 1)
     /// The latest timed line, however far back: a line without an envelope belongs to its run
     /// (`sendContext`).
-    private var latest = LatestTimedLine()
+    @exclusivity(unchecked) private var latest = LatestTimedLine()
     /// The input's last enveloped lines (kept at the end of each chunk), read when it ends.
-    private var endingLines = EndingLines(capacity: LogScanner.endingLineCount)
+    @exclusivity(unchecked) private var endingLines = EndingLines(capacity: LogScanner.endingLineCount)
     private static var endingLineCount: Int { 64 }
-    private var skippingOverlong = false
-    private var lineNumber = 0
+    @exclusivity(unchecked) private var skippingOverlong = false
+    @exclusivity(unchecked) private var lineNumber = 0
     /// The run of one process's timed lines the input is in (`RunKey`).
-    private var run = RunTracker()
+    @exclusivity(unchecked) private var run = RunTracker()
     /// Lines per envelope format, by `EnvelopeFormat.index`.
     private let formatCounts: UnsafeMutablePointer<Int>
-    private var lastEnvelope: EnvelopeFormat?
+    @exclusivity(unchecked) private var lastEnvelope: EnvelopeFormat?
 
     /// Off: every line goes through the full parser (the unoptimised path the equivalence test
     /// compares against). The candidate search is only an optimisation: both must agree.
     private let prefilter: Bool
-#if VCLINT_SSSE3
+#if arch(x86_64)
     /// The vector path: built-in literals found with Teddy, custom dialects' patterns with PCRE2, and
     /// envelopes recognised by the shape of recent lines.
     private let literals = CandidateLiterals.shared
     private let customFinder: CandidateFinder?
-    private var nextCustom = Int.max
+    @exclusivity(unchecked) private var nextCustom = Int.max
     private let templates: UnsafeMutablePointer<EnvelopeTemplate>
-    private var templateCount = 0
+    @exclusivity(unchecked) private var templateCount = 0
     private static var maxTemplates: Int { 4 }
     /// The bulk pass's output for one window of 32-byte blocks (64 KiB of input: stays in L1).
     private static var windowBlocks: Int { 2048 }
@@ -132,8 +132,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 #endif
     /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
     /// numbers of the lines the candidate search let through.
-    var portable = false
-    var candidateLines: [Int]?
+    @exclusivity(unchecked) var portable = false
+    @exclusivity(unchecked) var candidateLines: [Int]?
 
     /// Vector loads may read this far past the data (never past the allocation).
     private static var slack: Int { 128 }
@@ -153,7 +153,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         self.buffer.initialize(repeating: 0, count: self.size + Self.slack)
         self.formatCounts = .allocate(capacity: EnvelopeFormat.allCases.count)
         self.formatCounts.initialize(repeating: 0, count: EnvelopeFormat.allCases.count)
-#if VCLINT_SSSE3
+#if arch(x86_64)
         let custom = customDialects.compactMap(\.candidatePattern)
         self.customFinder = custom.isEmpty ? nil : CandidateFinder(custom)
         self.templates = .allocate(capacity: Self.maxTemplates)
@@ -170,7 +170,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         if !finished { sink.finish() }
         buffer.deallocate()
         formatCounts.deallocate()
-#if VCLINT_SSSE3
+#if arch(x86_64)
         templates.deinitialize(count: templateCount)
         templates.deallocate()
         newlineMasks.deallocate()
@@ -307,8 +307,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     }
 
     private func process(_ start: Int, _ end: Int) {
-#if VCLINT_SSSE3
-        if prefilter, !portable { return processVectors(start, end) }
+#if arch(x86_64)
+        if prefilter, !portable, VectorLevel.v2 { return processVectors(start, end) }
 #endif
         var pos = start
         finder.reset()
@@ -436,9 +436,9 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         }
         for (s, n, line) in endingFound.reversed() { endingLines.push(buffer + s, n, line: line) }
     }
-    private var endingFound: [(Int, Int, Int)] = []
+    @exclusivity(unchecked) private var endingFound: [(Int, Int, Int)] = []
 
-#if VCLINT_SSSE3
+#if arch(x86_64)
     /// `process` in windows of 32-byte blocks. A bulk pass (`CandidateLiterals.masks`, AVX2 where
     /// the CPU has it) marks each block's newlines and fingerprint hits; the hits are verified and
     /// both are turned into lists of positions, so the lines are walked by one loop over their ends
@@ -505,7 +505,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
                     // A run of noise lines with the template's shape, up to the next literal.
                     let limit = next < hits ? window + Int(found[next]) : Int.max
                     let first = lineStart
-                    let k = templates.pointee.run(buffer, ends: ends, from: i, to: lines, window: window, lineStart: &lineStart, hit: limit, sampleAt: sampleAt)
+                    let k = EnvelopeTemplate.run(templates, buffer, ends: ends, from: i, to: lines, window: window, lineStart: &lineStart, hit: limit, sampleAt: sampleAt)
                     if k > i {
                         templateLines += k - i
                         // The lines have the template's process and pid: one run.
@@ -540,34 +540,13 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     }
 
     /// A window's line ends, as positions in the window, from the bulk pass's newline masks read as
-    /// 64-bit pairs, and the pairs that have fingerprint hits. Two ends are written per pair whether
-    /// it has them or not (the next pair overwrites what it lacked), and a pair's number whether it
-    /// has hits or not, so most pairs cost no branch. (A function of its own: inlined into
-    /// `processVectors`, its loop lost its registers to the caller's state.)
-    @inline(never)
+    /// 64-bit pairs, and the pairs that have fingerprint hits (`vclint_line_ends`).
+    @inline(__always)
     static func lineEnds(_ newlines: UnsafeRawPointer, _ hits: UnsafeRawPointer, pairs: Int,
                          into ends: UnsafeMutablePointer<Int32>, hitPairs: UnsafeMutablePointer<Int32>) -> (lines: Int, hitPairs: Int) {
-        var lines = 0, withHits = 0
-        for b in 0..<pairs {
-            var nl = newlines.load(fromByteOffset: 8 &* b, as: UInt64.self)
-            let at = Int32(truncatingIfNeeded: 64 &* b)
-            let count = nl.nonzeroBitCount
-            ends[lines] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
-            nl &= nl &- 1
-            ends[lines &+ 1] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
-            if count > 2 {
-                nl &= nl &- 1
-                var k = lines &+ 2
-                while nl != 0 {
-                    ends[k] = at | Int32(truncatingIfNeeded: nl.trailingZeroBitCount)
-                    nl &= nl &- 1
-                    k &+= 1
-                }
-            }
-            lines &+= count
-            hitPairs[withHits] = Int32(truncatingIfNeeded: b)
-            withHits &+= hits.load(fromByteOffset: 8 &* b, as: UInt64.self) != 0 ? 1 : 0
-        }
+        var withHits = 0
+        let lines = vclint_line_ends(newlines.assumingMemoryBound(to: UInt64.self), hits.assumingMemoryBound(to: UInt64.self),
+                                     pairs, ends, hitPairs, &withHits)
         return (lines, withHits)
     }
 
@@ -609,7 +588,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             cand = true
             nextCustom = customFinder.next(buffer, from: lineEnd + 1, end: end)
         }
-        if !cand, templateCount > 0, contextKnown, templates.pointee.matches(p, n) {
+        if !cand, templateCount > 0, contextKnown, EnvelopeTemplate.matches(templates, p, n) {
             // Noise with the latest envelope: `line` would only count it.
             if templates.pointee.keyed {
                 templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
@@ -624,7 +603,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         } else {
             let (format, skip) = templatedFormat(p, n)
             if Self.isTimedEnvelope(format) {
-                if skip == 0, templateCount > 0, templates.pointee.keyed, templates.pointee.matches(p, n) {
+                if skip == 0, templateCount > 0, templates.pointee.keyed, EnvelopeTemplate.matches(templates, p, n) {
                     templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
                 } else {
                     timedLine(lineStart, lineEnd - lineStart, skip: skip, format: format!, number: lineNumber + 1)
@@ -642,7 +621,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     private func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
         // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
         guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.locate(p, n) }
-        for t in 0..<templateCount where templates[t].matches(p, n) {
+        for t in 0..<templateCount where EnvelopeTemplate.matches(templates + t, p, n) {
             if t > 0 { swap(&templates[0], &templates[t]); run.isTemplate = false }
             return (templates[0].format, 0)
         }
@@ -775,7 +754,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 /// The earliest match of several patterns, each searched once per region (leapfrogging).
 final class CandidateFinder {
     private let matchers: [PCRE2Matcher]
-    private var nextMatch: [Int]
+    @exclusivity(unchecked) private var nextMatch: [Int]
 
     init(_ patterns: [PCRE2Pattern]) {
         matchers = patterns.map { $0.makeMatcher() }

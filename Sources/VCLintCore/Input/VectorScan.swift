@@ -1,6 +1,5 @@
-#if VCLINT_SSSE3
-import _Builtin_intrinsics.intel
-import VCLintAVX2
+#if arch(x86_64)
+import CVectorScan
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,12 +50,10 @@ struct CandidateLiterals {
     /// Built once: the tables are immutable, and scanners copy them (arrays shared, not copied).
     static let shared = CandidateLiterals()
 
-    /// Per fingerprint byte k: which buckets accept a byte by its low and its high nibble.
-    private let lo0, hi0, lo1, hi1, lo2, hi2: __m128i
-    /// The same six tables as bytes, for the AVX2 pass.
+    /// Per fingerprint byte k: which buckets accept a byte by its low and its high nibble (six
+    /// 16-byte tables: low and high for byte 0, then 1, then 2), as the vector kernels read them.
     private let tableBytes: [UInt8]
     private let buckets: [[Literal]]
-    private let nibble = _mm_set1_epi8(0x0F)
     /// Whether the bulk pass runs with AVX2 (`VectorLevel`).
     let avx2: Bool
 
@@ -74,47 +71,22 @@ struct CandidateLiterals {
             }
             buckets[bucket].append(Literal(bytes: bytes, fingerprint: offset, wordStart: wordStart))
         }
-        func vector(_ bytes: [UInt8]) -> __m128i {
-            bytes.withUnsafeBytes { _mm_loadu_si128($0.baseAddress!.assumingMemoryBound(to: __m128i.self)) }
-        }
-        lo0 = vector(lo[0]); hi0 = vector(hi[0])
-        lo1 = vector(lo[1]); hi1 = vector(hi[1])
-        lo2 = vector(lo[2]); hi2 = vector(hi[2])
         self.buckets = buckets
         tableBytes = lo[0] + hi[0] + lo[1] + hi[1] + lo[2] + hi[2]
     }
 
     /// The bulk pass over `blocks` 32-byte blocks from `p` (reads `p ..< p + 32 * blocks + 34`): per
-    /// block, a bit per newline and a bit per position where a fingerprint starts.
+    /// block, a bit per newline and a bit per position where a fingerprint starts (the C kernels of
+    /// `CVectorScan`, AVX2 where the CPU has it).
     @inline(__always)
     func masks(_ p: UnsafePointer<UInt8>, blocks: Int, newlines: UnsafeMutablePointer<UInt32>, hits: UnsafeMutablePointer<UInt32>) {
-        if avx2 {
-            tableBytes.withUnsafeBufferPointer {
-                TeddyAVX2.masks(p, blocks: blocks, tables: $0.baseAddress!, newlines: newlines, hits: hits)
+        tableBytes.withUnsafeBufferPointer {
+            if avx2 {
+                vclint_teddy_masks_avx2(p, blocks, $0.baseAddress!, newlines, hits)
+            } else {
+                vclint_teddy_masks_ssse3(p, blocks, $0.baseAddress!, newlines, hits)
             }
-            return
         }
-        let newline = _mm_set1_epi8(0x0A)
-        var q = p
-        for i in 0..<blocks {
-            let v0 = load(q), v1 = load(q + 16)
-            newlines[i] = positions(of: newline, in: v0) | positions(of: newline, in: v1) << 16
-            hits[i] = nonzeroPositions(fingerprints(v0, q)) | nonzeroPositions(fingerprints(v1, q + 16)) << 16
-            q += 32
-        }
-    }
-
-    /// The buckets that may match at each of the 16 positions starting at `p` (reads `p..<p+18`).
-    @inline(__always)
-    private func fingerprints(_ v0: __m128i, _ p: UnsafePointer<UInt8>) -> __m128i {
-        let v1 = load(p + 1), v2 = load(p + 2)
-        let m0 = _mm_and_si128(_mm_shuffle_epi8(lo0, _mm_and_si128(v0, nibble)),
-                               _mm_shuffle_epi8(hi0, _mm_and_si128(_mm_srli_epi16(v0, 4), nibble)))
-        let m1 = _mm_and_si128(_mm_shuffle_epi8(lo1, _mm_and_si128(v1, nibble)),
-                               _mm_shuffle_epi8(hi1, _mm_and_si128(_mm_srli_epi16(v1, 4), nibble)))
-        let m2 = _mm_and_si128(_mm_shuffle_epi8(lo2, _mm_and_si128(v2, nibble)),
-                               _mm_shuffle_epi8(hi2, _mm_and_si128(_mm_srli_epi16(v2, 4), nibble)))
-        return _mm_and_si128(_mm_and_si128(m0, m1), m2)
     }
 
     /// Whether a literal whose fingerprint may start at `position` (a hit of the bulk pass) really
@@ -144,41 +116,21 @@ struct CandidateLiterals {
     }
 }
 
-@inline(__always)
-func load(_ p: UnsafePointer<UInt8>) -> __m128i {
-    _mm_loadu_si128(UnsafeRawPointer(p).assumingMemoryBound(to: __m128i.self))
-}
-
-/// One bit per byte of `v` that is `byte`.
-@inline(__always)
-func positions(of byte: __m128i, in v: __m128i) -> UInt32 {
-    UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(v, byte)))
-}
-
-/// One bit per nonzero byte of `v`.
-@inline(__always)
-func nonzeroPositions(_ v: __m128i) -> UInt32 {
-    ~UInt32(truncatingIfNeeded: _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()))) & 0xFFFF
-}
-
 /// The shape of a line's first bytes that decides its envelope (`EnvelopeParser.classifyTimestamped`):
 /// the line that taught it had format `format`; a line whose first `extent` bytes have digits where
 /// it had digits and the same bytes elsewhere (and the same byte at `zeroColumn`, where a `0` means
 /// a thread id) has the same format without being classified again. Lines of one capture share a
 /// shape, so most lines cost a few vector compares.
 struct EnvelopeTemplate {
-    static let width = 128
+    static let width = Int(VCLINT_SHAPE_WIDTH)
     let format: EnvelopeFormat
-    let extent: Int
-    /// Per 16-byte chunk of the line's head: how far above `base` each byte may be (`limit`, an
-    /// unsigned saturating difference): 0 where the byte must be the template's (or, at the thread
-    /// column, its exact digit), 9 where any digit will do (base `0`), 0xDE where any byte but a space
-    /// or a control byte will do (base `!`), 255 past the extent. A chunk matches when no byte goes
-    /// over its limit: two vector operations and a compare per chunk.
-    private let base0, base1, base2, base3, base4, base5, base6, base7: __m128i
-    private let limit0, limit1, limit2, limit3, limit4, limit5, limit6, limit7: __m128i
-    /// How many chunks the extent covers (1...8).
-    private let chunks: Int
+    var extent: Int { shape.extent }
+    /// Per byte of the line's head: how far above `base` each byte may be (`limit`, an unsigned
+    /// saturating difference): 0 where the byte must be the template's (or, at the thread column, its
+    /// exact digit), 9 where any digit will do (base `0`), 0xDE where any byte but a space or a
+    /// control byte will do (base `!`), 255 past the extent. A 16-byte chunk matches when no byte goes
+    /// over its limit: two vector operations and a compare per chunk (`vclint_shape_matches`).
+    private var shape = vclint_shape()
     /// Whether the extent covers the line's process and pid (`RunKey`) byte for byte: a line of
     /// this shape is then of the same run of one process as the line that taught it.
     let keyed: Bool
@@ -220,7 +172,6 @@ struct EnvelopeTemplate {
         }
         guard extent <= min(n, Self.width) else { return nil }
         self.format = format
-        self.extent = extent
         var base = [UInt8](repeating: 0, count: Self.width)
         var limit = [UInt8](repeating: 0xFF, count: Self.width)
         self.keyed = keyed
@@ -237,79 +188,48 @@ struct EnvelopeTemplate {
             base[i] = anyDigit ? 0x30 : p[i]
             limit[i] = anyDigit ? 9 : 0
         }
-        func chunk(_ a: [UInt8], _ k: Int) -> __m128i { a.withUnsafeBufferPointer { load($0.baseAddress! + 16 * k) } }
-        base0 = chunk(base, 0); base1 = chunk(base, 1); base2 = chunk(base, 2); base3 = chunk(base, 3)
-        base4 = chunk(base, 4); base5 = chunk(base, 5); base6 = chunk(base, 6); base7 = chunk(base, 7)
-        limit0 = chunk(limit, 0); limit1 = chunk(limit, 1); limit2 = chunk(limit, 2); limit3 = chunk(limit, 3)
-        limit4 = chunk(limit, 4); limit5 = chunk(limit, 5); limit6 = chunk(limit, 6); limit7 = chunk(limit, 7)
-        chunks = (extent + 15) / 16
+        withUnsafeMutableBytes(of: &shape.base) { $0.copyBytes(from: base) }
+        withUnsafeMutableBytes(of: &shape.limit) { $0.copyBytes(from: limit) }
+        shape.extent = extent
+        shape.chunks = (extent + 15) / 16
     }
 
     /// Whether the line at `p` (length `n`; `width` bytes readable) has this template's shape.
-    @inline(__always)
     func matches(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n >= extent, Self.fits(load(p), base0, limit0) else { return false }
-        if chunks > 1, !Self.fits(load(p + 16), base1, limit1) { return false }
-        if chunks > 2, !Self.fits(load(p + 32), base2, limit2) { return false }
-        if chunks > 3, !Self.fits(load(p + 48), base3, limit3) { return false }
-        if chunks > 4, !Self.fits(load(p + 64), base4, limit4) { return false }
-        if chunks > 5, !Self.fits(load(p + 80), base5, limit5) { return false }
-        if chunks > 6, !Self.fits(load(p + 96), base6, limit6) { return false }
-        if chunks > 7, !Self.fits(load(p + 112), base7, limit7) { return false }
-        return true
+        withUnsafePointer(to: self) { Self.matches($0, p, n) }
+    }
+
+    /// `matches` of the template at `template`, read in place (it is too large to copy per line).
+    @inline(__always)
+    static func matches(_ template: UnsafePointer<EnvelopeTemplate>, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        vclint_shape_matches(shape(template), p, n)
     }
 
     @inline(__always)
-    private static func fits(_ v: __m128i, _ base: __m128i, _ limit: __m128i) -> Bool {
-        let over = _mm_subs_epu8(_mm_sub_epi8(v, base), limit)
-        return _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xFFFF
+    private static func shape(_ template: UnsafePointer<EnvelopeTemplate>) -> UnsafePointer<vclint_shape> {
+        (UnsafeRawPointer(template) + MemoryLayout<EnvelopeTemplate>.offset(of: \.shape)!).assumingMemoryBound(to: vclint_shape.self)
     }
 
     /// The scanner's hot loop: from line `from` (its start `lineStart`; `ends` are window-relative
-    /// positions of the line breaks), the lines that have this shape, start before `sampleAt` and end
-    /// at or before `hit` (the next literal's position). Returns the first line that does not, with
-    /// `lineStart` moved to it. (Not inlined: the loop keeps its registers.)
-    @inline(never)
-    func run(_ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>, from: Int, to: Int, window: Int,
-             lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
-        var s = lineStart
-        var i = from
-        while i < to {
-            let e = window &+ Int(ends[i])
-            if e > hit || s >= sampleAt { break }
-            var n = e &- s
-            // A carriage return only matters to a line exactly as long as the shape.
-            if n == extent, n > 0, buffer[s &+ n &- 1] == 0x0D { n &-= 1 }
-            if !matches(buffer + s, n) { break }
-            s = e &+ 1
-            i &+= 1
-        }
-        lineStart = s
-        return i
+    /// positions of the line breaks), the lines that have the shape of the template at `template`,
+    /// start before `sampleAt` and end at or before `hit` (the next literal's position). Returns the
+    /// first line that does not, with `lineStart` moved to it (`vclint_shape_run`).
+    @inline(__always)
+    static func run(_ template: UnsafePointer<EnvelopeTemplate>, _ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>,
+                    from: Int, to: Int, window: Int, lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
+        vclint_shape_run(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
     }
-
 }
-/// Which vector instructions the scanner's bulk pass uses: AVX2 where the CPU has it (Linux tells in
-/// /proc/cpuinfo, macOS in sysctl), else SSSE3. `VCLINT_NO_AVX2=1` forces SSSE3 (tests compare both).
+
+/// Which vector kernels the scanner uses, from what the CPU reports (`vclint_vector_features`, CPUID):
+/// none below x86-64-v2 (SSSE3, SSE4.2, POPCNT; the portable path then), the SSSE3 bulk pass, or the
+/// AVX2 one where the CPU and the OS support it. `VCLINT_NO_AVX2=1` forces SSSE3 (tests compare both).
 enum VectorLevel {
+    /// Whether the vector path runs at all.
+    static let v2: Bool = vclint_vector_features() & VCLINT_VECTOR_V2 != 0
     static let avx2: Bool = {
         if let off = getenv("VCLINT_NO_AVX2"), off.pointee != 0, off.pointee != 0x30 { return false }
-#if canImport(Darwin)
-        var value: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        return sysctlbyname("hw.optional.avx2_0", &value, &size, nil, 0) == 0 && value != 0
-#else
-        guard let f = fopen("/proc/cpuinfo", "r") else { return false }
-        defer { fclose(f) }
-        var line: UnsafeMutablePointer<CChar>?
-        var cap = 0
-        defer { free(line) }
-        while getline(&line, &cap, f) > 0, let l = line {
-            let text = String(cString: l)
-            if text.hasPrefix("flags") { return text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).contains("avx2") }
-        }
-        return false
-#endif
+        return vclint_vector_features() & VCLINT_VECTOR_AVX2 != 0
     }()
 }
 #endif

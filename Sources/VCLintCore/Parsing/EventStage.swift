@@ -6,15 +6,15 @@ final class EventStage: LineSink {
     let lines: LineParser
     let builder: TimelineBuilder
     /// Lines that carried a lifecycle event or a UIKit warning, and those of them that were only an initializer.
-    private(set) var events = 0
-    private(set) var initializers = 0
+    @exclusivity(unchecked) private(set) var events = 0
+    @exclusivity(unchecked) private(set) var initializers = 0
     /// Sees each lifecycle line (its message bytes, event and envelope context) before the timeline.
-    var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
+    @exclusivity(unchecked) var tap: ((UnsafeBufferPointer<UInt8>, Event, String?, Int?) -> Void)?
 
     /// The process of the latest enveloped event line (or, before any, of the first enveloped
     /// line): `print` lines without an envelope belong to it.
-    private(set) var contextProcess: String?
-    private var contextPID: Int?
+    @exclusivity(unchecked) private(set) var contextProcess: String?
+    @exclusivity(unchecked) private var contextPID: Int?
 
     init(builder: TimelineBuilder, customDialects: [CustomDialect]) {
         lines = LineParser(customDialects: customDialects)
@@ -46,23 +46,23 @@ final class EventStage: LineSink {
     }
 
     /// Which test was running where (the test runner's lines).
-    private(set) var tests = TestBoundaries()
+    @exclusivity(unchecked) private(set) var tests = TestBoundaries()
 
     /// Lines that mention a callback name but were not read as an event, and the first of them
     /// (docs/lifecycle.md#mentions-and-unread-lines).
-    private(set) var unread = 0
-    private(set) var firstUnread: Int?
+    @exclusivity(unchecked) private(set) var unread = 0
+    @exclusivity(unchecked) private(set) var firstUnread: Int?
     /// Events whose label the unified log redacted (`<private> viewDidLoad`), and the first of them.
-    private(set) var redacted = 0
-    private(set) var firstRedacted: Int?
+    @exclusivity(unchecked) private(set) var redacted = 0
+    @exclusivity(unchecked) private(set) var firstRedacted: Int?
     /// Sees every candidate line's outcome (`vclint inspect`); set only for a one-thread scan.
-    var observer: LineObserver?
+    @exclusivity(unchecked) var observer: LineObserver?
     /// Printed values after the callback wait here until the capture shows whether they name the
     /// controllers (`LabelLearner`); every later line waits with them, to keep the order.
     private let learner = LabelLearner()
     /// Free-form statements announced as started (`viewDidLoad begin`, `>>> viewDidLoad`) whose
     /// end was not logged yet: the end is the same callback again, not a second one.
-    private var started: Set<String> = []
+    @exclusivity(unchecked) private var started: Set<String> = []
 
     /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
     func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
@@ -183,10 +183,10 @@ final class EventStage: LineSink {
     }
 
     /// The enveloped line before the next candidate, which has none (see `LineSink.context`).
-    private var contextLine: [UInt8] = []
-    private var contextWaiting = false
+    @exclusivity(unchecked) private var contextLine: [UInt8] = []
+    @exclusivity(unchecked) private var contextWaiting = false
     /// The context line read last: the prints after one line do not read it again.
-    private var contextRead: [UInt8] = []
+    @exclusivity(unchecked) private var contextRead: [UInt8] = []
 
     func context(_ p: UnsafePointer<UInt8>, _ n: Int) {
         contextLine.removeAll(keepingCapacity: true)
@@ -209,7 +209,7 @@ final class EventStage: LineSink {
     /// The number of the latest line whose envelope reached the timeline (an event, a sample):
     /// the input's last lines are read at its end only when they come after it (`ending`), so no
     /// line is read twice, nor after a later one that started a new session.
-    private var lastRead = 0
+    @exclusivity(unchecked) private var lastRead = 0
 
     func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
         if line > lastRead { sample(p, n, line: line) }

@@ -27,14 +27,14 @@ final class LabelLearner {
     private static let valueLimit = 256
     /// Shapes followed at most: a capture has a few; past this, a new shape's values are arguments.
     private static let shapeLimit = 1024
-    private var shapes: [UInt64: Shape] = [:]
-    private var held: [Held] = []
-    private var next = 0
+    @exclusivity(unchecked) private var shapes: [UInt64: Shape] = [:]
+    @exclusivity(unchecked) private var held: [Held] = []
+    @exclusivity(unchecked) private var next = 0
     /// The callbacks seen with each title (by `ParsedLine.title`).
-    private var titles: [UInt64: UInt32] = [:]
+    @exclusivity(unchecked) private var titles: [UInt64: UInt32] = [:]
     static let titleLimit = 4096
     /// Held lines before this index whose title is still unconfirmed are sentences (`decideAll`).
-    private var flushed = 0
+    @exclusivity(unchecked) private var flushed = 0
 
     /// Whether lines are being held back.
     var waiting: Bool { next < held.count }

@@ -72,11 +72,11 @@ struct ParsedLine {
 /// any instance.
 final class LineParser {
     let parser: MessageParser
-    private var minuteCache = TimestampParser.MinuteCache()
-    private var envelopeCache = EnvelopeParser.NSLogCache()
+    @exclusivity(unchecked) private var minuteCache = TimestampParser.MinuteCache()
+    @exclusivity(unchecked) private var envelopeCache = EnvelopeParser.NSLogCache()
     /// The last process name built, reused while lines come from the same process.
-    private var internedName = ""
-    private var internedBytes: [UInt8] = []
+    @exclusivity(unchecked) private var internedName = ""
+    @exclusivity(unchecked) private var internedBytes: [UInt8] = []
 
     init(customDialects: [CustomDialect]) {
         parser = MessageParser(custom: customDialects)

@@ -45,9 +45,9 @@ public final class MessageParser {
 
     private let custom: [(dialect: CustomDialect, matcher: PCRE2Matcher)]
     /// Class names seen recently, so that an event does not build its class's String again.
-    private var names = NameCache()
+    @exclusivity(unchecked) private var names = NameCache()
     /// How many messages a custom pattern gave up on (PCRE2 limits).
-    public private(set) var limitHits = 0
+    @exclusivity(unchecked) public private(set) var limitHits = 0
 
     public init(custom: [CustomDialect] = []) {
         self.custom = custom.map { ($0, $0.pattern.makeMatcher()) }
@@ -81,9 +81,9 @@ public final class MessageParser {
         /// A free-form statement whose label the unified log redacted (`<private> viewDidLoad`).
         var redacted = false
     }
-    private(set) var note = Note()
+    @exclusivity(unchecked) private(set) var note = Note()
     /// `vclint inspect`: every free-form statement's shape is worked out (`Note.template`).
-    var recordShapes = false
+    @exclusivity(unchecked) var recordShapes = false
 
     /// Parses a message given as bytes: the built-in dialects, then the user's, then the
     /// free-form statements (a callback name in the app's own words), then UIKit's warnings wherever they stand.
@@ -127,9 +127,9 @@ public final class MessageParser {
     }
 
     /// What recent shapes of messages were (`ShapeRoutes`).
-    private var routes = ShapeRoutes()
+    @exclusivity(unchecked) private var routes = ShapeRoutes()
     /// Recent free-form statements by their exact bytes (`StatementCache`).
-    private var statements = StatementCache()
+    @exclusivity(unchecked) private var statements = StatementCache()
 
     /// Whether a byte ≥ 0x80 is in the message (eight bytes at a time).
     @inline(__always)
@@ -406,9 +406,9 @@ public final class MessageParser {
     }
 
     /// Tests: off, every ObjC message goes through the `objc` regex.
-    var objcFastPath = true
+    @exclusivity(unchecked) var objcFastPath = true
     /// Tests: off, every message the other grammars left goes through the `twoWord` regex.
-    var twoWordFastPath = true
+    @exclusivity(unchecked) var twoWordFastPath = true
 
     /// What `twoWordShape` found without the regex.
     enum Shape {

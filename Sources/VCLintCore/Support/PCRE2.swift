@@ -100,7 +100,7 @@ public final class PCRE2Matcher {
     public let pattern: PCRE2Pattern
     private let matchData: OpaquePointer
     private let context: OpaquePointer?
-    private var ovector: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var ovector: UnsafeMutablePointer<Int>
 
     init(pattern: PCRE2Pattern) {
         self.pattern = pattern

@@ -11,11 +11,11 @@
 /// are full (a slot's home is the hash scaled to the capacity, which need not be a power of two):
 /// 10 to 15 bytes per instance, where doubling at three quarters gives 11 to 21.
 final class AddressTable {
-    private var slots: UnsafeMutablePointer<UInt>
-    private var capacity: Int
-    private(set) var count = 0
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UInt>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
     /// Address 0 (an instance whose log said `0x0`): the key an empty slot cannot tell apart.
-    private var zero: Instance?
+    @exclusivity(unchecked) private var zero: Instance?
 
     private static let tagBits: UInt = 0xF
     private static let initialCapacity = 16

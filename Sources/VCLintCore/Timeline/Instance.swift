@@ -18,7 +18,7 @@ final class Instance {
         get { addressRaw == 0 ? nil : addressRaw }
         set { addressRaw = newValue ?? 0 }
     }
-    private var addressRaw: UInt64
+    @exclusivity(unchecked) private var addressRaw: UInt64
     /// The address, 0 for none (`AddressTable`'s key).
     @inline(__always) var addressKey: UInt64 { addressRaw }
     /// (Stored last, with the flags: see there.)
@@ -29,37 +29,37 @@ final class Instance {
         get { LineRef.unpack(loadLineRef) }
         set { loadLineRef = LineRef.pack(newValue) }
     }
-    private var loadLineRef: UInt64 = 0
+    @exclusivity(unchecked) private var loadLineRef: UInt64 = 0
     /// The will-callback whose did-callback is due (with its time, which findings report).
     var pendingWill: EventRef? {
         get { timedRef(pendingWillRef, pendingWillTime, whole: \.pendingWill) }
         set { (pendingWillRef, pendingWillTime) = packTimed(newValue, whole: \.pendingWill) }
     }
-    private var pendingWillRef: UInt64 = 0
-    private var pendingWillTime: UInt64 = 0
-    var transition: Transition?
+    @exclusivity(unchecked) private var pendingWillRef: UInt64 = 0
+    @exclusivity(unchecked) private var pendingWillTime: UInt64 = 0
+    @exclusivity(unchecked) var transition: Transition?
     var lastAppear: EventRef? {
         get { LineRef.unpack(lastAppearRef) }
         set { lastAppearRef = LineRef.pack(newValue) }
     }
-    private var lastAppearRef: UInt64 = 0
+    @exclusivity(unchecked) private var lastAppearRef: UInt64 = 0
     var lastDidDisappear: EventRef? {
         get { timedRef(lastDidDisappearRef, lastDidDisappearTime, whole: \.lastDidDisappear) }
         set { (lastDidDisappearRef, lastDidDisappearTime) = packTimed(newValue, whole: \.lastDidDisappear) }
     }
-    private var lastDidDisappearRef: UInt64 = 0
-    private var lastDidDisappearTime: UInt64 = 0
+    @exclusivity(unchecked) private var lastDidDisappearRef: UInt64 = 0
+    @exclusivity(unchecked) private var lastDidDisappearTime: UInt64 = 0
     /// The viewWillDisappear that the last viewDidDisappear completed.
     var lastWillDisappear: EventRef? {
         get { LineRef.unpack(lastWillDisappearRef) }
         set { lastWillDisappearRef = LineRef.pack(newValue) }
     }
-    private var lastWillDisappearRef: UInt64 = 0
+    @exclusivity(unchecked) private var lastWillDisappearRef: UInt64 = 0
     var dealloc: EventRef? {
         get { LineRef.unpack(deallocRef) }
         set { deallocRef = LineRef.pack(newValue) }
     }
-    private var deallocRef: UInt64 = 0
+    @exclusivity(unchecked) private var deallocRef: UInt64 = 0
     /// How it left for good, boxed: most controllers are never removed, and a live one costs its
     /// fields (memory is bounded by the live controllers, a few hundred bytes each:
     /// docs/performance.md#memory).
@@ -73,7 +73,7 @@ final class Instance {
             }
         }
     }
-    private var removalBox: RemovalBox?
+    @exclusivity(unchecked) private var removalBox: RemovalBox?
     @inline(__always) var isRemoved: Bool { removalBox != nil }
     /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
     /// out not to have been removed (a tab switch that looked like a pop), neither were they.
@@ -81,7 +81,7 @@ final class Instance {
         get { extras?.tookAlong ?? [] }
         set { if !newValue.isEmpty || extras != nil { more.tookAlong = newValue } }
     }
-    var coveredBy = Coverers()
+    @exclusivity(unchecked) var coveredBy = Coverers()
     /// The line of its latest event.
     var lastActivity: Int {
         get { lastActivityLine }
@@ -90,7 +90,7 @@ final class Instance {
             lastActivityLine = newValue
         }
     }
-    private var lastActivityLine: Int
+    @exclusivity(unchecked) private var lastActivityLine: Int
     /// The latest `SessionTimeline.coverPath` search that reached it (its "seen" set).
     var coverMark: Int {
         get { Int(coverMarkRaw) }
@@ -129,7 +129,7 @@ final class Instance {
     /// Ownership (docs/lifecycle.md#owners), in one field as an instance is one or the other: an
     /// object's owner (an `Instance`: an object costs no more than a controller), or a controller's
     /// or view's objects (an `ObjectLink`, made at its first object).
-    private var link: AnyObject?
+    @exclusivity(unchecked) private var link: AnyObject?
     /// An object's owner.
     var owner: Instance? {
         get { link as? Instance }
@@ -153,7 +153,7 @@ final class Instance {
     func unlink() { link = nil }
     /// What few controllers need (presentation and completion markers, child moves, removals
     /// that took others along, a logged init), allocated at the first need.
-    private var extras: Extras?
+    @exclusivity(unchecked) private var extras: Extras?
     private var more: Extras {
         if let e = extras { return e }
         let e = Extras()
@@ -168,13 +168,13 @@ final class Instance {
     /// 32 bits each: four billion controllers of one class, or transitions in one session, are
     /// more than a capture holds (a transition past that is taken for the latest one).
     private let generationRaw: UInt32
-    private var firstAppearRaw: Int32 = -1
+    @exclusivity(unchecked) private var firstAppearRaw: Int32 = -1
     /// The low 32 bits of `coverMark` (a search numbered 2³² later could take it for seen: harmless).
-    private var coverMarkRaw: UInt32 = 0
+    @exclusivity(unchecked) private var coverMarkRaw: UInt32 = 0
     let dialect: Dialect
     /// Set through `SessionTimeline.setAppearance`, which counts the visible instances.
-    fileprivate(set) var appearance: Appearance = .unknown
-    private var flags: UInt16 = 0
+    @exclusivity(unchecked) fileprivate(set) var appearance: Appearance = .unknown
+    @exclusivity(unchecked) private var flags: UInt16 = 0
 
     var initSeen: Bool { get { flag(0) } set { setFlag(0, newValue) } }
     var loaded: Bool { get { flag(1) } set { setFlag(1, newValue) } }
@@ -318,21 +318,21 @@ struct Coverers: Sequence {
 
 /// A removal, held by reference (`Instance.removal`).
 final class RemovalBox {
-    var value: Removal
+    @exclusivity(unchecked) var value: Removal
     init(_ value: Removal) { self.value = value }
 }
 
 /// An instance's rarely used state (`Instance.extras`).
 final class Extras {
-    var dismissPending: (ref: EventRef, transitionSerial: Int)?
-    var presentPending: EventRef?
-    var completionPending: (marker: EventRef, appearing: Bool)?
-    var parentState: ParentState = .unknown
-    var tookAlong: [Instance] = []
-    var initEpoch: Int?
+    @exclusivity(unchecked) var dismissPending: (ref: EventRef, transitionSerial: Int)?
+    @exclusivity(unchecked) var presentPending: EventRef?
+    @exclusivity(unchecked) var completionPending: (marker: EventRef, appearing: Bool)?
+    @exclusivity(unchecked) var parentState: ParentState = .unknown
+    @exclusivity(unchecked) var tookAlong: [Instance] = []
+    @exclusivity(unchecked) var initEpoch: Int?
     /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
-    var pendingWill: EventRef?
-    var lastDidDisappear: EventRef?
+    @exclusivity(unchecked) var pendingWill: EventRef?
+    @exclusivity(unchecked) var lastDidDisappear: EventRef?
 }
 
 /// An `EventRef` without its time in 8 bytes (0: none): its line above the low byte, its kind's

@@ -10,14 +10,14 @@ final class Instrumentation {
     /// One class: what it logs, shared by every session's `SessionTimeline.ClassState` of the class
     /// (recording an event, or asking what its class logs, costs no lookup by name).
     final class ClassEntry {
-        fileprivate(set) var kinds: EventKinds = []
+        @exclusivity(unchecked) fileprivate(set) var kinds: EventKinds = []
         /// The dialect of the class's first event (whose family `instruments` consults).
         let dialect: Dialect
         /// How many instances of the class the input has had: `TimelineContext.makeInstance`
         /// numbers them here (`Type#3`), which saves it a lookup by name.
-        var instancesMade = 0
+        @exclusivity(unchecked) var instancesMade = 0
         /// The `lifetimes` limits that count its instances, found at its first instance (`lifetimeLimits(of:)`).
-        var lifetimeLimits: [Int]?
+        @exclusivity(unchecked) var lifetimeLimits: [Int]?
         /// The class's name (its instances read theirs here: one String per class, not per instance).
         let name: String
         /// The input's dates, by which its instances keep their times in 8 bytes.
@@ -45,8 +45,8 @@ final class Instrumentation {
     }
     /// The input's dates (`PackedTime`), shared by its classes.
     let times = PackedTime.Table()
-    private var entries: [String: ClassEntry] = [:]
-    private var kindsByDialect: [Dialect: EventKinds] = [:]
+    @exclusivity(unchecked) private var entries: [String: ClassEntry] = [:]
+    @exclusivity(unchecked) private var kindsByDialect: [Dialect: EventKinds] = [:]
 
     /// The class's entry, made at its first event.
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
@@ -75,9 +75,9 @@ final class Instrumentation {
 
     /// Live mode: the classes that logged a kind for the first time since `takeChanges`, and
     /// whether a dialect did (which can satisfy a requirement of any class of it).
-    var tracksChanges = false
-    private var changedClasses: [String] = []
-    private var dialectGained = false
+    @exclusivity(unchecked) var tracksChanges = false
+    @exclusivity(unchecked) private var changedClasses: [String] = []
+    @exclusivity(unchecked) private var dialectGained = false
 
     func takeChanges() -> (classes: [String], dialect: Bool) {
         defer { changedClasses = []; dialectGained = false }

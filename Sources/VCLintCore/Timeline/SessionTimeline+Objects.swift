@@ -20,9 +20,9 @@ public enum OwnerReason: UInt8, Sendable {
 /// A controller's or view's objects (`Instance.objects`).
 final class ObjectLink {
     /// The controller's objects (dead ones are dropped lazily).
-    var owned: [Instance] = []
+    @exclusivity(unchecked) var owned: [Instance] = []
     /// `owned`'s length at which dead entries are dropped.
-    var pruneAt = 16
+    @exclusivity(unchecked) var pruneAt = 16
 }
 
 /// Names (docs/lifecycle.md#owners): which may be an object's, and their stems.

@@ -16,14 +16,14 @@ final class SessionTimeline {
     /// What the session knows per class, found once per event (`classState`).
     final class ClassState {
         /// The class's live instances, oldest first.
-        var live: [Instance] = []
+        @exclusivity(unchecked) var live: [Instance] = []
         /// The instance of the class deallocated last.
-        var lastDead: Instance?
+        @exclusivity(unchecked) var lastDead: Instance?
         /// Whether the class ever had an instance without an address: only its new addresses may
         /// bind one (skips a scan of every live instance of the class per new address).
-        var hasUnbound = false
+        @exclusivity(unchecked) var hasUnbound = false
         /// `live`'s length at which out-of-reach removed instances are evicted (`evictUnreachable`).
-        var evictAt: Int
+        @exclusivity(unchecked) var evictAt: Int
         /// What the class logs, and how many instances it had (shared with the other sessions).
         let entry: Instrumentation.ClassEntry
         init(entry: Instrumentation.ClassEntry, evictAt: Int) {
@@ -31,50 +31,50 @@ final class SessionTimeline {
             self.evictAt = evictAt
         }
     }
-    var classes: [String: ClassState] = [:]
+    @exclusivity(unchecked) var classes: [String: ClassState] = [:]
     /// Recently used classes by name length (a String compare costs less than a hash).
-    var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
+    @exclusivity(unchecked) var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
     let byAddress = AddressTable()
     /// Live mode: removed controllers by when their leak falls due (`reportExpiredLeaks`).
-    var leakClock = LeakClock()
-    var transition: Transition?
-    var transitionSerial = 0
-    var memoryWarnings = 0
+    @exclusivity(unchecked) var leakClock = LeakClock()
+    @exclusivity(unchecked) var transition: Transition?
+    @exclusivity(unchecked) var transitionSerial = 0
+    @exclusivity(unchecked) var memoryWarnings = 0
     /// How many live instances are appearing or appeared (`setAppearance`).
-    var visibleCount = 0
+    @exclusivity(unchecked) var visibleCount = 0
     /// The session's first memory warning and its controller, and the classes that got one (the
     /// first `warnedClassLimit` of them: the finding names a few, and memory stays bounded).
-    var firstWarning: (ref: EventRef, who: ControllerRef)?
-    var warnedClasses: [String] = []
-    var warnedClassCount = 0
+    @exclusivity(unchecked) var firstWarning: (ref: EventRef, who: ControllerRef)?
+    @exclusivity(unchecked) var warnedClasses: [String] = []
+    @exclusivity(unchecked) var warnedClassCount = 0
     static let warnedClassLimit = 8
-    var deallocDialects: Set<Dialect> = []
+    @exclusivity(unchecked) var deallocDialects: Set<Dialect> = []
     /// The dialect of the latest dealloc (inserted already): skips hashing it again.
-    var lastDeallocDialect: Dialect?
-    private(set) var lastTime: LogTime?
-    private(set) var eventCount = 0
-    var lastEventLine = 0
-    var hasTimes = false
-    var lastInitInstance: Instance?
+    @exclusivity(unchecked) var lastDeallocDialect: Dialect?
+    @exclusivity(unchecked) private(set) var lastTime: LogTime?
+    @exclusivity(unchecked) private(set) var eventCount = 0
+    @exclusivity(unchecked) var lastEventLine = 0
+    @exclusivity(unchecked) var hasTimes = false
+    @exclusivity(unchecked) var lastInitInstance: Instance?
     /// Owners and the objects looking for one (docs/lifecycle.md#owners).
-    var objects = SessionObjects()
+    @exclusivity(unchecked) var objects = SessionObjects()
     /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
-    var lifetimeCounts = LifetimeCounts()
+    @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
     let debug = TimelineDebug.enabled
 
     /// Numbers `coverPath`'s searches (`Instance.coverMark`).
-    var coverSearches = 0
-    var deadAddresses: [UInt64] = []
-    var deadAddressHead = 0
+    @exclusivity(unchecked) var coverSearches = 0
+    @exclusivity(unchecked) var deadAddresses: [UInt64] = []
+    @exclusivity(unchecked) var deadAddressHead = 0
     /// The leaks of removed controllers that no event can reach any more, already among the
     /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
     /// index and its controller's dialect family (whether its dealloc is instrumented).
-    var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
+    @exclusivity(unchecked) var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
     /// The removed controllers with an address that were dropped, by address (`EvictedController`).
-    var evicted = EvictedTable()
+    @exclusivity(unchecked) var evicted = EvictedTable()
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial

@@ -1,13 +1,13 @@
 /// What all sessions of one input share: instance numbering, instrumentation, observations.
 final class TimelineContext {
     let instrumentation = Instrumentation()
-    var observations = ObservationList()
+    @exclusivity(unchecked) var observations = ObservationList()
     /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
-    var recorder: TimelineRecorder?
-    private(set) var instanceCount = 0
+    @exclusivity(unchecked) var recorder: TimelineRecorder?
+    @exclusivity(unchecked) private(set) var instanceCount = 0
     /// The last serial given: one per instance made, and one per evicted controller brought back
     /// (`SessionTimeline.bringBack`), which is not a new controller.
-    private(set) var lastSerial = 0
+    @exclusivity(unchecked) private(set) var lastSerial = 0
 
     /// `entry`: the class's, which counts its instances (their generation).
     func makeInstance(className: String, address: UInt64?, dialect: Dialect, line: Int, of entry: Instrumentation.ClassEntry) -> Instance {
@@ -28,10 +28,10 @@ final class TimelineContext {
 public final class TimelineBuilder {
     let options: TimelineOptions
     let context = TimelineContext()
-    private var current: [String: SessionTimeline] = [:]
+    @exclusivity(unchecked) private var current: [String: SessionTimeline] = [:]
     /// Finished sessions are released; only how many had events is kept.
-    private var finishedWithEvents = 0
-    private var sessionSerial = 0
+    @exclusivity(unchecked) private var finishedWithEvents = 0
+    @exclusivity(unchecked) private var sessionSerial = 0
 
     private let ignore: ClassMatcher
     private let persistent: ClassMatcher
@@ -53,7 +53,7 @@ public final class TimelineBuilder {
         return s
     }
     /// The session of the latest event; cleared whenever `current` changes.
-    private var lastSession: SessionTimeline?
+    @exclusivity(unchecked) private var lastSession: SessionTimeline?
 
     private func lookUpSession(process: String, pid: Int?) -> SessionTimeline {
         if let s = current[process] {
@@ -146,7 +146,7 @@ public final class TimelineBuilder {
         defer { drained = context.observations.count }
         return drained..<context.observations.count
     }
-    private var drained = 0
+    @exclusivity(unchecked) private var drained = 0
 
     /// An observation by index (`takeNewObservations`), and whether it is reported (`admits`).
     func observation(_ i: Int) -> (Observation, admitted: Bool?) {
@@ -158,9 +158,9 @@ public final class TimelineBuilder {
 /// Class-name patterns with a per-class cache (a capture names few classes, many times).
 final class ClassMatcher {
     private let matchers: [PCRE2Matcher]
-    private var cache: [String: Bool] = [:]
+    @exclusivity(unchecked) private var cache: [String: Bool] = [:]
     /// Class names on which a pattern hit PCRE2's limits (each counted once, the verdict is cached).
-    private(set) var limitHits = 0
+    @exclusivity(unchecked) private(set) var limitHits = 0
 
     init(_ patterns: [PCRE2Pattern]) { matchers = patterns.map { $0.makeMatcher() } }
 

@@ -485,21 +485,21 @@ final class TimelineRecorder {
     final class InstanceLog {
         let instance: Instance
         /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
-        var callbacks: [UInt64] = []
-        var intervals: [UInt64] = []
-        var openState: LaneState?
-        var openStart = -1
-        var beenOnScreen = false
+        @exclusivity(unchecked) var callbacks: [UInt64] = []
+        @exclusivity(unchecked) var intervals: [UInt64] = []
+        @exclusivity(unchecked) var openState: LaneState?
+        @exclusivity(unchecked) var openStart = -1
+        @exclusivity(unchecked) var beenOnScreen = false
         /// A stamp, -1: none.
-        var dealloc = -1
-        var lastPresentMarker = 0
-        var lastDismissMarker = 0
-        var lastToParent = 0
-        var lastFromParent = 0
+        @exclusivity(unchecked) var dealloc = -1
+        @exclusivity(unchecked) var lastPresentMarker = 0
+        @exclusivity(unchecked) var lastDismissMarker = 0
+        @exclusivity(unchecked) var lastToParent = 0
+        @exclusivity(unchecked) var lastFromParent = 0
         /// Which kinds of callback it has recorded (without lanes: one of each), a bit per kind.
-        var kinds: UInt64 = 0
+        @exclusivity(unchecked) var kinds: UInt64 = 0
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
-        var viewShown: Bool?
+        @exclusivity(unchecked) var viewShown: Bool?
 
         init(_ instance: Instance) { self.instance = instance }
     }
@@ -508,16 +508,16 @@ final class TimelineRecorder {
         let serial: Int
         let process: String
         let pid: Int?
-        var instances: [InstanceLog] = []
-        var transitions: [RecordedTransition] = []
-        var warnings: [CompactTimeline.Warning] = []
-        var first: TimelineStamp?
-        var last: TimelineStamp?
-        var endTime: LogTime?
-        var events = 0
-        var hasTimes = false
+        @exclusivity(unchecked) var instances: [InstanceLog] = []
+        @exclusivity(unchecked) var transitions: [RecordedTransition] = []
+        @exclusivity(unchecked) var warnings: [CompactTimeline.Warning] = []
+        @exclusivity(unchecked) var first: TimelineStamp?
+        @exclusivity(unchecked) var last: TimelineStamp?
+        @exclusivity(unchecked) var endTime: LogTime?
+        @exclusivity(unchecked) var events = 0
+        @exclusivity(unchecked) var hasTimes = false
         /// The latest present marker of any controller: a sheet's presenter logs it but gets no callbacks.
-        var lastPresentMarker = 0
+        @exclusivity(unchecked) var lastPresentMarker = 0
 
         init(serial: Int, process: String, pid: Int?) {
             self.serial = serial
@@ -532,34 +532,34 @@ final class TimelineRecorder {
     /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
     /// callback and one of each other kind, and no interval, transition or warning is kept.
     let lanes: Bool
-    private var order = 0
-    private var current = TimelineStamp(line: 0, order: 0, time: nil)
+    @exclusivity(unchecked) private var order = 0
+    @exclusivity(unchecked) private var current = TimelineStamp(line: 0, order: 0, time: nil)
     /// The stamp of `current` in `stamps`, -1: not kept yet.
-    private var currentKept = -1
+    @exclusivity(unchecked) private var currentKept = -1
     /// What the latest callback said of the parent (willMove/didMove), for `applied`.
-    private var latestToParent: Bool?
+    @exclusivity(unchecked) private var latestToParent: Bool?
     /// The open sessions and their instances.
-    private var sessionBySerial: [Int: SessionLog] = [:]
-    private var instances: [Int: InstanceLog] = [:]
+    @exclusivity(unchecked) private var sessionBySerial: [Int: SessionLog] = [:]
+    @exclusivity(unchecked) private var instances: [Int: InstanceLog] = [:]
 
     // The flat lists (`CompactTimeline`).
-    private var stamps: StampTable
+    @exclusivity(unchecked) private var stamps: StampTable
     /// The input's dates (`Instrumentation.times`), by which times are packed while it is read.
     private let dates: PackedTime.Table
     /// The sessions moved into the flat lists, in the order they ended.
-    private var done: [CompactTimeline.Session] = []
-    private var lanesDone: [CompactTimeline.Lane] = []
+    @exclusivity(unchecked) private var done: [CompactTimeline.Session] = []
+    @exclusivity(unchecked) private var lanesDone: [CompactTimeline.Lane] = []
     /// Per lane: its class's entry (its kind is decided by the whole input) and whether the
     /// session judged its dealloc.
-    private var laneEntries: [Instrumentation.ClassEntry] = []
-    private var laneJudgedInSession: [Bool] = []
-    private var callbacks: [UInt64] = []
-    private var intervals: [UInt64] = []
-    private var members: [UInt64] = []
-    private var transitionsDone: [CompactTimeline.Transition] = []
-    private var warningsDone: [CompactTimeline.Warning] = []
-    private var laneExtras: [Int: CompactTimeline.LaneExtra] = [:]
-    private var endTimes: [Int: LogTime] = [:]
+    @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry] = []
+    @exclusivity(unchecked) private var laneJudgedInSession: [Bool] = []
+    @exclusivity(unchecked) private var callbacks: [UInt64] = []
+    @exclusivity(unchecked) private var intervals: [UInt64] = []
+    @exclusivity(unchecked) private var members: [UInt64] = []
+    @exclusivity(unchecked) private var transitionsDone: [CompactTimeline.Transition] = []
+    @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
+    @exclusivity(unchecked) private var laneExtras: [Int: CompactTimeline.LaneExtra] = [:]
+    @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
 
     /// `dates`: the input's (`Instrumentation.times`).
     init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {

@@ -23,25 +23,25 @@ final class Transition {
         var pending: Bool { !done && !failed }
     }
 
-    private(set) var serial: Int
+    @exclusivity(unchecked) private(set) var serial: Int
     /// At most one entry per instance (`SessionTimeline.begin` replaces an instance's old entry).
-    var members: [Member] = []
+    @exclusivity(unchecked) var members: [Member] = []
     /// Navigation and modal transitions announce the disappearance first; a tab switch or a page
     /// scroll announces the new controller first (UITabBarController: new viewWillAppear, then the
     /// current viewWillDisappear). Only the former stack controllers on top of each other.
-    var firstDirection: Direction?
+    @exclusivity(unchecked) var firstDirection: Direction?
     /// A member completed in the direction it started: the transition happened, no cancel is possible.
-    var committed = false
-    var cancelled = false
-    var settled = false
-    var lastTime: LogTime?
+    @exclusivity(unchecked) var committed = false
+    @exclusivity(unchecked) var cancelled = false
+    @exclusivity(unchecked) var settled = false
+    @exclusivity(unchecked) var lastTime: LogTime?
     /// The line of its latest callback.
-    var lastLine = 0
+    @exclusivity(unchecked) var lastLine = 0
     /// The session's event count at its latest callback (its age, in a log without time).
-    var lastEvent = 0
+    @exclusivity(unchecked) var lastEvent = 0
     /// The completion marker that proves it over (`X present end`, `X dismiss end`): UIKit runs
     /// completions after the transition, so a member still pending then never completed.
-    var endedBy: EventRef?
+    @exclusivity(unchecked) var endedBy: EventRef?
 
     init(serial: Int) { self.serial = serial }
 
