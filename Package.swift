@@ -35,8 +35,11 @@ let package = Package(
         .target(name: "CVectorScan"),
         .target(
             name: "VCLintCore",
-            dependencies: ["CPCRE2", "CZlib", "CVectorScan", .product(name: "Yams", package: "Yams")]
+            dependencies: ["CPCRE2", "CZlib", "CVectorScan", .product(name: "Yams", package: "Yams")],
+            plugins: ["VersionPlugin"]
         ),
+        // `git describe` of the checkout, baked in at build time (VCLintVersion).
+        .plugin(name: "VersionPlugin", capability: .buildTool()),
         .executableTarget(
             name: "vclint",
             dependencies: [

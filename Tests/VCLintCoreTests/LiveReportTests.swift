@@ -76,7 +76,7 @@ import Testing
     @Test func theEndLineWithoutAConfiguration() throws {
         let out = ReportWriter()
         try JSONReporter().end(LintResult(files: []), to: out)
-        #expect(out.text == #"{"version":1,"tool":{"name":"vclint","version":"0.1.0"},"inputs":[],"summary":{"error":0,"warning":0,"info":0,"files":0}}"# + "\n")
+        #expect(out.text == #"{"version":1,"tool":{"name":"vclint","version":"\#(VCLintVersion.version)"},"inputs":[],"summary":{"error":0,"warning":0,"info":0,"files":0}}"# + "\n")
     }
 }
 

@@ -60,7 +60,7 @@ func manyFindingsCapture(_ n: Int) -> String {
     @Test func aStreamedJSONDocumentIsTheSerializedOne() throws {
         let doc: JSONValue = .object([
             ("version", .int(1)),
-            ("tool", .object([("name", .string("vclint")), ("version", .string("0.1.0"))])),
+            ("tool", .object([("name", .string("vclint")), ("version", .string(VCLintVersion.version))])),
             ("empty", .array([])),
             ("items", .array([
                 .object([("a", .int(1)), ("b", .array([.int(1), .int(2)])), ("c", .object([]))]),

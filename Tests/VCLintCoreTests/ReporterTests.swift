@@ -47,7 +47,7 @@ import Testing
     @Test(arguments: cases)
     func reportMatchesGolden(_ c: Case) throws {
         let reporter = try #require(ReporterRegistry.reporter(named: c.reporter))
-        let report = reporter.report(try Self.result(c.set))
+        let report = releaseVersion(reporter.report(try Self.result(c.set)))
         let url = Self.golden(c)
         if ProcessInfo.processInfo.environment["VCLINT_UPDATE_GOLDENS"] == "1" {
             try Data(report.utf8).write(to: url, options: .atomic)

@@ -38,6 +38,7 @@ func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> 
     }
 
     static func check(_ output: String, _ url: URL) throws {
+        let output = releaseVersion(output)
         if ProcessInfo.processInfo.environment["VCLINT_UPDATE_GOLDENS"] == "1" {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try output.write(to: url, atomically: true, encoding: .utf8)

@@ -1,9 +1,3 @@
-/// The product's name and version, as reports print them.
-public enum VCLintVersion {
-    public static let name = "vclint"
-    public static let version = "0.1.0"
-}
-
 /// Findings → text, the last stage of a run. A reporter never re-reads a log.
 ///
 /// A report is written as it is produced, finding by finding: its header, each finding's piece,

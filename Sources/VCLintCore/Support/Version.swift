@@ -1,0 +1,36 @@
+/// The product's name and version, as `--version`, the reports and the leak reports print them.
+///
+/// vclint follows semantic versioning (docs/output.md#stability-and-versions). A release bumps
+/// `release` here, gives CHANGELOG.md its section and is tagged `vX.Y.Z`; the build then says
+/// exactly `release`. Any other build says which commit it is as semver build metadata:
+/// `1.0.0+g1a2b3c4` off the tag, `1.0.0+g1a2b3c4.dirty` with uncommitted changes (from
+/// `gitDescription`, which the VersionPlugin writes at build time from `git describe`).
+public enum VCLintVersion {
+    public static let name = "vclint"
+    /// The release this source is, or is on the way to.
+    public static let release = "1.0.0"
+    /// The version of this build.
+    public static let version = describe(release: release, git: gitDescription)
+
+    /// The version for `git describe --tags --long --always --dirty` output `git` (empty when git was
+    /// not asked or said nothing): `release` on the clean tag `v` + `release`, else `release` with the
+    /// commit (and `.dirty`) as build metadata.
+    static func describe(release: String, git: String) -> String {
+        var text = Substring(git)
+        let dirty = text.hasSuffix("-dirty")
+        if dirty { text = text.dropLast("-dirty".count) }
+        // `TAG-N-gHASH` (a tag is reachable) or `HASH` alone (--always).
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let hash: Substring
+        if parts.count >= 3, parts[parts.count - 1].hasPrefix("g"), parts[parts.count - 2].allSatisfy(\.isNumber) {
+            hash = parts[parts.count - 1].dropFirst()
+            let tag = parts.dropLast(2).joined(separator: "-")
+            if tag == "v" + release, parts[parts.count - 2] == "0", !dirty { return release }
+        } else {
+            hash = text
+        }
+        guard !hash.isEmpty, hash.allSatisfy(\.isHexDigit) else { return release }
+        return "\(release)+g\(hash)" + (dirty ? ".dirty" : "")
+    }
+
+}
