@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "VCLintCore", targets: ["VCLintCore"]),
         // The navigation simulator, for the tests, vclint-loggen and the benchmarks; not shipped in vclint.
         .library(name: "VCLintSimulation", targets: ["VCLintSimulation"]),
+        // `swift package vclint lint capture.ndjson`: vclint at the version a package pins.
+        .plugin(name: "VCLintCommand", targets: ["VCLintCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,6 +39,10 @@ let package = Package(
             name: "VCLintCore",
             dependencies: ["CPCRE2", "CZlib", "CVectorScan", .product(name: "Yams", package: "Yams")],
             plugins: ["VersionPlugin"]
+        ),
+        .plugin(
+            name: "VCLintCommand",
+            capability: .command(intent: .custom(verb: "vclint", description: "Run vclint (lint, explain, timeline, leaks, …) at the version the package pins"))
         ),
         // `git describe` of the checkout, baked in at build time (VCLintVersion).
         .plugin(name: "VersionPlugin", capability: .buildTool()),
