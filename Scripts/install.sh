@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Builds a self-contained release binary of vclint and installs it as PREFIX/bin/vclint.
+# Builds a self-contained release binary of vclint and installs it as PREFIX/bin/vclint, with its man
+# page (PREFIX/share/man/man1/vclint.1) and bash, zsh and fish completions
+# (PREFIX/share/bash-completion/completions/vclint, PREFIX/share/zsh/site-functions/_vclint,
+# PREFIX/share/fish/vendor_completions.d/vclint.fish), all generated from the argument parser.
 #
 #   Scripts/install.sh [--prefix DIR]     (default: $PREFIX, else /usr/local)
 #   make install PREFIX=DIR               (the same)
@@ -18,7 +21,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --prefix) [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }; prefix=$2; shift 2 ;;
         --prefix=*) prefix=${1#--prefix=}; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (expected --prefix DIR)" >&2; exit 2 ;;
     esac
 done
@@ -73,7 +76,29 @@ cp "$binary" "$prefix/bin/.vclint.tmp.$$"
 if [[ "$(uname -s)" == Linux ]] && command -v strip >/dev/null; then strip "$prefix/bin/.vclint.tmp.$$"; fi
 chmod 0755 "$prefix/bin/.vclint.tmp.$$"
 mv -f "$prefix/bin/.vclint.tmp.$$" "$prefix/bin/vclint"
-echo "install.sh: installed $prefix/bin/vclint ($("$prefix/bin/vclint" --version), $(($(wc -c < "$prefix/bin/vclint") / 1048576)) MiB)"
+
+# The man page, from the argument parser's description of every command: swift-argument-parser's
+# generate-manual tool (what its `swift package generate-manual` plugin runs), over the binary just
+# built. The completion scripts come from the binary itself.
+swift build -c release --product generate-manual >/dev/null
+manual_dir=$(mktemp -d)
+trap 'rm -rf "$manual_dir"' EXIT
+"$(swift build -c release --product generate-manual --show-bin-path)/generate-manual" "$binary" \
+    --output-directory "$manual_dir" --section 1 --authors "the vclint authors" >/dev/null
+[[ -s "$manual_dir/vclint.1" ]] || { echo "install.sh: generate-manual wrote no vclint.1" >&2; exit 2; }
+install_file() {  # SOURCE DESTINATION: replaced atomically, mode 0644
+    mkdir -p "$(dirname "$2")"
+    cp "$1" "$2.tmp.$$" && chmod 0644 "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
+}
+install_file "$manual_dir/vclint.1" "$prefix/share/man/man1/vclint.1"
+"$binary" --generate-completion-script bash > "$manual_dir/vclint.bash"
+"$binary" --generate-completion-script zsh > "$manual_dir/_vclint"
+"$binary" --generate-completion-script fish > "$manual_dir/vclint.fish"
+install_file "$manual_dir/vclint.bash" "$prefix/share/bash-completion/completions/vclint"
+install_file "$manual_dir/_vclint" "$prefix/share/zsh/site-functions/_vclint"
+install_file "$manual_dir/vclint.fish" "$prefix/share/fish/vendor_completions.d/vclint.fish"
+
+echo "install.sh: installed $prefix/bin/vclint ($("$prefix/bin/vclint" --version), $(($(wc -c < "$prefix/bin/vclint") / 1048576)) MiB), its man page and bash, zsh and fish completions under $prefix/share"
 case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *) echo "install.sh: $prefix/bin is not on PATH; add it: export PATH=\"$prefix/bin:\$PATH\"" ;;

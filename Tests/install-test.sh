@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's install, tested as a new user's machine would see it: `make install PREFIX=…` builds
-# the release binary and installs it; the installed binary must need no Swift runtime, PCRE2 or zlib
+# the release binary and installs it with its man page and completions; the installed binary must need no Swift runtime, PCRE2 or zlib
 # shared library (ldd), and must lint, inflate gzip and run a custom dialect's PCRE2 pattern from a
 # clean environment: `env -i`, and (as root) a chroot that holds nothing but the binary, the C/C++
 # runtime libraries ldd lists and the test captures.
@@ -19,6 +19,26 @@ bin=$prefix/bin/vclint
 echo "install-test: make install took ${elapsed} s; $(wc -c < "$bin") bytes"
 
 fail() { echo "install-test: FAIL: $*" >&2; exit 1; }
+release=$(sed -nE 's/.*static let release = "([^"]+)".*/\1/p' Sources/VCLintCore/Support/Version.swift)
+
+# The man page and the completions, generated from the argument parser, where man and the shells look.
+for f in share/man/man1/vclint.1 share/bash-completion/completions/vclint share/zsh/site-functions/_vclint \
+         share/fish/vendor_completions.d/vclint.fish; do
+    [[ -s "$prefix/$f" ]] || fail "make install did not install $f"
+done
+grep -q '^\.Dt VCLINT 1' "$prefix/share/man/man1/vclint.1" || fail "vclint.1 is not an mdoc page of section 1"
+for sub in lint timeline leaks merge explain; do
+    grep -q "$sub" "$prefix/share/man/man1/vclint.1" || fail "the man page does not describe vclint $sub"
+done
+if command -v man >/dev/null; then
+    MANPATH="$prefix/share/man" man -P cat vclint 2>/dev/null | grep -q -- "--reporter" || fail "man vclint does not render --reporter"
+fi
+if command -v bash >/dev/null; then
+    bash -c "source '$prefix/share/bash-completion/completions/vclint' && complete -p vclint" >/dev/null || fail "the bash completion does not register vclint"
+fi
+grep -q '#compdef vclint' "$prefix/share/zsh/site-functions/_vclint" || fail "the zsh completion has no #compdef"
+grep -Eq "complete -c '?vclint'? " "$prefix/share/fish/vendor_completions.d/vclint.fish" || fail "the fish completion completes no vclint"
+echo "install-test: ok: man page and bash, zsh and fish completions"
 
 # Only the C and C++ runtimes may be shared libraries.
 libs=$(ldd "$bin" | awk '{print $1}')
@@ -64,7 +84,8 @@ run_suite() {  # how to run the binary (a command prefix), the data directory as
     local -a run=("${@:1:$#-1}")
     local d=${!#}
     check "--version" 0 "${run[@]}" --version
-    [[ "$out" == 0.* ]] || fail "--version printed '$out'"
+    # The release, and the commit off its tag (1.0.0+g1a2b3c4).
+    [[ "$out" == "$release" || "$out" == "$release+g"* ]] || fail "--version printed '$out', not $release"
     check "a clean capture" 0 "${run[@]}" lint "$d/clean.log"
     [[ "$out" == *"0 errors, 0 warnings in 1 file"* ]] || fail "clean capture: $out"
     check "a leak" 1 "${run[@]}" lint "$d/leak.log"
