@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the built-in candidate literals (`LogScanner.candidatePatterns`) sixteen positions at a
+/// Finds the built-in candidate literals (`CandidateSearch.patterns`) sixteen positions at a
 /// time with the Teddy technique (Hyperscan's multi-literal matcher, which ripgrep also uses): each
 /// literal has a three-byte fingerprint, each fingerprint belongs to one of eight buckets, and two
 /// nibble lookups (`pshufb`) per fingerprint byte tell which buckets may match at each position.
@@ -23,7 +23,7 @@ struct CandidateLiterals {
         let wordStart: Bool
     }
 
-    /// Exactly the literals of `LogScanner.candidatePatterns` (a test checks they agree), with the
+    /// Exactly the literals of `CandidateSearch.patterns` (a test checks they agree), with the
     /// fingerprint's offset and bucket.
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
         ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
@@ -113,6 +113,66 @@ struct CandidateLiterals {
         guard start >= 0, start + n <= end else { return false }
         if literal.wordStart, start > 0, ByteCursor.isWord(buffer[start - 1]) { return false }
         return literal.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, buffer + start, n) == 0 }
+    }
+}
+
+/// The candidate search of the vector path over one window of 32-byte blocks (at most `blocks`: 64 KiB
+/// of input, whose masks stay in L1): the bulk pass marks each block's newlines and fingerprint
+/// hits, the hits are verified, and both become lists of positions in the window, so that the
+/// scanner walks the lines by their ends (no branch per block, none that depends on how many lines
+/// a block holds).
+struct VectorWindow {
+    static var blocks: Int { 2048 }
+    private let literals = CandidateLiterals.shared
+    private let newlineMasks: UnsafeMutablePointer<UInt32> = .allocate(capacity: Self.blocks + 1)
+    private let hitMasks: UnsafeMutablePointer<UInt32> = .allocate(capacity: Self.blocks + 1)
+    /// The window's line ends and verified literals, as positions in the window (`mark`).
+    let lineEnds: UnsafeMutablePointer<Int32> = .allocate(capacity: 32 * Self.blocks + 2)
+    let literalHits: UnsafeMutablePointer<Int32> = .allocate(capacity: 32 * Self.blocks)
+    /// The window's 64-byte pairs that have fingerprint hits.
+    private let hitPairs: UnsafeMutablePointer<Int32> = .allocate(capacity: Self.blocks / 2 + 1)
+
+    func deallocate() {
+        newlineMasks.deallocate()
+        hitMasks.deallocate()
+        lineEnds.deallocate()
+        literalHits.deallocate()
+        hitPairs.deallocate()
+    }
+
+    /// Marks the `blocks` blocks of `buffer[window..<end]` (the last may run past `end`): how many
+    /// line ends it holds (in `lineEnds`) and how many literals (in `literalHits`).
+    @inline(__always)
+    func mark(_ buffer: UnsafePointer<UInt8>, window: Int, end: Int, blocks: Int) -> (lines: Int, hits: Int) {
+        literals.masks(buffer + window, blocks: blocks, newlines: newlineMasks, hits: hitMasks)
+        if end - window < 32 * blocks {
+            // The last block runs past the data: drop what its tail marked.
+            let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - window - 32 * (blocks - 1))) &- 1)
+            newlineMasks[blocks - 1] &= valid
+            hitMasks[blocks - 1] &= valid
+        }
+        if blocks & 1 != 0 { newlineMasks[blocks] = 0; hitMasks[blocks] = 0 }
+        // The masks read as 64-bit pairs: the line ends, and the pairs that have fingerprint hits.
+        var withHits = 0
+        let lines = vclint_line_ends(UnsafeRawPointer(newlineMasks).assumingMemoryBound(to: UInt64.self),
+                                     UnsafeRawPointer(hitMasks).assumingMemoryBound(to: UInt64.self),
+                                     (blocks + 1) / 2, lineEnds, hitPairs, &withHits)
+        // The fingerprint hits that are literals (they are rare).
+        var hits = 0
+        let pairMasks = UnsafeRawPointer(hitMasks)
+        for k in 0..<withHits {
+            let b = Int(hitPairs[k])
+            var h = pairMasks.load(fromByteOffset: 8 &* b, as: UInt64.self)
+            while h != 0 {
+                let at = 64 &* b &+ h.trailingZeroBitCount
+                if literals.verify(buffer, at: window + at, end: end) {
+                    literalHits[hits] = Int32(truncatingIfNeeded: at)
+                    hits &+= 1
+                }
+                h &= h &- 1
+            }
+        }
+        return (lines, hits)
     }
 }
 

@@ -105,4 +105,67 @@ struct EnvelopeTemplate {
         vclint_shape_run(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
     }
 }
+
+/// The templates of the latest envelopes, most recent first (a capture mixes few envelopes): the
+/// most recent one (`latest`) is read in place, too large to copy per line.
+struct RecentTemplates {
+    static var capacity: Int { 4 }
+    private let storage: UnsafeMutablePointer<EnvelopeTemplate> = .allocate(capacity: Self.capacity)
+    private(set) var count = 0
+
+    func deallocate() {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// The most recent template (when `count` > 0).
+    var latest: UnsafePointer<EnvelopeTemplate> { UnsafePointer(storage) }
+
+    /// The index of the first template the line at `p` (length `n`) has, which becomes the most
+    /// recent one; nil when it has none.
+    @inline(__always)
+    mutating func find(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        for t in 0..<count where EnvelopeTemplate.matches(storage + t, p, n) {
+            if t > 0 { swap(&storage[0], &storage[t]) }
+            return t
+        }
+        return nil
+    }
+
+    /// A new most recent template; the oldest drops out.
+    mutating func add(_ template: EnvelopeTemplate) {
+        if count == Self.capacity {
+            count -= 1
+            (storage + count).deinitialize(count: 1)
+        }
+        if count > 0 { (storage + 1).moveInitialize(from: storage, count: count) }
+        storage.initialize(to: template)
+        count += 1
+    }
+}
+
+extension LogScanner {
+    /// Whether a noise line with the latest template's shape needs nothing but counting (no custom
+    /// dialect to search, the context process known, and the shape covers the line's run key).
+    @inline(__always)
+    func fastTemplate() -> Bool {
+        customFinder == nil && templates.count > 0 && contextKnown && templates.latest.pointee.keyed
+    }
+
+    /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.
+    func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
+        // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.locate(p, n) }
+        if let t = templates.find(p, n) {
+            if t > 0 { run.isTemplate = false }
+            return (templates.latest.pointee.format, 0)
+        }
+        let format = EnvelopeParser.classify(p, n)
+        if format != nil, let template = EnvelopeTemplate(p, n) {
+            templates.add(template)
+            run.isTemplate = false
+        }
+        return (format, 0)
+    }
+}
 #endif

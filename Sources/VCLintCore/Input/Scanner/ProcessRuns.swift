@@ -101,19 +101,41 @@ enum RunKey {
     }
 }
 
-/// The scanner's latest timed line (`LogScanner.sendContext`): where it starts in the buffer and how
-/// long it is, or (`position` -1) a copy of its head once the buffer moved.
-struct LatestTimedLine {
-    var active = false
-    var position = -1
-    var length = 0
-    var head: [UInt8] = []
+/// A timed line the scanner may still hand to its sink after its buffer moved on (a run's last line,
+/// the latest timed line): where it starts in the buffer and how long it is, or (`position` -1) a
+/// copy of its head once the buffer moved.
+struct KeptLine {
+    private(set) var number = 0
+    private(set) var position = -1
+    private(set) var length = 0
+    private var head: [UInt8] = []
 
+    /// The line numbered `number`, `length` bytes at `position` in the buffer.
     @inline(__always)
-    mutating func set(position: Int, length: Int) {
-        active = true
+    mutating func set(position: Int, length: Int, number: Int) {
         self.position = position
         self.length = length
+        self.number = number
+    }
+
+    /// The buffer at `bytes` is about to move: the line is copied.
+    mutating func keep(_ bytes: UnsafePointer<UInt8>) {
+        guard position >= 0 else { return }
+        head.removeAll(keepingCapacity: true)
+        RecentLines.keepHead(bytes + position, length, in: &head)
+        position = -1
+    }
+
+    /// The line (without a CR at its end while it is in the buffer at `bytes`), borrowed for
+    /// `body`; nothing when none was set (or its copy is empty).
+    func withLine(in bytes: UnsafePointer<UInt8>, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
+        if position >= 0 {
+            var n = length
+            if n > 0, bytes[position + n - 1] == 0x0D { n -= 1 }
+            body(bytes + position, n)
+        } else if !head.isEmpty {
+            head.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+        }
     }
 }
 
@@ -121,13 +143,85 @@ struct LatestTimedLine {
 /// read as a sample when a line of another key comes (the run's last line tells how far its
 /// session went, whatever noise it logged after its last event).
 struct RunTracker {
-    var key: [UInt8] = []
-    var active = false
-    /// The number of the run's latest line, and where it starts in the buffer (-1: copied to `head`).
-    var line = 0
-    var position = -1
-    var length = 0
-    var head: [UInt8] = []
+    private var key: [UInt8] = []
+    /// Whether a run began (lines of the latest template may set `last` before one does).
+    private(set) var active = false
+    /// The run's latest line.
+    var last = KeptLine()
     /// Whether `key` is the key of the scanner's latest envelope template (vector path).
     var isTemplate = false
+
+    /// Whether a timed line whose key is the `count` bytes at `k` is of this run.
+    @inline(__always)
+    func isOf(key k: UnsafePointer<UInt8>, count: Int) -> Bool {
+        active && key.count == count && key.withUnsafeBufferPointer { memcmp($0.baseAddress!, k, count) == 0 }
+    }
+
+    /// A run of the key at `k` begins (its line is set next).
+    mutating func begin(key k: UnsafePointer<UInt8>, count: Int) {
+        key.removeAll(keepingCapacity: true)
+        key.append(contentsOf: UnsafeBufferPointer(start: k, count: count))
+        active = true
+        isTemplate = false
+    }
+
+    /// The buffer at `bytes` is about to move: the run's latest line is copied.
+    mutating func keep(_ bytes: UnsafePointer<UInt8>) {
+        guard active else { return }
+        last.keep(bytes)
+    }
+}
+
+extension LogScanner {
+    /// A timed line numbered `number`, starting at `start` in the buffer (its envelope `skip` bytes
+    /// in): when its key differs from the run's, the run's last line is read first (a sample, in
+    /// line order: nothing of this line has reached the sink yet).
+    @inline(__always)
+    func timedLine(_ start: Int, _ n: Int, skip: Int, format: EnvelopeFormat, number: Int) {
+        latest.set(position: start, length: n, number: number)
+        let p = buffer.bytes + start + skip
+        guard let span = RunKey.span(p, n - skip, format: format) else { return }
+        let k = p + span.lowerBound, kn = span.count
+        if !run.isOf(key: k, count: kn) {
+            endRun()
+            run.begin(key: k, count: kn)
+        }
+        run.last.set(position: start, length: n, number: number)
+    }
+
+    /// The run's last line, read for its session's time (a new run begins).
+    func endRun() {
+        guard run.active else { return }
+        let number = run.last.number
+        run.last.withLine(in: buffer.bytes) { p, n in sample(p, n, line: number) }
+    }
+
+#if arch(x86_64)
+    /// Lines that have the latest template's shape, which covers their process and pid: the last of
+    /// them (numbered `number`) starts at `start`. (The key is compared only when the run may have
+    /// changed since the template last spoke for it.)
+    @inline(__always)
+    func templateRun(at start: Int, lineEnd: Int, number: Int) {
+        if !run.isTemplate {
+            let p = buffer.bytes + start
+            var n = lineEnd - start
+            if n > 0, p[n - 1] == 0x0D { n -= 1 }
+            timedLine(start, n, skip: 0, format: templates.latest.pointee.format, number: number)
+            run.isTemplate = true
+            return
+        }
+        run.last.set(position: start, length: lineEnd - start, number: number)
+        latest.set(position: start, length: lineEnd - start, number: number)
+    }
+#endif
+
+    /// A `print` line belongs to the run of the timed line before it, however many untimed lines
+    /// (blank, continuation, runner's, other prints) come between: when the app printed its lifecycle
+    /// and only other lines show a relaunch (a new pid), that line ends the old session before the
+    /// print is read, and it tells how far the session went. The latest timed line goes to the sink,
+    /// which reads it only if the candidate is an event (so that the report does not depend on which
+    /// lines the candidate search let through).
+    func sendContext() {
+        latest.withLine(in: buffer.bytes) { p, n in withSink { $0.context(p, n) } }
+    }
 }
