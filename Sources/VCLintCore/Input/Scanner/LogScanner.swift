@@ -30,7 +30,6 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     @exclusivity(unchecked) private var stats = ScanStats()
     /// Counts the bytes read from file descriptors (the CLI's progress line).
     @exclusivity(unchecked) var progress: ProgressCounter?
-    var patternLimitHits: Int { sink.patternLimitHits }
 
     /// The bytes read and not scanned yet.
     @exclusivity(unchecked) var buffer: LineBuffer
@@ -255,16 +254,14 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         let p = line + skip, n = length - skip
         lineNumber += 1
         let hadEnvelope = lastEnvelope != nil
+        let scanned = ScannedLine(p, count: n, number: lineNumber, format: format)
         if let format {
-            if formatCounts[format.index] == 0 {
-                let number = lineNumber
-                withSink { $0.envelope(format, line: number, p, n) }
-            }
+            if formatCounts[format.index] == 0 { withSink { $0.envelope(scanned) } }
             formatCounts[format.index] += 1
             lastEnvelope = format
             // `print` lines get the process of the enveloped lines around them: learn it from the
             // first enveloped line, event or not.
-            if format != .bare, !contextKnown { withSink { $0.learn(p, n, format: format) } }
+            if format != .bare, !contextKnown { withSink { $0.learn(scanned) } }
         } else {
             formatCounts[(lastEnvelope ?? .bare).index] += 1
         }
@@ -274,8 +271,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             // `…App[1315:14103] ` and the message on a line of its own): read it in that envelope.
             if format == nil || format == .bare, hadEnvelope, let (carrier, joined) = joinedWithCarrier(lineStart, p, n) {
                 joined.withUnsafeBufferPointer { j in
-                    let number = lineNumber
-                    withSink { $0.candidate(j.baseAddress!, j.count, line: number, format: carrier, afterEnvelope: true) }
+                    let line = ScannedLine(j.baseAddress!, count: j.count, number: scanned.number, format: carrier)
+                    withSink { $0.candidate(line, afterEnvelope: true) }
                 }
                 return
             }
@@ -283,8 +280,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             // message (the stage drops it): not worth a trip to the sink.
             if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
             if format == nil || format == .bare, hadEnvelope { sendContext() }
-            let number = lineNumber
-            withSink { $0.candidate(p, n, line: number, format: format, afterEnvelope: hadEnvelope) }
+            withSink { $0.candidate(scanned, afterEnvelope: hadEnvelope) }
         }
     }
 
@@ -322,6 +318,35 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         return (format, joined)
     }
+}
+
+/// What the scanner counted of one input's bytes and lines, whatever its sink: the sinks keep their own
+/// counts (`EventStage.events`, `patternLimitHits`), which `InputPipeline.finish` adds up with these.
+struct ScanStats {
+    var lines = 0
+    var bytes = 0
+    var formats: [EnvelopeFormat: Int] = [:]
+    /// Lines longer than the read buffer: parsed by their head.
+    var overlongLines = 0
+}
+
+/// The scanner as a reader of bytes drives it, whichever sink it feeds (`LineEndTranslator`).
+protocol ByteScanning: AnyObject {
+    /// Feeds bytes; chunk boundaries may fall anywhere.
+    func consume(_ bytes: UnsafeRawBufferPointer)
+    /// Reads a file descriptor to its end, or to `limit`.
+    func scan(fd: Int32, limit: inout ReadLimit) throws
+    /// Ends the input (the last line may lack its newline) and finishes the sink.
+    func finish() -> ScanStats
+    /// Counts the bytes read from file descriptors (the CLI's progress line).
+    var progress: ProgressCounter? { get set }
+}
+
+/// An input that could not be read to its end.
+public enum InputReadError: Error {
+    case io(Int32)
+    /// A compressed input that cannot be inflated; the text says why.
+    case compressed(String)
 }
 
 extension EnvelopeFormat {

@@ -128,13 +128,13 @@ struct KeptLine {
 
     /// The line (without a CR at its end while it is in the buffer at `bytes`), borrowed for
     /// `body`; nothing when none was set (or its copy is empty).
-    func withLine(in bytes: UnsafePointer<UInt8>, _ body: (UnsafePointer<UInt8>, Int) -> Void) {
+    func withLine(in bytes: UnsafePointer<UInt8>, _ body: (ScannedLine) -> Void) {
         if position >= 0 {
             var n = length
             if n > 0, bytes[position + n - 1] == 0x0D { n -= 1 }
-            body(bytes + position, n)
+            body(ScannedLine(bytes + position, count: n, number: number))
         } else if !head.isEmpty {
-            head.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
+            head.withUnsafeBufferPointer { body(ScannedLine($0.baseAddress!, count: $0.count, number: number)) }
         }
     }
 }
@@ -192,8 +192,7 @@ extension LogScanner {
     /// The run's last line, read for its session's time (a new run begins).
     func endRun() {
         guard run.active else { return }
-        let number = run.last.number
-        run.last.withLine(in: buffer.bytes) { p, n in sample(p, n, line: number) }
+        run.last.withLine(in: buffer.bytes) { sample($0) }
     }
 
 #if arch(x86_64)
@@ -222,6 +221,6 @@ extension LogScanner {
     /// which reads it only if the candidate is an event (so that the report does not depend on which
     /// lines the candidate search let through).
     func sendContext() {
-        latest.withLine(in: buffer.bytes) { p, n in withSink { $0.context(p, n) } }
+        latest.withLine(in: buffer.bytes) { line in withSink { $0.context(line) } }
     }
 }

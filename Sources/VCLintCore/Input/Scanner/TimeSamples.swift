@@ -75,11 +75,11 @@ struct EndingLines {
     }
 
     /// Oldest first.
-    func forEach(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+    func forEach(_ body: (ScannedLine) -> Void) {
         for k in stride(from: count - 1, through: 0, by: -1) {
             let entry = lines[(newest - k + capacity) % capacity]
             // An empty line is never kept (it has no envelope): the pointer is not nil.
-            entry.bytes.withUnsafeBufferPointer { body(entry.line, $0) }
+            entry.bytes.withUnsafeBufferPointer { body(ScannedLine($0.baseAddress!, count: $0.count, number: entry.line)) }
         }
     }
 }
@@ -91,19 +91,17 @@ extension LogScanner {
     func sampleIfDue(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) {
         let offset = buffer.base + start
         guard samples.isDue(offset) else { return }
-        sample(p, n, line: lineNumber)
+        sample(ScannedLine(p, count: n, number: lineNumber))
         samples.sampled(at: offset)
     }
 
     /// A line that tells how far in time its session went (the sink keeps the lines' time).
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
-        withSink { $0.sample(p, n, line: line) }
+    func sample(_ line: ScannedLine) {
+        withSink { $0.sample(line) }
     }
 
     /// The input's last enveloped lines, read when it ends (after its last line).
     func sendEnding() {
-        endingLines.forEach { line, bytes in
-            withSink { $0.ending(bytes.baseAddress!, bytes.count, line: line) }
-        }
+        endingLines.forEach { line in withSink { $0.ending(line) } }
     }
 }
