@@ -130,8 +130,8 @@ public final class InputPipeline {
         endOfInput()
         let scan: ScanStats, limitHits: Int
         switch scanner {
-        case .direct(let s): (scan, limitHits) = (s.finish(), s.patternLimitHits)
-        case .piped(let s): (scan, limitHits) = (s.finish(), s.patternLimitHits)
+        case .direct(let s): (scan, limitHits) = (s.finish(), s.sink.patternLimitHits)
+        case .piped(let s): (scan, limitHits) = (s.finish(), s.sink.patternLimitHits)
         }
         let summary = builder.finish()
         var stats = InputStats(path: path)

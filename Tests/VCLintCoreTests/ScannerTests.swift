@@ -217,4 +217,48 @@ import Testing
         #expect(r.findings.isEmpty, "\(r.summary)")
         #expect(Set(r.stats.formats.keys).isSuperset(of: [.nslog, .oslog, .syslog]))
     }
+
+    /// A sink implements what it needs (`LineSink`'s other calls do nothing by default): this one
+    /// takes the candidates alone, each a `ScannedLine` with its number, its envelope and its bytes
+    /// from the envelope on, the same on the vector path and the portable one, whatever the reads.
+    @Test func aSinkTakesOnlyWhatItNeeds() {
+        final class Candidates: LineSink {
+            var lines: [String] = []
+            func candidate(_ line: ScannedLine, afterEnvelope: Bool) {
+                lines.append("\(line.number) \(line.format?.rawValue ?? "-") \(afterEnvelope) \(String(decoding: line.bytes, as: UTF8.self))")
+            }
+        }
+        let text = """
+        2024-03-01 10:00:00.000 Shop[1:1] -[HomeViewController viewDidLoad]
+        2024-03-01 10:00:00.050 Shop[1:1] network up
+        2024-03-01 10:00:00.100 Shop[1:1] -[HomeViewController viewWillAppear:]\r
+        \u{2022} 2024-03-01 10:00:00.200 Shop[1:1] -[HomeViewController viewDidAppear:]
+        HomeViewController viewWillDisappear(_:)
+            a continuation that mentions dealloc
+
+        """
+        let expected = [
+            "1 nslog false 2024-03-01 10:00:00.000 Shop[1:1] -[HomeViewController viewDidLoad]",
+            "3 nslog true 2024-03-01 10:00:00.100 Shop[1:1] -[HomeViewController viewWillAppear:]",
+            "4 nslog true 2024-03-01 10:00:00.200 Shop[1:1] -[HomeViewController viewDidAppear:]",
+            "5 - true HomeViewController viewWillDisappear(_:)",
+        ]
+        let bytes = Array(text.utf8)
+        for portable in [false, true] {
+            for feed in [1, 13, bytes.count] {
+                let sink = Candidates()
+                let scanner = LogScanner(sink: sink, chunkSize: 256)
+                scanner.portable = portable
+                var i = 0
+                while i < bytes.count {
+                    let n = min(feed, bytes.count - i)
+                    bytes[i..<(i + n)].withUnsafeBytes { scanner.consume($0) }
+                    i += n
+                }
+                let stats = scanner.finish()
+                #expect(stats.lines == 6)
+                #expect(sink.lines == expected, "portable \(portable), reads of \(feed)")
+            }
+        }
+    }
 }

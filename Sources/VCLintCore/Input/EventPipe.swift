@@ -45,7 +45,8 @@ final class EventPipe: LineSink, @unchecked Sendable {
 
         func fits(_ n: Int) -> Bool { used + n <= capacity }
 
-        func append(_ kind: Kind, _ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
+        func append(_ kind: Kind, _ line: ScannedLine, afterEnvelope: Bool) {
+            let n = line.count
             if used + n > capacity {
                 // Only an empty batch is asked to take a line longer than it (up to a read buffer).
                 let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: used + n)
@@ -54,8 +55,8 @@ final class EventPipe: LineSink, @unchecked Sendable {
                 bytes = grown
                 capacity = used + n
             }
-            (bytes + used).update(from: p, count: n)
-            records.append(Record(kind: kind, format: format, afterEnvelope: afterEnvelope, line: line, offset: used, length: n))
+            (bytes + used).update(from: line.start, count: n)
+            records.append(Record(kind: kind, format: line.format, afterEnvelope: afterEnvelope, line: line.number, offset: used, length: n))
             used += n
         }
 
@@ -122,40 +123,36 @@ final class EventPipe: LineSink, @unchecked Sendable {
     @exclusivity(unchecked) private(set) var contextKnown = false
 
     @inline(__always)
-    func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
-        if format == .ndjson { contextKnown = false }
-        append(.candidate, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
+    func candidate(_ line: ScannedLine, afterEnvelope: Bool) {
+        if line.format == .ndjson { contextKnown = false }
+        append(.candidate, line, afterEnvelope: afterEnvelope)
     }
 
-    func context(_ p: UnsafePointer<UInt8>, _ n: Int) { append(.context, p, n) }
+    func context(_ line: ScannedLine) { append(.context, line) }
 
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) { append(.sample, p, n, line: line) }
+    func sample(_ line: ScannedLine) { append(.sample, line) }
 
-    func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) { append(.ending, p, n, line: line) }
+    func ending(_ line: ScannedLine) { append(.ending, line) }
 
-    func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {
-        guard let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata else { return }
-        append(.learn, p, n, format: format)
+    func learn(_ line: ScannedLine) {
+        guard let format = line.format, let info = EnvelopeParser.parse(line.start, line.count, format: format), !info.isMetadata else { return }
+        append(.learn, line)
         if EventStage.givesProcess(info) { contextKnown = true }
     }
 
-    func envelope(_ format: EnvelopeFormat, line: Int, _ p: UnsafePointer<UInt8>, _ n: Int) {
-        append(.envelope, p, n, line: line, format: format)
-    }
+    func envelope(_ line: ScannedLine) { append(.envelope, line) }
 
-    /// Lines on which a custom dialect's pattern gave up, on either side.
+    /// Lines on which a custom dialect's pattern gave up, on either side (valid after `finish`).
     var patternLimitHits: Int { lines.parser.limitHits + stage.patternLimitHits }
 
     /// One line for the stage, in input order.
     @inline(__always)
-    private func append(_ kind: Kind, _ p: UnsafePointer<UInt8>, _ n: Int, line: Int = 0, format: EnvelopeFormat? = nil, afterEnvelope: Bool = false) {
+    private func append(_ kind: Kind, _ line: ScannedLine, afterEnvelope: Bool = false) {
         // The batch is this thread's until `submit`: no reference counting on the way.
         Unmanaged.passUnretained(current)._withUnsafeGuaranteedRef { batch in
-            if batch.count >= size.records || (!batch.fits(n) && batch.count > 0) { submit() }
+            if batch.count >= size.records || (!batch.fits(line.count) && batch.count > 0) { submit() }
         }
-        Unmanaged.passUnretained(current)._withUnsafeGuaranteedRef {
-            $0.append(kind, p, n, line: line, format: format, afterEnvelope: afterEnvelope)
-        }
+        Unmanaged.passUnretained(current)._withUnsafeGuaranteedRef { $0.append(kind, line, afterEnvelope: afterEnvelope) }
     }
 
     private func submit() {
@@ -213,19 +210,19 @@ final class EventPipe: LineSink, @unchecked Sendable {
         let base = UnsafePointer(batch.bytes)
         batch.withParsed { parsed in
             for (i, r) in batch.records.enumerated() {
-                let p = base + r.offset
+                let line = ScannedLine(base + r.offset, count: r.length, number: r.line, format: r.format)
                 switch r.kind {
-                case .learn: if let format = r.format { stage.learn(p, r.length, format: format) }
+                case .learn: stage.learn(line)
                 case .candidate:
                     if parsed.isEmpty {
-                        stage.candidate(p, r.length, line: r.line, format: r.format, afterEnvelope: r.afterEnvelope)
+                        stage.candidate(line, afterEnvelope: r.afterEnvelope)
                     } else {
                         stage.apply(&parsed[i], line: r.line)
                     }
-                case .sample: stage.sample(p, r.length, line: r.line)
-                case .ending: stage.ending(p, r.length, line: r.line)
-                case .context: stage.context(p, r.length)
-                case .envelope: if let format = r.format { stage.envelope(format, line: r.line, p, r.length) }
+                case .sample: stage.sample(line)
+                case .ending: stage.ending(line)
+                case .context: stage.context(line)
+                case .envelope: stage.envelope(line)
                 }
             }
         }

@@ -27,8 +27,9 @@ final class EventStage: LineSink {
 
     var patternLimitHits: Int { parser.limitHits }
 
-    func envelope(_ format: EnvelopeFormat, line: Int, _ p: UnsafePointer<UInt8>, _ n: Int) {
-        observer?.envelope(format, line: line, UnsafeBufferPointer(start: p, count: n))
+    func envelope(_ line: ScannedLine) {
+        guard let format = line.format else { return }
+        observer?.envelope(format, line: line.number, line.bytes)
     }
 
     /// Whether a line with this envelope would give `learn` a process (the scanner's own record of
@@ -39,9 +40,10 @@ final class EventStage: LineSink {
 
     /// An enveloped line, event or not, while no context is known: `print` lines get the process of
     /// the enveloped lines around them.
-    func learn(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat) {
-        guard contextProcess == nil, let info = EnvelopeParser.parse(p, n, format: format), !info.isMetadata else { return }
-        contextProcess = lines.processName(info, p)
+    func learn(_ line: ScannedLine) {
+        guard contextProcess == nil, let format = line.format, let info = EnvelopeParser.parse(line.start, line.count, format: format),
+              !info.isMetadata else { return }
+        contextProcess = lines.processName(info, line.start)
         contextPID = info.pid
     }
 
@@ -64,9 +66,10 @@ final class EventStage: LineSink {
     /// end was not logged yet: the end is the same callback again, not a second one.
     @exclusivity(unchecked) private var started: Set<String> = []
 
-    /// A line the candidate search let through, numbered `line` (see `LineParser.parse`).
-    func candidate(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int, format: EnvelopeFormat?, afterEnvelope: Bool) {
-        var parsed = lines.parse(p, n, format: format, afterEnvelope: afterEnvelope)
+    /// A line the candidate search let through (see `LineParser.parse`).
+    func candidate(_ scanned: ScannedLine, afterEnvelope: Bool) {
+        let p = scanned.start, n = scanned.count, line = scanned.number
+        var parsed = lines.parse(p, n, format: scanned.format, afterEnvelope: afterEnvelope)
         useContext(parsed, line: line)
         if let tap, parsed.kind == .enveloped || parsed.kind == .bare {
             var e = parsed.event
@@ -188,9 +191,9 @@ final class EventStage: LineSink {
     /// The context line read last: the prints after one line do not read it again.
     @exclusivity(unchecked) private var contextRead: [UInt8] = []
 
-    func context(_ p: UnsafePointer<UInt8>, _ n: Int) {
+    func context(_ line: ScannedLine) {
         contextLine.removeAll(keepingCapacity: true)
-        contextLine.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        contextLine.append(contentsOf: line.bytes)
         contextWaiting = true
     }
 
@@ -203,7 +206,7 @@ final class EventStage: LineSink {
         contextWaiting = false
         guard parsed.kind == .bare, contextLine != contextRead else { return }
         swap(&contextRead, &contextLine)
-        contextRead.withUnsafeBufferPointer { sample($0.baseAddress!, $0.count, line: line - 1) }
+        contextRead.withUnsafeBufferPointer { sample(ScannedLine($0.baseAddress!, count: $0.count, number: line - 1)) }
     }
 
     /// The number of the latest line whose envelope reached the timeline (an event, a sample):
@@ -211,19 +214,19 @@ final class EventStage: LineSink {
     /// line is read twice, nor after a later one that started a new session.
     @exclusivity(unchecked) private var lastRead = 0
 
-    func ending(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
-        if line > lastRead { sample(p, n, line: line) }
+    func ending(_ line: ScannedLine) {
+        if line.number > lastRead { sample(line) }
     }
 
     /// A line (event or noise) that tells how far in time its session went.
-    func sample(_ p: UnsafePointer<UInt8>, _ n: Int, line: Int) {
-        let (format, skip) = EnvelopeParser.locate(p, n)
+    func sample(_ line: ScannedLine) {
+        let (format, skip) = EnvelopeParser.locate(line.start, line.count)
         guard let format, format != .bare, format != .logcat else { return }
-        let q = p + skip, k = n - skip
+        let q = line.start + skip, k = line.count - skip
         guard let info = EnvelopeParser.parse(q, k, format: format), !info.isMetadata,
               let process = lines.processName(info, q) else { return }
         let time = lines.time(q, k, info: info)
-        lastRead = max(lastRead, line)
+        lastRead = max(lastRead, line.number)
         if learner.waiting {
             learner.hold(.sample(process, info.pid, time))
             return

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds the built-in candidate literals (`LogScanner.candidatePatterns`) sixteen positions at a
+/// Finds the built-in candidate literals (`CandidateSearch.patterns`) sixteen positions at a
 /// time with the Teddy technique (Hyperscan's multi-literal matcher, which ripgrep also uses): each
 /// literal has a three-byte fingerprint, each fingerprint belongs to one of eight buckets, and two
 /// nibble lookups (`pshufb`) per fingerprint byte tell which buckets may match at each position.
@@ -23,7 +23,7 @@ struct CandidateLiterals {
         let wordStart: Bool
     }
 
-    /// Exactly the literals of `LogScanner.candidatePatterns` (a test checks they agree), with the
+    /// Exactly the literals of `CandidateSearch.patterns` (a test checks they agree), with the
     /// fingerprint's offset and bucket.
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
         ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
@@ -116,108 +116,63 @@ struct CandidateLiterals {
     }
 }
 
-/// The shape of a line's first bytes that decides its envelope (`EnvelopeParser.classifyTimestamped`):
-/// the line that taught it had format `format`; a line whose first `extent` bytes have digits where
-/// it had digits and the same bytes elsewhere (and the same byte at `zeroColumn`, where a `0` means
-/// a thread id) has the same format without being classified again. Lines of one capture share a
-/// shape, so most lines cost a few vector compares.
-struct EnvelopeTemplate {
-    static let width = Int(VCLINT_SHAPE_WIDTH)
-    let format: EnvelopeFormat
-    var extent: Int { shape.extent }
-    /// Per byte of the line's head: how far above `base` each byte may be (`limit`, an unsigned
-    /// saturating difference): 0 where the byte must be the template's (or, at the thread column, its
-    /// exact digit), 9 where any digit will do (base `0`), 0xDE where any byte but a space or a
-    /// control byte will do (base `!`), 255 past the extent. A 16-byte chunk matches when no byte goes
-    /// over its limit: two vector operations and a compare per chunk (`vclint_shape_matches`).
-    private var shape = vclint_shape()
-    /// Whether the extent covers the line's process and pid (`RunKey`) byte for byte: a line of
-    /// this shape is then of the same run of one process as the line that taught it.
-    let keyed: Bool
+/// The candidate search of the vector path over one window of 32-byte blocks (at most `blocks`: 64 KiB
+/// of input, whose masks stay in L1): the bulk pass marks each block's newlines and fingerprint
+/// hits, the hits are verified, and both become lists of positions in the window, so that the
+/// scanner walks the lines by their ends (no branch per block, none that depends on how many lines
+/// a block holds).
+struct VectorWindow {
+    static var blocks: Int { 2048 }
+    private let literals = CandidateLiterals.shared
+    private let newlineMasks: UnsafeMutablePointer<UInt32> = .allocate(capacity: Self.blocks + 1)
+    private let hitMasks: UnsafeMutablePointer<UInt32> = .allocate(capacity: Self.blocks + 1)
+    /// The window's line ends and verified literals, as positions in the window (`mark`).
+    let lineEnds: UnsafeMutablePointer<Int32> = .allocate(capacity: 32 * Self.blocks + 2)
+    let literalHits: UnsafeMutablePointer<Int32> = .allocate(capacity: 32 * Self.blocks)
+    /// The window's 64-byte pairs that have fingerprint hits.
+    private let hitPairs: UnsafeMutablePointer<Int32> = .allocate(capacity: Self.blocks / 2 + 1)
 
-    /// The template of a line, if its format is decided by a short shape (not syslog, whose day and
-    /// hour values matter).
-    init?(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        guard n > 0 else { return nil }
-        var extent = 1
-        var column = -1
-        var keyed = false
-        /// `oslog`: where the key starts; before it, from the thread column's `0x` on, the columns
-        /// that vary from line to line match any word of the same length.
-        var words = -1
-        let format: EnvelopeFormat
-        if p[0] == 0x7B {
-            // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
-            guard n > 1, p[1] == 0x22 else { return nil }
-            format = .ndjson
-            extent = 2
-        } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
-            // A process name that starts with a digit (or a time-only line whose message does) has
-            // no shape of its own: `6937-6937/com.app D/Tag:` after the same timestamp is logcat.
-            // Such lines are classified one by one.
-            if t.format != .oslog, t.column < n, ByteCursor.isDigit(p[t.column]) { return nil }
-            format = t.format
-            column = t.column
-            extent = t.column + 4
-            // The process and pid too, exactly: the scanner then knows without parsing that a line
-            // of this shape continues the run of the line before (`RunKey`). A line whose key does
-            // not fit gets no shape; nor does a line without one (garbage where the pid is, a time
-            // without a process): a shorter shape would take in the next lines of any process.
-            guard let key = RunKey.span(p, n, format: t.format), key.upperBound <= Self.width else { return nil }
-            extent = max(extent, key.upperBound)
-            keyed = true
-            if t.format == .oslog { words = key.lowerBound }
-        } else {
-            return nil
+    func deallocate() {
+        newlineMasks.deallocate()
+        hitMasks.deallocate()
+        lineEnds.deallocate()
+        literalHits.deallocate()
+        hitPairs.deallocate()
+    }
+
+    /// Marks the `blocks` blocks of `buffer[window..<end]` (the last may run past `end`): how many
+    /// line ends it holds (in `lineEnds`) and how many literals (in `literalHits`).
+    @inline(__always)
+    func mark(_ buffer: UnsafePointer<UInt8>, window: Int, end: Int, blocks: Int) -> (lines: Int, hits: Int) {
+        literals.masks(buffer + window, blocks: blocks, newlines: newlineMasks, hits: hitMasks)
+        if end - window < 32 * blocks {
+            // The last block runs past the data: drop what its tail marked.
+            let valid = UInt32(truncatingIfNeeded: (UInt64(1) << UInt64(end - window - 32 * (blocks - 1))) &- 1)
+            newlineMasks[blocks - 1] &= valid
+            hitMasks[blocks - 1] &= valid
         }
-        guard extent <= min(n, Self.width) else { return nil }
-        self.format = format
-        var base = [UInt8](repeating: 0, count: Self.width)
-        var limit = [UInt8](repeating: 0xFF, count: Self.width)
-        self.keyed = keyed
-        for i in 0..<extent {
-            if i > column + 1, i < words, p[i] != 0x20 {
-                // The thread, type and activity columns (`RunKey` reads only where their spaces are).
-                base[i] = 0x21
-                limit[i] = 0xDE
-                continue
+        if blocks & 1 != 0 { newlineMasks[blocks] = 0; hitMasks[blocks] = 0 }
+        // The masks read as 64-bit pairs: the line ends, and the pairs that have fingerprint hits.
+        var withHits = 0
+        let lines = vclint_line_ends(UnsafeRawPointer(newlineMasks).assumingMemoryBound(to: UInt64.self),
+                                     UnsafeRawPointer(hitMasks).assumingMemoryBound(to: UInt64.self),
+                                     (blocks + 1) / 2, lineEnds, hitPairs, &withHits)
+        // The fingerprint hits that are literals (they are rare).
+        var hits = 0
+        let pairMasks = UnsafeRawPointer(hitMasks)
+        for k in 0..<withHits {
+            let b = Int(hitPairs[k])
+            var h = pairMasks.load(fromByteOffset: 8 &* b, as: UInt64.self)
+            while h != 0 {
+                let at = 64 &* b &+ h.trailingZeroBitCount
+                if literals.verify(buffer, at: window + at, end: end) {
+                    literalHits[hits] = Int32(truncatingIfNeeded: at)
+                    hits &+= 1
+                }
+                h &= h &- 1
             }
-            // Digits of the time vary; from the column on (the thread column's first byte, the
-            // process and its pid) the bytes are the template's own.
-            let anyDigit = ByteCursor.isDigit(p[i]) && (column < 0 || i < column || (!keyed && i != column))
-            base[i] = anyDigit ? 0x30 : p[i]
-            limit[i] = anyDigit ? 9 : 0
         }
-        withUnsafeMutableBytes(of: &shape.base) { $0.copyBytes(from: base) }
-        withUnsafeMutableBytes(of: &shape.limit) { $0.copyBytes(from: limit) }
-        shape.extent = extent
-        shape.chunks = (extent + 15) / 16
-    }
-
-    /// Whether the line at `p` (length `n`; `width` bytes readable) has this template's shape.
-    func matches(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        withUnsafePointer(to: self) { Self.matches($0, p, n) }
-    }
-
-    /// `matches` of the template at `template`, read in place (it is too large to copy per line).
-    @inline(__always)
-    static func matches(_ template: UnsafePointer<EnvelopeTemplate>, _ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        vclint_shape_matches(shape(template), p, n)
-    }
-
-    @inline(__always)
-    private static func shape(_ template: UnsafePointer<EnvelopeTemplate>) -> UnsafePointer<vclint_shape> {
-        (UnsafeRawPointer(template) + MemoryLayout<EnvelopeTemplate>.offset(of: \.shape)!).assumingMemoryBound(to: vclint_shape.self)
-    }
-
-    /// The scanner's hot loop: from line `from` (its start `lineStart`; `ends` are window-relative
-    /// positions of the line breaks), the lines that have the shape of the template at `template`,
-    /// start before `sampleAt` and end at or before `hit` (the next literal's position). Returns the
-    /// first line that does not, with `lineStart` moved to it (`vclint_shape_run`).
-    @inline(__always)
-    static func run(_ template: UnsafePointer<EnvelopeTemplate>, _ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>,
-                    from: Int, to: Int, window: Int, lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
-        vclint_shape_run(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
+        return (lines, hits)
     }
 }
 
