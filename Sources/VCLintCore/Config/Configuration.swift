@@ -199,9 +199,9 @@ public struct Configuration: Sendable {
             out += "\n" + comment("\(note). \(type)\(byDefault == "none" ? "" : ", default \(byDefault)").")
             out += (s.starter.on ? "" : "#") + "\(s.key): \(s.starter.example)\n"
         }
-        out += "\n" + comment("Per rule: its severity (error, warning, info) and its parameters. A parameter two rules share is one value.")
+        out += "\n" + comment("Per rule: its severity (error, warning, info) and its parameters. A parameter several rules share is one value, shown here in the section of the rule it is chiefly for (`vclint rules` shows every rule's).")
         for d in RuleRegistry.descriptions {
-            let parameters = Setting.parameters(of: d.identifier)
+            let parameters = Setting.parameters(of: d.identifier).filter { $0.rules.first == d.identifier }
             guard !parameters.isEmpty else { continue }
             // Another severity than the rule's own, so that uncommenting the line changes something.
             let severity: Severity = d.severity == .error ? .warning : .error

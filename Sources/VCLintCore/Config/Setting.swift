@@ -38,8 +38,10 @@ public struct Setting: Sendable {
     public let type: String
     /// What it means, in one line.
     public let meaning: String
-    /// The rules whose parameter it is: it is also accepted in their sections (`late_dealloc:
-    /// {leak_grace_seconds: 5}`) and `vclint rules` shows it on their rows. Empty for a general setting.
+    /// The rules whose findings it changes, the one it is chiefly for first (the starter shows it in
+    /// that rule's section): it is also accepted in their sections (`late_dealloc: {leak_grace_seconds:
+    /// 5}`) and `vclint rules` shows it on their rows. Empty for a general setting.
+    /// `SettingsTableTests.eachRuleListIsTheRulesTheSettingChanges` proves each list against the code.
     public let rules: [String]
     /// Whether the JSON report's `configuration` records it under its key.
     public let isRecorded: Bool
@@ -51,6 +53,8 @@ public struct Setting: Sendable {
     let valueInOptions: (@Sendable (LintOptions) -> JSONValue)?
     let readValue: @Sendable (_ json: Any?, _ key: String) throws(ReportReadError.Reason) -> JSONValue
     let wordDifference: @Sendable (_ here: JSONValue, _ there: JSONValue, _ place: String) -> String
+    /// The kind; tests read a number's range from it.
+    let kind: any SettingKind
 
     init<Kind: SettingKind>(_ key: String, _ kind: Kind, rules: [String] = [], lands landing: Landing<Kind.Value>,
                             _ meaning: String, starter: Starter) {
@@ -59,6 +63,7 @@ public struct Setting: Sendable {
         self.meaning = meaning
         self.rules = rules
         self.starter = starter
+        self.kind = kind
         parseValue = { yaml, key throws(Problem) in try kind.parse(yaml, key: key) }
         readValue = { json, key throws(ReportReadError.Reason) in try kind.read(json, key: key) }
         wordDifference = { here, there, place in kind.difference(key, here: here, there: there, place) }

@@ -1,9 +1,9 @@
 /// Every `.vclint.yml` setting, in the order the reference, the starter, the JSON report's
 /// `configuration` and `merge`'s comparison list them (and the "unknown key" error names them).
 ///
-/// A new rule parameter is one entry here: its key, kind, rules, the `LintOptions` field it lands in
-/// (whose initial value is its default), its meaning and its starter line. The parser, the report,
-/// `merge`, `vclint rules`, the starter and docs/configuration.md follow.
+/// A new rule parameter is one entry here: its key, kind, the rules whose findings it changes, the
+/// `LintOptions` field it lands in (whose initial value is its default), its meaning and its starter
+/// line. The parser, the report, `merge`, `vclint rules`, the starter and docs/configuration.md follow.
 extension Setting {
     public static let all: [Setting] = [
         Setting("disabled_rules", .ruleIDs, lands: .ruleSwitch,
@@ -12,7 +12,8 @@ extension Setting {
         Setting("opt_in_rules", .ruleIDs, lands: .ruleSwitch,
                 "opt-in rules that run (off by default, e.g. slow_transition)",
                 starter: .off("[slow_transition]")),
-        Setting("leak_grace_seconds", .number(SettingRange.leakGraceSeconds), rules: ["leaked_controller", "late_dealloc"], lands: .options(\.timeline.leakGraceSeconds),
+        Setting("leak_grace_seconds", .number(SettingRange.leakGraceSeconds), rules: ["leaked_controller", "leaked_object", "late_dealloc", "missing_did_appear", "missing_did_disappear", "child_containment"],
+                lands: .options(\.timeline.leakGraceSeconds),
                 "seconds a popped, dismissed or removed controller may take to deallocate before it counts as leaked; a later dealloc is a late one",
                 starter: .on("3")),
         Setting("slow_transition_ms", .number(SettingRange.slowTransitionMilliseconds), rules: ["slow_transition"], lands: .options(\.timeline.slowTransitionMilliseconds),
