@@ -7,7 +7,7 @@ struct LeaksCommand: ParsableCommand {
         abstract: "Report leaked controllers over one or many captures, grouped by class.",
         discussion: """
         A leak is a controller that left for good (popped, dismissed, removed from its parent, closed) \
-        and was never deallocated while its session went on for --leak-grace-seconds (default 3). Per \
+        and was never deallocated while its session went on for --leak-grace-seconds (default \(Self.grace)). Per \
         class: how many instances leaked, in how many sessions and files, how they were removed (a \
         dismiss marker or a parent move is evidence; pop/dismiss, pop to root and closed sheets are \
         inferred from the transitions), how long the session went on, and the evidence lines. Then \
@@ -27,6 +27,9 @@ struct LeaksCommand: ParsableCommand {
         Exit codes: 0 no confirmed leak, 1 at least one confirmed leak, 2 the run failed.
         """
     )
+
+    /// The grace's default, as the settings table has it.
+    static var grace: String { Setting.text(Setting.named("leak_grace_seconds")?.defaultValue) }
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json, markdown, html
@@ -53,8 +56,8 @@ struct LeaksCommand: ParsableCommand {
         let file: PendingReportFile?
         let all = paths + ExtraPaths.values
         if !all.isEmpty, all.allSatisfy(Self.isReport) {
-            let given = [("--config", ruleOptions.config != nil), ("--leak-grace-seconds", ruleOptions.leakGraceSeconds != nil),
-                         ("--enable", !ruleOptions.enable.isEmpty), ("--disable", !ruleOptions.disable.isEmpty)]
+            let given = [("--config", ruleOptions.config != nil)] + ruleOptions.settings.givenOptions.map { ($0, true) }
+                + [("--enable", !ruleOptions.enable.isEmpty), ("--disable", !ruleOptions.disable.isEmpty)]
             if let (flag, _) = given.first(where: \.1) {
                 printError("vclint: error: \(flag) decides how captures are linted; the JSON leak reports were made with their own configuration (give it to the shards' vclint leaks)")
                 throw ExitCode(2)

@@ -182,16 +182,8 @@ struct RuleOptions: ParsableArguments {
     @Option(name: .long, help: "Configuration file (default: .vclint.yml in this directory or a parent).")
     var config: String?
 
-    @Option(name: .customLong("leak-grace-seconds"), parsing: .unconditional,
-            help: ArgumentHelp("Seconds a removed controller may take to deallocate before it counts as leaked, 0 to 86400 (default 3).", valueName: "leak-grace-seconds"))
-    var leakGraceSecondsText: String?
-
-    /// --leak-grace-seconds, checked by `validate()`; the range is the configuration's (`leak_grace_seconds`).
-    var leakGraceSeconds: Double? { NumberArgument.checked(leakGraceSecondsText, Self.parseGrace) }
-
-    private static func parseGrace(_ text: String) throws -> Double {
-        try NumberArgument.decimal(text, option: "--leak-grace-seconds", SettingRange.leakGraceSeconds, unit: "seconds")
-    }
+    /// `--leak-grace-seconds` and every other flag of the settings table.
+    @OptionGroup var settings: SettingFlags
 
     @Option(name: .long, help: "Rule ids to enable in addition to the defaults (e.g. slow_transition); repeatable.")
     var enable: [String] = []
@@ -214,7 +206,6 @@ struct RuleOptions: ParsableArguments {
         for id in enable + disable where RuleRegistry.description(of: id) == nil {
             throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
         }
-        if let leakGraceSecondsText { _ = try Self.parseGrace(leakGraceSecondsText) }
     }
 
     /// The files these options make a run read besides its captures (the configuration file, given
@@ -240,7 +231,7 @@ struct RuleOptions: ParsableArguments {
             }
             configuration?.apply(to: &options)
         }
-        if let g = leakGraceSeconds { options.timeline.leakGraceSeconds = g }
+        settings.apply(to: &options)
         var enabled = options.rules.enabled
         enabled.formUnion(enable)
         enabled.subtract(disable)

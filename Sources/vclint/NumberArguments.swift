@@ -7,6 +7,8 @@ import VCLintCore
 /// an option as a flag of its own and said "Missing value", and a number that does not fit an Int
 /// was "invalid" without saying what is allowed. Read as text, `--jobs -1`, `--jobs=-1` and
 /// `--jobs 99999999999999999999` all get the same line: what the option allows, and what was given.
+/// The flags of settings (`--leak-grace-seconds`) are read the same way, by their setting's kind
+/// (`SettingFlags`).
 enum NumberArgument {
     /// `--jobs`: more threads than this only cost memory (each holds a file's buffers).
     static let jobs = 1...1024
@@ -24,39 +26,6 @@ enum NumberArgument {
             throw ValidationError("\(option) must be a whole number \(allowed), not '\(text)'")
         }
         return n
-    }
-
-    /// A number (`2.5`) within `range`, or a usage error that names the option, the range and the unit.
-    /// Only plain decimals are numbers here (`3`, `0.5`, `.5`, `-1` for the error), as the docs say:
-    /// Double's parser also took `0x10`, `0x1p16`, `1e3`, `inf` and `nan`. A negative zero (`-0`,
-    /// `-0.0`) is refused as any negative number is, as `.vclint.yml` refuses it (`NumberKind`): it
-    /// was taken, and a grace of "-0.0 s" printed.
-    static func decimal(_ text: String, option: String, _ range: ClosedRange<Double>, unit: String) throws(ValidationError) -> Double {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard isPlainDecimal(trimmed), let n = Double(trimmed), n.isFinite, range.contains(n),
-              n.sign == .plus || range.lowerBound < 0 else {
-            throw ValidationError("\(option) must be a number of \(unit) from \(plain(range.lowerBound)) to \(plain(range.upperBound)), not '\(text)'")
-        }
-        return n
-    }
-
-    /// An optional sign, digits, and an optional fraction: `12`, `+12`, `-1.5`, `.5`, `5.`.
-    static func isPlainDecimal(_ text: String) -> Bool {
-        var digits = 0, dots = 0
-        for (i, b) in text.utf8.enumerated() {
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { return false }
-            default: return false
-            }
-        }
-        return digits > 0 && dots <= 1
-    }
-
-    /// `86400`, `0.5`: a bound as a person writes it.
-    static func plain(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 
     /// The value of an option `validate()` has checked already: nil when it was not given.

@@ -45,6 +45,7 @@ import Testing
         let all = try Configuration.parse(Self.uncomment(lines), path: ".vclint.yml")
         #expect(all.disabledRules == ["memory_warning"] && all.optInRules == ["slow_transition"])
         #expect(all.dialects.count == 1 && all.included.count == 2 && all.excluded.count == 2)
-        #expect(all.severities["late_dealloc"] == .error)
+        // A rule's section: each parameter once, with the rule it is chiefly for, at another severity.
+        #expect(all.severities["leaked_controller"] == .warning && all.severities["slow_transition"] == .error)
     }
 }

@@ -99,7 +99,7 @@ public struct Configuration: Sendable {
         }
         let document: Any?
         do {
-            document = try Yams.load(yaml: yaml)
+            document = try Yams.load(yaml: yaml, .default, YAMLNumber.constructor)
         } catch let error as YamlError {
             let (words, mark) = YAMLWording.explain(error, yaml)
             throw LoadError(path: path, key: nil, reason: "invalid YAML: \(words)", line: mark?.line, column: mark?.column)
@@ -112,7 +112,7 @@ public struct Configuration: Sendable {
             throw LoadError(path: path, key: nil, reason: "expected a mapping of keys at the top level")
         }
         for key in top.keys.sorted() {
-            if let setting = Setting.all.first(where: { $0.key == key }) {
+            if let setting = Setting.named(key) {
                 try config.set(setting, top[key]!, key: key)
             } else if RuleRegistry.description(of: key) != nil {
                 try config.ruleSection(top[key]!, rule: key)
@@ -193,15 +193,13 @@ public struct Configuration: Sendable {
 
         """
         for s in Setting.all {
-            let note = s.meaning.prefix(1).uppercased() + s.meaning.dropFirst()
             let byDefault = Setting.text(s.defaultValue)
-            let type = s.type.prefix(1).uppercased() + s.type.dropFirst()
-            out += "\n" + comment("\(note). \(type)\(byDefault == "none" ? "" : ", default \(byDefault)").")
+            out += "\n" + comment("\(Setting.sentence(s.meaning)). \(Setting.sentence(s.type))\(byDefault == "none" ? "" : ", default \(byDefault)").")
             out += (s.starter.on ? "" : "#") + "\(s.key): \(s.starter.example)\n"
         }
-        out += "\n" + comment("Per rule: its severity (error, warning, info) and its parameters. A parameter two rules share is one value.")
+        out += "\n" + comment("Per rule: its severity (error, warning, info) and its parameters. A parameter several rules share is one value, shown here in the section of the rule it is chiefly for (`vclint rules` shows every rule's).")
         for d in RuleRegistry.descriptions {
-            let parameters = Setting.parameters(of: d.identifier)
+            let parameters = Setting.parameters(of: d.identifier).filter { $0.rules.first == d.identifier }
             guard !parameters.isEmpty else { continue }
             // Another severity than the rule's own, so that uncommenting the line changes something.
             let severity: Severity = d.severity == .error ? .warning : .error
@@ -222,6 +220,22 @@ public struct Configuration: Sendable {
             line += " " + word
         }
         return (lines + [line]).joined(separator: "\n") + "\n"
+    }
+}
+
+/// A number as `.vclint.yml` writes it: its text, which a number setting reads with the reader the
+/// command line uses (`NumberKind.number`), and the value YAML's own rules give it (`0x10` is 16),
+/// which a lifetime's maximum takes.
+struct YAMLNumber: Hashable {
+    let text: String
+    let value: AnyHashable
+
+    /// Yams' constructor, except that a scalar YAML resolves as a number keeps its text.
+    static var constructor: Constructor {
+        var scalars = Constructor.defaultScalarMap
+        scalars[.int] = { s in Int.construct(from: s).map { YAMLNumber(text: s.string, value: $0) } }
+        scalars[.float] = { s in Double.construct(from: s).map { YAMLNumber(text: s.string, value: $0) } }
+        return Constructor(scalars)
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// One `.vclint.yml` setting, declared once in `Setting.all` (Settings.swift). The YAML parser, the
-/// JSON report's `configuration`, `merge`'s comparison, the `vclint init` starter, `vclint rules` and
-/// the reference table of docs/configuration.md are derived from that table, so they cannot disagree.
+/// JSON report's `configuration`, `merge`'s comparison, the `vclint init` starter, `vclint rules`,
+/// the reference table of docs/configuration.md and the setting's command-line flag, if it has one,
+/// are derived from that table, so they cannot disagree.
 public struct Setting: Sendable {
     /// Where a setting's value goes.
     enum Landing<Value> {
@@ -38,12 +39,17 @@ public struct Setting: Sendable {
     public let type: String
     /// What it means, in one line.
     public let meaning: String
-    /// The rules whose parameter it is: it is also accepted in their sections (`late_dealloc:
-    /// {leak_grace_seconds: 5}`) and `vclint rules` shows it on their rows. Empty for a general setting.
+    /// The rules whose findings it changes, the one it is chiefly for first (the starter shows it in
+    /// that rule's section): it is also accepted in their sections (`late_dealloc: {leak_grace_seconds:
+    /// 5}`) and `vclint rules` shows it on their rows. Empty for a general setting.
+    /// `SettingsTableTests.eachRuleListIsTheRulesTheSettingChanges` proves each list against the code.
     public let rules: [String]
     /// Whether the JSON report's `configuration` records it under its key.
     public let isRecorded: Bool
     let starter: Starter
+    /// The name of its command-line option (`leak-grace-seconds` for `--leak-grace-seconds`), which
+    /// wins over the file; nil when it has none. Its help and its checks come from this row.
+    public private(set) var flag: String?
 
     // The kind and the landing, with the value's type erased so that one table holds every setting.
     let parseValue: @Sendable (_ yaml: Any, _ key: String) throws(Problem) -> any Sendable
@@ -51,6 +57,8 @@ public struct Setting: Sendable {
     let valueInOptions: (@Sendable (LintOptions) -> JSONValue)?
     let readValue: @Sendable (_ json: Any?, _ key: String) throws(ReportReadError.Reason) -> JSONValue
     let wordDifference: @Sendable (_ here: JSONValue, _ there: JSONValue, _ place: String) -> String
+    /// The kind: how a flag's text is read (`ArgumentKind`); tests read a number's range from it.
+    let kind: any SettingKind
 
     init<Kind: SettingKind>(_ key: String, _ kind: Kind, rules: [String] = [], lands landing: Landing<Kind.Value>,
                             _ meaning: String, starter: Starter) {
@@ -59,6 +67,7 @@ public struct Setting: Sendable {
         self.meaning = meaning
         self.rules = rules
         self.starter = starter
+        self.kind = kind
         parseValue = { yaml, key throws(Problem) in try kind.parse(yaml, key: key) }
         readValue = { json, key throws(ReportReadError.Reason) in try kind.read(json, key: key) }
         wordDifference = { here, there, place in kind.difference(key, here: here, there: there, place) }
@@ -73,6 +82,14 @@ public struct Setting: Sendable {
         }
     }
 
+    /// A setting with a command-line flag: `--FLAG VALUE`, read by the kind's own reader, sets what the
+    /// key sets (a lint option, since a flag must land somewhere the report records).
+    init<Kind: ArgumentKind>(_ key: String, _ kind: Kind, rules: [String] = [], lands path: WritableKeyPath<LintOptions, Kind.Value> & Sendable,
+                             _ meaning: String, starter: Starter, flag: String) {
+        self.init(key, kind, rules: rules, lands: .options(path), meaning, starter: starter)
+        self.flag = flag
+    }
+
     /// The value `options` hold for it, as the report records it; nil when it is not a lint option.
     public func value(in options: LintOptions) -> JSONValue? { valueInOptions?(options) }
 
@@ -81,6 +98,12 @@ public struct Setting: Sendable {
 
     /// The settings the JSON report records, in the order it writes them.
     public static let recorded = all.filter(\.isRecorded)
+
+    /// The setting whose key is `key`.
+    public static func named(_ key: String) -> Setting? { all.first { $0.key == key } }
+
+    /// The settings that have a command-line flag, in the table's order.
+    public static let flagged = all.filter { $0.flag != nil }
 
     /// The parameters of a rule: the settings its section accepts.
     public static func parameters(of rule: String) -> [Setting] { all.filter { $0.rules.contains(rule) } }
@@ -125,9 +148,52 @@ extension Setting {
         for s in all {
             let rules = s.rules.isEmpty ? "—" : s.rules.map(code).joined(separator: ", ")
             let value = s.defaultValue.map { text($0) } ?? "none"
-            out += "| \(code(s.key)) | \(s.type) | \(value == "none" ? value : code(value)) | \(rules) | \(s.meaning) |\n"
+            let flag = s.flag == nil ? "" : "; on the command line \(code(s.option))"
+            out += "| \(code(s.key)) | \(s.type) | \(value == "none" ? value : code(value)) | \(rules) | \(s.meaning)\(flag) |\n"
         }
         out += "| `RULE_ID` | mapping | none | that rule | \(ruleSectionMeaning) |\n"
         return out
     }
+}
+
+// MARK: - The command line
+
+extension Setting {
+    /// A flag's value that its setting does not take.
+    public struct ArgumentError: Error, CustomStringConvertible {
+        /// `--leak-grace-seconds must be a number of seconds from 0 to 86400, not '0x10'`
+        public let description: String
+    }
+
+    /// `--leak-grace-seconds`.
+    public var option: String { "--" + (flag ?? key) }
+
+    /// What the flag takes ("number of seconds from 0 to 86400").
+    var argumentName: String { (kind as? any ArgumentKind)?.argumentName ?? type }
+
+    /// What the flag's help says, all from this row: the meaning, what it takes, the default, and
+    /// the key it overrides.
+    public var flagHelp: String {
+        "\(Self.sentence(meaning)). A \(argumentName), default \(Self.text(defaultValue)); wins over \(key) in \(Configuration.fileName)."
+    }
+
+    /// Checks a flag's text, as the settings' kind reads it.
+    public func checkArgument(_ text: String) throws(ArgumentError) {
+        _ = try argument(text)
+    }
+
+    /// Sets `options` from the flag's text; the flag wins over the file, whose values are already in `options`.
+    public func apply(argument text: String, to options: inout LintOptions) throws(ArgumentError) {
+        landValue?(try argument(text), &options)
+    }
+
+    private func argument(_ text: String) throws(ArgumentError) -> any Sendable {
+        guard let value = (kind as? any ArgumentKind)?.parse(argument: text) else {
+            throw ArgumentError(description: "\(option) must be a \(argumentName), not '\(text)'")
+        }
+        return value
+    }
+
+    /// A phrase of the table as the start of a sentence: its first letter capitalised.
+    static func sentence(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }

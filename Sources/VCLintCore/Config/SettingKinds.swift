@@ -40,21 +40,59 @@ extension SettingKind {
     }
 }
 
+/// A kind a command-line flag can take (`Setting.flag`): its value read from the flag's text by the
+/// same reader as from `.vclint.yml`, so that the flag and the file take and refuse the same values.
+protocol ArgumentKind: SettingKind {
+    /// The flag's value, or nil when the text is not one.
+    func parse(argument text: String) -> Value?
+    /// What the flag takes, for its help and its error ("number of seconds from 0 to 86400").
+    var argumentName: String { get }
+}
+
 /// A non-negative number within a range (`SettingRange`): a duration, a threshold.
-struct NumberKind: SettingKind {
+struct NumberKind: SettingKind, ArgumentKind {
     let range: ClosedRange<Double>
+    /// What it counts, for a flag's help and error ("seconds").
+    let unit: String
 
     var name: String { "number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))" }
+    var argumentName: String { "number of \(unit) from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))" }
 
+    /// The one reader of a number, for the file and the command line alike: a plain decimal (an
+    /// optional sign, digits, an optional fraction: `12`, `+12`, `0.5`, `.5`, `5.`) within the range.
+    /// YAML's other spellings (`0x10`, `0o17`, `1_000`, `1:30`, which YAML reads as 90, `1e3`, `.inf`)
+    /// and Double's (`0x1p16`, `nan`) are refused, as the docs say; `017` is 17 (YAML read 15, in
+    /// octal). A negative zero (`-0.0`) is refused as a negative number is (it printed "grace -0.0 s").
+    func number(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard Self.isPlainDecimal(trimmed), let n = Double(trimmed), n.isFinite, range.contains(n),
+              n.sign == .plus || range.lowerBound < 0 else { return nil }
+        return n
+    }
+
+    /// An optional sign, digits, and an optional fraction: `12`, `+12`, `-1.5`, `.5`, `5.`.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        var digits = 0, dots = 0
+        for (i, b) in text.utf8.enumerated() {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { return false }
+            default: return false
+            }
+        }
+        return digits > 0 && dots <= 1
+    }
+
+    /// A YAML number, read from its text (`YAMLNumber`); a string (`'5'`), a list or `true` is none.
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> Double {
-        let n: Double?
-        if let i = yaml as? Int { n = Double(i) } else if let d = yaml as? Double { n = d } else { n = nil }
-        // A negative zero (`-0.0`; `-0` is no number to the YAML reader) is refused as a negative number is.
-        guard let n, n.isFinite, range.contains(n), n.sign == .plus || range.lowerBound < 0 else {
+        guard let written = yaml as? YAMLNumber, let n = number(written.text) else {
             throw Setting.Problem(key: key, reason: "expected a \(name)")
         }
         return n
     }
+
+    func parse(argument text: String) -> Double? { number(text) }
 
     /// `86400`, `0.5`: a bound as the reference writes it.
     static func plain(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
@@ -227,9 +265,10 @@ struct LifetimeLimitsKind: SettingKind {
         return LifetimeLimits(limits)
     }
 
-    /// A limit's maximum: a whole number, at least 1 (a YAML `true` or `1.5` is not one).
+    /// A limit's maximum: a whole number, at least 1 (a YAML `true` or `1.5` is not one), as YAML
+    /// reads it.
     static func maximum(_ yaml: Any, key: String) throws(Setting.Problem) -> Int {
-        guard !(yaml is Bool), let n = yaml as? Int, n >= 1 else {
+        guard let n = (yaml as? YAMLNumber)?.value as? Int, n >= 1 else {
             throw Setting.Problem(key: key, reason: "expected a whole number of instances, at least 1")
         }
         return n
@@ -270,7 +309,9 @@ struct LifetimeLimitsKind: SettingKind {
 }
 
 // The table names kinds as `.number`, `.patterns`, … (static member lookup on the protocol).
-extension SettingKind where Self == NumberKind { static func number(_ range: ClosedRange<Double>) -> Self { Self(range: range) } }
+extension SettingKind where Self == NumberKind {
+    static func number(_ range: ClosedRange<Double>, unit: String) -> Self { Self(range: range, unit: unit) }
+}
 extension SettingKind where Self == RuleIDListKind { static var ruleIDs: Self { Self() } }
 extension SettingKind where Self == PatternListKind { static var patterns: Self { Self() } }
 extension SettingKind where Self == GlobListKind { static var globs: Self { Self() } }

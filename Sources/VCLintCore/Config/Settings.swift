@@ -1,9 +1,10 @@
 /// Every `.vclint.yml` setting, in the order the reference, the starter, the JSON report's
 /// `configuration` and `merge`'s comparison list them (and the "unknown key" error names them).
 ///
-/// A new rule parameter is one entry here: its key, kind, rules, the `LintOptions` field it lands in
-/// (whose initial value is its default), its meaning and its starter line. The parser, the report,
-/// `merge`, `vclint rules`, the starter and docs/configuration.md follow.
+/// A new setting, with its flag if it has one, is one entry here: its key, kind, the rules whose
+/// findings it changes, the `LintOptions` field it lands in (whose initial value is its default), its
+/// meaning, its starter line and, optionally, its command-line flag. The parser, the report, `merge`,
+/// `vclint rules`, the starter, docs/configuration.md and the flag (its parsing, checks and help) follow.
 extension Setting {
     public static let all: [Setting] = [
         Setting("disabled_rules", .ruleIDs, lands: .ruleSwitch,
@@ -12,10 +13,12 @@ extension Setting {
         Setting("opt_in_rules", .ruleIDs, lands: .ruleSwitch,
                 "opt-in rules that run (off by default, e.g. slow_transition)",
                 starter: .off("[slow_transition]")),
-        Setting("leak_grace_seconds", .number(SettingRange.leakGraceSeconds), rules: ["leaked_controller", "late_dealloc"], lands: .options(\.timeline.leakGraceSeconds),
+        Setting("leak_grace_seconds", .number(SettingRange.leakGraceSeconds, unit: "seconds"),
+                rules: ["leaked_controller", "leaked_object", "late_dealloc", "missing_did_appear", "missing_did_disappear", "child_containment"],
+                lands: \.timeline.leakGraceSeconds,
                 "seconds a popped, dismissed or removed controller may take to deallocate before it counts as leaked; a later dealloc is a late one",
-                starter: .on("3")),
-        Setting("slow_transition_ms", .number(SettingRange.slowTransitionMilliseconds), rules: ["slow_transition"], lands: .options(\.timeline.slowTransitionMilliseconds),
+                starter: .on("3"), flag: "leak-grace-seconds"),
+        Setting("slow_transition_ms", .number(SettingRange.slowTransitionMilliseconds, unit: "milliseconds"), rules: ["slow_transition"], lands: .options(\.timeline.slowTransitionMilliseconds),
                 "milliseconds from a will-callback to its did-callback (viewWillAppear to viewDidAppear, or the disappearing pair) above which slow_transition reports the transition",
                 starter: .off("800")),
         Setting("ignore_classes", .patterns, lands: .options(\.timeline.ignoreClasses),
@@ -39,11 +42,11 @@ extension Setting {
     ]
 }
 
-/// The ranges of the numeric settings, shared by `.vclint.yml` and the command line
-/// (`--leak-grace-seconds`). Beyond them a value means nothing (a grace period longer than a day
-/// outlasts any capture) and only risks arithmetic on times and counts that no capture reaches.
+/// The ranges of the numeric settings (and of their flags, which their kind reads). Beyond them a value
+/// means nothing (a grace period longer than a day outlasts any capture) and only risks arithmetic on
+/// times and counts that no capture reaches.
 public enum SettingRange {
-    /// `leak_grace_seconds`, `--leak-grace-seconds`: up to a day.
+    /// `leak_grace_seconds`: up to a day.
     public static let leakGraceSeconds: ClosedRange<Double> = 0...86_400
     /// `slow_transition_ms`: up to an hour.
     public static let slowTransitionMilliseconds: ClosedRange<Double> = 0...3_600_000
