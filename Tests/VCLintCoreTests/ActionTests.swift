@@ -540,7 +540,7 @@ import Testing
     func runAction(_ inputs: [String: String], in dir: URL, env more: [String: String] = [:], script: URL? = nil) throws -> Step {
         let outputFile = dir.appendingPathComponent("github-output"), summaryFile = dir.appendingPathComponent("summary.md")
         let pathFile = dir.appendingPathComponent("github-path")
-        for f in [outputFile, summaryFile, pathFile] { FileManager.default.createFile(atPath: f.path, contents: Data()) }
+        for f in [outputFile, summaryFile, pathFile] { #expect(FileManager.default.createFile(atPath: f.path, contents: Data())) }
         var env = ["GITHUB_OUTPUT": outputFile.path, "GITHUB_STEP_SUMMARY": summaryFile.path, "GITHUB_PATH": pathFile.path,
                    "RUNNER_TEMP": dir.path, "VCLINT_BIN": CLITests.binary.path, "NO_COLOR": "1"]
         env["GITHUB_ACTION_PATH"] = ""
@@ -705,7 +705,7 @@ import Testing
         let dir = try Self.scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
-        FileManager.default.createFile(atPath: out.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: out.path, contents: Data()))
         let r = try Self.exec([packageRoot.appendingPathComponent("Scripts/action.sh").path, "key"], env: ["GITHUB_OUTPUT": out.path, "HOME": dir.path])
         #expect(r.status == 0, "\(r.err)")
         let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
