@@ -20,7 +20,8 @@ import Darwin
 /// (`TimeSamples.swift`) are files of their own.
 final class LogScanner<Sink: LineSink>: ByteScanning {
 
-    let finder: CandidateFinder
+    /// The candidate search of the portable path (and of an over-long line's head).
+    private let finder: CandidateFinder
     /// Where the lines go; the scanner owns it.
     let sink: Sink
     /// `sink`, borrowed: the scanner owns it for its whole life, so handing it a line needs no
