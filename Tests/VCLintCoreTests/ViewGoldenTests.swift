@@ -2,9 +2,11 @@ import Foundation
 import Testing
 @testable import VCLintCore
 
-/// The goldens of `vclint leaks` and `vclint inspect` in every format:
-/// `Fixtures/views/NAME.VIEW.FORMAT` (`leak-pop.leaks.html`, `noise-mentions.inspect.json`), each the
-/// output for one case of captures. The timeline's formats have theirs in `TimelineGoldenTests`.
+/// Every format of every view's registry (`ViewFormats`), rendered through the registry for
+/// several cases of captures and compared byte for byte with its golden: `leaks` and `inspect` in
+/// `Fixtures/views/NAME.VIEW.FORMAT` (`leak-pop.leaks.html`, `noise-mentions.inspect.json`, first
+/// written by the String-building code these formats replaced), the timeline's in `Fixtures/timeline/`
+/// (`TimelineGoldenTests`). A format added to a registry fails here until its goldens exist.
 /// Regenerate after an intended change with `VCLINT_UPDATE_GOLDENS=1 swift test --filter ViewGoldenTests`
 /// and review the diff.
 @Suite struct ViewGoldenTests {
@@ -72,30 +74,75 @@ import Testing
         try fixtures.map { try #require(try lintFixture($0, options: options(inspect: true)).inspection) }
     }
 
-    static let leakFormats = ["text", "json", "markdown", "html"]
-    static let inspectFormats = ["text", "json"]
-
-    static func leakOutput(_ format: String, _ report: LeakReport, _ configuration: RunConfiguration?) -> String {
-        switch format {
-        case "text": return report.text()
-        case "json": return report.json(configuration: configuration)
-        case "markdown": return report.markdown()
-        default: return report.html()
-        }
-    }
-
     @Test(arguments: leakCases) func leaks(_ c: LeakCase) throws {
         let (report, configuration) = try Self.leakReport(c)
-        for format in Self.leakFormats {
-            try TimelineGoldenTests.check(Self.leakOutput(format, report, configuration), Self.golden(c.name, view: "leaks", format: format))
+        for e in ViewFormats.leaks.entries {
+            try TimelineGoldenTests.check(e.make(configuration).render(report), Self.golden(c.name, view: "leaks", format: e.identifier))
         }
     }
 
     @Test(arguments: inspectCases.map(\.name)) func inspect(_ name: String) throws {
         let inspections = try Self.inspections(Self.inspectCases.first { $0.name == name }!.fixtures)
-        for format in Self.inspectFormats {
-            let out = format == "json" ? InspectionReport.json(inspections) : InspectionReport.text(inspections)
-            try TimelineGoldenTests.check(out, Self.golden(name, view: "inspect", format: format))
+        for e in ViewFormats.inspect.entries {
+            try TimelineGoldenTests.check(e.make(()).render(inspections), Self.golden(name, view: "inspect", format: e.identifier))
         }
+    }
+
+    /// The timeline's goldens, by format (100 columns, no color, the whole timeline).
+    static let timelineGoldens = ["text": "timeline.golden", "json": "timeline.json", "chrome-trace": "trace.json"]
+
+    @Test(arguments: TimelineGoldenTests.fixtures) func timeline(_ fixture: String) throws {
+        let inputs = [try timelineInput(fixture)]
+        for e in ViewFormats.timeline.entries {
+            let suffix = try #require(Self.timelineGoldens[e.identifier], "no golden of timeline --format \(e.identifier)")
+            try TimelineGoldenTests.check(e.make(TimelineDrawing(width: 100)).render(inputs), TimelineGoldenTests.golden(fixture, suffix))
+        }
+    }
+}
+
+/// The registries themselves: what `--format` takes, its help and its errors.
+@Suite struct ViewFormatRegistryTests {
+    @Test func everyViewListsItsFormatsOnceWithTextFirst() {
+        for names in [ViewFormats.timeline.names, ViewFormats.leaks.names, ViewFormats.inspect.names] {
+            #expect(names.first == "text")
+            #expect(Set(names).count == names.count, "\(names)")
+        }
+        #expect(ViewFormats.timeline.names == ["text", "json", "chrome-trace"])
+        #expect(ViewFormats.leaks.names == ["text", "json", "markdown", "html"])
+        #expect(ViewFormats.inspect.names == ["text", "json"])
+    }
+
+    @Test func theHelpNamesEachFormatWithItsSummary() {
+        #expect(ViewFormats.timeline.help == "text (swimlanes), json (the timeline as data) or chrome-trace (Perfetto, chrome://tracing).")
+        #expect(ViewFormats.inspect.help == "text (for a terminal) or json (for scripts).")
+        for e in ViewFormats.leaks.entries { #expect(ViewFormats.leaks.help.contains("\(e.identifier) (\(e.summary))")) }
+    }
+
+    @Test func aKnownNameHasNoProblem() {
+        for name in ViewFormats.leaks.names { #expect(ViewFormats.leaks.problem(with: name) == nil) }
+        #expect(ViewFormats.leaks.format(named: "html", context: nil) is LeakHTML)
+        #expect(ViewFormats.inspect.format(named: "json") is InspectionJSON)
+        #expect(ViewFormats.timeline.format(named: "xml", context: TimelineDrawing()) == nil)
+    }
+
+    /// A name within two edits of a format's is a typo, and the error says which one was meant.
+    @Test(arguments: [("htm", "html"), ("HTML", "html"), ("markdwon", "markdown"), ("jsno", "json"), ("txt", "text")])
+    func aCloseNameIsSuggested(_ typed: String, _ meant: String) {
+        #expect(ViewFormats.leaks.problem(with: typed)
+            == "unknown format '\(typed)' for vclint leaks; did you mean '\(meant)'? (expected one of: text, json, markdown, html)")
+    }
+
+    @Test func aFarNameListsTheFormats() {
+        #expect(ViewFormats.timeline.problem(with: "perfetto") == "unknown format 'perfetto' for vclint timeline; expected one of: text, json, chrome-trace")
+        #expect(ViewFormats.inspect.problem(with: "") == "unknown format '' for vclint inspect; expected one of: text, json")
+    }
+
+    @Test func editDistances() {
+        #expect(EditDistance.between("", "") == 0)
+        #expect(EditDistance.between("", "json") == 4)
+        #expect(EditDistance.between("html", "") == 4)
+        #expect(EditDistance.between("kitten", "sitting") == 3)
+        #expect(EditDistance.between("chrome-trace", "chrome-trace") == 0)
+        #expect(EditDistance.between("jsno", "json") == 2)
     }
 }
