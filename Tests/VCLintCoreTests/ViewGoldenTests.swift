@@ -146,3 +146,23 @@ import Testing
         #expect(EditDistance.between("jsno", "json") == 2)
     }
 }
+
+/// The documents list each view's formats as its registry does.
+@Suite struct ViewFormatDocsTests {
+    @Test func outputMdsSynopsisListsEachViewsFormats() throws {
+        let synopsis = try Docs.read("docs/output.md")
+        for (command, names) in [("inspect", ViewFormats.inspect.names), ("timeline", ViewFormats.timeline.names), ("leaks", ViewFormats.leaks.names)] {
+            let line = try #require(synopsis.split(separator: "\n").first { $0.hasPrefix("vclint \(command) [") }, "no synopsis of vclint \(command)")
+            #expect(line.contains("[--format \(names.joined(separator: "|"))]"), "\(line)")
+        }
+    }
+
+    /// Each view's section of docs/visual.md has a sentence `` `--format` is … `` that names its formats.
+    @Test func visualMdNamesEveryFormat() throws {
+        let text = try Docs.read("docs/visual.md").replacingOccurrences(of: "\n", with: " ")
+        let sentences = text.components(separatedBy: "`--format` is ").dropFirst().map { $0.components(separatedBy: ". ")[0] }
+        for (command, names) in [("timeline", ViewFormats.timeline.names), ("leaks", ViewFormats.leaks.names)] {
+            #expect(sentences.contains { s in names.allSatisfy { s.contains("`\($0)`") } }, "docs/visual.md names no \(command) formats \(names) in a sentence")
+        }
+    }
+}
