@@ -20,7 +20,7 @@
 #   pids          40k lines (2.9 MB), each from a process id of its own: 40k sessions
 #   files         100k small captures in one folder (a finding, a removal, an unjudged class each)
 #   findings      661k findings in one session (timeline chrome-trace, report)
-#   modals        300k leaked modals with addresses in one session (leaks, inspect)
+#   modals        300k leaked modals with addresses in one session (leaks as text, HTML and JSON; inspect)
 #   default-4gib  the 4 GiB capture above, for each of them
 #
 # usage: Benchmarks/memory.sh [--no-big]   (--no-big skips the 4 GiB capture, which takes minutes
@@ -128,6 +128,9 @@ command=leaks
 run leaks-pids-40k 64 2 "$pids"
 run leaks-files-100k 640 20 "$many"
 run leaks-modals-300k 768 40 "$modals"
+# Each format streams: none adds its document to the run's peak (json held it whole: 964 MiB).
+run leaks-html-modals-300k 768 40 "$modals" --format html
+run leaks-json-modals-300k 768 40 "$modals" --format json
 command=inspect
 run inspect-pids-40k 64 2 "$pids"
 run inspect-modals-300k 768 30 "$modals"
@@ -141,6 +144,7 @@ if [ "$big" = 1 ]; then
     run report-4gib 512 60 "$default" --output "$out/report.html"
     command=leaks
     run leaks-4gib 384 30 "$default"
+    run leaks-html-4gib 384 30 "$default" --format html
     command=inspect
     run inspect-4gib 384 60 "$default"
 fi

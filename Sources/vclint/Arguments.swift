@@ -178,26 +178,10 @@ enum CommandSuggestion {
             // `vclint help lint bogus`: the command has no subcommands to list.
             return "\(what): vclint \(prefix) has no subcommands (`vclint help \(prefix)` says what it takes)"
         }
-        let ranked = names.map { ($0, distance(word.lowercased(), $0)) }.sorted { $0.1 < $1.1 }
+        let ranked = names.map { ($0, EditDistance.between(word.lowercased(), $0)) }.sorted { $0.1 < $1.1 }
         if let best = ranked.first, best.1 <= max(2, best.0.count / 3) {
             return "\(what); did you mean `\(full(best.0))`?"
         }
         return "\(what); the commands are \(names.joined(separator: ", ")) (`vclint help` says what each does)"
-    }
-
-    /// Levenshtein distance, small words only.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var prev = row[0]
-            row[0] = i
-            for j in 1...max(1, b.count) where !b.isEmpty {
-                let old = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                prev = old
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
     }
 }

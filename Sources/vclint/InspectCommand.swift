@@ -22,25 +22,24 @@ struct InspectCommand: ParsableCommand {
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-    }
-
     @Argument(help: "Log files or directories; - or nothing for standard input.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "text or json.")
-    var format: Format = .text
+    @Option(name: .long, help: ArgumentHelp(ViewFormats.inspect.help, valueName: "format"), completion: .list(ViewFormats.inspect.names))
+    var format: String = ViewFormats.inspect.defaultName
 
     @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
     var output: String?
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    func validate() throws {
+        if let problem = ViewFormats.inspect.problem(with: format) { throw ValidationError(problem) }
+    }
+
     func run() throws {
         let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, inspect: true, lanes: false)
-        let inspections = result.files.compactMap(\.inspection)
-        let text = format == .json ? InspectionReport.json(inspections) : InspectionReport.text(inspections)
-        try VisualRun.emit(text, to: file)
+        let view = ViewFormats.inspect.format(named: format)!
+        try VisualRun.emit(view.writer(for: result.files.compactMap(\.inspection)), to: file)
     }
 }

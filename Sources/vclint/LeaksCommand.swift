@@ -31,15 +31,11 @@ struct LeaksCommand: ParsableCommand {
     /// The grace's default, as the settings table has it.
     static var grace: String { Setting.text(Setting.named("leak_grace_seconds")?.defaultValue) }
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, markdown, html
-    }
-
     @Argument(help: "Log files or directories (- or nothing for standard input), or the JSON leak reports of shards.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "text, json, markdown or html.")
-    var format: Format = .text
+    @Option(name: .long, help: ArgumentHelp(ViewFormats.leaks.help, valueName: "format"), completion: .list(ViewFormats.leaks.names))
+    var format: String = ViewFormats.leaks.defaultName
 
     @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
     var output: String?
@@ -49,6 +45,10 @@ struct LeaksCommand: ParsableCommand {
     /// A path ending in .json is a leak report to merge, not a capture (captures are *.log, *.txt,
     /// *.ndjson, *.jsonl), unless it holds `log show --style json`'s array.
     static func isReport(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") && !InputResolver.holdsLog(atPath: path) }
+
+    func validate() throws {
+        if let problem = ViewFormats.leaks.problem(with: format) { throw ValidationError(problem) }
+    }
 
     func run() throws {
         let report: LeakReport
@@ -73,14 +73,8 @@ struct LeaksCommand: ParsableCommand {
             configuration = RunConfiguration(options: options)
             file = pending
         }
-        let text: String
-        switch format {
-        case .text: text = report.text()
-        case .json: text = report.json(configuration: configuration)
-        case .markdown: text = report.markdown()
-        case .html: text = report.html()
-        }
-        try VisualRun.emit(text, to: file)
+        let view = ViewFormats.leaks.format(named: format, context: configuration)!
+        try VisualRun.emit(view.writer(for: report), to: file)
         if report.confirmedCount > 0 { throw ExitCode(1) }
     }
 }

@@ -16,8 +16,7 @@ enum ReportOutput {
 
     /// `xcode, github-actions or json`: the formats `lint --follow` can print on stdout.
     static var streamingFormats: String {
-        let names = ReporterRegistry.streamingNames
-        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        ListWording.spoken(ReporterRegistry.streamingNames, "or")
     }
 
     /// `--reporter`'s list of formats: `xcode (default, one line per finding, …), json (…), …`.

@@ -31,16 +31,11 @@ struct TimelineCommand: ParsableCommand {
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json
-        case chromeTrace = "chrome-trace"
-    }
-
     @Argument(help: "Log files or directories; - or nothing for standard input.")
     var paths: [String] = []
 
-    @Option(name: .long, help: "text (swimlanes), json (the timeline as data) or chrome-trace (Perfetto, chrome://tracing).")
-    var format: Format = .text
+    @Option(name: .long, help: ArgumentHelp(ViewFormats.timeline.help, valueName: "format"), completion: .list(ViewFormats.timeline.names))
+    var format: String = ViewFormats.timeline.defaultName
 
     @Option(name: .long, help: "Write to this file (replaced only once complete) instead of standard output.")
     var output: String?
@@ -66,6 +61,7 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var color: ColorOption
 
     func validate() throws {
+        if let problem = ViewFormats.timeline.problem(with: format) { throw ValidationError(problem) }
         if let widthText { _ = try NumberArgument.whole(widthText, option: "--width", NumberArgument.width) }
         for (name, value) in [("--from", from), ("--to", to)] {
             guard let value, TimelineBound.parse(value) == nil else { continue }
@@ -80,28 +76,20 @@ struct TimelineCommand: ParsableCommand {
         if let from, let to, let a = TimelineBound.parse(from), let b = TimelineBound.parse(to), TimelineBound.isReversed(from: a, to: b) {
             throw ValidationError("--from \(from) comes after --to \(to), which shows nothing; did you mean --from \(to) --to \(from)?")
         }
-        if format != .text, from != nil || to != nil {
-            throw ValidationError("--from/--to zoom the text timeline; the json and chrome-trace formats hold the whole timeline")
+        if format != TimelineTextRenderer.identifier, from != nil || to != nil {
+            let whole = ViewFormats.timeline.names.filter { $0 != TimelineTextRenderer.identifier }
+            throw ValidationError("--from/--to zoom the text timeline; the \(ListWording.spoken(whole, "and")) formats hold the whole timeline")
         }
     }
 
     func run() throws {
         let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
-        let inputs = TimelineInput.from(result)
-        let write: ReportWriting
-        switch format {
-        case .text:
-            let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
-            let toFile = file != nil
-            let painted = color.color == .always || (!toFile && color.stdout)
-            let renderer = TimelineTextRenderer(width: width ?? (toFile ? 100 : Terminal.width), color: painted, axis: axis, window: window)
-            write = { out in try renderer.write(inputs, to: out) }
-        case .json:
-            write = { out in try TimelineJSON.write(inputs, to: out) }
-        case .chromeTrace:
-            write = { out in try ChromeTrace.write(inputs, to: out) }
-        }
-        try VisualRun.emit(write, to: file)
+        let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
+        let toFile = file != nil
+        let painted = color.color == .always || (!toFile && color.stdout)
+        let drawing = TimelineDrawing(width: width ?? (toFile ? 100 : Terminal.width), color: painted, axis: axis, window: window)
+        let view = ViewFormats.timeline.format(named: format, context: drawing)!
+        try VisualRun.emit(view.writer(for: TimelineInput.from(result)), to: file)
     }
 }
 

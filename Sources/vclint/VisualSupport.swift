@@ -45,11 +45,6 @@ enum VisualRun {
         }
     }
 
-    /// Writes the whole text to the pending file, or to stdout when there is none.
-    static func emit(_ text: String, to file: PendingReportFile?) throws {
-        try emit({ out in try out.write(text) }, to: file)
-    }
-
     /// Streams what `write` produces into the pending file, or to stdout when there is none: a
     /// timeline or report is written as it is drawn, never held whole.
     static func emit(_ write: @escaping ReportWriting, to file: PendingReportFile?) throws {

@@ -25,27 +25,37 @@ func fuzzCheckJSON(_ text: String, _ what: String) {
     if text.contains("##[") { fuzzFail("\(what): a legacy runner command") }
 }
 
+/// The oracle of a view's format, by its identifier: text is inert, JSON parses, Markdown holds no
+/// control character; any format (HTML, one added later) holds no runner command.
+func fuzzCheckView(_ text: String, command: String, format: String) {
+    let what = "\(command) --format \(format)"
+    switch format {
+    case "text": fuzzCheckInert(text, what)
+    case "json", "chrome-trace": fuzzCheckJSON(text, what)
+    case "markdown":
+        for u in text.unicodeScalars where u != "\n" && u != "\t" && (u.value < 0x20 || TerminalText.escaped(u)) {
+            fuzzFail("\(what): U+\(String(u.value, radix: 16, uppercase: true))")
+        }
+    default: if text.contains("##[") { fuzzFail("\(what): a legacy runner command") }
+    }
+}
+
 func fuzzViews(_ bytes: [UInt8]) -> Int32 {
     var options = LintOptions()
     options.rules = .all
     options.inspect = true
     let file = Linter(options: options).lint(bytes: bytes, path: "fuzz.log", feedSize: 1 + bytes.count / 3)
     let result = LintResult(files: [file])
+    // Every format of every view, as its registry lists them.
     if let inspection = file.inspection {
-        fuzzCheckInert(InspectionReport.text([inspection]), "inspect")
-        fuzzCheckJSON(InspectionReport.json([inspection]), "inspect --format json")
+        for e in ViewFormats.inspect.entries { fuzzCheckView(e.make(()).render([inspection]), command: "inspect", format: e.identifier) }
     }
     let inputs = TimelineInput.from(result)
-    fuzzCheckInert(TimelineTextRenderer(width: 100).render(inputs), "timeline")
+    for e in ViewFormats.timeline.entries { fuzzCheckView(e.make(TimelineDrawing()).render(inputs), command: "timeline", format: e.identifier) }
     fuzzCheckInert(TimelineTextRenderer(width: 40, axis: .time).render(inputs), "timeline --axis time")
-    fuzzCheckJSON(TimelineJSON.render(inputs), "timeline --format json")
-    fuzzCheckJSON(ChromeTrace.render(inputs), "timeline --format chrome-trace")
     let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
-    fuzzCheckInert(leaks.text(), "leaks")
-    fuzzCheckJSON(leaks.json(), "leaks --format json")
-    let markdown = leaks.markdown()
-    for u in markdown.unicodeScalars where u != "\n" && u != "\t" && (u.value < 0x20 || TerminalText.escaped(u)) {
-        fuzzFail("leaks --format markdown: U+\(String(u.value, radix: 16, uppercase: true))")
+    for e in ViewFormats.leaks.entries {
+        fuzzCheckView(e.make(RunConfiguration(options: options)).render(leaks), command: "leaks", format: e.identifier)
     }
     let html = HTMLReport(inputs: inputs, leaks: leaks).render()
     if html.contains("##[") { fuzzFail("report: a legacy runner command") }
@@ -67,8 +77,8 @@ func fuzzMerge(_ bytes: [UInt8]) -> Int32 {
         }
     }
     if let loaded = try? LeakReport.parse(data) {
-        fuzzCheckInert(loaded.report.text(), "leaks of a leak report")
-        fuzzCheckJSON(loaded.report.json(), "leaks --format json of a leak report")
+        fuzzCheckInert(LeakText().render(loaded.report), "leaks of a leak report")
+        fuzzCheckJSON(LeakJSON().render(loaded.report), "leaks --format json of a leak report")
     }
     return 0
 }

@@ -44,7 +44,7 @@ import Testing
         // The views agree: one finding line per finding, the trace one finding event per finding.
         let text = TimelineTextRenderer(width: 100).render([input])
         #expect(text.components(separatedBy: "\n").filter { $0.hasPrefix("  ! line ") }.count == input.findings.count)
-        let trace = ChromeTrace.render([input])
+        let trace = ChromeTrace().render([input])
         #expect(trace.components(separatedBy: "\"cat\":\"finding\"").count - 1 == input.findings.count)
     }
 
@@ -89,7 +89,7 @@ import Testing
         let log = stamped.joined(separator: "\n")
         let input = timelineInput(text: log)
         #expect(input.findings.count == 300)
-        let trace = try #require(try JSONSerialization.jsonObject(with: Data(ChromeTrace.render([input]).utf8)) as? [String: Any])
+        let trace = try #require(try JSONSerialization.jsonObject(with: Data(ChromeTrace().render([input]).utf8)) as? [String: Any])
         let events = try #require(trace["traceEvents"] as? [[String: Any]])
         let marks = events.filter { $0["cat"] as? String == "finding" }
         #expect(marks.count == 300)
@@ -148,17 +148,38 @@ import Testing
         #expect(one.contains("6 more sessions not drawn here</strong>: the page draws the first 1 (its drawing is capped at 0 MB);"))
     }
 
-    /// What a view writes, it streams: the writer gets the same bytes as the text it renders.
+    /// Every format of every view streams through the writer: written to a file, a buffer at a time,
+    /// it gives the bytes it renders in memory.
     @Test func streamedViewsAreTheRenderedOnes() throws {
-        let input = try timelineInput("Fixtures/seeds/navtest-seed000.log")
-        for (render, write) in [({ TimelineJSON.render([input]) }, { (w: ReportWriter) throws(ReportWriteError) in try TimelineJSON.write([input], to: w) }),
-                                ({ ChromeTrace.render([input]) }, { (w: ReportWriter) throws(ReportWriteError) in try ChromeTrace.write([input], to: w) })] {
-            let out = ReportWriter()
-            try write(out)
-            #expect(out.text == render())
+        let options = ViewGoldenTests.options(inspect: true)
+        let file = try lintFixture("Fixtures/flows/leak-pop.log", options: options)
+        let inputs = TimelineInput.from(LintResult(files: [file]))
+        let leaks = LeakReport(inputs: inputs, graceSeconds: 3)
+        let inspections = [try #require(file.inspection)]
+        var writers: [(String, ReportWriting, String)] = []
+        for e in ViewFormats.timeline.entries {
+            let f = e.make(TimelineDrawing())
+            writers.append(("timeline \(e.identifier)", f.writer(for: inputs), f.render(inputs)))
         }
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(TimelineJSON.render([input]).utf8)) as? [String: Any])
-        #expect((json["inputs"] as? [Any])?.count == 1)
+        for e in ViewFormats.leaks.entries {
+            let f = e.make(RunConfiguration(options: options))
+            writers.append(("leaks \(e.identifier)", f.writer(for: leaks), f.render(leaks)))
+        }
+        for e in ViewFormats.inspect.entries {
+            let f = e.make(())
+            writers.append(("inspect \(e.identifier)", f.writer(for: inspections), f.render(inspections)))
+        }
+        for (name, write, rendered) in writers {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-view-\(UUID().uuidString)")
+            let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+            try #require(fd >= 0)
+            defer { close(fd); try? FileManager.default.removeItem(at: url) }
+            let out = ReportWriter(descriptor: fd)
+            try write(out)
+            try out.flush()
+            #expect(try Data(contentsOf: url) == Data(rendered.utf8), "\(name)")
+            #expect(rendered.hasSuffix("\n"), "\(name)")
+        }
     }
 
     /// An unjudged class in every one of many files: each path listed once (a set, not a scan of
@@ -189,7 +210,7 @@ import Testing
         bare.timeline.recordLanes = false
         let a = try lintFixture(fixture, options: full), b = try lintFixture(fixture, options: bare)
         let ia = TimelineInput.from(LintResult(files: [a])), ib = TimelineInput.from(LintResult(files: [b]))
-        #expect(LeakReport(inputs: ib, graceSeconds: 3).json() == LeakReport(inputs: ia, graceSeconds: 3).json())
+        #expect(LeakJSON().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakJSON().render(LeakReport(inputs: ia, graceSeconds: 3)))
         // What the inspection takes from the recording: its sessions and classes.
         let ia0 = try #require(a.inspection), ib0 = try #require(b.inspection)
         #expect("\(ib0.sessions)" == "\(ia0.sessions)")

@@ -239,7 +239,7 @@ import Testing
         o.inspect = true
         o.timeline.recordTimeline = true
         let r = try lintFixture("Fixtures/formats/redacted-labels.log", options: o)
-        let text = InspectionReport.text([try #require(r.inspection)])
+        let text = InspectionText().render([try #require(r.inspection)])
         #expect(text.contains("10 statements had a redacted label"), "\(text)")
         #expect(text.contains("privacy: .public"))
     }

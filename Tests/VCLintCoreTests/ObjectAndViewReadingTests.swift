@@ -254,9 +254,9 @@ import Testing
         let modelLane = try #require(text.split(separator: "\n").first { $0.contains("DetailViewModel#1 (object)") })
         #expect(modelLane.contains(".") && modelLane.contains("X"))
 
-        let json = TimelineJSON.render([input])
+        let json = TimelineJSON().render([input])
         #expect(json.contains(#""kind":"view""#) || json.contains(#""kind": "view""#))
-        let trace = try JSONSerialization.jsonObject(with: Data(ChromeTrace.render([input]).utf8)) as? [String: Any]
+        let trace = try JSONSerialization.jsonObject(with: Data(ChromeTrace().render([input]).utf8)) as? [String: Any]
         let events = try #require(trace?["traceEvents"] as? [[String: Any]])
         let lives = events.filter { ($0["ph"] as? String) == "X" && ["controller", "object", "view"].contains($0["cat"] as? String ?? "") }
         #expect(Set(lives.compactMap { $0["cat"] as? String }) == ["controller", "object", "view"])

@@ -191,11 +191,11 @@ import Testing
         let result = Linter(options: options).lint(text: Self.swiftLog(lines), path: "app.log")
         let timeline = try #require(result.timeline)
         let report = LeakReport(inputs: [TimelineInput(path: "app.log", stats: result.stats, findings: result.findings, timeline: timeline)], graceSeconds: 3)
-        let text = report.text()
+        let text = LeakText().render(report)
         #expect(text.contains("DetailViewController#2 → DetailViewModel#2"), "\(text)")
         #expect(text.contains("App-lifetime objects (made while no screen was being set up: never judged): ImageCache"), "\(text)")
         #expect(report.confirmedCount == 1)
-        let json = try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(LeakJSON().render(report).utf8)) as! [String: Any]
         #expect(json["app_lifetime_objects"] as? [String] == ["ImageCache"])
     }
 

@@ -71,14 +71,14 @@ enum PerfettoImport {
 
     @Test(arguments: allFixtureLogs())
     func everyFixtureImportsWhole(_ fixture: String) throws {
-        let trace = ChromeTrace.render([try timelineInput(fixture)])
+        let trace = ChromeTrace().render([try timelineInput(fixture)])
         #expect(try PerfettoImport.problems(trace) == [], "\(fixture)")
     }
 
     /// Many inputs and sessions in one trace: pids and tids stay apart across all of them.
     @Test func allFixturesInOneTrace() throws {
         let inputs = try allFixtureLogs().map { try timelineInput($0) }
-        let trace = ChromeTrace.render(inputs)
+        let trace = ChromeTrace().render(inputs)
         #expect(try PerfettoImport.problems(trace) == [])
         #expect(inputs.reduce(0) { $0 + $1.timeline.sessions.count } > 40)
     }
@@ -95,7 +95,7 @@ enum PerfettoImport {
             o.fault = fault
             let text = NavigationSimulator.generate(o).text
             let file = Linter(options: options).lint(text: text, path: "sim-\(seed).log")
-            let trace = ChromeTrace.render(TimelineInput.from(LintResult(files: [file])))
+            let trace = ChromeTrace().render(TimelineInput.from(LintResult(files: [file])))
             #expect(try PerfettoImport.problems(trace) == [], "seed \(seed) fault \(fault?.rawValue ?? "none")")
         }
     }

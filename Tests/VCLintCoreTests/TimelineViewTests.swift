@@ -55,13 +55,13 @@ func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> 
     }
 
     @Test(arguments: fixtures) func jsonTimeline(_ fixture: String) throws {
-        let out = TimelineJSON.render([try timelineInput(fixture)])
+        let out = TimelineJSON().render([try timelineInput(fixture)])
         _ = try JSONSerialization.jsonObject(with: Data(out.utf8))
         try Self.check(out, Self.golden(fixture, "timeline.json"))
     }
 
     @Test(arguments: fixtures) func chromeTrace(_ fixture: String) throws {
-        let out = ChromeTrace.render([try timelineInput(fixture)])
+        let out = ChromeTrace().render([try timelineInput(fixture)])
         try TraceChecks.validate(out)
         try Self.check(out, Self.golden(fixture, "trace.json"))
     }
@@ -301,13 +301,13 @@ enum TraceChecks {
         #expect(pop.controller.instance == "ProductDetailViewController#2")
         #expect(pop.removal.kind == .popped)
         #expect(pop.evidence.map(\.line) == [24, 26])
-        let text = r.text()
+        let text = LeakText().render(r)
         #expect(text.contains("ProductDetailViewController: 1 leaked instance in 1 session of 1 file; removed by pop/dismiss (inferred) ×1"))
         #expect(text.contains("Fixtures/seeds/navtest-missing-dealloc.log:11: dismissBegin"))
         #expect(text.contains("Fixtures/flows/leak-pop.log:24: viewWillDisappear (began the removal)"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.json().utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(LeakJSON().render(r).utf8)) as? [String: Any])
         #expect((json["summary"] as? [String: Any])?["confirmed"] as? Int == 2)
-        #expect(r.markdown().contains("| Child1ViewController | 1 | 1 | 1 | dismiss ×1 |"))
+        #expect(LeakMarkdown().render(r).contains("| Child1ViewController | 1 | 1 | 1 | dismiss ×1 |"))
     }
 
     @Test func sameClassInManyFilesAndSessions() throws {
@@ -339,14 +339,14 @@ enum TraceChecks {
         let r = LeakReport(inputs: [timelineInput(text: log)], graceSeconds: 3)
         #expect(r.confirmedCount == 0)
         #expect(r.unconfirmed.map(\.controller.instance) == ["DetailViewController#1"])
-        #expect(r.text().contains("Unconfirmed (the log ended within the grace period): 1"))
+        #expect(LeakText().render(r).contains("Unconfirmed (the log ended within the grace period): 1"))
     }
 
     @Test func classesWithoutDeallocAreListedSeparately() throws {
         let r = LeakReport(inputs: [try timelineInput("Fixtures/flows/tab-switch.log")], graceSeconds: 3)
         #expect(r.confirmedCount == 0)
         #expect(r.unjudged.map(\.className) == ["AccountViewController", "HomeViewController", "SearchViewController"])
-        #expect(r.text().contains("Classes whose dealloc is not logged (a leak cannot be judged): 3"))
+        #expect(LeakText().render(r).contains("Classes whose dealloc is not logged (a leak cannot be judged): 3"))
     }
 }
 

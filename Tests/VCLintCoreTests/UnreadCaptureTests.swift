@@ -152,7 +152,7 @@ import Testing
         #expect(after.stats.unrecognized == 6)
         #expect(after.findings.isEmpty, "\(after.summary)")
 
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(InspectionReport.json([inspection]).utf8)) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(InspectionJSON().render([inspection]).utf8)) as? [String: Any])
         let groups = try #require(((json["inputs"] as? [[String: Any]])?.first?["unread"]) as? [[String: Any]])
         #expect(groups.count == 3)
         #expect(groups[0]["yaml"] as? String == suggested[0].yaml)

@@ -77,6 +77,27 @@ import Testing
         }
     }
 
+    /// `--format` of `timeline`, `leaks` and `inspect` takes the names of its view's registry: its
+    /// help lists them with their summaries, and an unknown name is one line on stderr that lists
+    /// them, with the one meant when it is a typo.
+    @Test func formatNamesComeFromTheRegistries() throws {
+        for (command, registry) in [("timeline", ViewFormats.timeline.help), ("leaks", ViewFormats.leaks.help), ("inspect", ViewFormats.inspect.help)] {
+            let help = try run([command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(help.contains(registry), "\(command): \(help)")
+        }
+        for (args, said) in [(["leaks", "--format", "htm"], "unknown format 'htm' for vclint leaks; did you mean 'html'? (expected one of: text, json, markdown, html)"),
+                             (["inspect", "--format", "yaml"], "unknown format 'yaml' for vclint inspect; expected one of: text, json"),
+                             (["timeline", "--format", "chrome_trace"], "unknown format 'chrome_trace' for vclint timeline; did you mean 'chrome-trace'? (expected one of: text, json, chrome-trace)")] {
+            let r = try run(args + ["Fixtures/flows/leak-pop.log"])
+            #expect(r.status == 2, "\(args)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains(said), "\(args): \(r.stderr)")
+        }
+        let zoom = try run(["timeline", "--format", "chrome-trace", "--from", "3", "Fixtures/flows/leak-pop.log"])
+        #expect(zoom.stderr.contains("--from/--to zoom the text timeline; the json and chrome-trace formats hold the whole timeline"), "\(zoom.stderr)")
+    }
+
     @Test func leaksExitCodes() throws {
         let leak = try run(["leaks", "Fixtures/flows/leak-pop.log"])
         #expect(leak.status == 1)

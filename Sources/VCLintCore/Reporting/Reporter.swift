@@ -1,34 +1,17 @@
 /// Findings → text, the last stage of a run. A reporter never re-reads a log.
 ///
-/// A report is written as it is produced, finding by finding: its header, each finding's piece,
-/// its footer. Neither the report nor a copy of the findings is ever held whole (a reporter that
-/// groups keeps indices, not findings), so a run with hundreds of thousands of findings adds
-/// little more than the writer's buffer to what the findings themselves take.
-public protocol Reporter {
-    /// The name `--reporter` takes.
-    static var identifier: String { get }
-    /// What the format is for, in a few words, as `--reporter`'s help lists it.
-    static var summary: String { get }
-    /// Writes the complete report (ends with a newline when not empty) to `out`, without flushing it.
-    func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError)
-}
+/// A reporter is the format of the lint report, as `ViewFormat`s are those of the other views: its
+/// `identifier` is the name `--reporter` takes, its `summary` what `--reporter`'s help says of it,
+/// and `write(_:to:)` writes the complete report. A report is written as it is produced, finding by
+/// finding: its header, each finding's piece, its footer. Neither the report nor a copy of the
+/// findings is ever held whole (a reporter that groups keeps indices, not findings), so a run with
+/// hundreds of thousands of findings adds little more than the writer's buffer to what the findings
+/// themselves take.
+public protocol Reporter: ViewFormat where Subject == LintResult {}
 
 extension Reporter {
     /// The complete report as one string (tests, small results).
-    public func report(_ result: LintResult) -> String {
-        let out = ReportWriter()
-        do {
-            try write(result, to: out)
-        } catch {
-            preconditionFailure("a report collected in memory cannot fail to be written: \(error)")
-        }
-        return out.text
-    }
-
-    /// The report of `result` as a writer, for `ReportTransaction.commit` and stdout.
-    public func writer(for result: LintResult) -> ReportWriting {
-        return { out in try self.write(result, to: out) }
-    }
+    public func report(_ result: LintResult) -> String { render(result) }
 }
 
 /// A reporter that can also print each finding as soon as it is decided, before the run's result

@@ -35,10 +35,6 @@ enum HTMLPage {
     .legend span{display:inline-block;width:12px;height:10px;margin:0 4px 0 12px;vertical-align:middle}
     """
 
-    static func document(title: String, body: String) -> String {
-        head(title: title) + body + tail
-    }
-
     /// The page up to its body's content.
     static func head(title: String) -> String {
         """
@@ -154,7 +150,9 @@ public struct HTMLReport: Sendable {
             case .summary: try out.write(summary())
             case .timelines: try timelines(out)
             case .findings: try findings(out)
-            case .leaks: try out.write("<h2 id=\"leaks\">Leaks</h2>\n" + leaks.htmlSection())
+            case .leaks:
+                try out.write("<h2 id=\"leaks\">Leaks</h2>\n")
+                try LeakHTML.section(leaks, to: out)
             case .files: try files(out)
             }
         }

@@ -159,7 +159,7 @@ public struct LeakReport: Sendable {
         g.paths += paths
     }
 
-    // MARK: - Formats
+    // MARK: - Wording (the formats share it: `LeakFormats.swift`)
 
     static func plural(_ n: Int, _ word: String) -> String {
         if n == 1 { return "1 \(word)" }
@@ -187,34 +187,6 @@ public struct LeakReport: Sendable {
         "session \(e.session) (\(e.process.isEmpty ? "no process" : e.process)\(e.pid.map { " [\($0)]" } ?? ""))"
     }
 
-    public func text() -> String {
-        let safe = TerminalText.field
-        var out = "vclint leaks: \(Self.plural(confirmedCount, "confirmed leak")) of \(Self.plural(groups.count, "class")), "
-        out += "\(unconfirmed.count) unconfirmed, in \(Self.plural(files, "file")) (grace \(Wording.seconds(graceSeconds)))\n"
-        for g in groups {
-            out += "\n\(safe(g.className)): \(Self.plural(g.leaks.count, "leaked instance")) in \(Self.plural(g.sessions, "session")) of \(Self.plural(g.files, "file")); "
-            out += "removed by " + g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + "\n"
-            for e in g.leaks { out += entryText(e) }
-        }
-        let tests = byTest
-        if !tests.isEmpty {
-            out += "\nBy test (the test running at each removal):\n"
-            for (test, leaks) in tests {
-                out += "  \(safe(test)): \(Self.plural(leaks.count, "leak")): " + leaks.map { safe($0.subject) }.joined(separator: ", ") + "\n"
-            }
-        }
-        out += "\nUnconfirmed (the log ended within the grace period): \(unconfirmed.isEmpty ? "none" : String(unconfirmed.count))\n"
-        for e in unconfirmed { out += entryText(e) }
-        if !appLifetime.isEmpty {
-            out += "\nApp-lifetime objects (made while no screen was being set up: never judged): \(appLifetime.map(safe).joined(separator: ", "))\n"
-        }
-        out += "\nClasses whose dealloc is not logged (a leak cannot be judged): \(unjudged.isEmpty ? "none" : String(unjudged.count))\n"
-        for u in unjudged {
-            out += "  \(safe(u.className)): \(Self.plural(u.instances, "instance")), \(u.removedWithoutDealloc) removed and never deallocated; in \(u.paths.map(safe).joined(separator: ", "))\n"
-        }
-        return TerminalText.text(out)
-    }
-
     /// The confirmed leaks by the test that was running when each was removed, in the order the
     /// tests first leaked (leaks outside any test are not listed here).
     public var byTest: [(test: String, leaks: [Entry])] {
@@ -228,145 +200,6 @@ public struct LeakReport: Sendable {
             }
         }
         return order.map { ($0, leaks[$0]!.sorted { ($0.path, $0.line) < ($1.path, $1.line) }) }
-    }
-
-    private func entryText(_ e: Entry) -> String {
-        let safe = TerminalText.field
-        let test = e.test.map { ", in test \(safe($0))" } ?? ""
-        var out = "  \(safe(e.subject)) in \(safe(e.path)), \(safe(Self.sessionText(e)))\(test)\n"
-        out += "    \(safe(Self.how(e)))\n"
-        for ev in e.evidence { out += "    \(safe(e.path)):\(ev.line): \(ev.event) (\(safe(ev.note)))\n" }
-        return out
-    }
-
-    private static func entryJSON(_ e: Entry) -> JSONValue {
-        var removal: [(String, JSONValue)] = [("kind", .string(e.removal.kind.rawValue)), ("how", .string(e.removal.kind.reportName)),
-                                              ("line", .int(e.removal.line))]
-        if let along = e.removal.takenAlongBy { removal.append(("taken_along_by", .string(along))) }
-        var pairs: [(String, JSONValue)] = [
-            ("controller", .object(TimelineJSON.controller(e.controller))),
-            ("path", .string(e.path)),
-            ("session", .object([("id", .int(e.session)), ("process", .string(e.process)), ("pid", e.pid.map { .int($0) } ?? .null)])),
-            ("line", .int(e.line)),
-            ("removal", .object(removal)),
-            ("seconds_after_removal", e.wentOn.map { .double(($0 * 1000).rounded() / 1000) } ?? .null),
-            ("evidence", .array(e.evidence.map { .object([("line", .int($0.line)), ("event", .string($0.event)), ("note", .string($0.note))]) })),
-        ]
-        if let t = e.test { pairs.append(("test", .string(t))) }
-        if let o = e.owner { pairs.append(("owner", .object(TimelineJSON.controller(o)))) }
-        return .object(pairs)
-    }
-
-    /// `configuration` (the command line gives it) is recorded, with the classes whose dealloc is
-    /// judged, so that `vclint leaks` can merge the JSON leak reports of a matrix's shards.
-    public func json(configuration: RunConfiguration? = nil) -> String {
-        var head: [(String, JSONValue)] = [
-            ("version", .int(1)),
-            ("tool", .object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))])),
-        ]
-        if let configuration { head.append(("configuration", configuration.json)) }
-        return JSONValue.object(head + [
-            ("grace_seconds", .double(graceSeconds)),
-            ("summary", .object([("confirmed", .int(confirmedCount)), ("unconfirmed", .int(unconfirmed.count)),
-                                 ("classes", .int(groups.count)), ("files", .int(files))])),
-            ("classes", .array(groups.map { g in
-                .object([
-                    ("class", .string(g.className)), ("instances", .int(g.leaks.count)), ("sessions", .int(g.sessions)), ("files", .int(g.files)),
-                    ("removals", .object(g.removals.map { ($0.kind, .int($0.count)) })),
-                    ("leaks", .array(g.leaks.map(Self.entryJSON))),
-                ])
-            })),
-            ("unconfirmed", .array(unconfirmed.map(Self.entryJSON))),
-            ("tests", .array(byTest.map { t in
-                .object([("test", .string(t.test)), ("leaks", .int(t.leaks.count)),
-                         ("controllers", .array(t.leaks.map { .string($0.controller.instance) }))])
-            })),
-            ("app_lifetime_objects", .array(appLifetime.map { .string($0) })),
-            ("dealloc_not_logged", .array(unjudged.map { u in
-                .object([("class", .string(u.className)), ("instances", .int(u.instances)),
-                         ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))])
-            })),
-        ] + (configuration == nil ? [] : [("dealloc_logged", .array(judgedClasses.sorted().map { .string($0) }))])).serialized() + "\n"
-    }
-
-    public func markdown() -> String {
-        let cell = MarkdownText.cell
-        var out = "## vclint leaks\n\n"
-        out += "**\(Self.plural(confirmedCount, "confirmed leak"))** of \(Self.plural(groups.count, "class")), \(unconfirmed.count) unconfirmed, in \(Self.plural(files, "file")) (grace \(Wording.seconds(graceSeconds))).\n"
-        if !groups.isEmpty {
-            out += "\n| class | instances | sessions | files | removed by |\n| --- | --- | --- | --- | --- |\n"
-            for g in groups {
-                out += "| \(cell(g.className)) | \(g.leaks.count) | \(g.sessions) | \(g.files) | \(cell(g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", "))) |\n"
-            }
-            out += "\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
-            for g in groups { for e in g.leaks { out += Self.entryRow(e) } }
-        }
-        let tests = byTest
-        if !tests.isEmpty {
-            out += "\n### By test\n\n| test | leaks | controllers |\n| --- | --- | --- |\n"
-            for t in tests { out += "| \(cell(t.test)) | \(t.leaks.count) | \(cell(t.leaks.map(\.subject).joined(separator: ", "))) |\n" }
-        }
-        if !unconfirmed.isEmpty {
-            out += "\n### Unconfirmed (the log ended within the grace period)\n\n| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
-            for e in unconfirmed { out += Self.entryRow(e) }
-        }
-        if !appLifetime.isEmpty {
-            out += "\n### App-lifetime objects (never judged)\n\n\(appLifetime.map(cell).joined(separator: ", "))\n"
-        }
-        if !unjudged.isEmpty {
-            out += "\n### Classes whose dealloc is not logged (a leak cannot be judged)\n\n| class | instances | removed, never deallocated | files |\n| --- | --- | --- | --- |\n"
-            for u in unjudged {
-                out += "| \(cell(u.className)) | \(u.instances) | \(u.removedWithoutDealloc) | \(cell(u.paths.joined(separator: ", "))) |\n"
-            }
-        }
-        return out
-    }
-
-    private static func entryRow(_ e: Entry) -> String {
-        let cell = MarkdownText.cell
-        let evidence = e.evidence.map { "\($0.line): \($0.event) (\($0.note))" }.joined(separator: "\n")
-        let test = e.test.map { ", test \(cell($0))" } ?? ""
-        return "| \(cell(e.subject)) | \(cell("\(e.path):\(e.line)")), \(cell(sessionText(e)))\(test) | \(cell(how(e))) | \(cell(evidence)) |\n"
-    }
-
-    /// A whole HTML page (`--format html`); `HTMLReport` embeds `htmlSection`.
-    public func html() -> String {
-        HTMLPage.document(title: "vclint leaks", body: "<h1>vclint leaks</h1>\n" + htmlSection())
-    }
-
-    func htmlSection() -> String {
-        let h = HTMLText.escape
-        var out = "<p class=\"summary\"><strong>\(Self.plural(confirmedCount, "confirmed leak"))</strong> of \(Self.plural(groups.count, "class")), "
-        out += "\(unconfirmed.count) unconfirmed, in \(Self.plural(files, "file")) (grace \(Wording.seconds(graceSeconds))).</p>\n"
-        func rows(_ entries: [Entry]) -> String {
-            var s = "<table><thead><tr><th>controller</th><th>where</th><th>removal</th><th>evidence</th></tr></thead><tbody>\n"
-            for e in entries {
-                let ev = e.evidence.map { "<li><code>\(h(e.path)):\($0.line)</code> \(h($0.event)) (\(h($0.note)))</li>" }.joined()
-                s += "<tr><td>\(h(e.subject))</td><td>\(h(e.path)):\(e.line)<br>\(h(Self.sessionText(e)))</td><td>\(h(Self.how(e)))</td><td><ul>\(ev)</ul></td></tr>\n"
-            }
-            return s + "</tbody></table>\n"
-        }
-        if !groups.isEmpty {
-            out += "<table><thead><tr><th>class</th><th>leaked instances</th><th>sessions</th><th>files</th><th>removed by</th></tr></thead><tbody>\n"
-            for g in groups {
-                out += "<tr><td>\(h(g.className))</td><td>\(g.leaks.count)</td><td>\(g.sessions)</td><td>\(g.files)</td><td>\(h(g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ")))</td></tr>\n"
-            }
-            out += "</tbody></table>\n"
-            out += rows(groups.flatMap(\.leaks))
-        }
-        out += "<h3>Unconfirmed (the log ended within the grace period)</h3>\n"
-        out += unconfirmed.isEmpty ? "<p>None.</p>\n" : rows(unconfirmed)
-        out += "<h3>Classes whose dealloc is not logged (a leak cannot be judged)</h3>\n"
-        if unjudged.isEmpty {
-            out += "<p>None.</p>\n"
-        } else {
-            out += "<table><thead><tr><th>class</th><th>instances</th><th>removed, never deallocated</th><th>files</th></tr></thead><tbody>\n"
-            for u in unjudged {
-                out += "<tr><td>\(h(u.className))</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n"
-            }
-            out += "</tbody></table>\n"
-        }
-        return out
     }
 }
 

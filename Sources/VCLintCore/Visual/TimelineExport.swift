@@ -1,22 +1,21 @@
 /// The timeline as data: `vclint timeline --format json` (versioned, for scripts) and
 /// `--format chrome-trace` (the Trace Event Format that Perfetto UI and chrome://tracing open).
 
-public enum TimelineJSON {
-    public static func render(_ inputs: [TimelineInput]) -> String {
-        let out = ReportWriter()
-        try? write(inputs, to: out)
-        return out.text
-    }
+public struct TimelineJSON: ViewFormat {
+    public static let identifier = "json"
+    public static let summary = "the timeline as data"
+
+    public init() {}
 
     /// The document written as it is produced (`JSONStream`), with the bytes a whole tree would
     /// serialize to: a session, an instance, a transition at a time, never the whole timeline.
-    public static func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
+    public func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
         let json = JSONStream(out)
         try json.openObject()
         try json.value(.int(1), key: "version")
         try json.value(.object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]), key: "tool")
         try json.openArray("inputs")
-        for i in inputs { try input(i, json) }
+        for i in inputs { try Self.input(i, json) }
         try json.close()
         try json.close()
         try out.write("\n")
@@ -137,15 +136,14 @@ public enum TimelineJSON {
 /// pids are 1…N (one per session) and tids count on from N + 1 over the whole trace: never 0, never
 /// a pid, never shared; and on every track complete events come in time order, an enclosing one
 /// before those it encloses.
-public enum ChromeTrace {
-    public static func render(_ inputs: [TimelineInput]) -> String {
-        let out = ReportWriter()
-        try? write(inputs, to: out)
-        return out.text
-    }
+public struct ChromeTrace: ViewFormat {
+    public static let identifier = "chrome-trace"
+    public static let summary = "Perfetto, chrome://tracing"
+
+    public init() {}
 
     /// The trace written as it is produced, an event at a time.
-    public static func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
+    public func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
         try out.write("{\"displayTimeUnit\":\"ms\",\"otherData\":")
         try out.write(JSONValue.object([("tool", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]).serialized(pretty: false))
         try out.write(",\"traceEvents\":[\n")
@@ -155,7 +153,7 @@ public enum ChromeTrace {
         for input in inputs {
             for s in input.timeline.sessions {
                 pid += 1
-                try session(s, input: input, pid: pid, tids: &nextTID, into: &events)
+                try Self.session(s, input: input, pid: pid, tids: &nextTID, into: &events)
             }
         }
         try out.write("\n]}\n")

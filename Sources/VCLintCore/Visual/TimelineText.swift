@@ -2,7 +2,10 @@ import Foundation
 
 /// `vclint timeline` in the terminal: per session a swimlane row per controller instance, a row of
 /// transition labels above them, a ruler below, then the transitions and findings as text.
-public struct TimelineTextRenderer {
+public struct TimelineTextRenderer: ViewFormat {
+    public static let identifier = "text"
+    public static let summary = "swimlanes"
+
     public var width: Int
     public var color: Bool
     public var axis: TimelineAxis
@@ -35,12 +38,6 @@ public struct TimelineTextRenderer {
         case .label: code = "36"
         }
         return "\u{1B}[\(code)m\(s)\u{1B}[0m"
-    }
-
-    public func render(_ inputs: [TimelineInput]) -> String {
-        let out = ReportWriter()
-        try? write(inputs, to: out)
-        return out.text
     }
 
     /// The timeline written as it is drawn, a session at a time: the text never exists whole.
