@@ -67,10 +67,10 @@ public final class LiveLinter {
             guard let list = waiting[className] else { return }
             var still: [Int] = []
             for i in list {
-                switch builder.observation(i).admitted {
-                case .some(true): ready.append(i)
-                case .some(false): break
-                case .none: still.append(i)
+                switch builder.observation(i).decision {
+                case .report: ready.append(i)
+                case .drop: break
+                case .wait: still.append(i)
                 }
             }
             waiting[className] = still.isEmpty ? nil : still
@@ -81,11 +81,11 @@ public final class LiveLinter {
             for className in Set(changed) { recheck(className) }
         }
         for i in builder.takeNewObservations() {
-            let (o, admitted) = builder.observation(i)
-            switch admitted {
-            case .some(true): ready.append(i)
-            case .some(false): break
-            case .none: waiting[o.requires?.className ?? "", default: []].append(i)
+            let (o, decision) = builder.observation(i)
+            switch decision {
+            case .report: ready.append(i)
+            case .drop: break
+            case .wait: waiting[o.requires?.className ?? "", default: []].append(i)
             }
         }
         // What never became judgeable is dropped at the end, as in a batch run.

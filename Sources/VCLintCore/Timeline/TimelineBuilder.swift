@@ -110,22 +110,22 @@ public final class TimelineBuilder {
         lastSession = nil
         let kept: ObservationList
         if options.live {
-            kept = context.observations.filter { tag, o in admits(o, tag: tag) ?? false }
+            kept = context.observations.filter { tag, o in decision(on: o, tag: tag) == .report }
         } else {
             // Nothing reads them after this: kept in place, not copied.
-            context.observations.retain { tag, o in admits(o, tag: tag) ?? false }
+            context.observations.retain { tag, o in decision(on: o, tag: tag) == .report }
             kept = context.observations
             context.observations = ObservationList()
         }
         return TimelineSummary(observations: kept, sessions: finishedWithEvents, controllers: context.instanceCount)
     }
 
-    /// Whether an observation is reported: false for persistent classes' leaks; for one whose rule
-    /// needs a callback the class has not logged yet, nil until it does (false once the input ends).
-    func admits(_ o: Observation, tag: Int) -> Bool? {
-        if tag == RuleRegistry.leakTag || tag == RuleRegistry.objectLeakTag, persistent.matches(o.controller.className) { return false }
-        guard let r = o.requires else { return true }
-        return context.instrumentation.satisfies(r) ? true : nil
+    /// Whether an observation becomes a finding: never for persistent classes' leaks; for one whose
+    /// rule needs a callback the class has not logged yet, not yet (dropped if the input ends first).
+    func decision(on o: Observation, tag: Int) -> ReportDecision {
+        if tag == RuleRegistry.leakTag || tag == RuleRegistry.objectLeakTag, persistent.matches(o.controller.className) { return .drop }
+        guard let r = o.requires else { return .report }
+        return context.instrumentation.satisfies(r) ? .report : .wait
     }
 
     /// Live mode: the instrumentation records which classes (or whether a dialect) logged a
@@ -148,11 +148,17 @@ public final class TimelineBuilder {
     }
     @exclusivity(unchecked) private var drained = 0
 
-    /// An observation by index (`takeNewObservations`), and whether it is reported (`admits`).
-    func observation(_ i: Int) -> (Observation, admitted: Bool?) {
+    /// An observation by index (`takeNewObservations`), and whether it becomes a finding (`decision`).
+    func observation(_ i: Int) -> (Observation, decision: ReportDecision) {
         let o = context.observations[i]
-        return (o, admits(o, tag: context.observations.tag(at: i)))
+        return (o, decision(on: o, tag: context.observations.tag(at: i)))
     }
+}
+
+/// What becomes of an observation: a finding, nothing (a persistent class's leak), or a wait until
+/// its class logs the callback its rule needs (docs/lifecycle.md#instrumentation).
+enum ReportDecision {
+    case report, drop, wait
 }
 
 /// Class-name patterns with a per-class cache (a capture names few classes, many times).
