@@ -90,14 +90,30 @@ import Testing
 
     /// The registry maps each fact to the rule that words it, and back.
     @Test func eachFactHasOneRule() throws {
-        for (i, rule) in RuleRegistry.all.enumerated() {
+        for rule in RuleRegistry.all {
             let example = try #require(type(of: rule).description.triggeringExamples.first)
             let options = exampleOptions(type(of: rule).description)
             let observations = Self.observations(stripMarkers(example).text, options: options)
-            let mine = observations.filter { RuleRegistry.tag(of: $0.fact) == i }
+            let mine = observations.filter { RuleRegistry.tag(of: $0.fact) == Int(type(of: rule).factTag) }
             #expect(!mine.isEmpty, "\(type(of: rule).description.identifier)'s example observes none of its facts")
             for o in mine { #expect(rule.verdict(for: o, options: options.timeline) != nil) }
         }
+    }
+
+    /// Each rule declares its facts' tag: one per rule, one byte below the withdrawn mark, and the
+    /// registry finds the rule (and its place in the report order) from it.
+    @Test func factTagsAreUniqueAndFindTheirRule() {
+        let tags = RuleRegistry.all.map { Int(type(of: $0).factTag) }
+        #expect(Set(tags).count == tags.count, "two rules share a fact tag: \(tags)")
+        #expect(tags.allSatisfy { $0 < Int(ObservationList.withdrawnTag) })
+        for (place, rule) in RuleRegistry.all.enumerated() {
+            let tag = Int(type(of: rule).factTag)
+            #expect(RuleRegistry.place(ofTag: tag) == place)
+            #expect(type(of: RuleRegistry.rule(tag: tag)).description.identifier == type(of: rule).description.identifier)
+            #expect(RuleRegistry.tag(of: type(of: rule).factType) == tag)
+        }
+        #expect(RuleRegistry.nextFactTag == tags.max()! + 1)
+        #expect(!tags.contains(RuleRegistry.nextFactTag))
     }
 
     /// What every rule's examples observe reads back from the compact list byte for byte.

@@ -1,5 +1,6 @@
 struct AppearanceBeforeLoadRule: Rule {
     typealias Fact = AppearanceBeforeLoad
+    static let factTag: UInt8 = 3
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct ChildContainmentRule: Rule {
     typealias Fact = ContainmentMismatch
+    static let factTag: UInt8 = 12
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct CompletionBeforeAppearanceRule: Rule {
     typealias Fact = PresentCompletedEarly
+    static let factTag: UInt8 = 11
 
     init() {}
     static let description = RuleDescription(

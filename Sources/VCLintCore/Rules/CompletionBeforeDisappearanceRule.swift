@@ -1,5 +1,6 @@
 struct CompletionBeforeDisappearanceRule: Rule {
     typealias Fact = DismissCompletedEarly
+    static let factTag: UInt8 = 10
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct DeallocWhileVisibleRule: Rule {
     typealias Fact = DeallocWhileVisible
+    static let factTag: UInt8 = 6
 
     init() {}
     static let description = RuleDescription(

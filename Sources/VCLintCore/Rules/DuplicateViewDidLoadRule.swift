@@ -1,5 +1,6 @@
 struct DuplicateViewDidLoadRule: Rule {
     typealias Fact = SecondViewDidLoad
+    static let factTag: UInt8 = 4
 
     init() {}
     static let description = RuleDescription(

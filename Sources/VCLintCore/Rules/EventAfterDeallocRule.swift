@@ -1,5 +1,6 @@
 struct EventAfterDeallocRule: Rule {
     typealias Fact = EventAfterDealloc
+    static let factTag: UInt8 = 5
 
     init() {}
     static let description = RuleDescription(

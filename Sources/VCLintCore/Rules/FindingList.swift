@@ -6,6 +6,7 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     struct Entry: Sendable {
         var line: Int
         var observation: UInt32
+        /// The rule's place in `RuleRegistry.all` (its order in the report, not its fact tag).
         var rule: UInt8
         var severity: Severity
     }

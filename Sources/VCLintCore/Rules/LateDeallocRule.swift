@@ -1,5 +1,6 @@
 struct LateDeallocRule: Rule {
     typealias Fact = LateDealloc
+    static let factTag: UInt8 = 9
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct LeakedControllerRule: Rule {
     typealias Fact = ControllerLeak
+    static let factTag: UInt8 = 7
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct LeakedObjectRule: Rule {
     typealias Fact = ObjectLeak
+    static let factTag: UInt8 = 8
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct LifetimeLimitRule: Rule {
     typealias Fact = LifetimeExceeded
+    static let factTag: UInt8 = 15
 
     init() {}
     static let description = RuleDescription(

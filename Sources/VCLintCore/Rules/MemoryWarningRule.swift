@@ -1,5 +1,6 @@
 struct MemoryWarningRule: Rule {
     typealias Fact = MemoryWarnings
+    static let factTag: UInt8 = 14
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct MissingDidAppearRule: Rule {
     typealias Fact = UnfinishedAppearance
+    static let factTag: UInt8 = 0
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct MissingDidDisappearRule: Rule {
     typealias Fact = UnfinishedDisappearance
+    static let factTag: UInt8 = 1
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct NoLifecycleEventsRule: Rule {
     typealias Fact = NoLifecycleEvents
+    static let factTag: UInt8 = 18
 
     init() {}
     static let description = RuleDescription(

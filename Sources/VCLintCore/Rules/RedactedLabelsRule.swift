@@ -1,5 +1,6 @@
 struct RedactedLabelsRule: Rule {
     typealias Fact = RedactedLabels
+    static let factTag: UInt8 = 19
 
     init() {}
     static let description = RuleDescription(

@@ -75,6 +75,11 @@ protocol Rule: Sendable {
     /// What this rule words: one rule per kind of fact, which is the map from what was observed to
     /// the rule that reports it.
     associatedtype Fact: Observed
+    /// Its facts' byte in `ObservationList`'s encoding (in memory only, never written to a file):
+    /// unique among the rules, below `ObservationList.withdrawnTag`, and independent of the
+    /// registry's order, so reordering how findings are listed never changes the encoding. A new
+    /// rule takes the next unused number (`RuleRegistry.nextFactTag`).
+    static var factTag: UInt8 { get }
     static var description: RuleDescription { get }
     func verdict(for observation: Observation, _ fact: Fact, options: TimelineOptions) -> RuleVerdict
 
@@ -105,9 +110,8 @@ extension Rule {
     }
 }
 
-/// Every built-in rule, in the order findings on one line are reported. A rule's place here is also
-/// its facts' tag in `ObservationList`'s encoding (in memory only, never written to a file), so
-/// adding a rule is its file, its emit site and one line here.
+/// Every built-in rule, in the order findings on one line are reported (and `vclint rules` lists
+/// them). Adding a rule is its file (with its `factTag`), its emit site and one line here.
 public enum RuleRegistry {
     static let all: [any Rule] = [
         MissingDidAppearRule(),
@@ -146,19 +150,30 @@ public enum RuleRegistry {
         all.first { type(of: $0).description.identifier == id }
     }
 
-    /// Each rule's fact type → its rule's place in `all`. Two rules cannot word one kind of fact.
+    /// Each rule's fact type → its fact tag. Two rules cannot word one kind of fact, nor share a tag.
     private static let tags: [ObjectIdentifier: Int] = {
         var tags: [ObjectIdentifier: Int] = [:]
-        for (i, rule) in all.enumerated() {
+        for rule in all {
             let key = ObjectIdentifier(type(of: rule).factType)
             precondition(tags[key] == nil, "two rules word \(type(of: rule).factType)")
-            tags[key] = i
+            tags[key] = Int(type(of: rule).factTag)
         }
-        precondition(all.count < Int(ObservationList.withdrawnTag), "a fact's tag is one byte, and 0xFF marks a withdrawn one")
         return tags
     }()
 
-    /// The place in `all` of the rule that words facts of type `type`.
+    /// Fact tag → the rule's place in `all` (its order), -1 for an unused tag.
+    private static let places: [Int] = {
+        var places = [Int](repeating: -1, count: Int(ObservationList.withdrawnTag))
+        for (i, rule) in all.enumerated() {
+            let tag = Int(type(of: rule).factTag)
+            precondition(tag < places.count, "\(type(of: rule)).factTag: a fact's tag is one byte, and 0xFF marks a withdrawn one")
+            precondition(places[tag] == -1, "\(type(of: rule)) and \(type(of: all[places[tag]])) share the fact tag \(tag)")
+            places[tag] = i
+        }
+        return places
+    }()
+
+    /// The tag of the facts of type `type`.
     static func tag(of type: any Observed.Type) -> Int {
         guard let tag = tags[ObjectIdentifier(type)] else {
             preconditionFailure("no rule words \(type): add its rule to RuleRegistry.all")
@@ -168,12 +183,21 @@ public enum RuleRegistry {
 
     static func tag(of fact: any Observed) -> Int { tag(of: type(of: fact)) }
 
-    /// The tag of leaks: persistent classes never leak (`TimelineBuilder.admits`).
+    /// The place in `all` of the rule whose facts carry `tag`.
+    @inline(__always) static func place(ofTag tag: Int) -> Int { places[tag] }
+
+    /// The rule whose facts carry `tag`.
+    @inline(__always) static func rule(tag: Int) -> any Rule { all[places[tag]] }
+
+    /// The tag a new rule takes.
+    static var nextFactTag: Int { (places.lastIndex { $0 != -1 } ?? -1) + 1 }
+
+    /// The tag of leaks: persistent classes never leak (`TimelineBuilder.decision`).
     static let leakTag = tag(of: ControllerLeak.self)
     static let objectLeakTag = tag(of: ObjectLeak.self)
 
     static func readFact(tag: Int, _ r: inout ObservationReader) -> any Observed {
-        type(of: all[tag]).readFact(&r)
+        type(of: rule(tag: tag)).readFact(&r)
     }
 }
 

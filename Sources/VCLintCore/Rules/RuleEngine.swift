@@ -50,19 +50,19 @@ public enum RuleEngine {
     }
 
     /// The findings in report order: by line, then by the rules' order (`RuleRegistry.all`), then
-    /// by message. Each observation goes to the rule that words its kind of fact (its tag); only
-    /// the observations' indices are sorted, and messages are worded for ties only.
+    /// by message. Each observation goes to the rule that words its kind of fact (found by its
+    /// tag); only the observations' indices are sorted, and messages are worded for ties only.
     public static func findings(_ observations: ObservationList, path: String, settings: RuleSettings, options: TimelineOptions) -> FindingList {
         let rules = RuleRegistry.all
         let enabled = RuleRegistry.descriptions.map { settings.enabled.contains($0.identifier) }
         var entries: [FindingList.Entry] = []
         for index in observations.indices {
-            let tag = observations.tag(at: index)
-            guard enabled[tag] else { continue }
-            let (o, v) = rules[tag].word(observations, at: index, options: options)
-            var severity = settings.severity(of: RuleRegistry.descriptions[tag])
+            let place = RuleRegistry.place(ofTag: observations.tag(at: index))
+            guard enabled[place] else { continue }
+            let (o, v) = rules[place].word(observations, at: index, options: options)
+            var severity = settings.severity(of: RuleRegistry.descriptions[place])
             if let cap = v.severityCap, cap < severity { severity = cap }
-            entries.append(FindingList.Entry(line: o.line, observation: UInt32(index), rule: UInt8(tag), severity: severity))
+            entries.append(FindingList.Entry(line: o.line, observation: UInt32(index), rule: UInt8(place), severity: severity))
         }
         entries.sort { a, b in a.line != b.line ? a.line < b.line : a.rule < b.rule }
         // Runs of one line and one rule (a pop to root that leaks many controllers): by message.

@@ -1,5 +1,6 @@
 struct SlowTransitionRule: Rule {
     typealias Fact = SlowTransition
+    static let factTag: UInt8 = 13
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct UIKitPresentationConflictRule: Rule {
     typealias Fact = UIKitPresentationWarning
+    static let factTag: UInt8 = 17
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct UIKitUnbalancedTransitionRule: Rule {
     typealias Fact = UIKitUnbalancedWarning
+    static let factTag: UInt8 = 16
 
     init() {}
     static let description = RuleDescription(

@@ -1,5 +1,6 @@
 struct UnbalancedAppearanceRule: Rule {
     typealias Fact = UnbalancedAppearance
+    static let factTag: UInt8 = 2
 
     init() {}
     static let description = RuleDescription(

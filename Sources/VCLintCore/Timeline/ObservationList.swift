@@ -3,7 +3,7 @@
 /// own; here one costs its encoding (tens of bytes: varints, the time once, class names by index)
 /// and an offset. Reading an element decodes it, so rules and reports see ordinary values.
 ///
-/// An encoding is: the fact's tag (its rule's place in `RuleRegistry.all`), its requirement on the
+/// An encoding is: the fact's tag (its rule's `factTag`), its requirement on the
 /// instrumentation, the fact's own fields (`Observed.write`), then what every observation has:
 /// controller, line and time.
 public struct ObservationList: RandomAccessCollection, Sendable {
@@ -43,7 +43,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         return r.observation(as: F.self)
     }
 
-    /// The tag of observation `i` (its rule's place in `RuleRegistry.all`), without decoding it.
+    /// The tag of observation `i` (its rule's `factTag`), without decoding it.
     func tag(at i: Int) -> Int { Int(chunks[starts[i] >> 40][starts[i] & (1 << 40 - 1)]) }
 
     private func reader(at i: Int) -> ObservationReader {
@@ -149,7 +149,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         try filter { _, o in try keep(o) }
     }
 
-    /// The observations that pass, given with their tag (their rule's place in `RuleRegistry.all`).
+    /// The observations that pass, given with their tag (their rule's `factTag`).
     func filter(_ keep: (_ tag: Int, Observation) throws -> Bool) rethrows -> ObservationList {
         var out = ObservationList()
         out.names = names
