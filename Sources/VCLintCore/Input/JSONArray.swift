@@ -78,23 +78,23 @@ struct JSONArrayReader {
     mutating func pass(_ bytes: UnsafeRawBufferPointer, to emit: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
         bytesIn += bytes.count
-        lastWasLF = bytes[bytes.count - 1] == 0x0A
+        lastWasLF = bytes[bytes.count - 1] == UInt8(ascii: "\n")
         let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let n = bytes.count
         var i = 0
         while i < n {
             let b = p[i]
-            if b == 0x0A {
+            if b == UInt8(ascii: "\n") {
                 switch state {
                 case .outside, .array:
-                    out.append(0x0A)
+                    out.append(UInt8(ascii: "\n"))
                     lineHasText = false
                 case .string:
                     newlines += 1
-                    add(0x5C, 0x6E)  // a raw line end in a string: `\n`, so the object stays one line
+                    add(UInt8(ascii: "\\"), UInt8(ascii: "n"))  // a raw line end in a string: `\n`, so the object stays one line
                 case .stringEscape:
                     newlines += 1
-                    add(0x6E)
+                    add(UInt8(ascii: "n"))
                     state = .string
                 case .nestedEscape:
                     newlines += 1
@@ -108,20 +108,20 @@ struct JSONArrayReader {
             switch state {
             case .outside:
                 // Another array may follow; an object after a stray `]` is still read.
-                if b == 0x5B { state = .array } else if b == 0x7B { begin() }
+                if b == UInt8(ascii: "[") { state = .array } else if b == UInt8(ascii: "{") { begin() }
             case .array:
-                if b == 0x7B { begin() } else if b == 0x5D { state = .outside }
+                if b == UInt8(ascii: "{") { begin() } else if b == UInt8(ascii: "]") { state = .outside }
             case .beforeKey:
-                if b == 0x22 {
+                if b == UInt8(ascii: "\"") {
                     key.removeAll(keepingCapacity: true)
                     state = .key
-                } else if b == 0x7D {
+                } else if b == UInt8(ascii: "}") {
                     close()
-                } else if !Self.isSpace(b) && b != 0x2C {
+                } else if !Self.isSpace(b) && b != UInt8(ascii: ",") {
                     broken(); continue
                 }
             case .key:
-                if b == 0x22 {
+                if b == UInt8(ascii: "\"") {
                     keyIsMessage = key == Self.eventMessage
                     if keyIsMessage { messageNewlines = newlines }
                     state = .beforeColon
@@ -129,24 +129,24 @@ struct JSONArrayReader {
                     broken(); continue
                 } else {
                     key.append(b)
-                    if b == 0x5C { state = .keyEscape }
+                    if b == UInt8(ascii: "\\") { state = .keyEscape }
                 }
             case .keyEscape:
                 key.append(b)
                 state = .key
             case .beforeColon:
-                if b == 0x3A { state = .beforeValue } else if !Self.isSpace(b) { broken(); continue }
+                if b == UInt8(ascii: ":") { state = .beforeValue } else if !Self.isSpace(b) { broken(); continue }
             case .beforeValue:
                 if Self.isSpace(b) { break }
                 switch b {
-                case 0x22:
+                case UInt8(ascii: "\""):
                     startMember()
-                    add(0x22)
+                    add(UInt8(ascii: "\""))
                     state = .string
-                case 0x7B, 0x5B:
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth = 1
                     state = .nested
-                case 0x2C, 0x7D, 0x5D, 0x3A:
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"):
                     broken(); continue
                 default:
                     startMember()
@@ -156,50 +156,50 @@ struct JSONArrayReader {
             case .string:
                 // Copies the run up to the next quote, backslash or line end at once.
                 var j = i
-                while j < n, p[j] != 0x22, p[j] != 0x5C, p[j] != 0x0A, p[j] != 0x0D { j += 1 }
+                while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] != UInt8(ascii: "\n"), p[j] != UInt8(ascii: "\r") { j += 1 }
                 if j > i { add(UnsafeBufferPointer(start: p + i, count: j - i)); i = j; continue }
                 switch b {
-                case 0x22:
-                    add(0x22)
+                case UInt8(ascii: "\""):
+                    add(UInt8(ascii: "\""))
                     memberDone()
                     if keyIsMessage { hasMessage = true }
-                case 0x5C:
-                    add(0x5C)
+                case UInt8(ascii: "\\"):
+                    add(UInt8(ascii: "\\"))
                     state = .stringEscape
                 default:
-                    add(0x5C, 0x72)  // a raw CR: `\r`
+                    add(UInt8(ascii: "\\"), UInt8(ascii: "r"))  // a raw CR: `\r`
                 }
             case .stringEscape:
                 add(b)
                 state = .string
             case .scalar:
-                if Self.isSpace(b) || b == 0x2C || b == 0x7D || b == 0x5D {
+                if Self.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
                     memberDone()
                     continue
                 }
                 add(b)
             case .afterValue:
-                if b == 0x2C {
+                if b == UInt8(ascii: ",") {
                     state = .beforeKey
-                } else if b == 0x7D {
+                } else if b == UInt8(ascii: "}") {
                     close()
                 } else if !Self.isSpace(b) {
                     broken(); continue
                 }
             case .nested:
-                if b == 0x22 {
+                if b == UInt8(ascii: "\"") {
                     state = .nestedString
-                } else if b == 0x7B || b == 0x5B {
+                } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
                     depth += 1
-                } else if b == 0x7D || b == 0x5D {
+                } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
                     depth -= 1
                     if depth == 0 { state = .afterValue }
                 }
             case .nestedString:
                 var j = i
-                while j < n, p[j] != 0x22, p[j] != 0x5C, p[j] != 0x0A { j += 1 }
+                while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] != UInt8(ascii: "\n") { j += 1 }
                 if j > i { i = j; continue }
-                state = b == 0x22 ? .nested : .nestedEscape
+                state = b == UInt8(ascii: "\"") ? .nested : .nestedEscape
             case .nestedEscape:
                 state = .nestedString
             }
@@ -213,16 +213,16 @@ struct JSONArrayReader {
     mutating func finish(to emit: (UnsafeRawBufferPointer) -> Void) {
         if inObject { end() }
         state = .outside
-        if !lastWasLF { out.append(0x0A); lastWasLF = true }
+        if !lastWasLF { out.append(UInt8(ascii: "\n")); lastWasLF = true }
         flush(to: emit)
     }
 
     @inline(__always)
-    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A }
+    private static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n") }
 
     private mutating func begin() {
         text.removeAll(keepingCapacity: true)
-        text.append(0x7B)
+        text.append(UInt8(ascii: "{"))
         committed = 1
         members = 0
         hasMessage = false
@@ -235,10 +235,10 @@ struct JSONArrayReader {
 
     /// A member with a value worth keeping starts: its separator and key.
     private mutating func startMember() {
-        if members > 0 { add(0x2C) }
-        add(0x22)
+        if members > 0 { add(UInt8(ascii: ",")) }
+        add(UInt8(ascii: "\""))
         key.withUnsafeBufferPointer { add($0) }
-        add(0x22, 0x3A)
+        add(UInt8(ascii: "\""), UInt8(ascii: ":"))
     }
 
     private mutating func memberDone() {
@@ -266,15 +266,15 @@ struct JSONArrayReader {
         if tooBig { oversized += 1 }
         if hasMessage && !tooBig {
             text.removeSubrange(committed...)
-            text.append(0x7D)
-            if messageNewlines == 0 && lineHasText { out.append(0x0A) }
-            out.append(contentsOf: repeatElement(0x0A, count: messageNewlines))
+            text.append(UInt8(ascii: "}"))
+            if messageNewlines == 0 && lineHasText { out.append(UInt8(ascii: "\n")) }
+            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: messageNewlines))
             out.append(contentsOf: text)
             let after = newlines - messageNewlines
-            out.append(contentsOf: repeatElement(0x0A, count: after))
+            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: after))
             lineHasText = after == 0
         } else if newlines > 0 {
-            out.append(contentsOf: repeatElement(0x0A, count: newlines))
+            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: newlines))
             lineHasText = false
         }
         newlines = 0
@@ -323,26 +323,26 @@ struct JSONArraySniff {
         for b in bytes {
             guard verdict == .undecided else { return }
             defer { seen += 1 }
-            let space = b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A
+            let space = b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n")
             switch step {
             case .start:
                 if seen < 3 && b == Self.byteOrderMark[seen] { continue }  // a byte-order mark (after nothing else)
                 if space { continue }
-                if b == 0x5B { step = .bracket } else { verdict = .other }
+                if b == UInt8(ascii: "[") { step = .bracket } else { verdict = .other }
             case .bracket:
                 if space { continue }
-                if b == 0x7B { step = .brace } else { verdict = .other }
+                if b == UInt8(ascii: "{") { step = .brace } else { verdict = .other }
             case .brace:
                 if space { continue }
-                if b == 0x22 { step = .key } else { verdict = .other }
+                if b == UInt8(ascii: "\"") { step = .key } else { verdict = .other }
             case .key:
                 keyLength += 1
-                if b == 0x22 { step = .colon } else if b == 0x0A || keyLength > 256 { verdict = .other } else if b == 0x5C { step = .keyEscape }
+                if b == UInt8(ascii: "\"") { step = .colon } else if b == UInt8(ascii: "\n") || keyLength > 256 { verdict = .other } else if b == UInt8(ascii: "\\") { step = .keyEscape }
             case .keyEscape:
                 step = .key
             case .colon:
-                if b == 0x20 || b == 0x09 { continue }
-                verdict = b == 0x3A ? .json : .other
+                if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { continue }
+                verdict = b == UInt8(ascii: ":") ? .json : .other
             }
         }
     }
@@ -363,10 +363,10 @@ struct JSONArraySniff {
         guard h.count >= key.count else { return false }
         var i = 0
         while i + key.count <= h.count {
-            if h[i] == 0x22, key.indices.allSatisfy({ h[i + $0] == key[$0] }) {
+            if h[i] == UInt8(ascii: "\""), key.indices.allSatisfy({ h[i + $0] == key[$0] }) {
                 var j = i + key.count
-                while j < h.count, h[j] == 0x20 || h[j] == 0x09 { j += 1 }
-                if j < h.count, h[j] == 0x3A { return true }
+                while j < h.count, h[j] == UInt8(ascii: " ") || h[j] == UInt8(ascii: "\t") { j += 1 }
+                if j < h.count, h[j] == UInt8(ascii: ":") { return true }
             }
             i += 1
         }

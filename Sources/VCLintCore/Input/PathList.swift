@@ -20,7 +20,7 @@ public enum PathList {
     /// The longest path a list may hold.
     public static let maxPathBytes = 4096
 
-    public static func read(_ file: String, separator: UInt8 = 0x0A) throws(InputError) -> [String] {
+    public static func read(_ file: String, separator: UInt8 = UInt8(ascii: "\n")) throws(InputError) -> [String] {
         let fd = file == "-" ? 0 : PathName.withCString(file) { open($0, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw InputError(path: file, reason: String(cString: strerror(errno)).lowercased()) }
         defer { if fd != 0 { close(fd) } }
@@ -44,10 +44,10 @@ public enum PathList {
         return parser.paths
     }
 
-    public static func parse(_ data: [UInt8], separator: UInt8 = 0x0A) -> [String] {
+    public static func parse(_ data: [UInt8], separator: UInt8 = UInt8(ascii: "\n")) -> [String] {
         var out: [String] = []
         for var entry in data.split(separator: separator, omittingEmptySubsequences: true) {
-            if separator == 0x0A, entry.last == 0x0D { entry = entry.dropLast() }
+            if separator == UInt8(ascii: "\n"), entry.last == UInt8(ascii: "\r") { entry = entry.dropLast() }
             guard !entry.isEmpty else { continue }
             out.append(PathName.register(entry))
         }
@@ -103,7 +103,7 @@ public enum PathList {
         private mutating func finishEntry(file: String) throws(InputError) {
             defer { entry.removeAll(keepingCapacity: true); number += 1 }
             if number > PathList.maxEntries { throw tooMany(file) }
-            if separator == 0x0A, entry.last == 0x0D { entry.removeLast() }
+            if separator == UInt8(ascii: "\n"), entry.last == UInt8(ascii: "\r") { entry.removeLast() }
             guard !entry.isEmpty else { return }
             if entry.count > PathList.maxPathBytes { throw tooLong(file) }
             if separator != 0, entry.contains(0) { throw holdsNUL(file) }

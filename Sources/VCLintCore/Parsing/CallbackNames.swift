@@ -45,8 +45,8 @@ enum MethodTable {
         let n = name.count
         guard n >= 4, let base = name.baseAddress else { return nil }
         var first = base[0]
-        if foldCase, first &- 0x41 < 26 { first |= 0x20 }
-        guard first == 0x69 || first == 0x61 || first == 0x6C || first == 0x76 || first == 0x77 || first == 0x64 || first == 0x6F else { return nil }
+        if foldCase, first &- UInt8(ascii: "A") < 26 { first |= UInt8(ascii: " ") }
+        guard first == UInt8(ascii: "i") || first == UInt8(ascii: "a") || first == UInt8(ascii: "l") || first == UInt8(ascii: "v") || first == UInt8(ascii: "w") || first == UInt8(ascii: "d") || first == UInt8(ascii: "o") else { return nil }
         if n <= 30, case let i = Int(index[slot(n, first, base[n - 1])]), i > 0 {
             let e = names[i - 1]
             let q = e.name.utf8Start
@@ -54,16 +54,16 @@ enum MethodTable {
                 if let k = e.kind { return k }
                 // Swift's willMove(toParent:) / didMove(toParent:), or the name alone (`WillMove:` as a
                 // statement's separator); other willMove(…) (`toWindow:`, `toSuperview:`) are not ours.
-                if signature.count == 0 || contains(signature, "Parent") || (signature.count == 1 && signature[0] == 0x3A) {
-                    return first == 0x77 ? .willMoveToParent : .didMoveToParent
+                if signature.count == 0 || contains(signature, "Parent") || (signature.count == 1 && signature[0] == UInt8(ascii: ":")) {
+                    return first == UInt8(ascii: "w") ? .willMoveToParent : .didMoveToParent
                 }
                 return nil
             }
         }
         // `deInit` (shares `deinit`'s slot).
-        if n == 6, first == 0x64, memcmp(base + 1, "eInit", 5) == 0 { return .dealloc }
+        if n == 6, first == UInt8(ascii: "d"), memcmp(base + 1, "eInit", 5) == 0 { return .dealloc }
         // initWithNibName:bundle:, initWithCoder:, …
-        if n > 8, first == 0x69, memcmp(base + 1, "nitWith", 7) == 0 { return .initialize }
+        if n > 8, first == UInt8(ascii: "i"), memcmp(base + 1, "nitWith", 7) == 0 { return .initialize }
         return nil
     }
 

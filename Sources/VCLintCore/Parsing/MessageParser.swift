@@ -155,7 +155,7 @@ public final class MessageParser {
         while i < n {
             let k = spaceScalarLength(p, i, n)
             if k > 0 {
-                out.append(0x20)
+                out.append(UInt8(ascii: " "))
                 i += k
             } else {
                 out.append(p[i])
@@ -241,8 +241,8 @@ public final class MessageParser {
         out.reserveCapacity(bytes.count)
         var space = false
         for b in bytes {
-            if b == 0x20 || b == 0x09 { space = true; continue }
-            if space, !out.isEmpty { out.append(0x20) }
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { space = true; continue }
+            if space, !out.isEmpty { out.append(UInt8(ascii: " ")) }
             space = false
             out.append(b)
         }
@@ -256,7 +256,7 @@ public final class MessageParser {
         guard count > 0, base[0] < 0x80, base[count - 1] < 0x80 else { return unicodeStatementRange(base, count) }
         var lo = 0, hi = count
         while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
-        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == UInt8(ascii: ".") || base[hi - 1] == UInt8(ascii: "!") || base[hi - 1] == UInt8(ascii: ",") || base[hi - 1] == UInt8(ascii: ";") { hi -= 1 }
         if hi > lo, base[hi - 1] >= 0x80 { return unicodeStatementRange(base, count) }
         return lo..<hi
     }
@@ -265,7 +265,7 @@ public final class MessageParser {
         var r = TextScalars.trimmed(base, 0..<count)
         while true {
             var hi = r.upperBound
-            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == 0x2E || base[hi - 1] == 0x21 || base[hi - 1] == 0x2C || base[hi - 1] == 0x3B { hi -= 1 }
+            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == UInt8(ascii: ".") || base[hi - 1] == UInt8(ascii: "!") || base[hi - 1] == UInt8(ascii: ",") || base[hi - 1] == UInt8(ascii: ";") { hi -= 1 }
             if hi == r.upperBound { return r }
             let t = TextScalars.trimmed(base, r.lowerBound..<hi)
             if t == r { return r }
@@ -303,23 +303,23 @@ public final class MessageParser {
         let n = hi - lo
         let m = Message(base: p, count: n)
         switch p[0] {
-        case 0x2D, 0x2B:  // -[ +[
-            guard n > 2, p[1] == 0x5B else { return nil }
+        case UInt8(ascii: "-"), UInt8(ascii: "+"):  // -[ +[
+            guard n > 2, p[1] == UInt8(ascii: "[") else { return nil }
             if objcFastPath, let r = Self.objcShape(m) {
                 return event(m, cls: r.cls, method: r.method, signature: r.signature, rest: r.rest, address: nil, dialect: .objcFunction)
             }
             return callback(objc, objcGroups, m, dialect: .objcFunction)
-        case 0x3C:  // <
+        case UInt8(ascii: "<"):  // <
             return callback(described, describedGroups, m, dialect: .describedObject)
-        case 0x55, 0x41, 0x57, 0x5B:  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
+        case UInt8(ascii: "U"), UInt8(ascii: "A"), UInt8(ascii: "W"), UInt8(ascii: "["):  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
             if let e = uikitWarning(m) { return e }
         default:
             break
         }
         // A label cannot start with `[`: tagged messages (`[Lifecycle] X.viewDidAppear(_:)`) are Swift-style.
-        if p[0] != 0x5B {
+        if p[0] != UInt8(ascii: "[") {
             if let e = namedDialect(m) { return e }
-            if memchr(p, 0x3A, n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+            if memchr(p, Int32(UInt8(ascii: ":")), n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
         }
         if twoWordFastPath {
             switch Self.twoWordShape(m) {
@@ -353,7 +353,7 @@ public final class MessageParser {
             var i = 0
             while i + 1 < count {
                 let b = base[i]
-                if b == 0x2E, base[i + 1] == 0x2E { return true }
+                if b == UInt8(ascii: "."), base[i + 1] == UInt8(ascii: ".") { return true }
                 if b == 0xE2, base[i + 1] == 0x80, i + 2 < count, base[i + 2] == 0xA6 { return true }
                 i += 1
             }
@@ -377,14 +377,14 @@ public final class MessageParser {
         }
     }
 
-    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D || b == 0x0A || b == 0 }
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n") || b == 0 }
 
     private func namedDialect(_ m: Message) -> Event? {
         // Cheap guards first: most candidate lines are noise.
         let last = m.base[m.count - 1]
-        if (last == 0x6E || last == 0x74 || last == 0x64 || last == 0x65), marker.search(m.base, length: m.count) == .match, let c = marker.range(1), let v = marker.range(2), let ph = marker.range(3) {
-            let present = m.base[v.lowerBound] == 0x70
-            let begin = m.base[ph.lowerBound] == 0x62 || m.base[ph.lowerBound] == 0x73
+        if (last == UInt8(ascii: "n") || last == UInt8(ascii: "t") || last == UInt8(ascii: "d") || last == UInt8(ascii: "e")), marker.search(m.base, length: m.count) == .match, let c = marker.range(1), let v = marker.range(2), let ph = marker.range(3) {
+            let present = m.base[v.lowerBound] == UInt8(ascii: "p")
+            let begin = m.base[ph.lowerBound] == UInt8(ascii: "b") || m.base[ph.lowerBound] == UInt8(ascii: "s")
             let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
             return Event(kind: kind, className: m.text(c), dialect: .namedInvoke)
         }
@@ -429,18 +429,18 @@ public final class MessageParser {
     /// whose second word cannot start a method nor an address (`[Memory] footprint 925 MB …`).
     static func twoWordShape(_ m: Message) -> Shape {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
-        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == 0x24 || b >= 0x80 }
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b >= 0x80 }
+        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == UInt8(ascii: "$") || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 }
         guard n > 0, p[0] < 0x80 else { return .undecided }
         var i = 0
-        if p[0] == 0x5B {
+        if p[0] == UInt8(ascii: "[") {
             // `\[[^\]]{1,60}\]\s*`: the first `]` closes the tag. Without a tag the class would
             // start at `[`, which it cannot.
             var j = 1
-            while j < n, j <= 61, p[j] != 0x5D { j += 1 }
-            guard j < n, j <= 61, p[j] == 0x5D, j >= 2 else { return .noMatch }
+            while j < n, j <= 61, p[j] != UInt8(ascii: "]") { j += 1 }
+            guard j < n, j <= 61, p[j] == UInt8(ascii: "]"), j >= 2 else { return .noMatch }
             i = j + 1
             while i < n, isSpace(p[i]) { i += 1 }
         }
@@ -448,21 +448,21 @@ public final class MessageParser {
         guard i < n, isClassStart(p[i]) else { return .noMatch }
         var e = i + 1
         while e < n, isClassByte(p[e]) { e += 1 }
-        guard e < n, p[e] != 0x2E else { return .undecided }  // MyApp.Class or Class.method: the regex
+        guard e < n, p[e] != UInt8(ascii: ".") else { return .undecided }  // MyApp.Class or Class.method: the regex
         var j = e
         while j < n, isSpace(p[j]) { j += 1 }
         // Spaces, then a method name: neither the address group nor the `.`, `:`, `-`, `->`
         // separators can match here, and `\s+` takes all the spaces.
-        guard j > e, j < n, (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else {
+        guard j > e, j < n, (p[j] | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == UInt8(ascii: "_") else {
             // No method here. The regex could still go on with an address (`(0x…`, `<0x…`,
             // `[0x…`, `0x…`: also inside the class's run, ending the class early) or a `.`, `:`,
             // `-` separator; without those, it cannot match at all.
-            if j < n, p[j] == 0x2E || p[j] == 0x3A || p[j] == 0x2D || p[j] == 0x28 || p[j] == 0x3C || p[j] == 0x5B || p[j] == 0x30 {
+            if j < n, p[j] == UInt8(ascii: ".") || p[j] == UInt8(ascii: ":") || p[j] == UInt8(ascii: "-") || p[j] == UInt8(ascii: "(") || p[j] == UInt8(ascii: "<") || p[j] == UInt8(ascii: "[") || p[j] == UInt8(ascii: "0") {
                 return .undecided
             }
             var k = i + 1
             while k + 1 < e {
-                if p[k] == 0x30, p[k + 1] == 0x78 { return .undecided }
+                if p[k] == UInt8(ascii: "0"), p[k + 1] == UInt8(ascii: "x") { return .undecided }
                 k += 1
             }
             return .noMatch
@@ -470,14 +470,14 @@ public final class MessageParser {
         var k = j + 1
         while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         var s = k
-        if s < n, p[s] == 0x28 {
+        if s < n, p[s] == UInt8(ascii: "(") {
             // `\((?:[\w ]*:)*[\w ]*\)` takes `(…)` when only word bytes, spaces and colons come
             // before the `)`; else the other alternative, `(?::\w*)*`, matches nothing.
             var t = s + 1
-            while t < n, ByteCursor.isWord(p[t]) || p[t] == 0x20 || p[t] == 0x3A { t += 1 }
-            if t < n, p[t] == 0x29 { s = t + 1 }
+            while t < n, ByteCursor.isWord(p[t]) || p[t] == UInt8(ascii: " ") || p[t] == UInt8(ascii: ":") { t += 1 }
+            if t < n, p[t] == UInt8(ascii: ")") { s = t + 1 }
         } else {
-            while s < n, p[s] == 0x3A {
+            while s < n, p[s] == UInt8(ascii: ":") {
                 s += 1
                 while s < n, ByteCursor.isWord(p[s]) { s += 1 }
             }
@@ -492,26 +492,26 @@ public final class MessageParser {
     /// path succeeds too, with the same groups.
     static func objcShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | 0x20) &- 0x61 < 26 || b == 0x5F || b == 0x24 || b >= 0x80 }
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b &- 0x09 < 5 }
-        guard n > 3, p[0] == 0x2D || p[0] == 0x2B, p[1] == 0x5B, isClassStart(p[2]) else { return nil }
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 }
+        guard n > 3, p[0] == UInt8(ascii: "-") || p[0] == UInt8(ascii: "+"), p[1] == UInt8(ascii: "["), isClassStart(p[2]) else { return nil }
         var i = 3
-        while i < n, ByteCursor.isWord(p[i]) || p[i] == 0x24 || p[i] >= 0x80 { i += 1 }
-        guard i < n, p[i] != 0x2E else { return nil }  // MyApp.Class: the regex
+        while i < n, ByteCursor.isWord(p[i]) || p[i] == UInt8(ascii: "$") || p[i] >= 0x80 { i += 1 }
+        guard i < n, p[i] != UInt8(ascii: ".") else { return nil }  // MyApp.Class: the regex
         let cls = 2..<i
         var j = i
         while j < n, isSpace(p[j]) { j += 1 }
-        guard j > i, j < n, p[j] != 0x28 else { return nil }  // a category `(Name)`: the regex
-        guard (p[j] | 0x20) &- 0x61 < 26 || p[j] == 0x5F else { return nil }
+        guard j > i, j < n, p[j] != UInt8(ascii: "(") else { return nil }  // a category `(Name)`: the regex
+        guard (p[j] | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == UInt8(ascii: "_") else { return nil }
         var k = j + 1
         while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         let method = j..<k
-        while k < n, p[k] == 0x3A {
+        while k < n, p[k] == UInt8(ascii: ":") {
             k += 1
             while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         }
-        guard k < n, p[k] == 0x5D else { return nil }
+        guard k < n, p[k] == UInt8(ascii: "]") else { return nil }
         return (cls, method, method.upperBound..<k, (k + 1)..<n)
     }
 
@@ -548,7 +548,7 @@ public final class MessageParser {
             let w = m.base
             if Words.phase(w, clsRange) != nil || Words.isStopWord(w, clsRange) || Words.isLowercaseVerb(w, clsRange) { return nil }
             // A level in capitals (`DEBUG willMove: Child Screen`) is decoration, not a class.
-            if Words.isLevel(w, clsRange), (clsRange.lowerBound..<clsRange.upperBound).allSatisfy({ w[$0] >= 0x41 && w[$0] <= 0x5A }) { return nil }
+            if Words.isLevel(w, clsRange), (clsRange.lowerBound..<clsRange.upperBound).allSatisfy({ w[$0] >= UInt8(ascii: "A") && w[$0] <= UInt8(ascii: "Z") }) { return nil }
             // A dash, a bullet or an emoji is decoration, not a class (`[Home] – viewWillAppear:`).
             if !Words.hasLetter(w, clsRange) { return nil }
         }
@@ -566,9 +566,9 @@ public final class MessageParser {
     /// words of a title do (`Child Screen`).
     static func titleGoesOn(_ p: UnsafePointer<UInt8>, after end: Int, _ rest: Range<Int>) -> Bool {
         var i = max(end, rest.lowerBound)
-        guard i < rest.upperBound, p[i] == 0x20 else { return false }
-        while i < rest.upperBound, p[i] == 0x20 { i += 1 }
-        return i < rest.upperBound && p[i] >= 0x41 && p[i] <= 0x5A
+        guard i < rest.upperBound, p[i] == UInt8(ascii: " ") else { return false }
+        while i < rest.upperBound, p[i] == UInt8(ascii: " ") { i += 1 }
+        return i < rest.upperBound && p[i] >= UInt8(ascii: "A") && p[i] <= UInt8(ascii: "Z")
     }
 
     /// `Name appeared` / `Name disappeared`, the whole statement (a tag or an emoji before it aside):
@@ -588,7 +588,7 @@ public final class MessageParser {
         guard signature.isEmpty, rest.isEmpty || onlySpaces(p, rest), cls.upperBound < method.lowerBound,
               onlySpaces(p, cls.upperBound..<method.lowerBound) else { return nil }
         let name = FreeFormReader.lastComponent(p, cls)
-        guard let first = name.first.map({ p[$0] }), first &- 0x41 < 26, !TypeNames.isController(p, name) else { return nil }
+        guard let first = name.first.map({ p[$0] }), first &- UInt8(ascii: "A") < 26, !TypeNames.isController(p, name) else { return nil }
         return kind
     }
 
@@ -651,13 +651,13 @@ public final class MessageParser {
         var sawParentWord = false
         while i < n {
             let b = base[i]
-            if Self.isSpace(b) || b == 0x2C || b == 0x3D || b == 0x3A || b == 0x28 || b == 0x29 || b == 0x2D && i + 1 < n && base[i + 1] == 0x3E {
-                i += (b == 0x2D) ? 2 : 1
+            if Self.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "=") || b == UInt8(ascii: ":") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "-") && i + 1 < n && base[i + 1] == UInt8(ascii: ">") {
+                i += (b == UInt8(ascii: "-")) ? 2 : 1
                 continue
             }
-            if b == 0x3C {  // <…>
+            if b == UInt8(ascii: "<") {  // <…>
                 var j = i + 1
-                while j < n, base[j] != 0x3E { j += 1 }
+                while j < n, base[j] != UInt8(ascii: ">") { j += 1 }
                 guard j < n else { return false }
                 let token = UnsafeBufferPointer(start: base + i, count: j - i + 1)
                 i = j + 1
@@ -677,11 +677,11 @@ public final class MessageParser {
                 continue
             }
             var j = i
-            while j < n, !Self.isSpace(base[j]), base[j] != 0x2C, base[j] != 0x3D, base[j] != 0x3A, base[j] != 0x28, base[j] != 0x29, base[j] != 0x3C, base[j] != 0x3E { j += 1 }
+            while j < n, !Self.isSpace(base[j]), base[j] != UInt8(ascii: ","), base[j] != UInt8(ascii: "="), base[j] != UInt8(ascii: ":"), base[j] != UInt8(ascii: "("), base[j] != UInt8(ascii: ")"), base[j] != UInt8(ascii: "<"), base[j] != UInt8(ascii: ">") { j += 1 }
             if j == i { return false }
             let token = UnsafeBufferPointer(start: base + i, count: j - i)
             i = j
-            if token.count > 2, token[0] == 0x30, token[1] == 0x78, let v = Self.hexValue(token) {
+            if token.count > 2, token[0] == UInt8(ascii: "0"), token[1] == UInt8(ascii: "x"), let v = Self.hexValue(token) {
                 if event.address == nil { event.address = v }
                 continue
             }
@@ -715,11 +715,11 @@ public final class MessageParser {
         var v: UInt64 = 0
         var digits = 0
         var k = 0
-        if bytes.count >= 2, bytes[0] == 0x30, bytes[1] | 0x20 == 0x78 { k = 2 }
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] | ASCII.caseBit == UInt8(ascii: "x") { k = 2 }
         while k < bytes.count {
             let b = bytes[k]
             let d: UInt8
-            if ByteCursor.isDigit(b) { d = b - 0x30 } else if (b | 0x20) &- 0x61 < 6 { d = (b | 0x20) - 0x61 + 10 } else { return nil }
+            if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | ASCII.caseBit) &- UInt8(ascii: "a") < 6 { d = (b | ASCII.caseBit) - UInt8(ascii: "a") + 10 } else { return nil }
             v = v << 4 | UInt64(d)
             digits += 1
             k += 1
@@ -736,11 +736,11 @@ public final class MessageParser {
         for k in 0..<bytes.count {
             let b = base[k]
             if b >= 0x80 { ascii = false; break }
-            if b == 0x2E { dot = k }
+            if b == UInt8(ascii: ".") { dot = k }
         }
         guard ascii else { return Self.normalizeClass(String(decoding: bytes, as: UTF8.self)) }
         let first = base[0]
-        let leadsWithLetter = (first | 0x20) &- 0x61 < 26 || first == 0x5F
+        let leadsWithLetter = (first | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_")
         guard dot >= 0, leadsWithLetter, dot + 1 < bytes.count else { return names.string(bytes) }
         let r = TypeNames.withoutModule(base, 0..<bytes.count)
         return names.string(UnsafeBufferPointer(start: base + r.lowerBound, count: r.count))

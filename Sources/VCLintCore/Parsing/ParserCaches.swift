@@ -43,7 +43,7 @@ struct ShapeRoutes {
     private static func hasDigit(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         let low7 = w & (ones &* 127)
-        return ((ones &* (127 + 0x3A)) &- low7) & ~w & (low7 &+ ones &* (127 - 0x2F)) & high != 0
+        return ((ones &* (127 + UInt64(UInt8(ascii: ":")))) &- low7) & ~w & (low7 &+ ones &* (127 - UInt64(UInt8(ascii: "/")))) & high != 0
     }
 
     /// The folded byte stream's hash: bytes gathered little-endian into `acc` (`count` of them).
@@ -72,10 +72,10 @@ struct ShapeRoutes {
 
         @inline(__always) mutating func byte(_ b: UInt8) {
             var b = b
-            if b &- 0x30 < 10 {
+            if b &- UInt8(ascii: "0") < 10 {
                 if inDigits { return }
                 inDigits = true
-                b = 0x23
+                b = UInt8(ascii: "#")
                 folds |= 1 &<< UInt64(count)
             } else {
                 inDigits = false

@@ -95,7 +95,7 @@ struct JSONSkim {
 
     // MARK: The grammar (RFC 8259), checked without building anything
 
-    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+    static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\t") }
 
     func skipSpace(from start: Int) -> Int {
         var i = start
@@ -170,7 +170,7 @@ struct JSONSkim {
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") { return i + 1 }
-            if b < 0x20 { throw Malformed() }
+            if b < UInt8(ascii: " ") { throw Malformed() }
             if b == UInt8(ascii: "\\") {
                 guard i + 1 < bytes.count else { throw Malformed() }
                 switch bytes[i + 1] {

@@ -121,7 +121,7 @@ extension JSONValue {
     static func isPlain(_ s: String) -> Bool {
         for u in s.unicodeScalars {
             switch u.value {
-            case 0x22, 0x5C, 0x5B: return false
+            case 0x22, 0x5C, 0x5B: return false  // " \ [
             case 0x20...0x7E: continue
             case 0x80...: if TerminalText.escaped(u) { return false }
             default: return false

@@ -47,17 +47,17 @@ public enum TerminalText {
             while i < n {
                 let c = b[i]
                 if lineStart {
-                    if c == 0x20 || c == 0x09 { i += 1; continue }
-                    if c == 0x3A || c >= 0x80 { return false }  // `:`, or maybe a Unicode space before one
+                    if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { i += 1; continue }
+                    if c == UInt8(ascii: ":") || c >= 0x80 { return false }  // `:`, or maybe a Unicode space before one
                     lineStart = false
                 }
                 switch c {
-                case 0x0A:
+                case UInt8(ascii: "\n"):
                     guard keepingLines else { return false }
                     lineStart = true
-                case 0x09: break
-                case 0..<0x20, 0x7F: return false
-                case 0x5B: if i >= 2 && b[i - 1] == 0x23 && b[i - 2] == 0x23 { return false }
+                case UInt8(ascii: "\t"): break
+                case 0..<UInt8(ascii: " "), 0x7F: return false
+                case UInt8(ascii: "["): if i >= 2 && b[i - 1] == UInt8(ascii: "#") && b[i - 2] == UInt8(ascii: "#") { return false }
                 case 0xC2: if i + 1 < n && b[i + 1] >= 0x80 && b[i + 1] <= 0x9F { return false }
                 case 0xD8: if i + 1 < n && b[i + 1] == 0x9C { return false }
                 case 0xE2:
@@ -77,7 +77,7 @@ public enum TerminalText {
     /// Whether the scalar is written as an escape (tab and, for `text`, line feed are not).
     static func escaped(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
-        case 0x09: return false
+        case 0x09: return false  // tab
         case 0..<0x20, 0x7F...0x9F: return true
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false

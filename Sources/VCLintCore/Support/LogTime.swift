@@ -50,37 +50,37 @@ public struct LogTime: Sendable, Equatable {
             if v < 0 || v >= 1_000_000_000_000 {
                 // As `String(v)` writes it (the fields are far smaller).
                 let s = Array(String(v).utf8)
-                for _ in s.count..<max(s.count, width) { out.append(0x30) }
+                for _ in s.count..<max(s.count, width) { out.append(UInt8(ascii: "0")) }
                 out.append(contentsOf: s)
                 return
             }
             var digits = 1, p = 10
             while v >= p { digits += 1; p *= 10 }
-            for _ in digits..<max(digits, width) { out.append(0x30) }
+            for _ in digits..<max(digits, width) { out.append(UInt8(ascii: "0")) }
             p /= 10
             var x = v
             for _ in 0..<digits {
-                out.append(UInt8(0x30 + x / p))
+                out.append(UInt8(ascii: "0") + UInt8(x / p))
                 x %= p
                 p /= 10
             }
         }
         if year == 0 {
-            out += [0x2D, 0x2D]  // --
+            out += [UInt8(ascii: "-"), UInt8(ascii: "-")]  // --
         } else {
             pad(Int(year), 4)
-            out.append(0x2D)
+            out.append(UInt8(ascii: "-"))
         }
-        pad(Int(month), 2); out.append(0x2D); pad(Int(day), 2); out.append(0x54)  // T
-        pad(Int(hour), 2); out.append(0x3A); pad(Int(minute), 2); out.append(0x3A); pad(Int(second), 2)
-        if fractionDigits > 0 { out.append(0x2E); pad(Int(fraction), Int(fractionDigits)) }
+        pad(Int(month), 2); out.append(UInt8(ascii: "-")); pad(Int(day), 2); out.append(UInt8(ascii: "T"))  // T
+        pad(Int(hour), 2); out.append(UInt8(ascii: ":")); pad(Int(minute), 2); out.append(UInt8(ascii: ":")); pad(Int(second), 2)
+        if fractionDigits > 0 { out.append(UInt8(ascii: ".")); pad(Int(fraction), Int(fractionDigits)) }
         if let o = offsetMinutes {
             if o == Int16.min {
-                out.append(0x5A)  // Z
+                out.append(UInt8(ascii: "Z"))  // Z
             } else {
                 let a = abs(Int(o))
-                out.append(o < 0 ? 0x2D : 0x2B)
-                pad(a / 60, 2); out.append(0x3A); pad(a % 60, 2)
+                out.append(o < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                pad(a / 60, 2); out.append(UInt8(ascii: ":")); pad(a % 60, 2)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -135,11 +135,11 @@ struct ByteCursor {
         let i = pos + offset
         return i < end && i >= 0 ? base[i] : nil
     }
-    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+    @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
     /// PCRE2's `\w` without UCP: ASCII letters, digits and underscore.
-    @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | 0x20) &- 0x61 < 26 || b == 0x5F }
+    @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") }
     @inline(__always) static func isHex(_ b: UInt8) -> Bool {
-        isDigit(b) || (b | 0x20) &- 0x61 < 6
+        isDigit(b) || (b | ASCII.caseBit) &- UInt8(ascii: "a") < 6
     }
 
     /// Reads exactly `n` digits as a number.
@@ -149,7 +149,7 @@ struct ByteCursor {
         for i in 0..<n {
             let b = base[pos + i]
             guard Self.isDigit(b) else { return nil }
-            v = v * 10 + Int(b - 0x30)
+            v = v * 10 + Int(b - UInt8(ascii: "0"))
         }
         pos += n
         return v
@@ -159,7 +159,7 @@ struct ByteCursor {
     mutating func number(max: Int = 18) -> Int? {
         var v = 0, n = 0
         while pos < end, n < max, Self.isDigit(base[pos]) {
-            v = v * 10 + Int(base[pos] - 0x30)
+            v = v * 10 + Int(base[pos] - UInt8(ascii: "0"))
             pos += 1
             n += 1
         }
@@ -173,7 +173,7 @@ struct ByteCursor {
 
     mutating func skipSpaces() -> Int {
         let start = pos
-        while pos < end, base[pos] == 0x20 || base[pos] == 0x09 { pos += 1 }
+        while pos < end, base[pos] == UInt8(ascii: " ") || base[pos] == UInt8(ascii: "\t") { pos += 1 }
         return pos - start
     }
 
@@ -187,9 +187,9 @@ enum TimestampParser {
     /// Returns nil and leaves the cursor alone when the bytes are not such a timestamp.
     static func parseISOLike(_ c: inout ByteCursor, requireOffset: Bool = false) -> (LogTime, hasOffset: Bool)? {
         var k = c
-        guard let year = k.digits(4), k.expect(0x2D), let month = k.digits(2), k.expect(0x2D), let day = k.digits(2) else { return nil }
-        guard k.expect(0x20) || k.expect(0x54) else { return nil }
-        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2) else { return nil }
+        guard let year = k.digits(4), k.expect(UInt8(ascii: "-")), let month = k.digits(2), k.expect(UInt8(ascii: "-")), let day = k.digits(2) else { return nil }
+        guard k.expect(UInt8(ascii: " ")) || k.expect(UInt8(ascii: "T")) else { return nil }
+        guard let hour = k.digits(2), k.expect(UInt8(ascii: ":")), let minute = k.digits(2) else { return nil }
         return parseISOSeconds(&c, k, year: year, month: month, day: day, hour: hour, minute: minute, requireOffset: requireOffset)
     }
 
@@ -198,7 +198,7 @@ enum TimestampParser {
     static func parseShortYear(_ p: UnsafePointer<UInt8>, _ n: Int) -> LogTime? {
         var digits = 0
         while digits < n, digits < 4, ByteCursor.isDigit(p[digits]) { digits += 1 }
-        guard digits >= 1, digits <= 3, digits < n, p[digits] == 0x2D else { return nil }
+        guard digits >= 1, digits <= 3, digits < n, p[digits] == UInt8(ascii: "-") else { return nil }
         var padded = [UInt8]("2000".utf8.prefix(4 - digits))
         padded.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 40)))
         return padded.withUnsafeBufferPointer { b in
@@ -244,16 +244,16 @@ enum TimestampParser {
     private static func parseISOSeconds(_ c: inout ByteCursor, _ k0: ByteCursor, year: Int, month: Int, day: Int, hour: Int, minute: Int,
                                         requireOffset: Bool, days known: Int? = nil) -> (LogTime, hasOffset: Bool)? {
         var k = k0
-        guard k.expect(0x3A), let second = k.digits(2) else { return nil }
+        guard k.expect(UInt8(ascii: ":")), let second = k.digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         var fracValue: UInt32 = 0
         var fracDigits = 0
-        if k.peek() == 0x2E || k.peek() == 0x2C {
+        if k.peek() == UInt8(ascii: ".") || k.peek() == UInt8(ascii: ",") {
             k.pos += 1
             while let b = k.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
-                fraction += Double(b - 0x30) * fractionScale(fracDigits)
-                fracValue = fracValue * 10 + UInt32(b - 0x30)
+                fraction += Double(b - UInt8(ascii: "0")) * fractionScale(fracDigits)
+                fracValue = fracValue * 10 + UInt32(b - UInt8(ascii: "0"))
                 k.pos += 1
                 fracDigits += 1
             }
@@ -262,19 +262,19 @@ enum TimestampParser {
         }
         var offsetSeconds = 0
         var offsetMinutes: Int16?
-        if let b = k.peek(), b == 0x2B || b == 0x2D {
+        if let b = k.peek(), b == UInt8(ascii: "+") || b == UInt8(ascii: "-") {
             var j = k
             j.pos += 1
             if let hh = j.digits(2) {
-                _ = j.expect(0x3A)
+                _ = j.expect(UInt8(ascii: ":"))
                 if let mm = j.digits(2), hh < 24, mm < 60 {
-                    let sign = b == 0x2B ? 1 : -1
+                    let sign = b == UInt8(ascii: "+") ? 1 : -1
                     offsetSeconds = sign * (hh * 3600 + mm * 60)
                     offsetMinutes = Int16(sign * (hh * 60 + mm))
                     k = j
                 }
             }
-        } else if k.peek() == 0x5A {
+        } else if k.peek() == UInt8(ascii: "Z") {
             k.pos += 1
             offsetMinutes = Int16.min
         }
@@ -313,17 +313,17 @@ enum TimestampParser {
         guard let month = monthNumber(m0, m1, m2) else { return nil }
         k.pos += 3
         guard k.skipSpaces() > 0, let day = k.number(max: 2), (1...31).contains(day), k.skipSpaces() > 0 else { return nil }
-        guard let hour = k.digits(2), k.expect(0x3A), let minute = k.digits(2), k.expect(0x3A), let second = k.digits(2) else { return nil }
+        guard let hour = k.digits(2), k.expect(UInt8(ascii: ":")), let minute = k.digits(2), k.expect(UInt8(ascii: ":")), let second = k.digits(2) else { return nil }
         guard hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         var fracValue: UInt32 = 0
         var fracDigits = 0
-        if k.peek() == 0x2E {
+        if k.peek() == UInt8(ascii: ".") {
             var j = k
             j.pos += 1
             while let b = j.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
-                fraction += Double(b - 0x30) * fractionScale(fracDigits)
-                fracValue = fracValue * 10 + UInt32(b - 0x30)
+                fraction += Double(b - UInt8(ascii: "0")) * fractionScale(fracDigits)
+                fracValue = fracValue * 10 + UInt32(b - UInt8(ascii: "0"))
                 j.pos += 1
                 fracDigits += 1
             }
@@ -339,19 +339,19 @@ enum TimestampParser {
 
     @inline(__always)
     static func monthNumber(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int? {
-        switch (a, b | 0x20, c | 0x20) {
-        case (0x4A, 0x61, 0x6E): return 1   // Jan
-        case (0x46, 0x65, 0x62): return 2   // Feb
-        case (0x4D, 0x61, 0x72): return 3   // Mar
-        case (0x41, 0x70, 0x72): return 4   // Apr
-        case (0x4D, 0x61, 0x79): return 5   // May
-        case (0x4A, 0x75, 0x6E): return 6   // Jun
-        case (0x4A, 0x75, 0x6C): return 7   // Jul
-        case (0x41, 0x75, 0x67): return 8   // Aug
-        case (0x53, 0x65, 0x70): return 9   // Sep
-        case (0x4F, 0x63, 0x74): return 10  // Oct
-        case (0x4E, 0x6F, 0x76): return 11  // Nov
-        case (0x44, 0x65, 0x63): return 12  // Dec
+        switch (a, b | ASCII.caseBit, c | ASCII.caseBit) {
+        case (UInt8(ascii: "J"), UInt8(ascii: "a"), UInt8(ascii: "n")): return 1   // Jan
+        case (UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "b")): return 2   // Feb
+        case (UInt8(ascii: "M"), UInt8(ascii: "a"), UInt8(ascii: "r")): return 3   // Mar
+        case (UInt8(ascii: "A"), UInt8(ascii: "p"), UInt8(ascii: "r")): return 4   // Apr
+        case (UInt8(ascii: "M"), UInt8(ascii: "a"), UInt8(ascii: "y")): return 5   // May
+        case (UInt8(ascii: "J"), UInt8(ascii: "u"), UInt8(ascii: "n")): return 6   // Jun
+        case (UInt8(ascii: "J"), UInt8(ascii: "u"), UInt8(ascii: "l")): return 7   // Jul
+        case (UInt8(ascii: "A"), UInt8(ascii: "u"), UInt8(ascii: "g")): return 8   // Aug
+        case (UInt8(ascii: "S"), UInt8(ascii: "e"), UInt8(ascii: "p")): return 9   // Sep
+        case (UInt8(ascii: "O"), UInt8(ascii: "c"), UInt8(ascii: "t")): return 10  // Oct
+        case (UInt8(ascii: "N"), UInt8(ascii: "o"), UInt8(ascii: "v")): return 11  // Nov
+        case (UInt8(ascii: "D"), UInt8(ascii: "e"), UInt8(ascii: "c")): return 12  // Dec
         default: return nil
         }
     }

@@ -27,7 +27,7 @@ public enum HTMLText {
             if v == 0x20 { continue }
             switch v {
             case 0x26, 0x3C, 0x3E, 0x22, 0x27, 0x5B: return false  // & < > " ' [
-            case 0x3A: if leading { return false }
+            case 0x3A: if leading { return false }  // :
             case 0x21...0x7E: break
             case 0x80...: if leading || !isAllowed(u) { return false }
             default: return false

@@ -183,7 +183,7 @@ enum VectorLevel {
     /// Whether the vector path runs at all.
     static let v2: Bool = vclint_vector_features() & VCLINT_VECTOR_V2 != 0
     static let avx2: Bool = {
-        if let off = getenv("VCLINT_NO_AVX2"), off.pointee != 0, off.pointee != 0x30 { return false }
+        if let off = getenv("VCLINT_NO_AVX2"), off.pointee != 0, off.pointee != UInt8(ascii: "0") { return false }
         return vclint_vector_features() & VCLINT_VECTOR_AVX2 != 0
     }()
 }

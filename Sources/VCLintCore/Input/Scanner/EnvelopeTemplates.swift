@@ -31,9 +31,9 @@ struct EnvelopeTemplate {
         /// that vary from line to line match any word of the same length.
         var words = -1
         let format: EnvelopeFormat
-        if p[0] == 0x7B {
+        if p[0] == UInt8(ascii: "{") {
             // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
-            guard n > 1, p[1] == 0x22 else { return nil }
+            guard n > 1, p[1] == UInt8(ascii: "\"") else { return nil }
             format = .ndjson
             extent = 2
         } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
@@ -61,16 +61,16 @@ struct EnvelopeTemplate {
         var limit = [UInt8](repeating: 0xFF, count: Self.width)
         self.keyed = keyed
         for i in 0..<extent {
-            if i > column + 1, i < words, p[i] != 0x20 {
+            if i > column + 1, i < words, p[i] != UInt8(ascii: " ") {
                 // The thread, type and activity columns (`RunKey` reads only where their spaces are).
-                base[i] = 0x21
+                base[i] = UInt8(ascii: "!")
                 limit[i] = 0xDE
                 continue
             }
             // Digits of the time vary; from the column on (the thread column's first byte, the
             // process and its pid) the bytes are the template's own.
             let anyDigit = ByteCursor.isDigit(p[i]) && (column < 0 || i < column || (!keyed && i != column))
-            base[i] = anyDigit ? 0x30 : p[i]
+            base[i] = anyDigit ? UInt8(ascii: "0") : p[i]
             limit[i] = anyDigit ? 9 : 0
         }
         withUnsafeMutableBytes(of: &shape.base) { $0.copyBytes(from: base) }
@@ -155,7 +155,7 @@ extension LogScanner {
     /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.
     func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
         // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
-        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == 0x7B else { return EnvelopeParser.locate(p, n) }
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == UInt8(ascii: "{") else { return EnvelopeParser.locate(p, n) }
         if let t = templates.find(p, n) {
             if t > 0 { run.isTemplate = false }
             return (templates.latest.pointee.format, 0)

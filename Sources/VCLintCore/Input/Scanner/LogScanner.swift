@@ -215,13 +215,13 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         var next = finder.next(buffer.bytes, from: start, end: end)
         while pos < end {
             let le: Int
-            if let nl = memchr(buffer.bytes + pos, 0x0A, end - pos) {
+            if let nl = memchr(buffer.bytes + pos, Int32(UInt8(ascii: "\n")), end - pos) {
                 le = nl.assumingMemoryBound(to: UInt8.self) - buffer.bytes
             } else {
                 le = end
             }
             var n = le - pos
-            if n > 0, buffer.bytes[pos + n - 1] == 0x0D { n -= 1 }
+            if n > 0, buffer.bytes[pos + n - 1] == UInt8(ascii: "\r") { n -= 1 }
             let cand = next < le || !prefilter
             let (format, skip) = EnvelopeParser.locate(buffer.bytes + pos, n)
             if let format, EnvelopeFormat.isTimed(format) { timedLine(pos, n, skip: skip, format: format, number: lineNumber + 1) }
@@ -279,7 +279,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             }
             // An indented line without an envelope after enveloped ones continues the previous
             // message (the stage drops it): not worth a trip to the sink.
-            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == 0x20 || p[0] == 0x09 { return }
+            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == UInt8(ascii: " ") || p[0] == UInt8(ascii: "\t") { return }
             if format == nil || format == .bare, hadEnvelope { sendContext() }
             withSink { $0.candidate(scanned, afterEnvelope: hadEnvelope) }
         }
@@ -293,11 +293,11 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             let bytes = buffer.bytes
             // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
             var k = lineStart - 1
-            while k > 0, bytes[k - 1] == 0x20 || bytes[k - 1] == 0x09 || bytes[k - 1] == 0x0D { k -= 1 }
-            guard k > 0, bytes[k - 1] == 0x5D || bytes[k - 1] == 0x3A else { return nil }
+            while k > 0, bytes[k - 1] == UInt8(ascii: " ") || bytes[k - 1] == UInt8(ascii: "\t") || bytes[k - 1] == UInt8(ascii: "\r") { k -= 1 }
+            guard k > 0, bytes[k - 1] == UInt8(ascii: "]") || bytes[k - 1] == UInt8(ascii: ":") else { return nil }
             var e = lineStart - 1
-            if e > 0, bytes[e - 1] == 0x0D { e -= 1 }
-            let s = e > 0 ? (vclint_memrchr(bytes, 0x0A, e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(bytes) + 1 } ?? 0) : 0
+            if e > 0, bytes[e - 1] == UInt8(ascii: "\r") { e -= 1 }
+            let s = e > 0 ? (vclint_memrchr(bytes, Int32(UInt8(ascii: "\n")), e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(bytes) + 1 } ?? 0) : 0
             return Self.joined(UnsafeBufferPointer(start: bytes + s, count: e - s), p, n)
         }
         guard recent.count > 0 else { return nil }
@@ -308,14 +308,14 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     private static func joined(_ prev: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
         // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
         var last = prev.count
-        while last > 0, prev[last - 1] == 0x20 || prev[last - 1] == 0x09 { last -= 1 }
-        guard last > 0, prev[last - 1] == 0x5D || prev[last - 1] == 0x3A, let base = prev.baseAddress else { return nil }
+        while last > 0, prev[last - 1] == UInt8(ascii: " ") || prev[last - 1] == UInt8(ascii: "\t") { last -= 1 }
+        guard last > 0, prev[last - 1] == UInt8(ascii: "]") || prev[last - 1] == UInt8(ascii: ":"), let base = prev.baseAddress else { return nil }
         let (format, skip) = EnvelopeParser.locate(base, prev.count)
         guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
         guard let info = EnvelopeParser.parse(base + skip, prev.count - skip, format: format), !info.isMetadata,
               TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
         var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
-        if joined.last != 0x20 { joined.append(0x20) }
+        if joined.last != UInt8(ascii: " ") { joined.append(UInt8(ascii: " ")) }
         joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         return (format, joined)
     }
