@@ -629,17 +629,27 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(try contents(dir) == ["out.xml"])
     }
 
-    @Test func aSymbolicLinkIsFollowed() throws {
+    /// A link would have the report replace whatever it leads to: refused, dangling or not, and
+    /// nothing changes; a link to a target written in place (standard output, /dev/null) is written.
+    @Test func aSymbolicLinkIsRefused() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let real = dir.appendingPathComponent("real.sarif")
         try Data("old".utf8).write(to: real)
         let link = dir.appendingPathComponent("link.sarif")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real.sarif")
-        try PendingReportFile(path: link.path).commit("new\n")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.sarif")
-        #expect(try String(contentsOf: real, encoding: .utf8) == "new\n")
-        #expect(try contents(dir) == ["link.sarif", "real.sarif"])
+        let toFile = #expect(throws: ReportFileError.self) { _ = try PendingReportFile(path: link.path) }
+        #expect(toFile?.description == "\(link.path): is a symbolic link to a regular file, not a regular file; a report is written to a regular file (not through a link, which would replace what it leads to), or to - (standard output), /dev/stdout, /dev/stderr or /dev/null")
+        let dangling = dir.appendingPathComponent("dangling.sarif")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "missing/nowhere.sarif")
+        let nowhere = #expect(throws: ReportFileError.self) { _ = try PendingReportFile(path: dangling.path) }
+        #expect(nowhere?.description.hasPrefix("\(dangling.path): is a symbolic link leading nowhere, not a regular file;") == true)
+        #expect(try String(contentsOf: real, encoding: .utf8) == "old")
+        #expect(try contents(dir) == ["dangling.sarif", "link.sarif", "real.sarif"])
+        let null = dir.appendingPathComponent("null.sarif")
+        try FileManager.default.createSymbolicLink(atPath: null.path, withDestinationPath: "/dev/null")
+        try PendingReportFile(path: null.path).commit("report\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: null.path) == "/dev/null")
     }
 
     /// `/dev/null` (like `/dev/stderr`) is written, not replaced.

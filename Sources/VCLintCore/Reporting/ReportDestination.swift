@@ -84,7 +84,8 @@ public struct ReportFileError: Error, CustomStringConvertible, Sendable {
 /// Several files of one run are committed together by a `ReportTransaction`; the temporary file is
 /// removed on SIGINT/SIGTERM/SIGHUP too (`TemporaryFiles`).
 ///
-/// A symbolic link is followed (the file it points at is replaced, the link stays). A target that
+/// A symbolic link is refused, dangling or not (the report would replace the file it points at, or
+/// create one wherever it leads), unless it leads to a target written in place. A target that
 /// exists and is not a regular file is written directly (renaming over it would replace the device
 /// node) when it is `/dev/null` or this process's standard output or error however named
 /// (`/dev/stdout`, `/dev/stderr`, `/dev/fd/1`): those are written through a copy of the open
@@ -93,7 +94,7 @@ public struct ReportFileError: Error, CustomStringConvertible, Sendable {
 public final class PendingReportFile {
     public let path: String
     public private(set) var temporaryPath: String?
-    /// Where the report lands: `path`, or the file a symbolic link at `path` points at.
+    /// Where the report lands: `path` (a symbolic link there is refused, so it is the file itself).
     let target: String
     private var fd: Int32 = -1
     private var committed = false
@@ -114,7 +115,12 @@ public final class PendingReportFile {
             fd = try Self.openStandard(path, st)
             return
         }
-        target = exists ? (PathName.withCString(path, { realpath($0, nil) }).map { p in defer { free(p) }; return PathName.register(cString: p) } ?? path) : path
+        var link = stat()
+        if PathName.withCString(path, { lstat($0, &link) }) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            let leads = exists ? "to a regular file" : "leading nowhere"
+            throw ReportFileError(path: path, reason: "is a symbolic link \(leads), not a regular file; a report is written to a regular file (not through a link, which would replace what it leads to), or to \(Self.standardTargets)")
+        }
+        target = path
         // `.NAME.vclint-XXXXXX`: hidden, and no log extension, so a lint of the directory skips it.
         // SIGINT/SIGTERM wait until the file is registered for removal (its handler is installed first).
         TemporaryFiles.prepare()
@@ -230,12 +236,12 @@ public final class PendingReportFile {
     /// made of the target's raw bytes, and returned as display text (`PathName`).
     static func makeTemporary(beside target: String, tag: String, reportPath: String) throws(ReportFileError) -> (Int32, String) {
         var raw = PathName.bytes(of: target)
-        if raw.first != 0x2F {  // relative: beside it in the working directory, named in full
+        if raw.first != UInt8(ascii: "/") {  // relative: beside it in the working directory, named in full
             let cwd = FileManager.default.currentDirectoryPath
-            raw = PathName.bytes(of: cwd) + (cwd.hasSuffix("/") ? [] : [0x2F]) + raw
+            raw = PathName.bytes(of: cwd) + (cwd.hasSuffix("/") ? [] : [UInt8(ascii: "/")]) + raw
         }
-        let slash = raw.lastIndex(of: 0x2F)!
-        let name: [UInt8] = [0x2E] + raw[(slash + 1)...] + Array(".\(tag)-XXXXXX".utf8)
+        let slash = raw.lastIndex(of: UInt8(ascii: "/"))!
+        let name: [UInt8] = [UInt8(ascii: ".")] + raw[(slash + 1)...] + Array(".\(tag)-XXXXXX".utf8)
         var template = (raw[...slash] + name).map { CChar(bitPattern: $0) } + [0]
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
