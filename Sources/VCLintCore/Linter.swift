@@ -24,6 +24,27 @@ public struct FileResult: Sendable {
         self.timeline = timeline
     }
 
+    /// Every warning reading the input met, one stderr line each: `warnings`, then the lines a
+    /// custom dialect's or a class pattern's PCRE2 limits gave up on. Printed by every command that
+    /// reads captures, and recorded in the JSON report for `merge`.
+    public var readingWarnings: [String] {
+        var out = warnings
+        if stats.patternLimitHits > 0 {
+            out.append("\(Self.warningPrefix)\(stats.path): \(stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
+        }
+        if stats.classPatternLimitHits > 0 {
+            out.append("\(Self.warningPrefix)\(stats.path): \(stats.classPatternLimitHits) class names hit an ignore_classes or persistent_classes pattern's PCRE2 match limits and were not matched by it")
+        }
+        return out
+    }
+
+    static let warningPrefix = "vclint: warning: "
+
+    /// A warning line without its `vclint: warning: ` prefix (as the JSON report records it).
+    static func warningText(_ line: String) -> String {
+        line.hasPrefix(warningPrefix) ? String(line.dropFirst(warningPrefix.count)) : line
+    }
+
     public init(stats: InputStats, findings: [Finding], timeline: TimelineRecording? = nil) {
         self.init(stats: stats, findings: FindingList(findings), timeline: timeline)
     }

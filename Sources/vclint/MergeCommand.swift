@@ -12,7 +12,10 @@ struct MergeCommand: ParsableCommand {
         read every capture: the same inputs with their counts, the same findings with their \
         fingerprints, the same exit code. Reports of another vclint, or linted with another rule \
         configuration (rules, severities, .vclint.yml, --strict, --baseline), are refused, and so is a \
-        capture that two shards both linted. --baseline, --strict and --max-warnings apply to the \
+        capture that two shards both linted (by its path however written: c.log and ./c.log are one), \
+        or a finding no lint run could have written (a line outside its input, a rule this vclint does \
+        not have, a path that is not an input of its shard). The warnings lint printed while reading \
+        an input (over-long lines, pattern limits, gzip trailing bytes) are printed again. --baseline, --strict and --max-warnings apply to the \
         merged findings, as lint applies them.
 
         Examples:
@@ -37,6 +40,9 @@ struct MergeCommand: ParsableCommand {
     var baseline: String?
 
     @OptionGroup var gate: GateOptions
+
+    @Flag(name: .customLong("allow-duplicate-inputs"), help: "Merge shards that report the same input (by its path, however written) instead of refusing them; its findings then count once per shard.")
+    var allowDuplicateInputs = false
 
     @Flag(name: .long, help: "Do not print the summary line on stderr.")
     var quiet = false
@@ -64,7 +70,7 @@ struct MergeCommand: ParsableCommand {
                 r.path = path
                 return r
             }
-            let merged = try ReportMerger.merge(loaded)
+            let merged = try ReportMerger.merge(loaded, allowingDuplicates: allowDuplicateInputs)
             result = merged.result
             // A report file must not overwrite one of the reports being merged.
             try ReportTransaction.refuseInputs(requests.compactMap(\.path), inputs: reports.map { .file($0) },
@@ -110,6 +116,7 @@ struct MergeCommand: ParsableCommand {
             writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
+        printInputWarnings(result)
         if !quiet {
             RunSummary.unreadNotes(result).forEach(printError)
             printText(RunSummary.line(result, color: color.stderr, reports: reports.count))

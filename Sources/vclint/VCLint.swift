@@ -56,20 +56,15 @@ struct VCLint: ParsableCommand {
     }
 }
 
-/// Prints one line to stderr. The message may hold paths and text from a capture or a report, so
-/// it is made inert and kept on one line (`TerminalText.field`).
 /// What reading the inputs met that the findings do not show (a line longer than the buffer, lines
-/// a pattern gave up on), one warning line each on stderr: printed by every command that reads captures.
+/// a pattern gave up on), one warning line each on stderr: printed by every command that reads
+/// captures, and by `merge` from the shards' reports.
 func printInputWarnings(_ result: LintResult) {
-    for file in result.files { file.warnings.forEach { printError($0) } }
-    for file in result.files where file.stats.patternLimitHits > 0 {
-        printError("vclint: warning: \(file.stats.path): \(file.stats.patternLimitHits) lines hit a custom dialect's PCRE2 match limits and were not parsed by it")
-    }
-    for file in result.files where file.stats.classPatternLimitHits > 0 {
-        printError("vclint: warning: \(file.stats.path): \(file.stats.classPatternLimitHits) class names hit an ignore_classes or persistent_classes pattern's PCRE2 match limits and were not matched by it")
-    }
+    for file in result.files { file.readingWarnings.forEach(printError) }
 }
 
+/// Prints one line to stderr. The message may hold paths and text from a capture or a report, so
+/// it is made inert and kept on one line (`TerminalText.field`).
 func printError(_ message: String) {
     FileHandle_stderr.write(TerminalText.field(message) + "\n")
 }

@@ -200,6 +200,79 @@ import Testing
         #expect(try String(contentsOfFile: a, encoding: .utf8) == text)
     }
 
+    /// One capture named two ways by two shards is one input: refused, with the way each shard
+    /// named it, unless --allow-duplicate-inputs; a shard of another folder's file of that name is not.
+    @Test func oneCaptureInTwoShardsIsRefusedHoweverItIsNamed() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json").path, b = dir.appendingPathComponent("b.json").path
+        #expect(try cli.run(["lint", "Fixtures/flows/leak-pop.log", "--quiet", "--reporter", "json:\(a)"]).status == 1)
+        #expect(try cli.run(["lint", "./Fixtures//flows/../flows/leak-pop.log", "--quiet", "--reporter", "json:\(b)"]).status == 1)
+        try refused([a, b], "\(b): ./Fixtures//flows/../flows/leak-pop.log (Fixtures/flows/leak-pop.log in \(a)) was linted by \(a) too; give each capture to one shard (or pass --allow-duplicate-inputs)")
+        let allowed = try cli.run(["merge", a, b, "--allow-duplicate-inputs", "--reporter", "json"])
+        #expect(allowed.status == 1)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(allowed.stdout.utf8)) as? [String: Any])
+        #expect((doc["inputs"] as? [Any])?.count == 2)
+        #expect(ReportMerger.lexical("./c.log") == "c.log")
+        #expect(ReportMerger.lexical("logs//x/../c.log") == "logs/c.log")
+        #expect(ReportMerger.lexical("/a/./b/../../c.log") == "/c.log")
+        #expect(ReportMerger.lexical("../c.log") == "../c.log")
+        #expect(ReportMerger.lexical("logs/c.log") != ReportMerger.lexical("other/c.log"))
+    }
+
+    /// A finding no lint run could have written is refused with the shard and the violation named:
+    /// a line outside its input, a rule this vclint does not have, a path that is not an input.
+    @Test func impossibleFindingsAreRefused() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("a.json").path
+        #expect(try cli.run(["lint", "Fixtures/flows/leak-pop.log", "--quiet", "--reporter", "json:\(a)"]).status == 1)
+        let text = try String(contentsOfFile: a, encoding: .utf8)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let violation = try #require((doc["violations"] as? [[String: Any]])?.first)
+        let line = try #require(violation["line"] as? Int), rule = try #require(violation["rule"] as? String)
+        let lines = try #require((doc["inputs"] as? [[String: Any]])?.first?["lines"] as? Int)
+        let violations = try #require(text.range(of: "\"violations\"")).upperBound
+        func variant(_ name: String, _ from: String, _ to: String) throws -> String {
+            let p = dir.appendingPathComponent(name).path
+            let first = try #require(text.range(of: from, range: violations..<text.endIndex))
+            try text.replacingCharacters(in: first, with: to).write(toFile: p, atomically: true, encoding: .utf8)
+            return p
+        }
+        for bad in [-1, 0, lines + 1, 1 << 48 + 1] {
+            let p = try variant("line\(bad).json", "\"line\": \(line),", "\"line\": \(bad),")
+            try refused([p], "\(p): not a vclint lint report as this vclint writes it (violation 1 (\(rule)) has its line \(bad), and Fixtures/flows/leak-pop.log has lines 1 to \(lines))")
+        }
+        let unknown = try variant("rule.json", "\"rule\": \"\(rule)\"", "\"rule\": \"no_such_rule\"")
+        try refused([unknown], "violation 1 names the rule no_such_rule, which vclint \(VCLintVersion.version) does not have")
+        let elsewhere = try variant("path.json", "\"path\": \"Fixtures/flows/leak-pop.log\"", "\"path\": \"other.log\"")
+        try refused([elsewhere], "violation 1 (\(rule)) names other.log, which is not one of its inputs")
+        #expect(try cli.run(["merge", a]).status == 1)
+    }
+
+    /// What lint warned about while reading an input, merge says again (the JSON report records it).
+    @Test func readingWarningsSurviveAMerge() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let capture = dir.appendingPathComponent("big.ndjson").path
+        func record(_ time: String, _ message: String, pad: Int = 0) -> String {
+            (pad > 0 ? #"{"zpad":""# + String(repeating: "p", count: pad) + #"","# : "{")
+                + #""timestamp":"2017-02-11 17:30:\#(time)+0000","eventMessage":"<navTest.FooViewController: 0x1> \#(message)"}"# + "\n"
+        }
+        try Data((record("20.100000", "viewDidLoad") + record("21.100000", "viewWillAppear", pad: 2_000_000)).utf8).write(to: URL(fileURLWithPath: capture))
+        let shard = dir.appendingPathComponent("shard.json").path
+        let lint = try cli.run(["lint", capture, "--quiet", "--reporter", "json:\(shard)"])
+        #expect(lint.status == 0)
+        let warning = "vclint: warning: \(capture): 1 line longer than 1 MiB read by its first 64 KiB only (the rest not linted)"
+        #expect(lint.stderr == warning + "\n")
+        let merged = try cli.run(["merge", shard, "--quiet"])
+        #expect(merged.status == 0)
+        #expect(merged.stderr == warning + "\n")
+        let again = dir.appendingPathComponent("again.json").path
+        #expect(try cli.run(["merge", shard, "--quiet", "--reporter", "json:\(again)"]).status == 0)
+        #expect(try cli.run(["merge", again, "--quiet"]).stderr == warning + "\n")
+    }
+
     @Test func mergeNeedsReports() throws {
         let r = try cli.run(["merge"])
         #expect(r.status == 2)

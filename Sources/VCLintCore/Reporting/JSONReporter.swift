@@ -19,7 +19,7 @@ public struct JSONReporter: StreamingReporter {
         try json.openObject()
         for (key, value) in head { try json.value(value, key: key) }
         try json.openArray("inputs")
-        for file in result.files { try json.value(Self.input(file.stats)) }
+        for file in result.files { try json.value(Self.input(file)) }
         try json.close()
         try json.value(Self.counts(result), key: "summary")
         try json.openArray("violations")
@@ -38,7 +38,7 @@ public struct JSONReporter: StreamingReporter {
 
     /// One line: the report without `violations`.
     public func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
-        let inputs = JSONValue.array(result.files.map { Self.input($0.stats) })
+        let inputs = JSONValue.array(result.files.map { Self.input($0) })
         try out.write(JSONValue.object(head + [("inputs", inputs), ("summary", Self.counts(result))]).serialized(pretty: false) + "\n")
     }
 
@@ -60,13 +60,19 @@ public struct JSONReporter: StreamingReporter {
         ])
     }
 
-    static func input(_ s: InputStats) -> JSONValue {
+    /// An input's record: its statistics, and the warnings reading it printed (`warnings`, only
+    /// when there were some), so that `merge` says what `lint` said.
+    static func input(_ file: FileResult) -> JSONValue {
+        let s = file.stats
         let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("path", .string(s.path)), ("lines", .int(s.lines)), ("bytes", .int(s.bytes)), ("events", .int(s.events)),
             ("sessions", .int(s.sessions)), ("formats", .object(formats)), ("controllers", .int(s.controllers)),
             ("unrecognized", .object([("lines", .int(s.unrecognized)), ("first", s.firstUnrecognized.map { .int($0) } ?? .null)])),
-        ])
+        ]
+        let warnings = file.readingWarnings
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string(FileResult.warningText($0)) }))) }
+        return .object(members)
     }
 
     static func controllerObject(_ c: ControllerRef) -> JSONValue {

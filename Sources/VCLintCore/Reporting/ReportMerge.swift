@@ -44,7 +44,7 @@ public struct ReportReadError: Error, CustomStringConvertible, Sendable {
         case .otherRules(let why): return "\(path): made with other rules: \(why); lint every shard and merge with the same vclint"
         case .otherConfiguration(let why):
             return "\(path): linted with another rule configuration: \(why); lint every shard with the same .vclint.yml and flags"
-        case .sharedInput(let why): return "\(path): \(why); give each capture to one shard"
+        case .sharedInput(let why): return "\(path): \(why); give each capture to one shard (or pass --allow-duplicate-inputs)"
         case .other(let why): return "\(path): \(why)"
         }
     }
@@ -139,24 +139,41 @@ public struct LoadedReport: Sendable {
                 stats.unrecognized = u["lines"] as? Int ?? 0
                 stats.firstUnrecognized = u["first"] as? Int
             }
+            var file = FileResult(stats: stats, findings: [])
+            if let w = o["warnings"] {
+                guard let lines = w as? [Any], lines.allSatisfy({ $0 is String }) else { throw .malformed("input \(p) has \"warnings\" that are not strings") }
+                file.warnings = lines.map { FileResult.warningPrefix + ($0 as! String) }
+            }
             if byPath[p] == nil { byPath[p] = files.count }
-            files.append(FileResult(stats: stats, findings: []))
+            files.append(file)
         }
-        // A finding belongs to the input whose path it names (the first, should one be linted twice).
+        // A finding belongs to the input whose path it names (the first, should one be linted twice),
+        // on one of its lines, by a rule this vclint has: anything else no lint run wrote.
         for (i, range) in skim.elements(violations).enumerated() {
             guard let item = skim.value(range) else { throw .notJSON }
             guard let v = item as? [String: Any] else { throw .malformed("violation \(i + 1) is not an object") }
             let finding = try Self.finding(v, index: i + 1)
-            if let j = byPath[finding.path] {
-                files[j].findings.append(finding)
-            } else {
-                // A finding outside the inputs (none today): kept, on the last input.
-                guard !files.isEmpty else { throw .malformed("violation \(i + 1) names \(finding.path), which is not an input") }
-                files[files.count - 1].findings.append(finding)
+            guard let j = byPath[finding.path] else {
+                throw .malformed("violation \(i + 1) (\(finding.rule)) names \(finding.path), which is not one of its inputs")
             }
+            guard RuleRegistry.description(of: finding.rule) != nil else {
+                throw .malformed("violation \(i + 1) names the rule \(finding.rule), which vclint \(VCLintVersion.version) does not have")
+            }
+            let lines = files[j].stats.lines
+            for (line, what) in [(finding.line, "its line")] + finding.related.filter { $0.path == finding.path }.map({ ($0.line, "a related line") })
+            where !Self.isLine(line, of: lines) {
+                throw .malformed("violation \(i + 1) (\(finding.rule)) has \(what) \(line), and \(finding.path) has \(Self.lineRange(lines))")
+            }
+            files[j].findings.append(finding)
         }
         return LoadedReport(path: "", result: LintResult(files: files), configuration: config)
     }
+
+    /// Whether `line` can be a line of an input of `count` lines: 1 to `count` (line 1 of an empty
+    /// input too, where `no_lifecycle_events` points).
+    static func isLine(_ line: Int, of count: Int) -> Bool { line >= 1 && line <= max(count, 1) }
+
+    static func lineRange(_ count: Int) -> String { count <= 1 ? "only line 1" : "lines 1 to \(count)" }
 
     private static func finding(_ v: [String: Any], index: Int) throws(ReportReadError.Reason) -> Finding {
         guard let rule = v["rule"] as? String, let sev = v["severity"] as? String, let severity = Severity(rawValue: sev),
@@ -210,10 +227,12 @@ public struct LoadedReport: Sendable {
 /// another vclint or another rule configuration, and an input that two shards both linted, are
 /// refused, since the sum would not be one run's report.
 public enum ReportMerger {
-    public static func merge(_ reports: [LoadedReport]) throws(ReportReadError) -> (result: LintResult, configuration: RunConfiguration) {
+    /// `allowingDuplicates`: two shards may report the same input (`--allow-duplicate-inputs`);
+    /// otherwise that is refused, since its findings would count twice.
+    public static func merge(_ reports: [LoadedReport], allowingDuplicates: Bool = false) throws(ReportReadError) -> (result: LintResult, configuration: RunConfiguration) {
         guard let first = reports.first else { throw ReportReadError(path: "-", reason: .unreadable("no report to merge")) }
         var files: [FileResult] = []
-        var owner: [String: String] = [:]
+        var owner: [String: (report: String, path: String)] = [:]
         for r in reports {
             if let why = r.configuration.difference(from: first.configuration, there: "in \(first.path)") {
                 throw ReportReadError(path: r.path, reason: .otherConfiguration(why))
@@ -221,15 +240,33 @@ public enum ReportMerger {
             var mine: Set<String> = []
             for f in r.result.files {
                 let p = f.stats.path
-                if let other = owner[p], !mine.contains(p), p != InputSource.standardInput.displayPath {
-                    throw ReportReadError(path: r.path, reason: .sharedInput("\(p) was linted by \(other) too"))
+                let key = lexical(p)
+                if !allowingDuplicates, let other = owner[key], !mine.contains(key), p != InputSource.standardInput.displayPath {
+                    let named = other.path == p ? p : "\(p) (\(other.path) in \(other.report))"
+                    throw ReportReadError(path: r.path, reason: .sharedInput("\(named) was linted by \(other.report) too"))
                 }
-                owner[p] = r.path
-                mine.insert(p)
+                if owner[key] == nil { owner[key] = (r.path, p) }
+                mine.insert(key)
                 files.append(f)
             }
         }
         return (LintResult(files: files), first.configuration)
+    }
+
+    /// A path as the file it names, whatever way it was written: `./c.log`, `logs//c.log` and
+    /// `logs/x/../c.log` are `c.log` and `logs/c.log` (lexically: no file system is consulted,
+    /// since the shards ran elsewhere).
+    static func lexical(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for c in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if c == "." { continue }
+            if c == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if c == "..", absolute { continue }
+            parts.append(c)
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : joined.isEmpty ? "." : joined
     }
 }
 
