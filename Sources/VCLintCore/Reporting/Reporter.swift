@@ -82,6 +82,7 @@ public enum ReporterRegistry {
         ReporterEntry(JUnitReporter.self) { JUnitReporter(rules: $0.rules, maxWarnings: $0.maxWarnings) },
         ReporterEntry(GitHubActionsReporter.self) { _ in GitHubActionsReporter() },
         ReporterEntry(CheckstyleReporter.self) { _ in CheckstyleReporter() },
+        ReporterEntry(CodeClimateReporter.self) { _ in CodeClimateReporter() },
         ReporterEntry(MarkdownReporter.self) { _ in MarkdownReporter() },
     ]
 

@@ -95,8 +95,13 @@ public enum RuleEngine {
 /// Stable across runs, machines and captures: rule, class and kind of cause only (docs/output.md#fingerprints).
 enum Fingerprint {
     static func make(rule: String, className: String, cause: String) -> String {
+        hash("\(rule)\u{1F}\(className)\u{1F}\(cause)")
+    }
+
+    /// 64-bit FNV-1a of the text's UTF-8, as 16 hex digits.
+    static func hash(_ text: String) -> String {
         var h: UInt64 = 0xcbf29ce484222325
-        for b in "\(rule)\u{1F}\(className)\u{1F}\(cause)".utf8 {
+        for b in text.utf8 {
             h ^= UInt64(b)
             h = h &* 0x100000001b3
         }
