@@ -8,10 +8,44 @@ import Testing
 /// The report formats: goldens over real fixtures, and the escaping of hostile text in each.
 /// Regenerate the goldens after an intended change with
 /// `VCLINT_UPDATE_GOLDENS=1 swift test --filter ReporterGoldenTests` and review the diff.
+/// GitLab Code Quality: every finding an issue GitLab shows, each with its own fingerprint, stable
+/// from run to run.
+@Suite struct CodeClimateReporterTests {
+    @Test func everyFindingIsAnIssueWithItsOwnFingerprint() throws {
+        var findings = (0..<3).map { Hostile.finding(.error, rule: "leaked_controller", line: 10 + $0, path: "a.log") }
+        findings.append(Hostile.finding(.warning, rule: "late_dealloc", line: 20, path: "a.log"))
+        findings.append(Hostile.finding(.info, rule: "memory_warning", line: 30, path: "b.log"))
+        let result = LintResult(files: [FileResult(stats: InputStats(path: "a.log"), findings: FindingList(findings))])
+        let text = CodeClimateReporter().report(result)
+        let issues = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        #expect(issues.count == 5)
+        let prints = issues.compactMap { $0["fingerprint"] as? String }
+        #expect(Set(prints).count == 5, "GitLab shows one issue per fingerprint: \(prints)")
+        #expect(prints[0] == findings[0].fingerprint)
+        #expect(issues.map { $0["severity"] as? String } == ["major", "major", "major", "minor", "info"])
+        #expect(issues.map { $0["check_name"] as? String } == findings.map(\.rule))
+        for (issue, f) in zip(issues, findings) {
+            let location = try #require(issue["location"] as? [String: Any])
+            #expect(location["path"] as? String == f.path)
+            #expect((location["lines"] as? [String: Any])?["begin"] as? Int == f.line)
+            #expect(issue["description"] as? String == f.message)
+        }
+        // The same findings tomorrow are the same issues.
+        #expect(CodeClimateReporter().report(result) == text)
+    }
+
+    @Test func aCleanRunIsAnEmptyList() throws {
+        let text = CodeClimateReporter().report(LintResult(files: [FileResult(stats: InputStats(path: "a.log"), findings: [])]))
+        #expect(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] != nil)
+        #expect(text == "[]\n")
+    }
+}
+
 @Suite struct ReporterGoldenTests {
     /// Reporter → extension of its golden (never a log extension: the goldens must not be linted).
     static let extensions: [String: String] = [
         "xcode": "xcode", "sarif": "sarif", "junit": "xml", "github-actions": "gha", "checkstyle": "xml", "markdown": "md",
+        "codeclimate": "codeclimate",
     ]
 
     /// Named results the goldens are made from: several files with errors, a warning, infos and a
