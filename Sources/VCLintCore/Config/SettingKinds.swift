@@ -76,8 +76,8 @@ struct NumberKind: SettingKind, ArgumentKind {
         for (i, b) in text.utf8.enumerated() {
             switch b {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "+"), UInt8(ascii: "-"): if i != 0 { return false }
+            case .dot: dots += 1
+            case .plus, .hyphen: if i != 0 { return false }
             default: return false
             }
         }

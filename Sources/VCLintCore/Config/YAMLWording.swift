@@ -85,7 +85,7 @@ enum YAMLWording {
         var line = 1, column = 1
         for (i, b) in yaml.utf8.enumerated() {
             if i >= offset { break }
-            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+            if b == .newline { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
         }
         return Position(line: line, column: column)
     }

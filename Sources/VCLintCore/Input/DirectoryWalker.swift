@@ -68,7 +68,7 @@ enum DirectoryWalker {
         let absolute = PathGlob.absoluteComponents(path)
         if ignoring { rules = IgnoreRules.enclosing(absolute) }
         var ancestors = [FolderID(st)]
-        walk(dir, prefix: root.last == UInt8(ascii: "/") ? root : root + [UInt8(ascii: "/")], absolute: absolute, rootDepth: absolute.count, rules: rules,
+        walk(dir, prefix: root.last == .slash ? root : root + [UInt8.slash], absolute: absolute, rootDepth: absolute.count, rules: rules,
              ignoring: ignoring, ancestors: &ancestors, into: &found, admit: admit)
         found.files.sort()
         return found
@@ -89,13 +89,13 @@ enum DirectoryWalker {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix(while: { $0 != 0 }))
             }
-            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            if name == [UInt8.dot] || name == [UInt8.dot, UInt8.dot] { continue }
             let full = prefix + name
             var st = stat()
             guard withCString(full, { lstat($0, &st) }) == 0 else { continue }
             let isFolder = (st.st_mode & S_IFMT) == S_IFDIR
             if ignoring {
-                let hidden = name.first == UInt8(ascii: ".")
+                let hidden = name.first == .dot
                 let rule = hidden ? nil : rules?.ignoringRule(absolute + [PathName.display(name)], isFolder: isFolder)
                 if hidden || rule != nil {
                     let counted = isFolder || InputResolver.isLogName(PathName.display(name))
@@ -119,7 +119,7 @@ enum DirectoryWalker {
                 }
                 if let sub = withCString(full, { opendir($0) }) {
                     ancestors.append(id)
-                    walk(sub, prefix: full + [UInt8(ascii: "/")], absolute: absolute + [PathName.display(name)], rootDepth: rootDepth, rules: rules,
+                    walk(sub, prefix: full + [UInt8.slash], absolute: absolute + [PathName.display(name)], rootDepth: rootDepth, rules: rules,
                          ignoring: ignoring, ancestors: &ancestors, into: &found, admit: admit)
                     ancestors.removeLast()
                 }

@@ -78,20 +78,20 @@ struct JSONArrayReader {
     mutating func pass(_ bytes: UnsafeRawBufferPointer, to emit: (UnsafeRawBufferPointer) -> Void) {
         guard !bytes.isEmpty else { return }
         bytesIn += bytes.count
-        lastWasLF = bytes[bytes.count - 1] == UInt8(ascii: "\n")
+        lastWasLF = bytes[bytes.count - 1] == .newline
         let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let n = bytes.count
         var i = 0
         while i < n {
             let b = p[i]
-            if b == UInt8(ascii: "\n") {
+            if b == .newline {
                 switch state {
                 case .outside, .array:
-                    out.append(UInt8(ascii: "\n"))
+                    out.append(UInt8.newline)
                     lineHasText = false
                 case .string:
                     newlines += 1
-                    add(UInt8(ascii: "\\"), UInt8(ascii: "n"))  // a raw line end in a string: `\n`, so the object stays one line
+                    add(UInt8.backslash, UInt8(ascii: "n"))  // a raw line end in a string: `\n`, so the object stays one line
                 case .stringEscape:
                     newlines += 1
                     add(UInt8(ascii: "n"))
@@ -108,20 +108,20 @@ struct JSONArrayReader {
             switch state {
             case .outside:
                 // Another array may follow; an object after a stray `]` is still read.
-                if b == UInt8(ascii: "[") { state = .array } else if b == UInt8(ascii: "{") { begin() }
+                if b == .openBracket { state = .array } else if b == .openBrace { begin() }
             case .array:
-                if b == UInt8(ascii: "{") { begin() } else if b == UInt8(ascii: "]") { state = .outside }
+                if b == .openBrace { begin() } else if b == .closeBracket { state = .outside }
             case .beforeKey:
-                if b == UInt8(ascii: "\"") {
+                if b == .quote {
                     key.removeAll(keepingCapacity: true)
                     state = .key
-                } else if b == UInt8(ascii: "}") {
+                } else if b == .closeBrace {
                     close()
-                } else if !Self.isSpace(b) && b != UInt8(ascii: ",") {
+                } else if !Self.isSpace(b) && b != .comma {
                     broken(); continue
                 }
             case .key:
-                if b == UInt8(ascii: "\"") {
+                if b == .quote {
                     keyIsMessage = key == Self.eventMessage
                     if keyIsMessage { messageNewlines = newlines }
                     state = .beforeColon
@@ -129,24 +129,24 @@ struct JSONArrayReader {
                     broken(); continue
                 } else {
                     key.append(b)
-                    if b == UInt8(ascii: "\\") { state = .keyEscape }
+                    if b == .backslash { state = .keyEscape }
                 }
             case .keyEscape:
                 key.append(b)
                 state = .key
             case .beforeColon:
-                if b == UInt8(ascii: ":") { state = .beforeValue } else if !Self.isSpace(b) { broken(); continue }
+                if b == .colon { state = .beforeValue } else if !Self.isSpace(b) { broken(); continue }
             case .beforeValue:
                 if Self.isSpace(b) { break }
                 switch b {
-                case UInt8(ascii: "\""):
+                case .quote:
                     startMember()
-                    add(UInt8(ascii: "\""))
+                    add(UInt8.quote)
                     state = .string
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                case .openBrace, .openBracket:
                     depth = 1
                     state = .nested
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"):
+                case .comma, .closeBrace, .closeBracket, .colon:
                     broken(); continue
                 default:
                     startMember()
@@ -156,50 +156,50 @@ struct JSONArrayReader {
             case .string:
                 // Copies the run up to the next quote, backslash or line end at once.
                 var j = i
-                while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] != UInt8(ascii: "\n"), p[j] != UInt8(ascii: "\r") { j += 1 }
+                while j < n, p[j] != .quote, p[j] != .backslash, p[j] != .newline, p[j] != .carriageReturn { j += 1 }
                 if j > i { add(UnsafeBufferPointer(start: p + i, count: j - i)); i = j; continue }
                 switch b {
-                case UInt8(ascii: "\""):
-                    add(UInt8(ascii: "\""))
+                case .quote:
+                    add(UInt8.quote)
                     memberDone()
                     if keyIsMessage { hasMessage = true }
-                case UInt8(ascii: "\\"):
-                    add(UInt8(ascii: "\\"))
+                case .backslash:
+                    add(UInt8.backslash)
                     state = .stringEscape
                 default:
-                    add(UInt8(ascii: "\\"), UInt8(ascii: "r"))  // a raw CR: `\r`
+                    add(UInt8.backslash, UInt8(ascii: "r"))  // a raw CR: `\r`
                 }
             case .stringEscape:
                 add(b)
                 state = .string
             case .scalar:
-                if Self.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                if Self.isSpace(b) || b == .comma || b == .closeBrace || b == .closeBracket {
                     memberDone()
                     continue
                 }
                 add(b)
             case .afterValue:
-                if b == UInt8(ascii: ",") {
+                if b == .comma {
                     state = .beforeKey
-                } else if b == UInt8(ascii: "}") {
+                } else if b == .closeBrace {
                     close()
                 } else if !Self.isSpace(b) {
                     broken(); continue
                 }
             case .nested:
-                if b == UInt8(ascii: "\"") {
+                if b == .quote {
                     state = .nestedString
-                } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+                } else if b == .openBrace || b == .openBracket {
                     depth += 1
-                } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                } else if b == .closeBrace || b == .closeBracket {
                     depth -= 1
                     if depth == 0 { state = .afterValue }
                 }
             case .nestedString:
                 var j = i
-                while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] != UInt8(ascii: "\n") { j += 1 }
+                while j < n, p[j] != .quote, p[j] != .backslash, p[j] != .newline { j += 1 }
                 if j > i { i = j; continue }
-                state = b == UInt8(ascii: "\"") ? .nested : .nestedEscape
+                state = b == .quote ? .nested : .nestedEscape
             case .nestedEscape:
                 state = .nestedString
             }
@@ -213,16 +213,16 @@ struct JSONArrayReader {
     mutating func finish(to emit: (UnsafeRawBufferPointer) -> Void) {
         if inObject { end() }
         state = .outside
-        if !lastWasLF { out.append(UInt8(ascii: "\n")); lastWasLF = true }
+        if !lastWasLF { out.append(UInt8.newline); lastWasLF = true }
         flush(to: emit)
     }
 
     @inline(__always)
-    private static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n") }
+    private static func isSpace(_ b: UInt8) -> Bool { b == .space || b == .tab || b == .carriageReturn || b == .newline }
 
     private mutating func begin() {
         text.removeAll(keepingCapacity: true)
-        text.append(UInt8(ascii: "{"))
+        text.append(UInt8.openBrace)
         committed = 1
         members = 0
         hasMessage = false
@@ -235,10 +235,10 @@ struct JSONArrayReader {
 
     /// A member with a value worth keeping starts: its separator and key.
     private mutating func startMember() {
-        if members > 0 { add(UInt8(ascii: ",")) }
-        add(UInt8(ascii: "\""))
+        if members > 0 { add(UInt8.comma) }
+        add(UInt8.quote)
         key.withUnsafeBufferPointer { add($0) }
-        add(UInt8(ascii: "\""), UInt8(ascii: ":"))
+        add(UInt8.quote, UInt8.colon)
     }
 
     private mutating func memberDone() {
@@ -266,15 +266,15 @@ struct JSONArrayReader {
         if tooBig { oversized += 1 }
         if hasMessage && !tooBig {
             text.removeSubrange(committed...)
-            text.append(UInt8(ascii: "}"))
-            if messageNewlines == 0 && lineHasText { out.append(UInt8(ascii: "\n")) }
-            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: messageNewlines))
+            text.append(UInt8.closeBrace)
+            if messageNewlines == 0 && lineHasText { out.append(UInt8.newline) }
+            out.append(contentsOf: repeatElement(UInt8.newline, count: messageNewlines))
             out.append(contentsOf: text)
             let after = newlines - messageNewlines
-            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: after))
+            out.append(contentsOf: repeatElement(UInt8.newline, count: after))
             lineHasText = after == 0
         } else if newlines > 0 {
-            out.append(contentsOf: repeatElement(UInt8(ascii: "\n"), count: newlines))
+            out.append(contentsOf: repeatElement(UInt8.newline, count: newlines))
             lineHasText = false
         }
         newlines = 0
@@ -323,26 +323,26 @@ struct JSONArraySniff {
         for b in bytes {
             guard verdict == .undecided else { return }
             defer { seen += 1 }
-            let space = b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n")
+            let space = b == .space || b == .tab || b == .carriageReturn || b == .newline
             switch step {
             case .start:
                 if seen < 3 && b == Self.byteOrderMark[seen] { continue }  // a byte-order mark (after nothing else)
                 if space { continue }
-                if b == UInt8(ascii: "[") { step = .bracket } else { verdict = .other }
+                if b == .openBracket { step = .bracket } else { verdict = .other }
             case .bracket:
                 if space { continue }
-                if b == UInt8(ascii: "{") { step = .brace } else { verdict = .other }
+                if b == .openBrace { step = .brace } else { verdict = .other }
             case .brace:
                 if space { continue }
-                if b == UInt8(ascii: "\"") { step = .key } else { verdict = .other }
+                if b == .quote { step = .key } else { verdict = .other }
             case .key:
                 keyLength += 1
-                if b == UInt8(ascii: "\"") { step = .colon } else if b == UInt8(ascii: "\n") || keyLength > 256 { verdict = .other } else if b == UInt8(ascii: "\\") { step = .keyEscape }
+                if b == .quote { step = .colon } else if b == .newline || keyLength > 256 { verdict = .other } else if b == .backslash { step = .keyEscape }
             case .keyEscape:
                 step = .key
             case .colon:
-                if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { continue }
-                verdict = b == UInt8(ascii: ":") ? .json : .other
+                if b == .space || b == .tab { continue }
+                verdict = b == .colon ? .json : .other
             }
         }
     }
@@ -363,10 +363,10 @@ struct JSONArraySniff {
         guard h.count >= key.count else { return false }
         var i = 0
         while i + key.count <= h.count {
-            if h[i] == UInt8(ascii: "\""), key.indices.allSatisfy({ h[i + $0] == key[$0] }) {
+            if h[i] == .quote, key.indices.allSatisfy({ h[i + $0] == key[$0] }) {
                 var j = i + key.count
-                while j < h.count, h[j] == UInt8(ascii: " ") || h[j] == UInt8(ascii: "\t") { j += 1 }
-                if j < h.count, h[j] == UInt8(ascii: ":") { return true }
+                while j < h.count, h[j] == .space || h[j] == .tab { j += 1 }
+                if j < h.count, h[j] == .colon { return true }
             }
             i += 1
         }

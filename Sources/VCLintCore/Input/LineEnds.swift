@@ -51,7 +51,7 @@ public struct LineEndTranslator: Sendable {
         case .undecided:
             let take = min(Self.decisionWindow - pending.count, bytes.count)
             let head = UnsafeRawBufferPointer(rebasing: bytes[..<take])
-            if !sawLF, head.contains(UInt8(ascii: "\n")) { sawLF = true }
+            if !sawLF, head.contains(UInt8.newline) { sawLF = true }
             if readsJSON { sniff.feed(head) }
             pending += head
             let verdict = readsJSON ? sniff.verdict : .other
@@ -78,7 +78,7 @@ public struct LineEndTranslator: Sendable {
         if mode == .json { json.finish(to: out) }
         if heldCR {
             heldCR = false
-            withUnsafeBytes(of: UInt8(UInt8(ascii: "\n"))) { out($0) }
+            withUnsafeBytes(of: UInt8(UInt8.newline)) { out($0) }
         }
     }
 
@@ -88,7 +88,7 @@ public struct LineEndTranslator: Sendable {
         if readsJSON && sniff.verdict == .json {
             mode = .json
         } else {
-            mode = !sawLF && pending.contains(UInt8(ascii: "\r")) ? .classic : .plain
+            mode = !sawLF && pending.contains(UInt8.carriageReturn) ? .classic : .plain
         }
         flushPending(to: out)
     }
@@ -114,9 +114,9 @@ public struct LineEndTranslator: Sendable {
         for b in bytes {
             if heldCR {
                 heldCR = false
-                scratch.append(b == UInt8(ascii: "\n") ? UInt8(ascii: "\r") : UInt8(ascii: "\n"))
+                scratch.append(b == .newline ? UInt8.carriageReturn : UInt8.newline)
             }
-            if b == UInt8(ascii: "\r") { heldCR = true } else { scratch.append(b) }
+            if b == .carriageReturn { heldCR = true } else { scratch.append(b) }
         }
         scratch.withUnsafeBytes { out($0) }
     }

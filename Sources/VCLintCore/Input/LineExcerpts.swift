@@ -59,7 +59,7 @@ public enum LineExcerpts {
         mutating func take(_ bytes: UnsafeRawBufferPointer) {
             for b in bytes {
                 if done { return }
-                if b == UInt8(ascii: "\n") {
+                if b == .newline {
                     endLine()
                 } else if wanted.contains(line), current.count < LineExcerpts.maxLength * 4 {
                     current.append(b)
@@ -69,7 +69,7 @@ public enum LineExcerpts {
 
         mutating func endLine() {
             if wanted.contains(line) {
-                if current.last == UInt8(ascii: "\r") { current.removeLast() }
+                if current.last == .carriageReturn { current.removeLast() }
                 var text = String(decoding: current, as: UTF8.self)
                 if text.count > LineExcerpts.maxLength { text = String(text.prefix(LineExcerpts.maxLength)) + "…" }
                 found[line] = text

@@ -47,7 +47,7 @@ public enum PathList {
     public static func parse(_ data: [UInt8], separator: UInt8 = UInt8(ascii: "\n")) -> [String] {
         var out: [String] = []
         for var entry in data.split(separator: separator, omittingEmptySubsequences: true) {
-            if separator == UInt8(ascii: "\n"), entry.last == UInt8(ascii: "\r") { entry = entry.dropLast() }
+            if separator == .newline, entry.last == .carriageReturn { entry = entry.dropLast() }
             guard !entry.isEmpty else { continue }
             out.append(PathName.register(entry))
         }
@@ -103,7 +103,7 @@ public enum PathList {
         private mutating func finishEntry(file: String) throws(InputError) {
             defer { entry.removeAll(keepingCapacity: true); number += 1 }
             if number > PathList.maxEntries { throw tooMany(file) }
-            if separator == UInt8(ascii: "\n"), entry.last == UInt8(ascii: "\r") { entry.removeLast() }
+            if separator == .newline, entry.last == .carriageReturn { entry.removeLast() }
             guard !entry.isEmpty else { return }
             if entry.count > PathList.maxPathBytes { throw tooLong(file) }
             if separator != 0, entry.contains(0) { throw holdsNUL(file) }

@@ -23,12 +23,12 @@ public enum PathName {
         while i < array.count {
             let b = array[i]
             switch b {
-            case UInt8(ascii: "\n"): out += "\\n"; i += 1; continue
-            case UInt8(ascii: "\r"): out += "\\r"; i += 1; continue
-            case UInt8(ascii: "\t"): out += "\\t"; i += 1; continue
-            case UInt8(ascii: "\\"): out += "\\\\"; i += 1; continue
-            case 0..<UInt8(ascii: " "), 0x7F: out += hex(b); i += 1; continue
-            case UInt8(ascii: " ")..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b)); i += 1; continue
+            case .newline: out += "\\n"; i += 1; continue
+            case .carriageReturn: out += "\\r"; i += 1; continue
+            case .tab: out += "\\t"; i += 1; continue
+            case .backslash: out += "\\\\"; i += 1; continue
+            case 0..<UInt8.space, 0x7F: out += hex(b); i += 1; continue
+            case .space..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b)); i += 1; continue
             default: break
             }
             // A multi-byte sequence: kept when it is valid UTF-8 (and not a C1 control), else one \xNN.
@@ -52,7 +52,7 @@ public enum PathName {
     public static func needsEscaping(_ bytes: some Collection<UInt8>) -> Bool {
         var ascii = true
         for b in bytes {
-            if b < UInt8(ascii: " ") || b == 0x7F { return true }
+            if b < UInt8.space || b == 0x7F { return true }
             if b >= 0x80 { ascii = false }
         }
         if ascii { return false }

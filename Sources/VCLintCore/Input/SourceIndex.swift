@@ -32,7 +32,7 @@ public enum SourceIndex {
         guard !classes.isEmpty else { return [:] }
         let raw = PathName.bytes(of: root)
         var files: [(rel: String, full: [UInt8])] = []
-        walk(raw.last == UInt8(ascii: "/") ? raw : raw + [UInt8(ascii: "/")], rel: [], depth: 0, into: &files)
+        walk(raw.last == .slash ? raw : raw + [UInt8.slash], rel: [], depth: 0, into: &files)
         var strong: [String: Declaration] = [:]
         var weak: [String: Declaration] = [:]
         var tooLarge: [String] = []
@@ -67,14 +67,14 @@ public enum SourceIndex {
         defer { closedir(dir) }
         while let entry = readdir(dir) {
             let name: [UInt8] = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+            if name == [UInt8.dot] || name == [UInt8.dot, UInt8.dot] { continue }
             let full = prefix + name, relative = rel + name
             let shown = PathName.display(relative)
             if shown.hasPrefix(".build") || shown.contains("/.build/") || shown.contains("DerivedData/") { continue }
             var st = stat()
             guard withCString(full, { lstat($0, &st) }) == 0 else { continue }
             if (st.st_mode & S_IFMT) == S_IFDIR {
-                walk(full + [UInt8(ascii: "/")], rel: relative + [UInt8(ascii: "/")], depth: depth + 1, into: &files)
+                walk(full + [UInt8.slash], rel: relative + [UInt8.slash], depth: depth + 1, into: &files)
             } else if extensions.contains((PathName.display(name) as NSString).pathExtension) {
                 files.append((shown, full))
             }

@@ -67,7 +67,7 @@ struct UnreadShape {
                 tokens.append(.space)
                 continue
             }
-            if b == UInt8(ascii: "0"), i + 2 < n, p[i + 1] | ASCII.caseBit == UInt8(ascii: "x"), ByteCursor.isHex(p[i + 2]) {
+            if b == UInt8(ascii: "0"), i + 2 < n, p[i + 1] | UInt8.caseBit == UInt8(ascii: "x"), ByteCursor.isHex(p[i + 2]) {
                 i += 2
                 while i < n, ByteCursor.isHex(p[i]) { i += 1 }
                 tokens.append(.hex)
@@ -80,9 +80,9 @@ struct UnreadShape {
             }
             if FreeFormReader.isIdentStart(b) {
                 let s = i
-                while i < n, FreeFormReader.isIdentByte(p[i]) || (p[i] == UInt8(ascii: ".") && i + 1 < n && FreeFormReader.isIdentStart(p[i + 1])) { i += 1 }
+                while i < n, FreeFormReader.isIdentByte(p[i]) || (p[i] == .dot && i + 1 < n && FreeFormReader.isIdentStart(p[i + 1])) { i += 1 }
                 let w = s..<i
-                if !(s > r.lowerBound && FreeFormReader.isIdentByte(p[s - 1])), memchr(p + s, Int32(UInt8(ascii: ".")), w.count) == nil,
+                if !(s > r.lowerBound && FreeFormReader.isIdentByte(p[s - 1])), memchr(p + s, Int32(UInt8.dot), w.count) == nil,
                    FreeFormReader.isCallbackName(p + s, w.count) {
                     let sig = signature(p, after: i, n)
                     tokens.append(.callback(w, signature: i..<sig))
@@ -92,7 +92,7 @@ struct UnreadShape {
                 }
                 continue
             }
-            if b == UInt8(ascii: "["), let c = FreeFormReader.closing(p, i, n, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) { brackets.append((i + 1)..<c) }
+            if b == .openBracket, let c = FreeFormReader.closing(p, i, n, open: UInt8.openBracket, close: UInt8.closeBracket) { brackets.append((i + 1)..<c) }
             // Another byte (punctuation, a byte of another script) stays as it is.
             let k = b >= 0x80 ? TextScalars.decode(p, i, n).length : 1
             tokens.append(.literal(i..<(i + k)))
@@ -199,17 +199,17 @@ struct UnreadShape {
     /// `(animated:)`, or ObjC selector pieces `:`, `:bundle:`. Returns where it ends.
     private static func signature(_ p: UnsafePointer<UInt8>, after e: Int, _ n: Int) -> Int {
         guard e < n else { return e }
-        if p[e] == UInt8(ascii: "(") {
+        if p[e] == .openParen {
             var k = e + 1
-            while k < n, k - e < 80, FreeFormReader.isIdentByte(p[k]) || p[k] == UInt8(ascii: ":") || p[k] == UInt8(ascii: " ") || p[k] == UInt8(ascii: ",") { k += 1 }
-            return k < n && p[k] == UInt8(ascii: ")") ? k + 1 : e
+            while k < n, k - e < 80, FreeFormReader.isIdentByte(p[k]) || p[k] == .colon || p[k] == .space || p[k] == .comma { k += 1 }
+            return k < n && p[k] == .closeParen ? k + 1 : e
         }
-        guard p[e] == UInt8(ascii: ":") else { return e }
+        guard p[e] == .colon else { return e }
         var end = e + 1
         while true {
             var k = end
             while k < n, FreeFormReader.isIdentByte(p[k]) { k += 1 }
-            guard k > end, k < n, p[k] == UInt8(ascii: ":") else { break }
+            guard k > end, k < n, p[k] == .colon else { break }
             end = k + 1
         }
         return end
@@ -221,7 +221,7 @@ struct UnreadShape {
     private static func holdsStatement(_ p: UnsafePointer<UInt8>, _ w: Range<Int>) -> Bool {
         let k = Words.kind(p, w)
         if k.contains(.level) || Words.phase(k) != nil || Words.argument(k) != .other { return true }
-        return memchr(p + w.lowerBound, Int32(UInt8(ascii: ".")), w.count) != nil && Words.isSourceFile(p, w)
+        return memchr(p + w.lowerBound, Int32(UInt8.dot), w.count) != nil && Words.isSourceFile(p, w)
     }
 
     /// `on`, `for`, `of`, `in`, `at`, `by`: a word that joins a callback to the controller it ran on.
@@ -249,7 +249,7 @@ struct UnreadShape {
         let k = Words.kind(p, w)
         if k.contains(.stop) || k.contains(.level) || Words.phase(k) != nil || Words.argument(k) != .other { return false }
         if Words.isPlainLowercase(p, w) || Words.isLowercaseVerb(p, w) || w.count < 2 && p[w.lowerBound] != UInt8(ascii: "A") && p[w.lowerBound] != UInt8(ascii: "I") { return false }
-        if memchr(p + w.lowerBound, Int32(UInt8(ascii: ".")), w.count) != nil, Words.isSourceFile(p, w) { return false }
+        if memchr(p + w.lowerBound, Int32(UInt8.dot), w.count) != nil, Words.isSourceFile(p, w) { return false }
         return !FreeFormReader.isCallbackName(p + FreeFormReader.lastComponent(p, w).lowerBound, FreeFormReader.lastComponent(p, w).count)
     }
 
@@ -289,9 +289,9 @@ struct UnreadShape {
         var out = ""
         for k in w {
             let b = p[k]
-            if b >= 0x80 || b < UInt8(ascii: " ") {
+            if b >= 0x80 || b < UInt8.space {
                 out += "\\x" + (b < 16 ? "0" : "") + String(b, radix: 16)
-            } else if (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || ByteCursor.isDigit(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: " ") {
+            } else if (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || ByteCursor.isDigit(b) || b == .underscore || b == .space {
                 out.append(Character(UnicodeScalar(b)))
             } else {
                 out += "\\" + String(Character(UnicodeScalar(b)))

@@ -45,7 +45,7 @@ enum MethodTable {
         let n = name.count
         guard n >= 4, let base = name.baseAddress else { return nil }
         var first = base[0]
-        if foldCase, first &- UInt8(ascii: "A") < 26 { first |= UInt8(ascii: " ") }
+        if foldCase, first &- UInt8(ascii: "A") < 26 { first |= UInt8.space }
         guard first == UInt8(ascii: "i") || first == UInt8(ascii: "a") || first == UInt8(ascii: "l") || first == UInt8(ascii: "v") || first == UInt8(ascii: "w") || first == UInt8(ascii: "d") || first == UInt8(ascii: "o") else { return nil }
         if n <= 30, case let i = Int(index[slot(n, first, base[n - 1])]), i > 0 {
             let e = names[i - 1]
@@ -54,7 +54,7 @@ enum MethodTable {
                 if let k = e.kind { return k }
                 // Swift's willMove(toParent:) / didMove(toParent:), or the name alone (`WillMove:` as a
                 // statement's separator); other willMove(…) (`toWindow:`, `toSuperview:`) are not ours.
-                if signature.count == 0 || contains(signature, "Parent") || (signature.count == 1 && signature[0] == UInt8(ascii: ":")) {
+                if signature.count == 0 || contains(signature, "Parent") || (signature.count == 1 && signature[0] == .colon) {
                     return first == UInt8(ascii: "w") ? .willMoveToParent : .didMoveToParent
                 }
                 return nil

@@ -47,25 +47,25 @@ enum EnvelopeParser {
     static func classify(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeFormat? {
         guard n > 0 else { return nil }
         let b0 = p[0]
-        if b0 == UInt8(ascii: "{") { return isJSONObject(p, n) ? .ndjson : nil }  // {
+        if b0 == .openBrace { return isJSONObject(p, n) ? .ndjson : nil }  // {
         if ByteCursor.isDigit(b0) {
             if let t = classifyTimestamped(p, n) { return t.format }
             return classifyUntimed(p, n)
         }
-        if n >= 15, b0 &- UInt8(ascii: "A") < 26, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == UInt8(ascii: " ") {
+        if n >= 15, b0 &- UInt8(ascii: "A") < 26, TimestampParser.monthNumber(p[0], p[1], p[2]) != nil, p[3] == .space {
             var c = ByteCursor(p, count: min(n, 40))
             if TimestampParser.parseSyslog(&c) != nil { return .syslog }
         }
         if b0 == UInt8(ascii: "T"), n >= 9, isPrefix("Timestamp ", p, n) {
             // `log show` header: the compact style has a `Ty` column, the default style `Thread`.
             var i = 10
-            while i + 3 < n, p[i] == UInt8(ascii: " ") { i += 1 }
-            return i + 2 < n && p[i] == UInt8(ascii: "T") && p[i + 1] == UInt8(ascii: "y") && p[i + 2] == UInt8(ascii: " ") ? .compact : .oslog
+            while i + 3 < n, p[i] == .space { i += 1 }
+            return i + 2 < n && p[i] == UInt8(ascii: "T") && p[i + 1] == UInt8(ascii: "y") && p[i + 2] == .space ? .compact : .oslog
         }
         if b0 == UInt8(ascii: "F"), isPrefix("Filtering the log data", p, n) { return .oslog }
         // Untimed envelopes start with a letter, `[` or a name in another script (indented and
         // punctuated continuation lines cost nothing more).
-        guard b0 &- UInt8(ascii: "A") < 26 || b0 &- UInt8(ascii: "a") < 26 || b0 == UInt8(ascii: "[") || b0 >= 0x80 || b0 == UInt8(ascii: "_") else { return nil }
+        guard b0 &- UInt8(ascii: "A") < 26 || b0 &- UInt8(ascii: "a") < 26 || b0 == .openBracket || b0 >= 0x80 || b0 == .underscore else { return nil }
         return classifyUntimed(p, n)
     }
 
@@ -78,12 +78,12 @@ enum EnvelopeParser {
         let b0 = p[0]
         if ByteCursor.isDigit(b0) {
             // MM-DD HH:MM:SS(.mmm): logcat's threadtime and Android Studio's styles without a year.
-            if n >= 18, p[2] == UInt8(ascii: "-"), p[5] == UInt8(ascii: " "), p[8] == UInt8(ascii: ":"), p[11] == UInt8(ascii: ":"), ByteCursor.isDigit(p[1]),
+            if n >= 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, ByteCursor.isDigit(p[1]),
                ByteCursor.isDigit(p[3]), ByteCursor.isDigit(p[4]) {
                 var i = 14
-                if i < n, p[i] == UInt8(ascii: ".") { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
-                guard i < n, p[i] == UInt8(ascii: " ") else { return nil }
-                while i < n, p[i] == UInt8(ascii: " ") { i += 1 }
+                if i < n, p[i] == .dot { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
+                guard i < n, p[i] == .space else { return nil }
+                while i < n, p[i] == .space { i += 1 }
                 return logcatBody(p, n, at: i) != nil ? .logcat : nil
             }
             // A year cut short (copied from a web page or a comment): its NSLog envelope still holds.
@@ -93,19 +93,19 @@ enum EnvelopeParser {
             return nil
         }
         // brief: `D/Tag( 1234): msg`.
-        if n >= 6, p[1] == UInt8(ascii: "/"), b0 == UInt8(ascii: "V") || b0 == UInt8(ascii: "D") || b0 == UInt8(ascii: "I") || b0 == UInt8(ascii: "W") || b0 == UInt8(ascii: "E") || b0 == UInt8(ascii: "F") || b0 == UInt8(ascii: "A") {
+        if n >= 6, p[1] == .slash, b0 == UInt8(ascii: "V") || b0 == UInt8(ascii: "D") || b0 == UInt8(ascii: "I") || b0 == UInt8(ascii: "W") || b0 == UInt8(ascii: "E") || b0 == UInt8(ascii: "F") || b0 == UInt8(ascii: "A") {
             var i = 2
-            while i < n, i < 120, p[i] != UInt8(ascii: "("), p[i] != UInt8(ascii: ":") { i += 1 }
-            if i < n, p[i] == UInt8(ascii: "(") {
+            while i < n, i < 120, p[i] != .openParen, p[i] != .colon { i += 1 }
+            if i < n, p[i] == .openParen {
                 i += 1
-                while i < n, p[i] == UInt8(ascii: " ") { i += 1 }
+                while i < n, p[i] == .space { i += 1 }
                 let s = i
                 while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-                if i > s, i + 1 < n, p[i] == UInt8(ascii: ")"), p[i + 1] == UInt8(ascii: ":") { return .logcat }
+                if i > s, i + 1 < n, p[i] == .closeParen, p[i + 1] == .colon { return .logcat }
             }
         }
         // NSLog without its timestamp: `NAME[PID:TID] ` at the start of the line, or `[PID:TID] `.
-        if b0 == UInt8(ascii: "[") || (b0 &- UInt8(ascii: "A") < 26 || b0 &- UInt8(ascii: "a") < 26 || b0 >= 0x80 || b0 == UInt8(ascii: "_")), untimedNSLog(p, n) != nil {
+        if b0 == .openBracket || (b0 &- UInt8(ascii: "A") < 26 || b0 &- UInt8(ascii: "a") < 26 || b0 >= 0x80 || b0 == .underscore), untimedNSLog(p, n) != nil {
             return .nslog
         }
         return nil
@@ -118,21 +118,21 @@ enum EnvelopeParser {
         let s = i
         while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
         guard i > s, i < n else { return nil }
-        if p[i] == UInt8(ascii: "-") {  // 6937-6937/com.example.app
+        if p[i] == .hyphen {  // 6937-6937/com.example.app
             i += 1
             let t = i
             while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-            guard i > t, i < n, p[i] == UInt8(ascii: "/") else { return nil }
+            guard i > t, i < n, p[i] == .slash else { return nil }
             return i + 1
         }
-        guard p[i] == UInt8(ascii: " ") else { return nil }
-        while i < n, p[i] == UInt8(ascii: " ") { i += 1 }
+        guard p[i] == .space else { return nil }
+        while i < n, p[i] == .space { i += 1 }
         let t = i
         while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-        guard i > t, i < n, p[i] == UInt8(ascii: " ") else { return nil }
-        while i < n, p[i] == UInt8(ascii: " ") { i += 1 }
+        guard i > t, i < n, p[i] == .space else { return nil }
+        while i < n, p[i] == .space { i += 1 }
         guard i + 1 < n, p[i] == UInt8(ascii: "V") || p[i] == UInt8(ascii: "D") || p[i] == UInt8(ascii: "I") || p[i] == UInt8(ascii: "W") || p[i] == UInt8(ascii: "E") || p[i] == UInt8(ascii: "F") || p[i] == UInt8(ascii: "A"),
-              p[i + 1] == UInt8(ascii: " ") else { return nil }
+              p[i + 1] == .space else { return nil }
         return i + 2
     }
 
@@ -141,30 +141,30 @@ enum EnvelopeParser {
     static func shortYearColumn(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         var i = 0
         while i < n, i < 4, ByteCursor.isDigit(p[i]) { i += 1 }
-        guard i >= 1, i <= 3, i + 15 <= n, p[i] == UInt8(ascii: "-"), p[i + 3] == UInt8(ascii: "-"), p[i + 6] == UInt8(ascii: " ") || p[i + 6] == UInt8(ascii: "T"),
-              p[i + 9] == UInt8(ascii: ":"), p[i + 12] == UInt8(ascii: ":"), ByteCursor.isDigit(p[i + 1]), ByteCursor.isDigit(p[i + 7]),
+        guard i >= 1, i <= 3, i + 15 <= n, p[i] == .hyphen, p[i + 3] == .hyphen, p[i + 6] == .space || p[i + 6] == UInt8(ascii: "T"),
+              p[i + 9] == .colon, p[i + 12] == .colon, ByteCursor.isDigit(p[i + 1]), ByteCursor.isDigit(p[i + 7]),
               ByteCursor.isDigit(p[i + 14]) else { return nil }
         var k = i + 15
-        if k < n, p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: ",") { k += 1; while k < n, ByteCursor.isDigit(p[k]) { k += 1 } }
-        guard k < n, p[k] == UInt8(ascii: " ") else { return nil }
-        while k < n, p[k] == UInt8(ascii: " ") { k += 1 }
+        if k < n, p[k] == .dot || p[k] == .comma { k += 1; while k < n, ByteCursor.isDigit(p[k]) { k += 1 } }
+        guard k < n, p[k] == .space else { return nil }
+        while k < n, p[k] == .space { k += 1 }
         return k
     }
 
     /// `NAME[PID:TID] ` or `[PID:TID] ` at the start of a line: the envelope and the position after it.
     static func untimedNSLog(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeInfo, after: Int)? {
         let limit = min(n, 160)
-        guard let hit = memchr(p, Int32(UInt8(ascii: "[")), limit) else { return nil }
+        guard let hit = memchr(p, Int32(UInt8.openBracket), limit) else { return nil }
         let open = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - p
         // The name holds no bracket, and no colon: a line with a timestamp before its name (behind
         // some junk) is read by `locate`, not as a name that swallowed the time.
-        for k in 0..<open where p[k] == UInt8(ascii: "]") || p[k] == UInt8(ascii: "<") || p[k] == UInt8(ascii: ">") || p[k] == UInt8(ascii: ":") { return nil }
+        for k in 0..<open where p[k] == .closeBracket || p[k] == .less || p[k] == .greater || p[k] == .colon { return nil }
         var k = ByteCursor(p, count: n, pos: open + 1)
-        guard let pid = k.number(), k.expect(UInt8(ascii: ":")) else { return nil }
+        guard let pid = k.number(), k.expect(UInt8.colon) else { return nil }
         let tidStart = k.pos
         while let b = k.peek(), ByteCursor.isHex(b) || b == UInt8(ascii: "x") { k.pos += 1 }
-        guard k.pos > tidStart, k.expect(UInt8(ascii: "]")), k.atEnd || k.peek() == UInt8(ascii: " ") else { return nil }
-        let msgStart = min(k.peek() == UInt8(ascii: " ") ? k.pos + 1 : k.pos, n)
+        guard k.pos > tidStart, k.expect(UInt8.closeBracket), k.atEnd || k.peek() == .space else { return nil }
+        let msgStart = min(k.peek() == .space ? k.pos + 1 : k.pos, n)
         let process: Range<Int>? = open > 0 ? 0..<open : nil
         var info = EnvelopeInfo(format: .nslog, time: nil, process: process, pid: pid, message: msgStart..<n)
         info.thread = threadID(p, tidStart..<(k.pos - 1))
@@ -178,8 +178,8 @@ enum EnvelopeParser {
     @inline(__always)
     static func isJSONObject(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         var i = 1
-        while i < n, p[i] == UInt8(ascii: " ") || p[i] == UInt8(ascii: "\t") { i += 1 }
-        return i < n && p[i] == UInt8(ascii: "\"")
+        while i < n, p[i] == .space || p[i] == .tab { i += 1 }
+        return i < n && p[i] == .quote
     }
 
     /// `classify`, forgiving what a console, a web page or a chat put before the envelope: a
@@ -190,9 +190,9 @@ enum EnvelopeParser {
         guard n > 1 else { return (nil, 0) }
         let b0 = p[0]
         var i = 0
-        if b0 == UInt8(ascii: " ") || b0 == UInt8(ascii: "\t") {
+        if b0 == .space || b0 == .tab {
             // Indented: only a timestamp right after the spaces (an indented dictionary line is not one).
-            while i < n, i < 24, p[i] == UInt8(ascii: " ") || p[i] == UInt8(ascii: "\t") { i += 1 }
+            while i < n, i < 24, p[i] == .space || p[i] == .tab { i += 1 }
             guard i < n, ByteCursor.isDigit(p[i]), let f = classify(p + i, n - i), f != .ndjson else { return (nil, 0) }
             return (f, i)
         }
@@ -201,7 +201,7 @@ enum EnvelopeParser {
         guard b0 >= 0x80 || p[1] >= 0x80 else { return (nil, 0) }
         while i < n, i < 24 {
             let b = p[i]
-            if ByteCursor.isDigit(b) || b == UInt8(ascii: "[") {
+            if ByteCursor.isDigit(b) || b == .openBracket {
                 if i > 0, let f = classify(p + i, n - i), f != .ndjson { return (f, i) }
                 if ByteCursor.isDigit(b) { return (nil, 0) }
                 i += 1
@@ -211,8 +211,8 @@ enum EnvelopeParser {
                 i += TextScalars.decode(p, i, n).length
                 continue
             }
-            if b == UInt8(ascii: "{") || b == UInt8(ascii: "<") { return (nil, 0) }
-            if (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26, i > 1 {
+            if b == .openBrace || b == .less { return (nil, 0) }
+            if (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26, i > 1 {
                 // A word after the junk: an envelope without its timestamp (`🔥 App[1:2] …`), or none.
                 if let f = classify(p + i, n - i), f == .nslog { return (f, i) }
                 return (nil, 0)
@@ -229,27 +229,27 @@ enum EnvelopeParser {
     @inline(__always)
     static func classifyTimestamped(_ p: UnsafePointer<UInt8>, _ n: Int) -> (format: EnvelopeFormat, column: Int)? {
         // YYYY-MM-DD HH:MM:SS
-        guard n >= 20, p[4] == UInt8(ascii: "-"), p[7] == UInt8(ascii: "-"), p[10] == UInt8(ascii: " ") || p[10] == UInt8(ascii: "T"), p[13] == UInt8(ascii: ":"), p[16] == UInt8(ascii: ":"),
+        guard n >= 20, p[4] == .hyphen, p[7] == .hyphen, p[10] == .space || p[10] == UInt8(ascii: "T"), p[13] == .colon, p[16] == .colon,
               ByteCursor.isDigit(p[0]), ByteCursor.isDigit(p[1]), ByteCursor.isDigit(p[2]), ByteCursor.isDigit(p[3]),
               ByteCursor.isDigit(p[11]), ByteCursor.isDigit(p[17]), ByteCursor.isDigit(p[18]) else { return nil }
         var i = 19
-        if i < n, p[i] == UInt8(ascii: ".") || p[i] == UInt8(ascii: ",") {
+        if i < n, p[i] == .dot || p[i] == .comma {
             i += 1
             while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
         }
         var tz = false
-        if i < n, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { tz = true; i += 1; while i < n, ByteCursor.isDigit(p[i]) || p[i] == UInt8(ascii: ":") { i += 1 } }
+        if i < n, p[i] == .plus || p[i] == .hyphen { tz = true; i += 1; while i < n, ByteCursor.isDigit(p[i]) || p[i] == .colon { i += 1 } }
         else if i < n, p[i] == UInt8(ascii: "Z") { tz = true; i += 1 }
-        guard i < n, p[i] == UInt8(ascii: " ") else { return nil }
-        while i < n, p[i] == UInt8(ascii: " ") { i += 1 }
+        guard i < n, p[i] == .space else { return nil }
+        while i < n, p[i] == .space { i += 1 }
         if i + 1 < n, p[i] == UInt8(ascii: "0"), p[i + 1] == UInt8(ascii: "x") { return (.oslog, i) }  // thread column 0x…
         // logcat with a year: `  1234  5678 D Tag:` or `6937-6937/com.example.app D/Tag:`. (A process
         // name that starts with digits, `7_1UIViewController[6679:907]`, is NSLog's.)
         if i < n, ByteCursor.isDigit(p[i]), logcatBody(p, n, at: i) != nil { return (.logcat, -1) }
         // compact: a one- or two-letter type code then the process
         var j = i
-        while j < n, j - i < 3, (p[j] | ASCII.caseBit) &- UInt8(ascii: "a") < 26 { j += 1 }
-        if j > i, j - i <= 2, j < n, p[j] == UInt8(ascii: " ") { return (.compact, i) }
+        while j < n, j - i < 3, (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 { j += 1 }
+        if j > i, j - i <= 2, j < n, p[j] == .space { return (.compact, i) }
         return (tz ? .nslogTZ : .nslog, i)
     }
 
@@ -273,7 +273,7 @@ enum EnvelopeParser {
                 return EnvelopeInfo(format: format, message: n..<n, isMetadata: true)
             }
             if !ByteCursor.isDigit(p[0]) { return untimedNSLog(p, n)?.0 }
-            if n < 5 || p[4] != UInt8(ascii: "-") {  // a year cut short (classify checked the full shape)
+            if n < 5 || p[4] != .hyphen {  // a year cut short (classify checked the full shape)
                 guard let column = shortYearColumn(p, n) else { return nil }
                 return parseNSLogBrackets(ByteCursor(p, count: n, pos: column), time: nil, format: .nslog)?.0
             }
@@ -299,7 +299,7 @@ enum EnvelopeParser {
     private static func afterTimestamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> ByteCursor {
         var c = ByteCursor(p, count: n)
         c.pos = 19
-        while let b = c.peek(), b != UInt8(ascii: " ") { c.pos += 1 }
+        while let b = c.peek(), b != .space { c.pos += 1 }
         _ = c.skipSpaces()
         return c
     }
@@ -347,14 +347,14 @@ enum EnvelopeParser {
         let start = c.pos
         var i = c.pos
         while i < c.end {
-            if c.base[i] == UInt8(ascii: "["), i > start {  // [
+            if c.base[i] == .openBracket, i > start {  // [
                 var k = ByteCursor(c.base, count: c.end, pos: i + 1)
-                if let pid = k.number(), k.expect(UInt8(ascii: ":")) {
+                if let pid = k.number(), k.expect(UInt8.colon) {
                     let tidStart = k.pos
                     while let b = k.peek(), ByteCursor.isHex(b) || b == UInt8(ascii: "x") { k.pos += 1 }
-                    if k.pos > tidStart, k.expect(UInt8(ascii: "]")) {
-                        let msgStart = k.peek() == UInt8(ascii: " ") ? k.pos + 1 : k.pos
-                        guard k.atEnd || k.peek() == UInt8(ascii: " ") else { i += 1; continue }
+                    if k.pos > tidStart, k.expect(UInt8.closeBracket) {
+                        let msgStart = k.peek() == .space ? k.pos + 1 : k.pos
+                        guard k.atEnd || k.peek() == .space else { i += 1; continue }
                         var info = EnvelopeInfo(format: format, time: time, process: start..<i, pid: pid, message: min(msgStart, c.end)..<c.end)
                         info.thread = threadID(c.base, tidStart..<(k.pos - 1))
                         return (info, k.pos)
@@ -389,7 +389,7 @@ enum EnvelopeParser {
         while k < r.upperBound, digits < 16 {
             let b = p[k]
             let d: UInt8
-            if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | ASCII.caseBit) >= UInt8(ascii: "a"), (b | ASCII.caseBit) <= UInt8(ascii: "f") { d = (b | ASCII.caseBit) - UInt8(ascii: "a") + 10 } else { break }
+            if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | UInt8.caseBit) >= UInt8(ascii: "a"), (b | UInt8.caseBit) <= UInt8(ascii: "f") { d = (b | UInt8.caseBit) - UInt8(ascii: "a") + 10 } else { break }
             v = v << 4 | UInt64(d)
             k += 1
             digits += 1
@@ -400,7 +400,7 @@ enum EnvelopeParser {
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
         // (A full timestamp has its first dash at 4: a year cut short, or no timestamp, is parsed apart.)
-        guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == UInt8(ascii: "-") else { return parse(p, n, format: format) }
+        guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == .hyphen else { return parse(p, n, format: format) }
         var c = afterTimestamp(p, n)
         let start = c.pos
         let keyLength = cache.key.count
@@ -432,19 +432,19 @@ enum EnvelopeParser {
         let start = c.pos
         var i = c.pos
         while i < c.end, i - start < 256 {
-            if c.base[i] == UInt8(ascii: "[") {
+            if c.base[i] == .openBracket {
                 var k = ByteCursor(c.base, count: c.end, pos: i + 1)
-                if let pid = k.number(), k.expect(UInt8(ascii: "]")), k.expect(UInt8(ascii: ":")) {
+                if let pid = k.number(), k.expect(UInt8.closeBracket), k.expect(UInt8.colon) {
                     var nameEnd = i
-                    if nameEnd > start, c.base[nameEnd - 1] == UInt8(ascii: ")") {  // Process(Library)
+                    if nameEnd > start, c.base[nameEnd - 1] == .closeParen {  // Process(Library)
                         var q = nameEnd - 1
-                        while q > start, c.base[q] != UInt8(ascii: "(") { q -= 1 }
-                        if c.base[q] == UInt8(ascii: "(") { nameEnd = q }
+                        while q > start, c.base[q] != .openParen { q -= 1 }
+                        if c.base[q] == .openParen { nameEnd = q }
                     }
                     var nameStart = nameEnd
-                    while nameStart > start, c.base[nameStart - 1] != UInt8(ascii: " ") { nameStart -= 1 }
+                    while nameStart > start, c.base[nameStart - 1] != .space { nameStart -= 1 }
                     guard nameStart > start, nameEnd > nameStart else { return nil }  // a host must precede
-                    let msgStart = k.peek() == UInt8(ascii: " ") ? k.pos + 1 : k.pos
+                    let msgStart = k.peek() == .space ? k.pos + 1 : k.pos
                     let message = stripOSLogDecorations(c.base, min(msgStart, c.end)..<c.end)
                     return EnvelopeInfo(format: format, time: time, process: nameStart..<nameEnd, pid: pid, message: message)
                 }
@@ -456,7 +456,7 @@ enum EnvelopeParser {
 
     /// `Df Process[PID:TID] [subsystem:category] message` (`log show --style compact`).
     private static func parseCompact(_ c: inout ByteCursor, time: LogTime?) -> EnvelopeInfo? {
-        while let b = c.peek(), (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 { c.pos += 1 }
+        while let b = c.peek(), (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 { c.pos += 1 }
         _ = c.skipSpaces()
         guard var info = parseNSLog(&c, time: time, format: .compact) else { return nil }
         info.message = stripOSLogDecorations(c.base, info.message)
@@ -476,7 +476,7 @@ enum EnvelopeParser {
         guard c.skipSpaces() > 0 else { return nil }
         // Type column: Default, Info, Debug, Error, Fault, Activity (and anything word-like).
         let typeStart = c.pos
-        while let b = c.peek(), (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 { c.pos += 1 }
+        while let b = c.peek(), (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 { c.pos += 1 }
         guard c.pos > typeStart, c.skipSpaces() > 0, hexToken(&c), c.skipSpaces() > 0 else { return nil }
         guard let pid = c.number() else { return nil }
         guard c.skipSpaces() > 0 else { return nil }
@@ -485,13 +485,13 @@ enum EnvelopeParser {
         if k.number() != nil, k.skipSpaces() > 0 { c = k }
         let nameStart = c.pos
         var i = c.pos
-        while i + 1 < c.end, !(c.base[i] == UInt8(ascii: ":") && c.base[i + 1] == UInt8(ascii: " ")) { i += 1 }
+        while i + 1 < c.end, !(c.base[i] == .colon && c.base[i + 1] == .space) { i += 1 }
         let name: Range<Int>
         var msgStart: Int
         if i + 1 < c.end {
             name = nameStart..<i
             msgStart = i + 2
-        } else if c.end > nameStart, c.base[c.end - 1] == UInt8(ascii: ":") {
+        } else if c.end > nameStart, c.base[c.end - 1] == .colon {
             name = nameStart..<(c.end - 1)
             msgStart = c.end
         } else {
@@ -508,19 +508,19 @@ enum EnvelopeParser {
     static func stripOSLogDecorations(_ base: UnsafePointer<UInt8>, _ r: Range<Int>) -> Range<Int> {
         var lo = r.lowerBound
         let hi = r.upperBound
-        if lo < hi, base[lo] == UInt8(ascii: "(") {  // (library): no spaces inside
+        if lo < hi, base[lo] == .openParen {  // (library): no spaces inside
             var i = lo + 1
-            while i < hi, i - lo < 120, base[i] != UInt8(ascii: ")"), base[i] != UInt8(ascii: " ") { i += 1 }
-            if i < hi, base[i] == UInt8(ascii: ")") {
-                if i + 1 == hi { lo = hi } else if base[i + 1] == UInt8(ascii: " ") { lo = i + 2 }
+            while i < hi, i - lo < 120, base[i] != .closeParen, base[i] != .space { i += 1 }
+            if i < hi, base[i] == .closeParen {
+                if i + 1 == hi { lo = hi } else if base[i + 1] == .space { lo = i + 2 }
             }
         }
-        if lo < hi, base[lo] == UInt8(ascii: "[") {  // [subsystem:category]
+        if lo < hi, base[lo] == .openBracket {  // [subsystem:category]
             var i = lo + 1
             var sawColon = false
-            while i < hi, base[i] != UInt8(ascii: "]"), base[i] != UInt8(ascii: " ") { if base[i] == UInt8(ascii: ":") { sawColon = true }; i += 1 }
-            if sawColon, i < hi, base[i] == UInt8(ascii: "]") {
-                lo = i + 1 < hi && base[i + 1] == UInt8(ascii: " ") ? i + 2 : i + 1
+            while i < hi, base[i] != .closeBracket, base[i] != .space { if base[i] == .colon { sawColon = true }; i += 1 }
+            if sawColon, i < hi, base[i] == .closeBracket {
+                lo = i + 1 < hi && base[i + 1] == .space ? i + 2 : i + 1
             }
         }
         return lo..<hi
@@ -534,29 +534,29 @@ enum EnvelopeParser {
         // Find `[PID]` followed by ` <Level>:` or `:`.
         var i = c.pos
         while i < n {
-            if p[i] == UInt8(ascii: "[") {
+            if p[i] == .openBracket {
                 var k = ByteCursor(p, count: n, pos: i + 1)
-                if let pid = k.number(), k.expect(UInt8(ascii: "]")) {
+                if let pid = k.number(), k.expect(UInt8.closeBracket) {
                     var j = k
                     var ok = false
-                    if j.expect(UInt8(ascii: " ")), j.peek() == UInt8(ascii: "<") {  // <Level>
-                        while let b = j.peek(), b != UInt8(ascii: ">") { j.pos += 1 }
-                        if j.expect(UInt8(ascii: ">")), j.expect(UInt8(ascii: ":")) { ok = true }
+                    if j.expect(UInt8.space), j.peek() == .less {  // <Level>
+                        while let b = j.peek(), b != .greater { j.pos += 1 }
+                        if j.expect(UInt8.greater), j.expect(UInt8.colon) { ok = true }
                     } else {
                         j = k
-                        if j.expect(UInt8(ascii: ":")) { ok = true }
+                        if j.expect(UInt8.colon) { ok = true }
                     }
                     if ok {
                         // Process: the word before `[` or `(library)[`.
                         var nameEnd = i
-                        if nameEnd > c.pos, p[nameEnd - 1] == UInt8(ascii: ")") {
+                        if nameEnd > c.pos, p[nameEnd - 1] == .closeParen {
                             var q = nameEnd - 1
-                            while q > c.pos, p[q] != UInt8(ascii: "(") { q -= 1 }
-                            if p[q] == UInt8(ascii: "(") { nameEnd = q }
+                            while q > c.pos, p[q] != .openParen { q -= 1 }
+                            if p[q] == .openParen { nameEnd = q }
                         }
                         var nameStart = nameEnd
-                        while nameStart > c.pos, p[nameStart - 1] != UInt8(ascii: " ") { nameStart -= 1 }
-                        let msgStart = j.peek() == UInt8(ascii: " ") ? j.pos + 1 : j.pos
+                        while nameStart > c.pos, p[nameStart - 1] != .space { nameStart -= 1 }
+                        let msgStart = j.peek() == .space ? j.pos + 1 : j.pos
                         return EnvelopeInfo(format: .syslog, time: time, process: nameStart..<nameEnd, pid: pid, message: min(msgStart, n)..<n)
                     }
                 }
@@ -582,7 +582,7 @@ enum EnvelopeParser {
         }
         var name: String?
         if let path = fields.processImagePath {
-            let slash = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            let slash = path.lastIndex(of: UInt8.slash).map { $0 + 1 } ?? 0
             name = String(decoding: path[slash...], as: UTF8.self)
         } else if let proc = fields.process {
             name = String(decoding: proc, as: UTF8.self)

@@ -13,8 +13,8 @@ enum Words {
         for k in 0..<n {
             let a = p[k], b = q[k]
             if a == b { continue }
-            if a &- 0x41 < 26, a | 0x20 == b { continue }
-            if a &- 0x61 < 26, b &- 0x41 < 26, a == b | 0x20 { continue }
+            if a.isASCIIUppercase, a.foldedLetter == b { continue }
+            if a.isASCIILowercase, b.isASCIIUppercase, a == b.foldedLetter { continue }
             return false
         }
         return true
@@ -42,21 +42,25 @@ enum Words {
     @inline(__always)
     static func key(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> UInt64? {
         guard r.count <= 24 else { return nil }
-        var h: UInt64 = 0xcbf29ce484222325
+        var h = fnvOffsetBasis
         for k in r {
             var b = p[k]
-            guard b < 0x80 else { return nil }
-            if b &- 0x41 < 26 { b |= 0x20 }
-            h = (h ^ UInt64(b)) &* 0x100000001b3
+            guard b.isASCII else { return nil }
+            if b.isASCIIUppercase { b = b.foldedLetter }
+            h = (h ^ UInt64(b)) &* fnvPrime
         }
         return h
     }
 
     static func key(_ s: String) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in s.utf8 { h = (h ^ UInt64(b &- 0x41 < 26 ? b | 0x20 : b)) &* 0x100000001b3 }
+        var h = fnvOffsetBasis
+        for b in s.utf8 { h = (h ^ UInt64(b.isASCIIUppercase ? b.foldedLetter : b)) &* fnvPrime }
         return h
     }
+
+    /// FNV-1a's 64-bit offset basis and prime.
+    @inline(__always) static var fnvOffsetBasis: UInt64 { 0xcbf29ce484222325 }
+    @inline(__always) static var fnvPrime: UInt64 { 0x100000001b3 }
 
     /// Open addressing over the FNV hash (already computed; no SipHash per word): keys and kinds.
     private static let tableSize = 1024
@@ -153,14 +157,15 @@ enum Words {
     static func isLowercaseVerb(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count >= 5, isPlainLowercase(p, r) else { return false }
         let e = r.upperBound
-        return (p[e - 3] == 0x69 && p[e - 2] == 0x6E && p[e - 1] == 0x67) || (p[e - 2] == 0x65 && p[e - 1] == 0x64)
+        return (p[e - 3] == UInt8(ascii: "i") && p[e - 2] == UInt8(ascii: "n") && p[e - 1] == UInt8(ascii: "g"))
+            || (p[e - 2] == UInt8(ascii: "e") && p[e - 1] == UInt8(ascii: "d"))
     }
 
     /// Only lowercase ASCII letters, two or more: an English word (a sentence when it follows the
     /// callback and is not one of its arguments).
     static func isPlainLowercase(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
         guard r.count >= 2 else { return false }
-        for k in r where p[k] &- 0x61 >= 26 { return false }
+        for k in r where !p[k].isASCIILowercase { return false }
         return true
     }
 
@@ -182,8 +187,8 @@ enum Words {
         var i = r.lowerBound
         while i < r.upperBound {
             let b = p[i]
-            if b < 0x80 {
-                if (b | 0x20) &- 0x61 < 26 || b == 0x5F { return true }
+            if b.isASCII {
+                if b.isASCIILetter || b == .underscore { return true }
                 i += 1
                 continue
             }
@@ -208,7 +213,8 @@ enum Words {
                 i = e
                 continue
             }
-            guard ByteCursor.isDigit(b) || b == 0x20 || b == 0x2E || b == 0x2C || b == 0x3A || b == 0x28 || b == 0x29 || b == 0x2D || b == 0x3D || b == 0x5F else { return false }
+            guard ByteCursor.isDigit(b) || b == .space || b == .dot || b == .comma || b == .colon || b == .openParen || b == .closeParen
+                || b == .hyphen || b == .equals || b == .underscore else { return false }
             i += 1
         }
         return true
@@ -234,7 +240,7 @@ enum Words {
     /// `HomeVC.swift`: a source file's name.
     static func isSourceFile(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
         var k = r.upperBound
-        while k > r.lowerBound, p[k - 1] != 0x2E { k -= 1 }
+        while k > r.lowerBound, p[k - 1] != .dot { k -= 1 }
         guard k > r.lowerBound + 1, k < r.upperBound else { return false }
         return kind(p, k..<r.upperBound).contains(.source)
     }
@@ -245,10 +251,10 @@ enum Words {
         while i < r.upperBound {
             guard FreeFormReader.isIdentStart(p[i]) else { i += 1; continue }
             var e = i
-            while e < r.upperBound, FreeFormReader.isIdentByte(p[e]) || p[e] == 0x2E { e += 1 }
+            while e < r.upperBound, FreeFormReader.isIdentByte(p[e]) || p[e] == .dot { e += 1 }
             if isSourceFile(p, i..<e) {
                 var dot = e
-                while dot > i, p[dot - 1] != 0x2E { dot -= 1 }
+                while dot > i, p[dot - 1] != .dot { dot -= 1 }
                 return i..<(dot - 1)
             }
             i = e
@@ -261,19 +267,19 @@ enum Words {
     /// a source location; `[some words here]` a tag too, unless it reads as a sentence.
     static func bracketContent(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> BracketContent {
         guard !r.isEmpty else { return .decoration }
-        if memchr(p + r.lowerBound, 0x2E, r.count) != nil, sourceFileRange(p, r) != nil { return .file }
+        if memchr(p + r.lowerBound, Int32(UInt8.dot), r.count) != nil, sourceFileRange(p, r) != nil { return .file }
         var hasLetter = false, hasSpace = false, ident = true
         for k in r {
             let b = p[k]
-            if b == 0x20 { hasSpace = true; ident = false; continue }
-            if (b | 0x20) &- 0x61 < 26 || b >= 0x80 { hasLetter = true; continue }
-            if ByteCursor.isDigit(b) || b == 0x5F || b == 0x2E || b == 0x2D || b == 0x24 { continue }
+            if b == .space { hasSpace = true; ident = false; continue }
+            if b.isASCIILetter || !b.isASCII { hasLetter = true; continue }
+            if ByteCursor.isDigit(b) || b == .underscore || b == .dot || b == .hyphen || b == .dollar { continue }
             ident = false
         }
         guard hasLetter else { return .decoration }  // [7397:f803], [12:00:01.000], [1]
         if ident {
             let first = p[r.lowerBound]
-            guard FreeFormReader.isIdentStart(first) || first >= 0x80 else { return .decoration }
+            guard FreeFormReader.isIdentStart(first) || !first.isASCII else { return .decoration }
             let k = kind(p, r)
             if k.contains(.level) { return .decoration }
             return k.contains(.stop) ? .sentence : .label
@@ -283,9 +289,9 @@ enum Words {
             var words = 0
             var i = r.lowerBound
             while i < r.upperBound {
-                if p[i] == 0x20 { i += 1; continue }
+                if p[i] == .space { i += 1; continue }
                 var e = i
-                while e < r.upperBound, p[e] != 0x20 { e += 1 }
+                while e < r.upperBound, p[e] != .space { e += 1 }
                 words += 1
                 if words == 2 {
                     var digits = true

@@ -117,7 +117,7 @@ final class LineParser {
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
-        if afterEnvelope, n > 0, p[0] == UInt8(ascii: " ") || p[0] == UInt8(ascii: "\t") { return .none }
+        if afterEnvelope, n > 0, p[0] == .space || p[0] == .tab { return .none }
         if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
             return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
         }

@@ -155,7 +155,7 @@ public final class MessageParser {
         while i < n {
             let k = spaceScalarLength(p, i, n)
             if k > 0 {
-                out.append(UInt8(ascii: " "))
+                out.append(UInt8.space)
                 i += k
             } else {
                 out.append(p[i])
@@ -241,8 +241,8 @@ public final class MessageParser {
         out.reserveCapacity(bytes.count)
         var space = false
         for b in bytes {
-            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") { space = true; continue }
-            if space, !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            if b == .space || b == .tab { space = true; continue }
+            if space, !out.isEmpty { out.append(UInt8.space) }
             space = false
             out.append(b)
         }
@@ -256,7 +256,7 @@ public final class MessageParser {
         guard count > 0, base[0] < 0x80, base[count - 1] < 0x80 else { return unicodeStatementRange(base, count) }
         var lo = 0, hi = count
         while lo < hi, Self.isSpace(base[lo]) { lo += 1 }
-        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == UInt8(ascii: ".") || base[hi - 1] == UInt8(ascii: "!") || base[hi - 1] == UInt8(ascii: ",") || base[hi - 1] == UInt8(ascii: ";") { hi -= 1 }
+        while hi > lo, Self.isSpace(base[hi - 1]) || base[hi - 1] == .dot || base[hi - 1] == .bang || base[hi - 1] == .comma || base[hi - 1] == .semicolon { hi -= 1 }
         if hi > lo, base[hi - 1] >= 0x80 { return unicodeStatementRange(base, count) }
         return lo..<hi
     }
@@ -265,7 +265,7 @@ public final class MessageParser {
         var r = TextScalars.trimmed(base, 0..<count)
         while true {
             var hi = r.upperBound
-            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == UInt8(ascii: ".") || base[hi - 1] == UInt8(ascii: "!") || base[hi - 1] == UInt8(ascii: ",") || base[hi - 1] == UInt8(ascii: ";") { hi -= 1 }
+            while hi > r.lowerBound, Self.isSpace(base[hi - 1]) || base[hi - 1] == .dot || base[hi - 1] == .bang || base[hi - 1] == .comma || base[hi - 1] == .semicolon { hi -= 1 }
             if hi == r.upperBound { return r }
             let t = TextScalars.trimmed(base, r.lowerBound..<hi)
             if t == r { return r }
@@ -303,23 +303,23 @@ public final class MessageParser {
         let n = hi - lo
         let m = Message(base: p, count: n)
         switch p[0] {
-        case UInt8(ascii: "-"), UInt8(ascii: "+"):  // -[ +[
-            guard n > 2, p[1] == UInt8(ascii: "[") else { return nil }
+        case .hyphen, .plus:  // -[ +[
+            guard n > 2, p[1] == .openBracket else { return nil }
             if objcFastPath, let r = Self.objcShape(m) {
                 return event(m, cls: r.cls, method: r.method, signature: r.signature, rest: r.rest, address: nil, dialect: .objcFunction)
             }
             return callback(objc, objcGroups, m, dialect: .objcFunction)
-        case UInt8(ascii: "<"):  // <
+        case .less:  // <
             return callback(described, describedGroups, m, dialect: .describedObject)
-        case UInt8(ascii: "U"), UInt8(ascii: "A"), UInt8(ascii: "W"), UInt8(ascii: "["):  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
+        case UInt8(ascii: "U"), UInt8(ascii: "A"), UInt8(ascii: "W"), UInt8.openBracket:  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
             if let e = uikitWarning(m) { return e }
         default:
             break
         }
         // A label cannot start with `[`: tagged messages (`[Lifecycle] X.viewDidAppear(_:)`) are Swift-style.
-        if p[0] != UInt8(ascii: "[") {
+        if p[0] != .openBracket {
             if let e = namedDialect(m) { return e }
-            if memchr(p, Int32(UInt8(ascii: ":")), n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+            if memchr(p, Int32(UInt8.colon), n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
         }
         if twoWordFastPath {
             switch Self.twoWordShape(m) {
@@ -353,7 +353,7 @@ public final class MessageParser {
             var i = 0
             while i + 1 < count {
                 let b = base[i]
-                if b == UInt8(ascii: "."), base[i + 1] == UInt8(ascii: ".") { return true }
+                if b == .dot, base[i + 1] == .dot { return true }
                 if b == 0xE2, base[i + 1] == 0x80, i + 2 < count, base[i + 2] == 0xA6 { return true }
                 i += 1
             }
@@ -377,7 +377,7 @@ public final class MessageParser {
         }
     }
 
-    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\n") || b == 0 }
+    @inline(__always) static func isSpace(_ b: UInt8) -> Bool { b == .space || b == .tab || b == .carriageReturn || b == .newline || b == 0 }
 
     private func namedDialect(_ m: Message) -> Event? {
         // Cheap guards first: most candidate lines are noise.
@@ -429,18 +429,18 @@ public final class MessageParser {
     /// whose second word cannot start a method nor an address (`[Memory] footprint 925 MB …`).
     static func twoWordShape(_ m: Message) -> Shape {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b >= 0x80 }
-        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == UInt8(ascii: "$") || b >= 0x80 }
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore || b == .dollar || b >= 0x80 }
+        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == .dollar || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 }
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == .space || b &- UInt8.tab < 5 }
         guard n > 0, p[0] < 0x80 else { return .undecided }
         var i = 0
-        if p[0] == UInt8(ascii: "[") {
+        if p[0] == .openBracket {
             // `\[[^\]]{1,60}\]\s*`: the first `]` closes the tag. Without a tag the class would
             // start at `[`, which it cannot.
             var j = 1
-            while j < n, j <= 61, p[j] != UInt8(ascii: "]") { j += 1 }
-            guard j < n, j <= 61, p[j] == UInt8(ascii: "]"), j >= 2 else { return .noMatch }
+            while j < n, j <= 61, p[j] != .closeBracket { j += 1 }
+            guard j < n, j <= 61, p[j] == .closeBracket, j >= 2 else { return .noMatch }
             i = j + 1
             while i < n, isSpace(p[i]) { i += 1 }
         }
@@ -448,16 +448,16 @@ public final class MessageParser {
         guard i < n, isClassStart(p[i]) else { return .noMatch }
         var e = i + 1
         while e < n, isClassByte(p[e]) { e += 1 }
-        guard e < n, p[e] != UInt8(ascii: ".") else { return .undecided }  // MyApp.Class or Class.method: the regex
+        guard e < n, p[e] != .dot else { return .undecided }  // MyApp.Class or Class.method: the regex
         var j = e
         while j < n, isSpace(p[j]) { j += 1 }
         // Spaces, then a method name: neither the address group nor the `.`, `:`, `-`, `->`
         // separators can match here, and `\s+` takes all the spaces.
-        guard j > e, j < n, (p[j] | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == UInt8(ascii: "_") else {
+        guard j > e, j < n, (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == .underscore else {
             // No method here. The regex could still go on with an address (`(0x…`, `<0x…`,
             // `[0x…`, `0x…`: also inside the class's run, ending the class early) or a `.`, `:`,
             // `-` separator; without those, it cannot match at all.
-            if j < n, p[j] == UInt8(ascii: ".") || p[j] == UInt8(ascii: ":") || p[j] == UInt8(ascii: "-") || p[j] == UInt8(ascii: "(") || p[j] == UInt8(ascii: "<") || p[j] == UInt8(ascii: "[") || p[j] == UInt8(ascii: "0") {
+            if j < n, p[j] == .dot || p[j] == .colon || p[j] == .hyphen || p[j] == .openParen || p[j] == .less || p[j] == .openBracket || p[j] == UInt8(ascii: "0") {
                 return .undecided
             }
             var k = i + 1
@@ -470,14 +470,14 @@ public final class MessageParser {
         var k = j + 1
         while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         var s = k
-        if s < n, p[s] == UInt8(ascii: "(") {
+        if s < n, p[s] == .openParen {
             // `\((?:[\w ]*:)*[\w ]*\)` takes `(…)` when only word bytes, spaces and colons come
             // before the `)`; else the other alternative, `(?::\w*)*`, matches nothing.
             var t = s + 1
-            while t < n, ByteCursor.isWord(p[t]) || p[t] == UInt8(ascii: " ") || p[t] == UInt8(ascii: ":") { t += 1 }
-            if t < n, p[t] == UInt8(ascii: ")") { s = t + 1 }
+            while t < n, ByteCursor.isWord(p[t]) || p[t] == .space || p[t] == .colon { t += 1 }
+            if t < n, p[t] == .closeParen { s = t + 1 }
         } else {
-            while s < n, p[s] == UInt8(ascii: ":") {
+            while s < n, p[s] == .colon {
                 s += 1
                 while s < n, ByteCursor.isWord(p[s]) { s += 1 }
             }
@@ -492,26 +492,26 @@ public final class MessageParser {
     /// path succeeds too, with the same groups.
     static func objcShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") || b == UInt8(ascii: "$") || b >= 0x80 }
+        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore || b == .dollar || b >= 0x80 }
         // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 }
-        guard n > 3, p[0] == UInt8(ascii: "-") || p[0] == UInt8(ascii: "+"), p[1] == UInt8(ascii: "["), isClassStart(p[2]) else { return nil }
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == .space || b &- UInt8.tab < 5 }
+        guard n > 3, p[0] == .hyphen || p[0] == .plus, p[1] == .openBracket, isClassStart(p[2]) else { return nil }
         var i = 3
-        while i < n, ByteCursor.isWord(p[i]) || p[i] == UInt8(ascii: "$") || p[i] >= 0x80 { i += 1 }
-        guard i < n, p[i] != UInt8(ascii: ".") else { return nil }  // MyApp.Class: the regex
+        while i < n, ByteCursor.isWord(p[i]) || p[i] == .dollar || p[i] >= 0x80 { i += 1 }
+        guard i < n, p[i] != .dot else { return nil }  // MyApp.Class: the regex
         let cls = 2..<i
         var j = i
         while j < n, isSpace(p[j]) { j += 1 }
-        guard j > i, j < n, p[j] != UInt8(ascii: "(") else { return nil }  // a category `(Name)`: the regex
-        guard (p[j] | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == UInt8(ascii: "_") else { return nil }
+        guard j > i, j < n, p[j] != .openParen else { return nil }  // a category `(Name)`: the regex
+        guard (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == .underscore else { return nil }
         var k = j + 1
         while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         let method = j..<k
-        while k < n, p[k] == UInt8(ascii: ":") {
+        while k < n, p[k] == .colon {
             k += 1
             while k < n, ByteCursor.isWord(p[k]) { k += 1 }
         }
-        guard k < n, p[k] == UInt8(ascii: "]") else { return nil }
+        guard k < n, p[k] == .closeBracket else { return nil }
         return (cls, method, method.upperBound..<k, (k + 1)..<n)
     }
 
@@ -566,8 +566,8 @@ public final class MessageParser {
     /// words of a title do (`Child Screen`).
     static func titleGoesOn(_ p: UnsafePointer<UInt8>, after end: Int, _ rest: Range<Int>) -> Bool {
         var i = max(end, rest.lowerBound)
-        guard i < rest.upperBound, p[i] == UInt8(ascii: " ") else { return false }
-        while i < rest.upperBound, p[i] == UInt8(ascii: " ") { i += 1 }
+        guard i < rest.upperBound, p[i] == .space else { return false }
+        while i < rest.upperBound, p[i] == .space { i += 1 }
         return i < rest.upperBound && p[i] >= UInt8(ascii: "A") && p[i] <= UInt8(ascii: "Z")
     }
 
@@ -651,13 +651,13 @@ public final class MessageParser {
         var sawParentWord = false
         while i < n {
             let b = base[i]
-            if Self.isSpace(b) || b == UInt8(ascii: ",") || b == UInt8(ascii: "=") || b == UInt8(ascii: ":") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "-") && i + 1 < n && base[i + 1] == UInt8(ascii: ">") {
-                i += (b == UInt8(ascii: "-")) ? 2 : 1
+            if Self.isSpace(b) || b == .comma || b == .equals || b == .colon || b == .openParen || b == .closeParen || b == .hyphen && i + 1 < n && base[i + 1] == .greater {
+                i += (b == .hyphen) ? 2 : 1
                 continue
             }
-            if b == UInt8(ascii: "<") {  // <…>
+            if b == .less {  // <…>
                 var j = i + 1
-                while j < n, base[j] != UInt8(ascii: ">") { j += 1 }
+                while j < n, base[j] != .greater { j += 1 }
                 guard j < n else { return false }
                 let token = UnsafeBufferPointer(start: base + i, count: j - i + 1)
                 i = j + 1
@@ -677,7 +677,7 @@ public final class MessageParser {
                 continue
             }
             var j = i
-            while j < n, !Self.isSpace(base[j]), base[j] != UInt8(ascii: ","), base[j] != UInt8(ascii: "="), base[j] != UInt8(ascii: ":"), base[j] != UInt8(ascii: "("), base[j] != UInt8(ascii: ")"), base[j] != UInt8(ascii: "<"), base[j] != UInt8(ascii: ">") { j += 1 }
+            while j < n, !Self.isSpace(base[j]), base[j] != .comma, base[j] != .equals, base[j] != .colon, base[j] != .openParen, base[j] != .closeParen, base[j] != .less, base[j] != .greater { j += 1 }
             if j == i { return false }
             let token = UnsafeBufferPointer(start: base + i, count: j - i)
             i = j
@@ -715,11 +715,11 @@ public final class MessageParser {
         var v: UInt64 = 0
         var digits = 0
         var k = 0
-        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] | ASCII.caseBit == UInt8(ascii: "x") { k = 2 }
+        if bytes.count >= 2, bytes[0] == UInt8(ascii: "0"), bytes[1] | UInt8.caseBit == UInt8(ascii: "x") { k = 2 }
         while k < bytes.count {
             let b = bytes[k]
             let d: UInt8
-            if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | ASCII.caseBit) &- UInt8(ascii: "a") < 6 { d = (b | ASCII.caseBit) - UInt8(ascii: "a") + 10 } else { return nil }
+            if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | UInt8.caseBit) &- UInt8(ascii: "a") < 6 { d = (b | UInt8.caseBit) - UInt8(ascii: "a") + 10 } else { return nil }
             v = v << 4 | UInt64(d)
             digits += 1
             k += 1
@@ -736,11 +736,11 @@ public final class MessageParser {
         for k in 0..<bytes.count {
             let b = base[k]
             if b >= 0x80 { ascii = false; break }
-            if b == UInt8(ascii: ".") { dot = k }
+            if b == .dot { dot = k }
         }
         guard ascii else { return Self.normalizeClass(String(decoding: bytes, as: UTF8.self)) }
         let first = base[0]
-        let leadsWithLetter = (first | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || first == UInt8(ascii: "_")
+        let leadsWithLetter = (first | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || first == .underscore
         guard dot >= 0, leadsWithLetter, dot + 1 < bytes.count else { return names.string(bytes) }
         let r = TypeNames.withoutModule(base, 0..<bytes.count)
         return names.string(UnsafeBufferPointer(start: base + r.lowerBound, count: r.count))

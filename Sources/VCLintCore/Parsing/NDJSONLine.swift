@@ -19,24 +19,24 @@ struct NDJSONLine {
         var s = Scanner(p: p, n: n, i: 0)
         var out = NDJSONLine()
         s.skipWS()
-        guard s.eat(UInt8(ascii: "{")) else { return nil }
+        guard s.eat(UInt8.openBrace) else { return nil }
         s.skipWS()
-        if s.eat(UInt8(ascii: "}")) { return out }
+        if s.eat(UInt8.closeBrace) { return out }
         while true {
             s.skipWS()
             guard let key = s.key() else { return nil }
             s.skipWS()
-            guard s.eat(UInt8(ascii: ":")) else { return nil }
+            guard s.eat(UInt8.colon) else { return nil }
             s.skipWS()
             switch key {
             case .eventMessage:
-                if s.peek == UInt8(ascii: "\"") { out.eventMessage = s.string() } else { guard s.skipValue() else { return nil } }
+                if s.peek == .quote { out.eventMessage = s.string() } else { guard s.skipValue() else { return nil } }
             case .timestamp:
-                if s.peek == UInt8(ascii: "\"") { out.timestamp = s.string() } else { guard s.skipValue() else { return nil } }
+                if s.peek == .quote { out.timestamp = s.string() } else { guard s.skipValue() else { return nil } }
             case .processImagePath:
-                if s.peek == UInt8(ascii: "\"") { out.processImagePath = s.string() } else { guard s.skipValue() else { return nil } }
+                if s.peek == .quote { out.processImagePath = s.string() } else { guard s.skipValue() else { return nil } }
             case .process:
-                if s.peek == UInt8(ascii: "\"") { out.process = s.string() } else { guard s.skipValue() else { return nil } }
+                if s.peek == .quote { out.process = s.string() } else { guard s.skipValue() else { return nil } }
             case .processID:
                 if let v = s.integer() { out.processID = v } else { guard s.skipValue() else { return nil } }
             case .threadID:
@@ -45,8 +45,8 @@ struct NDJSONLine {
                 guard s.skipValue() else { return nil }
             }
             s.skipWS()
-            if s.eat(UInt8(ascii: ",")) { continue }
-            if s.eat(UInt8(ascii: "}")) { return out }
+            if s.eat(UInt8.comma) { continue }
+            if s.eat(UInt8.closeBrace) { return out }
             return nil
         }
     }
@@ -54,25 +54,25 @@ struct NDJSONLine {
     /// The object with only the members that tell its process, pid, thread and time: what a time
     /// sample of the line reads (`RecentLines.keepHead`), in the few bytes a long line's head keeps.
     var timeCarrier: [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "{")]
+        var out: [UInt8] = [UInt8.openBrace]
         func member(_ name: String, _ value: [UInt8]) {
-            if out.count > 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
+            if out.count > 1 { out.append(UInt8.comma) }
+            out.append(UInt8.quote)
             out.append(contentsOf: name.utf8)
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            out.append(contentsOf: [UInt8.quote, UInt8.colon])
             out.append(contentsOf: value)
         }
         func string(_ bytes: [UInt8]) -> [UInt8] {
-            var quoted: [UInt8] = [UInt8(ascii: "\"")]
+            var quoted: [UInt8] = [UInt8.quote]
             let hex = Array("0123456789abcdef".utf8)
             for b in bytes {
                 switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): quoted += [UInt8(ascii: "\\"), b]
-                case ..<UInt8(ascii: " "): quoted += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+                case .quote, .backslash: quoted += [UInt8.backslash, b]
+                case ..<UInt8.space: quoted += [UInt8.backslash, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 15)]]
                 default: quoted.append(b)
                 }
             }
-            quoted.append(UInt8(ascii: "\""))
+            quoted.append(UInt8.quote)
             return quoted
         }
         if let timestamp { member("timestamp", string(timestamp)) }
@@ -80,8 +80,8 @@ struct NDJSONLine {
         if let threadID { member("threadID", Array(String(threadID).utf8)) }
         if let processImagePath { member("processImagePath", string(processImagePath)) }
         if let process { member("process", string(process)) }
-        member("eventMessage", [UInt8(ascii: "\""), UInt8(ascii: "\"")])
-        out.append(UInt8(ascii: "}"))
+        member("eventMessage", [UInt8.quote, UInt8.quote])
+        out.append(UInt8.closeBrace)
         return out
     }
 
@@ -115,27 +115,27 @@ struct NDJSONLine {
         }
 
         mutating func skipWS() {
-            while i < n, p[i] == UInt8(ascii: " ") || p[i] == UInt8(ascii: "\t") || p[i] == UInt8(ascii: "\r") || p[i] == UInt8(ascii: "\n") { i += 1 }
+            while i < n, p[i] == .space || p[i] == .tab || p[i] == .carriageReturn || p[i] == .newline { i += 1 }
         }
 
         mutating func integer() -> Int? {
             var j = i
             var neg = false
-            if j < n, p[j] == UInt8(ascii: "-") { neg = true; j += 1 }
+            if j < n, p[j] == .hyphen { neg = true; j += 1 }
             var v = 0, digits = 0
             while j < n, ByteCursor.isDigit(p[j]), digits < 18 { v = v * 10 + Int(p[j] - UInt8(ascii: "0")); j += 1; digits += 1 }
-            guard digits > 0, j >= n || !(ByteCursor.isDigit(p[j]) || p[j] == UInt8(ascii: ".") || p[j] == UInt8(ascii: "e") || p[j] == UInt8(ascii: "E")) else { return nil }
+            guard digits > 0, j >= n || !(ByteCursor.isDigit(p[j]) || p[j] == .dot || p[j] == UInt8(ascii: "e") || p[j] == UInt8(ascii: "E")) else { return nil }
             i = j
             return neg ? -v : v
         }
 
         /// A member's key at the cursor, read in place (a key with an escape is decoded first).
         mutating func key() -> Field? {
-            guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
+            guard i < n, p[i] == .quote else { return nil }
             var j = i + 1
-            while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\") { j += 1 }
+            while j < n, p[j] != .quote, p[j] != .backslash { j += 1 }
             guard j < n else { return nil }
-            if p[j] == UInt8(ascii: "\"") {
+            if p[j] == .quote {
                 defer { i = j + 1 }
                 return Field(p + i + 1, j - i - 1)
             }
@@ -145,14 +145,14 @@ struct NDJSONLine {
 
         /// A JSON string at the cursor, unescaped to UTF-8 bytes.
         mutating func string() -> [UInt8]? {
-            guard eat(UInt8(ascii: "\"")) else { return nil }
+            guard eat(UInt8.quote) else { return nil }
             var out: [UInt8] = []
             while i < n {
                 // The bytes up to the next quote or escape, at once.
                 var j = i
-                while j < n, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\") { j += 1 }
+                while j < n, p[j] != .quote, p[j] != .backslash { j += 1 }
                 if j > i {
-                    if out.isEmpty, j < n, p[j] == UInt8(ascii: "\"") {
+                    if out.isEmpty, j < n, p[j] == .quote {
                         out = Array(UnsafeBufferPointer(start: p + i, count: j - i))
                     } else {
                         out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: j - i))
@@ -161,21 +161,21 @@ struct NDJSONLine {
                 }
                 guard i < n else { break }
                 let b = p[i]
-                if b == UInt8(ascii: "\"") { i += 1; return out }
-                if b == UInt8(ascii: "\\") {
+                if b == .quote { i += 1; return out }
+                if b == .backslash {
                     guard i + 1 < n else { return nil }
                     let e = p[i + 1]
                     i += 2
                     switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                    case .quote, .backslash, .slash: out.append(e)
                     case UInt8(ascii: "b"): out.append(0x08)
                     case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(UInt8(ascii: "\n"))
-                    case UInt8(ascii: "r"): out.append(UInt8(ascii: "\r"))
-                    case UInt8(ascii: "t"): out.append(UInt8(ascii: "\t"))
+                    case UInt8(ascii: "n"): out.append(UInt8.newline)
+                    case UInt8(ascii: "r"): out.append(UInt8.carriageReturn)
+                    case UInt8(ascii: "t"): out.append(UInt8.tab)
                     case UInt8(ascii: "u"):
                         guard var scalar = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(scalar), i + 1 < n, p[i] == UInt8(ascii: "\\"), p[i + 1] == UInt8(ascii: "u") {
+                        if (0xD800..<0xDC00).contains(scalar), i + 1 < n, p[i] == .backslash, p[i + 1] == UInt8(ascii: "u") {
                             i += 2
                             guard let low = hex4() else { return nil }
                             if (0xDC00..<0xE000).contains(low) {
@@ -199,7 +199,7 @@ struct NDJSONLine {
             for k in 0..<4 {
                 let b = p[i + k]
                 let d: UInt8
-                if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | ASCII.caseBit) &- UInt8(ascii: "a") < 6 { d = (b | ASCII.caseBit) - UInt8(ascii: "a") + 10 } else { return nil }
+                if ByteCursor.isDigit(b) { d = b - UInt8(ascii: "0") } else if (b | UInt8.caseBit) &- UInt8(ascii: "a") < 6 { d = (b | UInt8.caseBit) - UInt8(ascii: "a") + 10 } else { return nil }
                 v = v << 4 | UInt32(d)
             }
             i += 4
@@ -219,21 +219,21 @@ struct NDJSONLine {
                 guard i < n else { return false }
                 let b = p[i]
                 switch b {
-                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; i += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                case .openBrace, .openBracket: depth += 1; i += 1
+                case .closeBrace, .closeBracket:
                     guard depth > 0 else { return false }
                     depth -= 1; i += 1
-                case UInt8(ascii: "\""):
+                case .quote:
                     i += 1
-                    while i < n, p[i] != UInt8(ascii: "\"") { i += p[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                    while i < n, p[i] != .quote { i += p[i] == .backslash ? 2 : 1 }
                     guard i < n else { return false }
                     i += 1
-                case UInt8(ascii: ","), UInt8(ascii: ":"):
+                case .comma, .colon:
                     guard depth > 0 else { return false }
                     i += 1
                 default:
                     let start = i
-                    while i < n, p[i] != UInt8(ascii: ","), p[i] != UInt8(ascii: "}"), p[i] != UInt8(ascii: "]"), p[i] != UInt8(ascii: " "), p[i] != UInt8(ascii: "\n"), p[i] != UInt8(ascii: "\r"), p[i] != UInt8(ascii: "\t"), p[i] != UInt8(ascii: ":") { i += 1 }
+                    while i < n, p[i] != .comma, p[i] != .closeBrace, p[i] != .closeBracket, p[i] != .space, p[i] != .newline, p[i] != .carriageReturn, p[i] != .tab, p[i] != .colon { i += 1 }
                     if i == start { return false }
                 }
             } while depth > 0

@@ -43,7 +43,7 @@ struct ShapeRoutes {
     private static func hasDigit(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         let low7 = w & (ones &* 127)
-        return ((ones &* (127 + UInt64(UInt8(ascii: ":")))) &- low7) & ~w & (low7 &+ ones &* (127 - UInt64(UInt8(ascii: "/")))) & high != 0
+        return ((ones &* (127 + UInt64(UInt8.colon))) &- low7) & ~w & (low7 &+ ones &* (127 - UInt64(UInt8.slash))) & high != 0
     }
 
     /// The folded byte stream's hash: bytes gathered little-endian into `acc` (`count` of them).
@@ -75,7 +75,7 @@ struct ShapeRoutes {
             if b &- UInt8(ascii: "0") < 10 {
                 if inDigits { return }
                 inDigits = true
-                b = UInt8(ascii: "#")
+                b = UInt8.hash
                 folds |= 1 &<< UInt64(count)
             } else {
                 inDigits = false

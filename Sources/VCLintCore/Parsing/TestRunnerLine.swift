@@ -20,7 +20,7 @@ struct TestRunnerLine: Equatable {
     static func read(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
         var i = 0
         let n = b.count
-        while i < n, b[i] == UInt8(ascii: " ") || b[i] == UInt8(ascii: "\t") { i += 1 }
+        while i < n, b[i] == .space || b[i] == .tab { i += 1 }
         guard i < n else { return nil }
         if b[i] == UInt8(ascii: "T") {  // T
             return xctest(b, from: i)
@@ -30,7 +30,7 @@ struct TestRunnerLine: Equatable {
         guard b[i] >= 0xC0 else { return nil }
         i += 1
         while i < n, b[i] & 0xC0 == 0x80 { i += 1 }
-        guard i < n, b[i] == UInt8(ascii: " ") else { return nil }
+        guard i < n, b[i] == .space else { return nil }
         i += 1
         return swiftTesting(b, from: i)
     }
@@ -61,7 +61,7 @@ struct TestRunnerLine: Equatable {
         }
         // The name runs to the quote followed by a space and the outcome word.
         var q = i
-        while q < b.count, !(b[q] == UInt8(ascii: "'") && q + 1 < b.count && b[q + 1] == UInt8(ascii: " ")) { q += 1 }
+        while q < b.count, !(b[q] == .apostrophe && q + 1 < b.count && b[q + 1] == .space) { q += 1 }
         guard q < b.count, q > i else { return nil }
         let rest = q + 2
         let kind: Kind
@@ -79,19 +79,19 @@ struct TestRunnerLine: Equatable {
     /// → `LoginTests/testLogout`.
     private static func testName(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> String {
         var s = r.lowerBound, e = r.upperBound
-        if e - s > 4, b[s] == UInt8(ascii: "-") || b[s] == UInt8(ascii: "+"), b[s + 1] == UInt8(ascii: "["), b[e - 1] == UInt8(ascii: "]") {  // -[ … ]
+        if e - s > 4, b[s] == .hyphen || b[s] == .plus, b[s + 1] == .openBracket, b[e - 1] == .closeBracket {  // -[ … ]
             s += 2
             e -= 1
-            guard let space = (s..<e).first(where: { b[$0] == UInt8(ascii: " ") }) else { return text(b, s..<e) }
+            guard let space = (s..<e).first(where: { b[$0] == .space }) else { return text(b, s..<e) }
             var cls = s
-            if let dot = (s..<space).last(where: { b[$0] == UInt8(ascii: ".") }) { cls = dot + 1 }  // the module
+            if let dot = (s..<space).last(where: { b[$0] == .dot }) { cls = dot + 1 }  // the module
             return text(b, cls..<space) + "/" + text(b, space + 1..<e)
         }
         // `Class.method` (swift-corelibs-xctest, xcodebuild's summary): the last dot before any `(`.
-        let paren = (s..<e).first { b[$0] == UInt8(ascii: "(") } ?? e
-        if let dot = (s..<paren).last(where: { b[$0] == UInt8(ascii: ".") || b[$0] == UInt8(ascii: "/") }) {
+        let paren = (s..<e).first { b[$0] == .openParen } ?? e
+        if let dot = (s..<paren).last(where: { b[$0] == .dot || b[$0] == .slash }) {
             var cls = s
-            if let outer = (s..<dot).last(where: { b[$0] == UInt8(ascii: ".") }) { cls = outer + 1 }
+            if let outer = (s..<dot).last(where: { b[$0] == .dot }) { cls = outer + 1 }
             return text(b, cls..<dot) + "/" + text(b, dot + 1..<e)
         }
         return text(b, s..<e)
@@ -120,7 +120,7 @@ struct TestRunnerLine: Equatable {
         ]
         var k = i
         while k < n {
-            if b[k] == UInt8(ascii: " ") {
+            if b[k] == .space {
                 for (w, kind) in words where hasPrefix(b, at: k, w) {
                     var name = i..<k
                     // `Test case passing 1 argument … to f(x:) started.`: a case of a test already running.

@@ -61,7 +61,7 @@ enum TextScalars {
     @inline(__always)
     static func spaceLength(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Int {
         let b = p[i]
-        if b < 0x80 { return b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 || b == 0 ? 1 : 0 }
+        if b < 0x80 { return b == .space || b &- UInt8.tab < 5 || b == 0 ? 1 : 0 }
         let (v, k) = decode(p, i, n)
         return classify(v) == .space ? k : 0
     }
@@ -78,7 +78,7 @@ enum TextScalars {
         while hi > lo {
             let b = p[hi - 1]
             if b < 0x80 {
-                guard b == UInt8(ascii: " ") || b &- UInt8(ascii: "\t") < 5 || b == 0 else { break }
+                guard b == .space || b &- UInt8.tab < 5 || b == 0 else { break }
                 hi -= 1
                 continue
             }

@@ -29,9 +29,9 @@ enum TypeNames {
     /// (`MapRepresentable.Coordinator`). The process's own name is a module whatever it looks like
     /// (`withoutProcessModule`).
     static func withoutModule(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Range<Int> {
-        guard let firstDot = memchr(p + r.lowerBound, Int32(UInt8(ascii: ".")), r.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - p }) else { return r }
+        guard let firstDot = memchr(p + r.lowerBound, Int32(UInt8.dot), r.count).map({ UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - p }) else { return r }
         var lastDot = r.upperBound - 1
-        while lastDot > r.lowerBound, p[lastDot] != UInt8(ascii: ".") { lastDot -= 1 }
+        while lastDot > r.lowerBound, p[lastDot] != .dot { lastDot -= 1 }
         let first = r.lowerBound..<firstDot, last = (lastDot + 1)..<r.upperBound
         // (`.Home`, `Home.`: nothing to cut.)
         guard !first.isEmpty, !last.isEmpty else { return r }
@@ -58,10 +58,10 @@ enum TypeNames {
         let cut = className.utf8.withContiguousStorageIfAvailable { name -> String? in
             let found = process.utf8.withContiguousStorageIfAvailable { module -> String? in
                 let k = module.count
-                guard k > 0, name.count > k + 1, name[k] == UInt8(ascii: ".") else { return nil }
+                guard k > 0, name.count > k + 1, name[k] == .dot else { return nil }
                 for i in 0..<k {
                     let c = name[i], b = module[i]
-                    guard c == b || (c == UInt8(ascii: "_") && (b == UInt8(ascii: " ") || b == UInt8(ascii: "-"))) else { return nil }
+                    guard c == b || (c == .underscore && (b == .space || b == .hyphen)) else { return nil }
                 }
                 return String(decoding: UnsafeBufferPointer(rebasing: name[(k + 1)...]), as: UTF8.self)
             }

@@ -72,14 +72,14 @@ enum UIKitWarningReader {
     /// `<…>` (brackets nested) or an ellipsis.
     private static func participant(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Participant? {
         guard i < n else { return nil }
-        if p[i] == UInt8(ascii: "<") {
-            guard let close = FreeFormReader.closing(p, i, n, open: UInt8(ascii: "<"), close: UInt8(ascii: ">")),
+        if p[i] == .less {
+            guard let close = FreeFormReader.closing(p, i, n, open: UInt8.less, close: UInt8.greater),
                   let (cls, addr) = FreeFormReader.describedObject(p, i..<(close + 1)) else { return nil }
             i = close + 1
             return Participant(cls: cls, address: addr)
         }
         if expect("...", p, &i, n) || expect("\u{2026}", p, &i, n) {
-            while i < n, p[i] == UInt8(ascii: ".") { i += 1 }
+            while i < n, p[i] == .dot { i += 1 }
             return Participant(cls: nil, address: nil)
         }
         return nil
@@ -89,7 +89,7 @@ enum UIKitWarningReader {
     private static func atEnd(_ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
         var k = i
         while k < n {
-            if p[k] == UInt8(ascii: ".") || p[k] == UInt8(ascii: "!") { k += 1; continue }
+            if p[k] == .dot || p[k] == .bang { k += 1; continue }
             let s = TextScalars.spaceLength(p, k, n)
             if s == 0 { return false }
             k += s
@@ -109,7 +109,7 @@ enum UIKitWarningReader {
                 i += k
                 continue
             }
-            if b == UInt8(ascii: "["), let close = FreeFormReader.closing(p, i, r.upperBound, open: UInt8(ascii: "["), close: UInt8(ascii: "]")) {
+            if b == .openBracket, let close = FreeFormReader.closing(p, i, r.upperBound, open: UInt8.openBracket, close: UInt8.closeBracket) {
                 i = close + 1
                 continue
             }

@@ -85,7 +85,7 @@ public struct GitHubActionsReporter: StreamingReporter {
             case "[" where hashes >= 2: out += "%5B"
             default:
                 // (Bidirectional controls too: they would reorder what the annotation shows.)
-                if u.value < UInt8(ascii: " ") && u != "\t" || TerminalText.escaped(u) {
+                if u.value < UInt8.space && u != "\t" || TerminalText.escaped(u) {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(u)

@@ -38,8 +38,8 @@ struct JSONSkim {
     }
 
     /// Whether the value at `range` is an object (`{`) or an array (`[`).
-    func isObject(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.lowerBound] == UInt8(ascii: "{") }
-    func isArray(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.lowerBound] == UInt8(ascii: "[") }
+    func isObject(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.lowerBound] == .openBrace }
+    func isArray(_ range: Range<Int>) -> Bool { !range.isEmpty && bytes[range.lowerBound] == .openBracket }
 
     /// The members of the (checked) object at `range`, by key; of a key given twice, the last.
     func members(_ range: Range<Int>) -> [String: Range<Int>] {
@@ -60,7 +60,7 @@ struct JSONSkim {
     /// Each member (`keyed`: its key's string token and its value) or element of the checked
     /// container at `range`, in order. The document was checked: every step stays inside it.
     private func walk(_ range: Range<Int>, keyed: Bool, _ body: (_ key: Range<Int>?, _ value: Range<Int>) -> Void) {
-        let closer = keyed ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        let closer = keyed ? UInt8.closeBrace : UInt8.closeBracket
         var i = skipSpace(from: range.lowerBound + 1)
         while i < range.upperBound, bytes[i] != closer {
             var key: Range<Int>?
@@ -74,7 +74,7 @@ struct JSONSkim {
             i = (try? skipValue(from: start)) ?? range.upperBound
             body(key, start..<i)
             i = skipSpace(from: i)
-            guard i < range.upperBound, bytes[i] == UInt8(ascii: ",") else { return }
+            guard i < range.upperBound, bytes[i] == .comma else { return }
             i = skipSpace(from: i + 1)  // a comma before the closer ends the loop, as it ends the container
         }
     }
@@ -87,15 +87,15 @@ struct JSONSkim {
 
     /// The string at `range` (a JSON string token, quotes included), or nil if it is not one.
     func string(_ range: Range<Int>) -> String? {
-        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        guard range.count >= 2, bytes[range.lowerBound] == .quote else { return nil }
         let inner = bytes[(range.lowerBound + 1)..<(range.upperBound - 1)]
-        if !inner.contains(UInt8(ascii: "\\")) { return String(validating: inner, as: UTF8.self) }
+        if !inner.contains(UInt8.backslash) { return String(validating: inner, as: UTF8.self) }
         return value(range) as? String
     }
 
     // MARK: The grammar (RFC 8259), checked without building anything
 
-    static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "\r") || b == UInt8(ascii: "\t") }
+    static func isSpace(_ b: UInt8) -> Bool { b == .space || b == .newline || b == .carriageReturn || b == .tab }
 
     func skipSpace(from start: Int) -> Int {
         var i = start
@@ -113,25 +113,25 @@ struct JSONSkim {
             i = skipSpace(from: i)
             guard i < bytes.count else { throw Malformed() }
             switch bytes[i] {
-            case UInt8(ascii: "{"):
+            case .openBrace:
                 i = skipSpace(from: i + 1)
-                if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                if i < bytes.count, bytes[i] == .closeBrace { i += 1; break }
                 guard open.count < Self.maxDepth else { throw Malformed() }
                 open.append(true)
                 i = try skipKey(from: i)
                 continue
-            case UInt8(ascii: "["):
+            case .openBracket:
                 i = skipSpace(from: i + 1)
-                if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                if i < bytes.count, bytes[i] == .closeBracket { i += 1; break }
                 guard open.count < Self.maxDepth else { throw Malformed() }
                 open.append(false)
                 continue
-            case UInt8(ascii: "\""):
+            case .quote:
                 i = try skipString(from: i)
             case UInt8(ascii: "t"): i = try skipLiteral("true", from: i)
             case UInt8(ascii: "f"): i = try skipLiteral("false", from: i)
             case UInt8(ascii: "n"): i = try skipLiteral("null", from: i)
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            case .hyphen, UInt8(ascii: "0")...UInt8(ascii: "9"):
                 i = try skipNumber(from: i)
             default:
                 throw Malformed()
@@ -141,8 +141,8 @@ struct JSONSkim {
                 guard let isObject = open.last else { return i }
                 i = skipSpace(from: i)
                 guard i < bytes.count else { throw Malformed() }
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if bytes[i] == UInt8(ascii: ",") {
+                let closer = isObject ? UInt8.closeBrace : UInt8.closeBracket
+                if bytes[i] == .comma {
                     i = skipSpace(from: i + 1)
                     // One comma before the closing bracket is allowed, as Foundation's parser allows it.
                     if i < bytes.count, bytes[i] == closer { open.removeLast(); i += 1; continue }
@@ -160,21 +160,21 @@ struct JSONSkim {
     private func skipKey(from start: Int) throws(Malformed) -> Int {
         var i = try skipString(from: start)
         i = skipSpace(from: i)
-        guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw Malformed() }
+        guard i < bytes.count, bytes[i] == .colon else { throw Malformed() }
         return i + 1
     }
 
     func skipString(from start: Int) throws(Malformed) -> Int {
-        guard start < bytes.count, bytes[start] == UInt8(ascii: "\"") else { throw Malformed() }
+        guard start < bytes.count, bytes[start] == .quote else { throw Malformed() }
         var i = start + 1
         while i < bytes.count {
             let b = bytes[i]
-            if b == UInt8(ascii: "\"") { return i + 1 }
-            if b < UInt8(ascii: " ") { throw Malformed() }
-            if b == UInt8(ascii: "\\") {
+            if b == .quote { return i + 1 }
+            if b < UInt8.space { throw Malformed() }
+            if b == .backslash {
                 guard i + 1 < bytes.count else { throw Malformed() }
                 switch bytes[i + 1] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                case .quote, .backslash, .slash, UInt8(ascii: "b"), UInt8(ascii: "f"),
                      UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     i += 2
                 case UInt8(ascii: "u"):
@@ -205,16 +205,16 @@ struct JSONSkim {
             while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
             return i - from
         }
-        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        if bytes[i] == .hyphen { i += 1 }
         guard i < bytes.count else { throw Malformed() }
         if bytes[i] == UInt8(ascii: "0") { i += 1 } else { guard digits() > 0 else { throw Malformed() } }
-        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+        if i < bytes.count, bytes[i] == .dot {
             i += 1
             guard digits() > 0 else { throw Malformed() }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             i += 1
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            if i < bytes.count, bytes[i] == .plus || bytes[i] == .hyphen { i += 1 }
             guard digits() > 0 else { throw Malformed() }
         }
         return i

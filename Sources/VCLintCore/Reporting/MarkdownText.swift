@@ -20,7 +20,7 @@ public enum MarkdownText {
                 out.unicodeScalars.append(u)
             case "@": out += "@\u{200B}"
             default:
-                if u.value < UInt8(ascii: " ") || TerminalText.escaped(u) {
+                if u.value < UInt8.space || TerminalText.escaped(u) {
                     out += "\u{FFFD}"
                 } else {
                     out.unicodeScalars.append(u)

@@ -236,12 +236,12 @@ public final class PendingReportFile {
     /// made of the target's raw bytes, and returned as display text (`PathName`).
     static func makeTemporary(beside target: String, tag: String, reportPath: String) throws(ReportFileError) -> (Int32, String) {
         var raw = PathName.bytes(of: target)
-        if raw.first != UInt8(ascii: "/") {  // relative: beside it in the working directory, named in full
+        if raw.first != .slash {  // relative: beside it in the working directory, named in full
             let cwd = FileManager.default.currentDirectoryPath
-            raw = PathName.bytes(of: cwd) + (cwd.hasSuffix("/") ? [] : [UInt8(ascii: "/")]) + raw
+            raw = PathName.bytes(of: cwd) + (cwd.hasSuffix("/") ? [] : [UInt8.slash]) + raw
         }
-        let slash = raw.lastIndex(of: UInt8(ascii: "/"))!
-        let name: [UInt8] = [UInt8(ascii: ".")] + raw[(slash + 1)...] + Array(".\(tag)-XXXXXX".utf8)
+        let slash = raw.lastIndex(of: UInt8.slash)!
+        let name: [UInt8] = [UInt8.dot] + raw[(slash + 1)...] + Array(".\(tag)-XXXXXX".utf8)
         var template = (raw[...slash] + name).map { CChar(bitPattern: $0) } + [0]
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

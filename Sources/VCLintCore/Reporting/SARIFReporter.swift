@@ -192,7 +192,7 @@ public struct SARIFReporter: Reporter {
         for b in path.utf8 {
             switch b {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                 UInt8.hyphen, UInt8.dot, UInt8.underscore, UInt8.tilde, UInt8.slash:
                 out.unicodeScalars.append(Unicode.Scalar(b))
             default:
                 let hex = String(b, radix: 16, uppercase: true)

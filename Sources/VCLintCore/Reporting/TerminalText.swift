@@ -47,17 +47,17 @@ public enum TerminalText {
             while i < n {
                 let c = b[i]
                 if lineStart {
-                    if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { i += 1; continue }
-                    if c == UInt8(ascii: ":") || c >= 0x80 { return false }  // `:`, or maybe a Unicode space before one
+                    if c == .space || c == .tab { i += 1; continue }
+                    if c == .colon || c >= 0x80 { return false }  // `:`, or maybe a Unicode space before one
                     lineStart = false
                 }
                 switch c {
-                case UInt8(ascii: "\n"):
+                case .newline:
                     guard keepingLines else { return false }
                     lineStart = true
-                case UInt8(ascii: "\t"): break
-                case 0..<UInt8(ascii: " "), 0x7F: return false
-                case UInt8(ascii: "["): if i >= 2 && b[i - 1] == UInt8(ascii: "#") && b[i - 2] == UInt8(ascii: "#") { return false }
+                case .tab: break
+                case 0..<UInt8.space, 0x7F: return false
+                case .openBracket: if i >= 2 && b[i - 1] == .hash && b[i - 2] == .hash { return false }
                 case 0xC2: if i + 1 < n && b[i + 1] >= 0x80 && b[i + 1] <= 0x9F { return false }
                 case 0xD8: if i + 1 < n && b[i + 1] == 0x9C { return false }
                 case 0xE2:

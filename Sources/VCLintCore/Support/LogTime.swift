@@ -66,21 +66,21 @@ public struct LogTime: Sendable, Equatable {
             }
         }
         if year == 0 {
-            out += [UInt8(ascii: "-"), UInt8(ascii: "-")]  // --
+            out += [UInt8.hyphen, UInt8.hyphen]  // --
         } else {
             pad(Int(year), 4)
-            out.append(UInt8(ascii: "-"))
+            out.append(UInt8.hyphen)
         }
-        pad(Int(month), 2); out.append(UInt8(ascii: "-")); pad(Int(day), 2); out.append(UInt8(ascii: "T"))  // T
-        pad(Int(hour), 2); out.append(UInt8(ascii: ":")); pad(Int(minute), 2); out.append(UInt8(ascii: ":")); pad(Int(second), 2)
-        if fractionDigits > 0 { out.append(UInt8(ascii: ".")); pad(Int(fraction), Int(fractionDigits)) }
+        pad(Int(month), 2); out.append(UInt8.hyphen); pad(Int(day), 2); out.append(UInt8(ascii: "T"))  // T
+        pad(Int(hour), 2); out.append(UInt8.colon); pad(Int(minute), 2); out.append(UInt8.colon); pad(Int(second), 2)
+        if fractionDigits > 0 { out.append(UInt8.dot); pad(Int(fraction), Int(fractionDigits)) }
         if let o = offsetMinutes {
             if o == Int16.min {
                 out.append(UInt8(ascii: "Z"))  // Z
             } else {
                 let a = abs(Int(o))
-                out.append(o < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-                pad(a / 60, 2); out.append(UInt8(ascii: ":")); pad(a % 60, 2)
+                out.append(o < 0 ? UInt8.hyphen : UInt8.plus)
+                pad(a / 60, 2); out.append(UInt8.colon); pad(a % 60, 2)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -137,9 +137,9 @@ struct ByteCursor {
     }
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
     /// PCRE2's `\w` without UCP: ASCII letters, digits and underscore.
-    @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | ASCII.caseBit) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "_") }
+    @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore }
     @inline(__always) static func isHex(_ b: UInt8) -> Bool {
-        isDigit(b) || (b | ASCII.caseBit) &- UInt8(ascii: "a") < 6
+        isDigit(b) || (b | UInt8.caseBit) &- UInt8(ascii: "a") < 6
     }
 
     /// Reads exactly `n` digits as a number.
@@ -173,7 +173,7 @@ struct ByteCursor {
 
     mutating func skipSpaces() -> Int {
         let start = pos
-        while pos < end, base[pos] == UInt8(ascii: " ") || base[pos] == UInt8(ascii: "\t") { pos += 1 }
+        while pos < end, base[pos] == .space || base[pos] == .tab { pos += 1 }
         return pos - start
     }
 
@@ -187,9 +187,9 @@ enum TimestampParser {
     /// Returns nil and leaves the cursor alone when the bytes are not such a timestamp.
     static func parseISOLike(_ c: inout ByteCursor, requireOffset: Bool = false) -> (LogTime, hasOffset: Bool)? {
         var k = c
-        guard let year = k.digits(4), k.expect(UInt8(ascii: "-")), let month = k.digits(2), k.expect(UInt8(ascii: "-")), let day = k.digits(2) else { return nil }
-        guard k.expect(UInt8(ascii: " ")) || k.expect(UInt8(ascii: "T")) else { return nil }
-        guard let hour = k.digits(2), k.expect(UInt8(ascii: ":")), let minute = k.digits(2) else { return nil }
+        guard let year = k.digits(4), k.expect(UInt8.hyphen), let month = k.digits(2), k.expect(UInt8.hyphen), let day = k.digits(2) else { return nil }
+        guard k.expect(UInt8.space) || k.expect(UInt8(ascii: "T")) else { return nil }
+        guard let hour = k.digits(2), k.expect(UInt8.colon), let minute = k.digits(2) else { return nil }
         return parseISOSeconds(&c, k, year: year, month: month, day: day, hour: hour, minute: minute, requireOffset: requireOffset)
     }
 
@@ -198,7 +198,7 @@ enum TimestampParser {
     static func parseShortYear(_ p: UnsafePointer<UInt8>, _ n: Int) -> LogTime? {
         var digits = 0
         while digits < n, digits < 4, ByteCursor.isDigit(p[digits]) { digits += 1 }
-        guard digits >= 1, digits <= 3, digits < n, p[digits] == UInt8(ascii: "-") else { return nil }
+        guard digits >= 1, digits <= 3, digits < n, p[digits] == .hyphen else { return nil }
         var padded = [UInt8]("2000".utf8.prefix(4 - digits))
         padded.append(contentsOf: UnsafeBufferPointer(start: p, count: min(n, 40)))
         return padded.withUnsafeBufferPointer { b in
@@ -244,12 +244,12 @@ enum TimestampParser {
     private static func parseISOSeconds(_ c: inout ByteCursor, _ k0: ByteCursor, year: Int, month: Int, day: Int, hour: Int, minute: Int,
                                         requireOffset: Bool, days known: Int? = nil) -> (LogTime, hasOffset: Bool)? {
         var k = k0
-        guard k.expect(UInt8(ascii: ":")), let second = k.digits(2) else { return nil }
+        guard k.expect(UInt8.colon), let second = k.digits(2) else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         var fracValue: UInt32 = 0
         var fracDigits = 0
-        if k.peek() == UInt8(ascii: ".") || k.peek() == UInt8(ascii: ",") {
+        if k.peek() == .dot || k.peek() == .comma {
             k.pos += 1
             while let b = k.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
                 fraction += Double(b - UInt8(ascii: "0")) * fractionScale(fracDigits)
@@ -262,13 +262,13 @@ enum TimestampParser {
         }
         var offsetSeconds = 0
         var offsetMinutes: Int16?
-        if let b = k.peek(), b == UInt8(ascii: "+") || b == UInt8(ascii: "-") {
+        if let b = k.peek(), b == .plus || b == .hyphen {
             var j = k
             j.pos += 1
             if let hh = j.digits(2) {
-                _ = j.expect(UInt8(ascii: ":"))
+                _ = j.expect(UInt8.colon)
                 if let mm = j.digits(2), hh < 24, mm < 60 {
-                    let sign = b == UInt8(ascii: "+") ? 1 : -1
+                    let sign = b == .plus ? 1 : -1
                     offsetSeconds = sign * (hh * 3600 + mm * 60)
                     offsetMinutes = Int16(sign * (hh * 60 + mm))
                     k = j
@@ -313,12 +313,12 @@ enum TimestampParser {
         guard let month = monthNumber(m0, m1, m2) else { return nil }
         k.pos += 3
         guard k.skipSpaces() > 0, let day = k.number(max: 2), (1...31).contains(day), k.skipSpaces() > 0 else { return nil }
-        guard let hour = k.digits(2), k.expect(UInt8(ascii: ":")), let minute = k.digits(2), k.expect(UInt8(ascii: ":")), let second = k.digits(2) else { return nil }
+        guard let hour = k.digits(2), k.expect(UInt8.colon), let minute = k.digits(2), k.expect(UInt8.colon), let second = k.digits(2) else { return nil }
         guard hour < 24, minute < 60, second < 61 else { return nil }
         var fraction = 0.0
         var fracValue: UInt32 = 0
         var fracDigits = 0
-        if k.peek() == UInt8(ascii: ".") {
+        if k.peek() == .dot {
             var j = k
             j.pos += 1
             while let b = j.peek(), ByteCursor.isDigit(b), fracDigits < 9 {
@@ -339,7 +339,7 @@ enum TimestampParser {
 
     @inline(__always)
     static func monthNumber(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int? {
-        switch (a, b | ASCII.caseBit, c | ASCII.caseBit) {
+        switch (a, b | UInt8.caseBit, c | UInt8.caseBit) {
         case (UInt8(ascii: "J"), UInt8(ascii: "a"), UInt8(ascii: "n")): return 1   // Jan
         case (UInt8(ascii: "F"), UInt8(ascii: "e"), UInt8(ascii: "b")): return 2   // Feb
         case (UInt8(ascii: "M"), UInt8(ascii: "a"), UInt8(ascii: "r")): return 3   // Mar

@@ -643,7 +643,7 @@ extension ControllerRef {
         let i = instance.utf8, c = className.utf8
         guard i.count > c.count + 1, i.starts(with: c) else { return nil }
         var rest = i.dropFirst(c.count)
-        guard rest.first == UInt8(ascii: "#") else { return nil }
+        guard rest.first == .hash else { return nil }
         rest = rest.dropFirst()
         guard rest.first != UInt8(ascii: "0"), rest.count <= 18 else { return nil }
         var n: UInt64 = 0

@@ -79,7 +79,7 @@ public struct TimelineTextRenderer: ViewFormat {
     /// `s.count`, without walking its characters when it is ASCII without CR (a byte each).
     static func characters(_ s: String) -> Int {
         var s = s
-        let ascii = s.withUTF8 { b in !b.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\r") } }
+        let ascii = s.withUTF8 { b in !b.contains { $0 >= 0x80 || $0 == .carriageReturn } }
         return ascii ? s.utf8.count : s.count
     }
 

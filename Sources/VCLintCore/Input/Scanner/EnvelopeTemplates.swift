@@ -31,9 +31,9 @@ struct EnvelopeTemplate {
         /// that vary from line to line match any word of the same length.
         var words = -1
         let format: EnvelopeFormat
-        if p[0] == UInt8(ascii: "{") {
+        if p[0] == .openBrace {
             // `{"`: the shape of a JSON object's line (an NSLog `{(` description is not one).
-            guard n > 1, p[1] == UInt8(ascii: "\"") else { return nil }
+            guard n > 1, p[1] == .quote else { return nil }
             format = .ndjson
             extent = 2
         } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
@@ -61,9 +61,9 @@ struct EnvelopeTemplate {
         var limit = [UInt8](repeating: 0xFF, count: Self.width)
         self.keyed = keyed
         for i in 0..<extent {
-            if i > column + 1, i < words, p[i] != UInt8(ascii: " ") {
+            if i > column + 1, i < words, p[i] != .space {
                 // The thread, type and activity columns (`RunKey` reads only where their spaces are).
-                base[i] = UInt8(ascii: "!")
+                base[i] = UInt8.bang
                 limit[i] = 0xDE
                 continue
             }
@@ -155,7 +155,7 @@ extension LogScanner {
     /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.
     func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
         // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
-        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == UInt8(ascii: "{") else { return EnvelopeParser.locate(p, n) }
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == .openBrace else { return EnvelopeParser.locate(p, n) }
         if let t = templates.find(p, n) {
             if t > 0 { run.isTemplate = false }
             return (templates.latest.pointee.format, 0)

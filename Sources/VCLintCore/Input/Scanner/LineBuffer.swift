@@ -73,7 +73,7 @@ struct LineBuffer {
 
     /// Where the complete lines end (after the last newline at or after `from`), nil if none does.
     func completeLinesEnd(searchingFrom from: Int) -> Int? {
-        guard let last = vclint_memrchr(bytes + from, Int32(UInt8(ascii: "\n")), filled - from) else { return nil }
+        guard let last = vclint_memrchr(bytes + from, Int32(UInt8.newline), filled - from) else { return nil }
         return last.assumingMemoryBound(to: UInt8.self) - UnsafePointer(bytes) + 1
     }
 
@@ -96,7 +96,7 @@ struct LineBuffer {
     /// While skipping: drops what was read from `start` on up to the overlong line's newline.
     /// Returns whether the line ended (the bytes after its newline are kept, at the front).
     mutating func skipRest(from start: Int) -> Bool {
-        guard let nl = memchr(bytes + start, Int32(UInt8(ascii: "\n")), filled - start) else {
+        guard let nl = memchr(bytes + start, Int32(UInt8.newline), filled - start) else {
             base += filled
             filled = 0
             return false
@@ -111,11 +111,11 @@ struct LineBuffer {
     @inline(__always)
     static func linesBackward(_ bytes: UnsafePointer<UInt8>, from start: Int, to end: Int, _ body: (_ start: Int, _ count: Int) -> Bool) {
         guard end > start else { return }
-        var e = bytes[end - 1] == UInt8(ascii: "\n") ? end - 1 : end
+        var e = bytes[end - 1] == .newline ? end - 1 : end
         while true {
-            let s = vclint_memrchr(bytes + start, Int32(UInt8(ascii: "\n")), e - start).map { $0.assumingMemoryBound(to: UInt8.self) - bytes + 1 } ?? start
+            let s = vclint_memrchr(bytes + start, Int32(UInt8.newline), e - start).map { $0.assumingMemoryBound(to: UInt8.self) - bytes + 1 } ?? start
             var n = e - s
-            if n > 0, bytes[s + n - 1] == UInt8(ascii: "\r") { n -= 1 }
+            if n > 0, bytes[s + n - 1] == .carriageReturn { n -= 1 }
             guard body(s, n), s > start else { return }
             e = s - 1
         }
@@ -161,7 +161,7 @@ struct RecentLines {
     /// longer JSON object (whose members are in any order and which reads only whole), the members
     /// that tell its process, pid and time, as a short object of their own.
     static func keepHead(_ p: UnsafePointer<UInt8>, _ n: Int, in kept: inout [UInt8]) {
-        if n > headBytes, p[0] == UInt8(ascii: "{"), let object = NDJSONLine.parse(p, n) {
+        if n > headBytes, p[0] == .openBrace, let object = NDJSONLine.parse(p, n) {
             kept.append(contentsOf: object.timeCarrier)
             return
         }

@@ -215,13 +215,13 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         var next = finder.next(buffer.bytes, from: start, end: end)
         while pos < end {
             let le: Int
-            if let nl = memchr(buffer.bytes + pos, Int32(UInt8(ascii: "\n")), end - pos) {
+            if let nl = memchr(buffer.bytes + pos, Int32(UInt8.newline), end - pos) {
                 le = nl.assumingMemoryBound(to: UInt8.self) - buffer.bytes
             } else {
                 le = end
             }
             var n = le - pos
-            if n > 0, buffer.bytes[pos + n - 1] == UInt8(ascii: "\r") { n -= 1 }
+            if n > 0, buffer.bytes[pos + n - 1] == .carriageReturn { n -= 1 }
             let cand = next < le || !prefilter
             let (format, skip) = EnvelopeParser.locate(buffer.bytes + pos, n)
             if let format, EnvelopeFormat.isTimed(format) { timedLine(pos, n, skip: skip, format: format, number: lineNumber + 1) }
@@ -279,7 +279,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             }
             // An indented line without an envelope after enveloped ones continues the previous
             // message (the stage drops it): not worth a trip to the sink.
-            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == UInt8(ascii: " ") || p[0] == UInt8(ascii: "\t") { return }
+            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == .space || p[0] == .tab { return }
             if format == nil || format == .bare, hadEnvelope { sendContext() }
             withSink { $0.candidate(scanned, afterEnvelope: hadEnvelope) }
         }
@@ -293,11 +293,11 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             let bytes = buffer.bytes
             // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
             var k = lineStart - 1
-            while k > 0, bytes[k - 1] == UInt8(ascii: " ") || bytes[k - 1] == UInt8(ascii: "\t") || bytes[k - 1] == UInt8(ascii: "\r") { k -= 1 }
-            guard k > 0, bytes[k - 1] == UInt8(ascii: "]") || bytes[k - 1] == UInt8(ascii: ":") else { return nil }
+            while k > 0, bytes[k - 1] == .space || bytes[k - 1] == .tab || bytes[k - 1] == .carriageReturn { k -= 1 }
+            guard k > 0, bytes[k - 1] == .closeBracket || bytes[k - 1] == .colon else { return nil }
             var e = lineStart - 1
-            if e > 0, bytes[e - 1] == UInt8(ascii: "\r") { e -= 1 }
-            let s = e > 0 ? (vclint_memrchr(bytes, Int32(UInt8(ascii: "\n")), e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(bytes) + 1 } ?? 0) : 0
+            if e > 0, bytes[e - 1] == .carriageReturn { e -= 1 }
+            let s = e > 0 ? (vclint_memrchr(bytes, Int32(UInt8.newline), e).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafePointer(bytes) + 1 } ?? 0) : 0
             return Self.joined(UnsafeBufferPointer(start: bytes + s, count: e - s), p, n)
         }
         guard recent.count > 0 else { return nil }
@@ -308,14 +308,14 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     private static func joined(_ prev: UnsafeBufferPointer<UInt8>, _ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat, [UInt8])? {
         // An envelope whose message is empty ends in `]` (NSLog) or `:` (os_log, syslog).
         var last = prev.count
-        while last > 0, prev[last - 1] == UInt8(ascii: " ") || prev[last - 1] == UInt8(ascii: "\t") { last -= 1 }
-        guard last > 0, prev[last - 1] == UInt8(ascii: "]") || prev[last - 1] == UInt8(ascii: ":"), let base = prev.baseAddress else { return nil }
+        while last > 0, prev[last - 1] == .space || prev[last - 1] == .tab { last -= 1 }
+        guard last > 0, prev[last - 1] == .closeBracket || prev[last - 1] == .colon, let base = prev.baseAddress else { return nil }
         let (format, skip) = EnvelopeParser.locate(base, prev.count)
         guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
         guard let info = EnvelopeParser.parse(base + skip, prev.count - skip, format: format), !info.isMetadata,
               TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
         var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
-        if joined.last != UInt8(ascii: " ") { joined.append(UInt8(ascii: " ")) }
+        if joined.last != .space { joined.append(UInt8.space) }
         joined.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         return (format, joined)
     }

@@ -28,30 +28,30 @@ enum RunKey {
         case .nslog, .nslogTZ: break
         case .compact:
             // After the type code, which differs from line to line of one process.
-            while start < n, p[start] != UInt8(ascii: " ") { start += 1 }
-            while start < n, p[start] == UInt8(ascii: " ") { start += 1 }
+            while start < n, p[start] != .space { start += 1 }
+            while start < n, p[start] == .space { start += 1 }
         case .oslog:
             // After the thread, type and activity columns (three words), which differ from line to
             // line of one process; up to the process name's colon.
             var i = start
             for _ in 0..<3 {
-                guard i < limit, p[i] != UInt8(ascii: " ") else { return nil }
-                while i < limit, p[i] != UInt8(ascii: " ") { i += 1 }
-                while i < limit, p[i] == UInt8(ascii: " ") { i += 1 }
+                guard i < limit, p[i] != .space else { return nil }
+                while i < limit, p[i] != .space { i += 1 }
+                while i < limit, p[i] == .space { i += 1 }
             }
             guard i < limit, ByteCursor.isDigit(p[i]) else { return nil }
             let key = i
-            while i < limit, p[i] != UInt8(ascii: ":") { i += 1 }
+            while i < limit, p[i] != .colon { i += 1 }
             guard i < limit else { return nil }
             return key..<(i + 1)
         default: return nil
         }
         var i = start
-        while i < limit, p[i] != UInt8(ascii: "[") { i += 1 }
+        while i < limit, p[i] != .openBracket { i += 1 }
         i += 1
         let digits = i
         while i < limit, ByteCursor.isDigit(p[i]) { i += 1 }
-        guard i > digits, i < limit, p[i] == UInt8(ascii: ":") || p[i] == UInt8(ascii: "]") else { return nil }
+        guard i > digits, i < limit, p[i] == .colon || p[i] == .closeBracket else { return nil }
         return start..<(i + 1)
     }
 
@@ -72,10 +72,10 @@ enum RunKey {
         while to - i >= kn, let hit = memmem(p + i, to - i, key, kn) {
             let start = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p
             var j = start + kn
-            while j < n, p[j] == UInt8(ascii: " ") || p[j] == UInt8(ascii: "\t") { j += 1 }
-            if j < n, p[j] == UInt8(ascii: ":") {
+            while j < n, p[j] == .space || p[j] == .tab { j += 1 }
+            if j < n, p[j] == .colon {
                 j += 1
-                while j < n, p[j] == UInt8(ascii: " ") || p[j] == UInt8(ascii: "\t") { j += 1 }
+                while j < n, p[j] == .space || p[j] == .tab { j += 1 }
                 let digits = j
                 while j < n, j - digits < 20, ByteCursor.isDigit(p[j]) { j += 1 }
                 if j > digits { return start..<j }
@@ -90,10 +90,10 @@ enum RunKey {
         let limit = min(n, 256)
         var i = 0
         while i < limit {
-            if p[i] == UInt8(ascii: "[") {
+            if p[i] == .openBracket {
                 var j = i + 1
                 while j < limit, ByteCursor.isDigit(p[j]) { j += 1 }
-                if j > i + 1, j < limit, p[j] == UInt8(ascii: "]") { return i..<(j + 1) }
+                if j > i + 1, j < limit, p[j] == .closeBracket { return i..<(j + 1) }
             }
             i += 1
         }
@@ -131,7 +131,7 @@ struct KeptLine {
     func withLine(in bytes: UnsafePointer<UInt8>, _ body: (ScannedLine) -> Void) {
         if position >= 0 {
             var n = length
-            if n > 0, bytes[position + n - 1] == UInt8(ascii: "\r") { n -= 1 }
+            if n > 0, bytes[position + n - 1] == .carriageReturn { n -= 1 }
             body(ScannedLine(bytes + position, count: n, number: number))
         } else if !head.isEmpty {
             head.withUnsafeBufferPointer { body(ScannedLine($0.baseAddress!, count: $0.count, number: number)) }
@@ -204,7 +204,7 @@ extension LogScanner {
         if !run.isTemplate {
             let p = buffer.bytes + start
             var n = lineEnd - start
-            if n > 0, p[n - 1] == UInt8(ascii: "\r") { n -= 1 }
+            if n > 0, p[n - 1] == .carriageReturn { n -= 1 }
             timedLine(start, n, skip: 0, format: templates.latest.pointee.format, number: number)
             run.isTemplate = true
             return

@@ -79,7 +79,7 @@ extension LogScanner {
     func vectorLine(_ lineStart: Int, _ lineEnd: Int, end: Int, candidate: Bool) {
         let p = buffer.bytes + lineStart
         var n = lineEnd - lineStart
-        if n > 0, p[n - 1] == UInt8(ascii: "\r") { n -= 1 }
+        if n > 0, p[n - 1] == .carriageReturn { n -= 1 }
         var cand = candidate
         if let customFinder, nextCustom < lineEnd {
             cand = true
