@@ -53,7 +53,7 @@ extension SessionTimeline {
                 if inst.removal == nil || inst.removal!.kind != .removedFromParent {
                     markRemoved(inst, .removedFromParent, evidence: ref, anchor: ref)
                 }
-                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { moveRemovalAnchor(inst, to: d) }
+                if let d = inst.lastDidDisappear, inst.appearance == .hidden { moveRemovalAnchor(inst, to: d) }
             }
         }
     }
@@ -88,7 +88,7 @@ extension SessionTimeline {
             inst.completionPending = (ref, false)
             return
         }
-        if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
+        if inst.appearance == .hidden, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
             markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
         }
         if let t = transition, !t.settled, t.isMember(inst) {

@@ -58,15 +58,15 @@ extension SessionTimeline {
         for k in 0..<reachable {
             let i = live[k]
             guard i.isAlive, let r = i.removal, r.kind != .poppedWithTop, i.transition == nil,
-                  i.appearance == .disappeared || i.appearance == .unknown, i.completionPending == nil,
-                  i !== lastInitInstance, !(options.live && !i.leakReported),
+                  i.appearance == .hidden || i.appearance == .unknown, i.completionPending == nil,
+                  i !== lastInitInstance, !(options.live && !i.emitted.contains(.leak)),
                   context.observations.count < UInt32.max, i.address == nil ? k < unbound : mayEvictAddressed(i, r) else {
                 kept.append(i)
                 continue
             }
             if case .adding = i.parentState { kept.append(i); continue }
             var leak: UInt32?
-            if !i.leakReported {
+            if !i.emitted.contains(.leak) {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
                     : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
@@ -127,7 +127,7 @@ extension SessionTimeline {
     /// state does not fit an `EvictedController`.
     func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
         guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass,
-              EvictedController.fits(i, r, pendingLeak: !i.leakReported) else { return false }
+              EvictedController.fits(i, r, pendingLeak: !i.emitted.contains(.leak)) else { return false }
         guard let link = i.objects else { return true }
         return !link.owned.contains { $0.isAlive && $0.owner === i }
     }
@@ -150,7 +150,7 @@ extension SessionTimeline {
         gone.restore(inst, removal: removal)
         inst.removal = removal
         inst.lastWillDisappear = will
-        if gone.disappeared { setAppearance(inst, .disappeared) }
+        if gone.disappeared { setAppearance(inst, .hidden) }
         state.live.append(inst)
         byAddress[address] = inst
         if debug { TimelineDebug.print("  \(inst.label) brought back by its address (evicted)") }
@@ -257,12 +257,12 @@ extension SessionTimeline {
         let state = i.appearance
         if state == .unknown { return true }
         switch e.kind {
-        case .viewWillAppear: return state == .disappeared || state == .disappearing
+        case .viewWillAppear: return state == .hidden || state == .disappearing
         case .viewDidAppear, .viewIsAppearing: return state == .appearing
-        case .viewWillDisappear: return state == .appeared || state == .appearing
+        case .viewWillDisappear: return state == .visible || state == .appearing
         case .viewDidDisappear: return state == .disappearing
         // Deallocated while hidden, or in the middle of a will/did pair (that pair's finding).
-        case .dealloc: return state != .appeared
+        case .dealloc: return state != .visible
         default: return true
         }
     }
@@ -323,10 +323,10 @@ extension SessionTimeline {
             let ordinary = best { i in
                 switch i.appearance {
                 case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 4
-                case .disappeared, .unknown:
+                case .hidden, .unknown:
                     if i.isRemoved { return 3 }
                     return leads && i.coveredBy.contains(where: { $0.isAlive }) ? 2 : 1
-                case .appearing, .appeared: return 5
+                case .appearing, .visible: return 5
                 }
             }
             if !unboundOnly, let ordinary, let revealed = revealedByPop(live, instead: ordinary) { return revealed }
@@ -334,7 +334,7 @@ extension SessionTimeline {
         case .viewDidAppear, .viewIsAppearing:
             return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
-            return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
+            return best { $0.appearance == .visible ? 0 : $0.appearance == .appearing ? 1 : 2 }
         case .viewDidDisappear:
             return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
@@ -351,15 +351,15 @@ extension SessionTimeline {
                 }
             }
             if removed >= 0 { return live[removed] }
-            return best { $0.appearance == .disappeared || $0.appearance == .unknown ? 0 : 1 }
+            return best { $0.appearance == .hidden || $0.appearance == .unknown ? 0 : 1 }
         case .willMoveToParent, .didMoveToParent:
             return best {
                 switch $0.parentState { case .adding, .removing: return 0; default: return 1 }
             }
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
-            return best { $0.appearance == .appearing || $0.appearance == .appeared ? 0 : 1 }
+            return best { $0.appearance == .appearing || $0.appearance == .visible ? 0 : 1 }
         case .viewWillUnload, .viewDidUnload:
-            return best { $0.appearance != .appeared && $0.appearance != .appearing ? 0 : 1 }
+            return best { $0.appearance != .visible && $0.appearance != .appearing ? 0 : 1 }
         default:
             return best { _ in 0 }
         }
@@ -419,7 +419,7 @@ extension SessionTimeline {
         return leaving
     }
 
-    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .disappeared }
+    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .hidden }
 
     /// The shortest path (`coverPath`) from `below` up to an address-less twin of `leaving` (same class,
     /// hidden, on top of its stack) that `below` is under; nil when it is under none.
@@ -449,7 +449,7 @@ extension SessionTimeline {
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
     /// whose other side has not completed yet; nil when it is not leaving so.
     func poppingLine(_ i: Instance) -> Int? {
-        guard i.appearance == .disappeared, let t = i.transition, !t.settled, t.firstDirection == .disappear,
+        guard i.appearance == .hidden, let t = i.transition, !t.settled, t.firstDirection == .disappear,
               let k = t.memberIndex(i), t.members[k].done, t.members[k].direction == .disappear,
               let did = i.lastDidDisappear else { return nil }
         for c in t.members.indices where t.members[c].direction == .appear {
@@ -505,8 +505,8 @@ struct EvictedController {
         if i.appearedEver { f |= 4 }
         if i.viewMayBeUnloaded { f |= 8 }
         if i.viewUnloadLogged { f |= 16 }
-        if i.appearance == .disappeared { f |= 32 }
-        if i.leakReported { f |= 64 }
+        if i.appearance == .hidden { f |= 32 }
+        if i.emitted.contains(.leak) { f |= 64 }
         if let leak {
             f |= Self.hasLeak
             if i.lastDidDisappear != nil { f |= Self.didIsAnchor }
@@ -532,7 +532,7 @@ struct EvictedController {
         i.appearedEver = classAndFlags & 4 != 0
         i.viewMayBeUnloaded = classAndFlags & 8 != 0
         i.viewUnloadLogged = classAndFlags & 16 != 0
-        i.leakReported = classAndFlags & 64 != 0
+        if classAndFlags & 64 != 0 { i.emitted.insert(.leak) }
         if loadLine != 0 { i.loadLine = EventRef(line: Int(loadLine), time: nil, kind: .viewDidLoad) }
         if classAndFlags & Self.hasLeak != 0 {
             if classAndFlags & Self.didIsAnchor != 0, let r = removal { i.lastDidDisappear = r.anchor }

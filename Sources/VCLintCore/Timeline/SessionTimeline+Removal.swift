@@ -38,7 +38,7 @@ extension SessionTimeline {
                     let anchor = ownDid ?? will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
                     var leavingName: String?  // made once, for the first controller taken along
-                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
+                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .visible {
                         if leavingName == nil { leavingName = leaving.ref.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                         if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
@@ -181,11 +181,11 @@ extension SessionTimeline {
     /// Removed, still alive and reachable, and its leak not reported yet (a `leakClock` entry that
     /// is not stale).
     static func awaitsLeakVerdict(_ inst: Instance) -> Bool {
-        inst.isRemoved && inst.isAlive && !inst.forgotten && !inst.leakReported
+        inst.isRemoved && inst.isAlive && !inst.forgotten && !inst.emitted.contains(.leak)
     }
 
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
-        inst.leakReported = true
+        inst.emitted.insert(.leak)
         if r.kind == .ownerDeallocated {
             context.observations.append(objectLeakObservation(inst, r, wentOn: wentOn, confirmed: confirmed))
             return
@@ -231,13 +231,12 @@ extension SessionTimeline {
     // MARK: - Dealloc and the end of the session
 
     func deallocate(_ inst: Instance, _ ref: EventRef) {
-        switch inst.appearance {
-        case .appearing: incomplete(inst, appearing: true, reason: .deallocated(ref))
-        case .disappearing: incomplete(inst, appearing: false, reason: .deallocated(ref))
-        case .appeared:
+        let facts = LifecycleTable.step(LifecycleTable.State(inst.appearance), .dealloc).facts
+        if facts.contains(.leavesMoveUnfinished) {
+            incomplete(inst, appearing: inst.appearance == .appearing, reason: .deallocated(ref))
+        } else if facts.contains(.deallocWhileVisible) {
             emit(DeallocWhileVisible(dealloc: ref, appeared: inst.lastAppear), inst.ref, line: ref.line, time: ref.time,
                  requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-        default: break
         }
         if case .adding(let will) = inst.parentState {
             emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .deallocated(ref)), inst.ref, line: will.line, time: will.time,
@@ -245,7 +244,7 @@ extension SessionTimeline {
         }
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
-            if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
+            if delay > options.leakGraceSeconds, !inst.emitted.contains(.leak) {  // live mode reported the leak already
                 if r.kind == .ownerDeallocated {
                     let owner = inst.owner?.ref
                     context.observations.append(Observation(LateDealloc(dealloc: ref, removal: r, delay: delay, owner: owner), controller: inst.ref,
@@ -323,7 +322,7 @@ extension SessionTimeline {
                 emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
-            guard let r = inst.removal, !inst.leakReported else { return }
+            guard let r = inst.removal, !inst.emitted.contains(.leak) else { return }
             let (wentOn, confirmed) = leakTiming(r)
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }

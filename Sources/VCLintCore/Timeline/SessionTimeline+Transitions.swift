@@ -8,9 +8,9 @@ import Glibc
 extension SessionTimeline {
     /// Starts (or joins) the transition for a will-callback.
     func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
-        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
+        setAppearance(inst, Appearance(LifecycleTable.moving(dir)))
         inst.pendingWill = ref
-        inst.pendingWillReported = false
+        inst.emitted.remove(.pendingWill)
         let t: Transition
         if let open = transition, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
             t = open
@@ -97,9 +97,9 @@ extension SessionTimeline {
         if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
         t.members[k].direction = dir
         t.cancelled = true
-        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
+        setAppearance(inst, Appearance(LifecycleTable.moving(dir)))
         inst.pendingWill = ref
-        inst.pendingWillReported = false
+        inst.emitted.remove(.pendingWill)
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
         t.lastEvent = eventCount
@@ -136,7 +136,7 @@ extension SessionTimeline {
     func incomplete(_ inst: Instance, appearing: Bool, reason: IncompleteReason) {
         guard let will = inst.pendingWill else { return }
         inst.completionPending = nil
-        if inst.pendingWillReported {
+        if inst.emitted.contains(.pendingWill) {
             // Reported already, as a will for the state it was in: one root cause, one finding.
         } else if appearing {
             emit(UnfinishedAppearance(will: will, reason: reason), inst.ref, line: will.line, time: will.time,

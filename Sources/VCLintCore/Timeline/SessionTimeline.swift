@@ -159,9 +159,9 @@ final class SessionTimeline {
     func apply(_ e: Event, to inst: Instance) {
         let ref = EventRef(e)
         if !inst.isAlive {
-            // (A SwiftUI view is a value: nothing it logs is a finding of its own.)
-            if e.kind.isCallback && !e.kind.isViewAppearance && !inst.afterDeallocReported {
-                inst.afterDeallocReported = true
+            if !inst.emitted.contains(.eventAfterDealloc),
+               LifecycleTable.step(.deallocated, LifecycleTable.Event(e.kind)).facts.contains(.eventAfterDealloc) {
+                inst.emitted.insert(.eventAfterDealloc)
                 emit(EventAfterDealloc(event: ref, dealloc: inst.dealloc!), inst.ref, line: e.line, time: e.time)
             }
             return
@@ -172,15 +172,15 @@ final class SessionTimeline {
             // Transitions ask when a controller was made; an object is in none (and the epoch costs
             // an `Extras`: memory per live object, docs/performance.md#memory).
             if inst.initEpoch == nil, !inst.entry.isObjectClass { inst.initEpoch = transitionSerial }
-            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
+            if inst.appearance == .unknown { placeOnLoad(inst) }
         case .loadView:
             inst.loadViewPending = true
-            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
+            if inst.appearance == .unknown { placeOnLoad(inst) }
         case .viewDidLoad:
             if inst.loaded && !inst.viewMayBeUnloaded {
                 emit(SecondViewDidLoad(event: ref, firstLoad: inst.loadLine), inst.ref, line: e.line, time: e.time)
             }
-            if inst.appearance == .unknown && !inst.appearedEver { setAppearance(inst, .disappeared) }
+            if inst.appearance == .unknown && !inst.appearedEver { placeOnLoad(inst) }
             inst.loaded = true
             inst.loadViewPending = false
             inst.viewMayBeUnloaded = false
@@ -192,7 +192,7 @@ final class SessionTimeline {
             containment(e, ref, inst)
         case .didReceiveMemoryWarning:
             memoryWarnings += 1
-            if inst.appearance != .appeared && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
+            if inst.appearance != .visible && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
             if firstWarning == nil { firstWarning = (ref, inst.ref) }
             if !warnedClasses.contains(inst.className) {
                 if warnedClasses.count < Self.warnedClassLimit { warnedClasses.append(inst.className) }
@@ -223,98 +223,91 @@ final class SessionTimeline {
         }
     }
 
+    /// An unknown instance whose creation or view load is logged: the table places it (hidden).
+    @inline(__always)
+    private func placeOnLoad(_ inst: Instance) {
+        setAppearance(inst, Appearance(LifecycleTable.step(.unknown, .load).next))
+    }
+
+    /// A will- or did-callback: `LifecycleTable` says where it moves the instance and what that observes, for
+    /// either direction; what only an appearance does (a load check, an undone removal, a twin's place) and
+    /// what each did-callback records are the direction's own.
     func appearance(_ e: Event, _ ref: EventRef, _ inst: Instance) {
         let state = inst.appearance
-        switch e.kind {
-        case .viewWillAppear:
-            if inst.initSeen && !inst.loaded && !inst.appearanceBeforeLoadReported {
-                inst.appearanceBeforeLoadReported = true
-                emit(AppearanceBeforeLoad(event: ref, created: nil), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewDidLoad], of: inst)
-            }
-            unremove(inst)
-            switch state {
-            case .unknown, .disappeared:
-                if state == .disappeared, inst.appearedEver { takeTwinsPlace(inst) }
-                begin(inst, .appear, ref, fromUnknown: state == .unknown)
-            case .disappearing:
-                if !cancel(inst, to: .appear, ref) {
-                    incomplete(inst, appearing: false, reason: .superseded(ref))
-                    begin(inst, .appear, ref, fromUnknown: false)
+        switch LifecycleTable.Event(e.kind) {
+        case .will(let d):
+            if d == .appear {
+                if inst.initSeen && !inst.loaded && !inst.emitted.contains(.appearanceBeforeLoad) {
+                    inst.emitted.insert(.appearanceBeforeLoad)
+                    emit(AppearanceBeforeLoad(event: ref, created: nil), inst.ref, line: e.line, time: e.time,
+                         requires: [.viewDidLoad], of: inst)
                 }
-            case .appearing:
-                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-                inst.pendingWill = ref
-            case .appeared:
-                let excused = gapExplains(inst, direction: .appear)
-                if !excused {
-                    emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.lastAppear), inst.ref, line: e.line, time: e.time,
-                         requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-                }
-                begin(inst, .appear, ref, fromUnknown: false)
-                inst.pendingWillReported = !excused
+                unremove(inst)
             }
-        case .viewDidAppear:
-            unremove(inst)
-            if state == .appearing {
-                finish(inst, ref)
-            } else if state != .unknown {
+            will(d, LifecycleTable.step(LifecycleTable.State(state), .will(d)).facts, ref, inst, from: state)
+        case .did(let d):
+            if d == .appear { unremove(inst) }
+            let step = LifecycleTable.step(LifecycleTable.State(state), .did(d))
+            if step.facts.contains(.completes) { finish(inst, ref) }
+            if step.facts.contains(.didWithoutWill) {
                 emit(UnbalancedAppearance.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillAppear], of: inst)
-                if state == .disappearing { dropFromTransition(inst) }
+                     requires: [d.will], of: inst)
             }
-            setAppearance(inst, .appeared)
-            if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
-            inst.appearedEver = true
-            inst.lastAppear = ref
-            inst.pendingWill = nil
-        case .viewWillDisappear:
-            switch state {
-            case .unknown, .appeared:
-                begin(inst, .disappear, ref, fromUnknown: state == .unknown)
-            case .appearing:
-                if !cancel(inst, to: .disappear, ref) {
-                    incomplete(inst, appearing: true, reason: .superseded(ref))
-                    begin(inst, .disappear, ref, fromUnknown: false)
-                }
-            case .disappearing:
-                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillAppear, .viewDidAppear], of: inst)
-                inst.pendingWill = ref
-            case .disappeared:
-                let excused = gapExplains(inst, direction: .disappear)
-                if !excused {
-                    emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.lastDidDisappear), inst.ref, line: e.line, time: e.time,
-                         requires: [.viewWillAppear, .viewDidAppear], of: inst)
-                }
-                begin(inst, .disappear, ref, fromUnknown: false)
-                inst.pendingWillReported = !excused
-            }
-        case .viewDidDisappear:
-            if state == .disappearing {
-                finish(inst, ref)
-            } else if state != .unknown {
-                emit(UnbalancedAppearance.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillDisappear], of: inst)
-                if state == .appearing { dropFromTransition(inst) }
-            }
-            setAppearance(inst, .disappeared)
-            inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
-            inst.pendingWill = nil
-            inst.lastDidDisappear = ref
-            if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { moveRemovalAnchor(inst, to: ref) }
-            if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
-                markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
-            }
-            if let c = inst.completionPending, !c.appearing {
-                inst.completionPending = nil
-                emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
-            }
-            settleIfDone(inst.transition)
+            if step.facts.contains(.dropsOpposite) { dropFromTransition(inst) }
+            setAppearance(inst, Appearance(step.next))
+            if d == .appear { appeared(inst, ref) } else { disappeared(inst, ref, from: state) }
         default:
             break
         }
+    }
+
+    /// A will-callback of direction `d` with the table's `facts` for the state it found.
+    private func will(_ d: Transition.Direction, _ facts: LifecycleTable.Facts, _ ref: EventRef, _ inst: Instance, from state: Appearance) {
+        if facts.contains(.begins) {
+            if d == .appear, state == .hidden, inst.appearedEver { takeTwinsPlace(inst) }
+            begin(inst, d, ref, fromUnknown: state == .unknown)
+        } else if facts.contains(.reverses) {
+            if !cancel(inst, to: d, ref) {
+                incomplete(inst, appearing: d.opposite == .appear, reason: .superseded(ref))
+                begin(inst, d, ref, fromUnknown: false)
+            }
+        } else if facts.contains(.repeatsWill) {
+            emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: ref.line, time: ref.time,
+                 requires: [d.opposite.will, d.opposite.did], of: inst)
+            inst.pendingWill = ref
+        } else if facts.contains(.willAgain) {
+            let excused = gapExplains(inst, direction: d)
+            if !excused {
+                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: d == .appear ? inst.lastAppear : inst.lastDidDisappear),
+                     inst.ref, line: ref.line, time: ref.time, requires: [d.opposite.will, d.opposite.did], of: inst)
+            }
+            begin(inst, d, ref, fromUnknown: false)
+            if !excused { inst.emitted.insert(.pendingWill) }
+        }
+    }
+
+    /// What a viewDidAppear records, once the table has moved the instance.
+    private func appeared(_ inst: Instance, _ ref: EventRef) {
+        if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
+        inst.appearedEver = true
+        inst.lastAppear = ref
+        inst.pendingWill = nil
+    }
+
+    /// What a viewDidDisappear records and settles, once the table has moved the instance.
+    private func disappeared(_ inst: Instance, _ ref: EventRef, from state: Appearance) {
+        inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
+        inst.pendingWill = nil
+        inst.lastDidDisappear = ref
+        if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { moveRemovalAnchor(inst, to: ref) }
+        if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
+            markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
+        }
+        if let c = inst.completionPending, !c.appearing {
+            inst.completionPending = nil
+            emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+        }
+        settleIfDone(inst.transition)
     }
 
     // MARK: -
