@@ -376,13 +376,13 @@ extension SessionTimeline {
     func setAppearance(_ inst: Instance, _ a: Appearance) {
         let was = inst.appearance.isVisible
         inst.appearance = a
-        if was != a.isVisible { visibleCount += was ? -1 : 1 }
+        if was != a.isVisible { transitions.visibleCount += was ? -1 : 1 }
     }
 
     /// An instance leaves the live ones (deallocated, or forgotten): it no longer counts as visible.
     @inline(__always)
     func leaveLive(_ inst: Instance) {
-        if inst.appearance.isVisible { visibleCount -= 1 }
+        if inst.appearance.isVisible { transitions.visibleCount -= 1 }
         if !options.lifetimes.isEmpty { countDeath(inst) }
     }
 }
