@@ -9,20 +9,11 @@ import Testing
     /// docs/lifecycle.md's state table is `LifecycleTable.markdown()`. After a change to the table,
     /// `VCLINT_UPDATE_DOCS=1 swift test --filter LifecycleTableTests` rewrites the file's copy.
     @Test func theStateSectionOfTheDocsIsGenerated() throws {
-        let url = packageRoot.appendingPathComponent("docs/lifecycle.md")
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let begin = try #require(text.range(of: T.markerBegin + "\n"))
-        let end = try #require(text.range(of: T.markerEnd))
-        let inFile = String(text[begin.upperBound..<end.lowerBound])
-        let generated = T.markdown()
-        if ProcessInfo.processInfo.environment["VCLINT_UPDATE_DOCS"] == "1", inFile != generated {
-            try (String(text[..<begin.upperBound]) + generated + String(text[end.lowerBound...])).write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(inFile == generated, "docs/lifecycle.md's state table is not LifecycleTable: VCLINT_UPDATE_DOCS=1 swift test --filter LifecycleTableTests rewrites it")
+        try Docs.expectGenerated("docs/lifecycle.md", between: T.markerBegin + "\n", and: T.markerEnd, is: T.markdown(),
+                                 "docs/lifecycle.md's state table is not LifecycleTable: VCLINT_UPDATE_DOCS=1 swift test --filter LifecycleTableTests rewrites it")
     }
 
-    /// The table has a row per state in lifecycle.md's words, and a column per event.
+    /// The table has a row per state in the words of docs/lifecycle.md#appearance-states, and a column per event.
     @Test func theSectionNamesEveryStateAndEvent() {
         let text = T.markdown()
         for s in T.State.allCases { #expect(text.contains("| **\(s.word)** |"), "\(s.word)") }
@@ -52,7 +43,7 @@ import Testing
         }
     }
 
-    /// The flows lifecycle.md calls legal observe nothing that a rule words.
+    /// The flows docs/lifecycle.md#legal-flows calls legal observe nothing that a rule words.
     @Test func aBalancedFlowObservesNoFinding() {
         let findings: T.Facts = [.repeatsWill, .willAgain, .didWithoutWill, .dropsOpposite, .leavesMoveUnfinished, .deallocWhileVisible, .eventAfterDealloc]
         let flow: [T.Event] = [.load, .will(.appear), .did(.appear), .will(.disappear), .did(.disappear), .will(.appear), .will(.disappear), .did(.disappear), .dealloc]
@@ -91,7 +82,7 @@ import Testing
         }
     }
 
-    /// The states are lifecycle.md's words in code; what findings print stays as it was
+    /// The states are the words of docs/lifecycle.md#appearance-states in code; what findings print stays as it was
     /// ("it was appeared", `will-in-state:…:disappeared` in a baseline's cause).
     @Test func appearanceKeepsItsPrintedWords() {
         #expect(Appearance.hidden.rawValue == "disappeared")
