@@ -193,7 +193,7 @@ public struct NavigationSimulator {
 
     // MARK: - Model
 
-    enum State { case hidden, appearing, appeared, disappearing }
+    enum State { case hidden, appearing, visible, disappearing }
 
     final class Controller {
         let className: String
@@ -394,7 +394,7 @@ public struct NavigationSimulator {
         if let c {
             switch kind {
             case .willAppear: c.state = .appearing
-            case .didAppear: c.state = .appeared
+            case .didAppear: c.state = .visible
             case .willDisappear: c.state = .disappearing
             case .didDisappear: c.state = .hidden
             case .dealloc:
@@ -1134,7 +1134,7 @@ public struct NavigationSimulator {
                 var kinds: [Kind] = []
                 if !twins.contains(.disappearing) { kinds.append(.didDisappear) }
                 if !twins.contains(.appearing) { kinds.append(.didAppear) }
-                if !twins.contains(.appeared) && !twins.contains(.appearing) { kinds.append(.willDisappear) }
+                if !twins.contains(.visible) && !twins.contains(.appearing) { kinds.append(.willDisappear) }
                 for k in kinds { candidates.append((i, k)) }
             }
             guard !candidates.isEmpty else { return nil }

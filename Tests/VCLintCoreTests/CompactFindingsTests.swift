@@ -43,7 +43,7 @@ import Testing
         let t = time(&r)
         func e() -> EventRef { ref(&r, shared: t) }
         func oe() -> EventRef? { r.bool() ? nil : e() }
-        let states: [Appearance] = [.unknown, .disappeared, .appearing, .appeared, .disappearing]
+        let states: [Appearance] = [.unknown, .hidden, .appearing, .visible, .disappearing]
         let removalKinds: [RemovalKind] = [.dismissed, .removedFromParent, .popped, .poppedWithTop, .closed]
         func removal() -> Removal {
             Removal(kind: removalKinds[r.int(5)], evidence: e(), takenAlongBy: r.bool() ? nil : "Parent#\(r.int(9))", anchor: e())
@@ -138,7 +138,7 @@ import Testing
         let t = LogTime(seconds: 1.7e9, year: 2024, month: 3, day: 1, hour: 12, minute: 0, second: 0, fraction: 123, fractionDigits: 3, offsetMinutes: nil)
         for i in 0..<10_000 {
             let did = EventRef(line: 1_000 + i, time: t, kind: .viewDidAppear)
-            list.append(Observation(UnbalancedAppearance.didWithoutWill(did: did, state: .appeared),
+            list.append(Observation(UnbalancedAppearance.didWithoutWill(did: did, state: .visible),
                                     controller: ControllerRef(className: "HomeViewController", address: nil, instance: "HomeViewController#1"),
                                     requires: Requirement(className: "HomeViewController", anyOf: [.viewWillAppear]), line: 1_000 + i, time: t))
         }
@@ -199,7 +199,7 @@ import Testing
             #expect(t.fieldSeconds.bitPattern == t.seconds.bitPattern, "\(text)")
             made.append(t)
             let ref = EventRef(line: made.count, time: t, kind: .viewDidAppear)
-            list.append(Observation(UnbalancedAppearance.didWithoutWill(did: ref, state: .appeared),
+            list.append(Observation(UnbalancedAppearance.didWithoutWill(did: ref, state: .visible),
                                     controller: ControllerRef(className: "A", address: nil, instance: "A"), requires: nil, line: made.count, time: t))
         }
         for (i, t) in made.enumerated() {

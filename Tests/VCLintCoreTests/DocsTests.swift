@@ -20,6 +20,22 @@ enum Docs {
         try String(contentsOf: packageRoot.appendingPathComponent(relative), encoding: .utf8)
     }
 
+    /// A document's part between two markers is its generator's text (`generated`); with
+    /// VCLINT_UPDATE_DOCS=1 the document is rewritten to it instead.
+    static func expectGenerated(_ relative: String, between begin: String, and end: String, is generated: String,
+                                _ failure: Comment, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = packageRoot.appendingPathComponent(relative)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let from = try #require(text.range(of: begin), sourceLocation: sourceLocation)
+        let to = try #require(text.range(of: end), sourceLocation: sourceLocation)
+        let inFile = String(text[from.upperBound..<to.lowerBound])
+        if ProcessInfo.processInfo.environment["VCLINT_UPDATE_DOCS"] == "1", inFile != generated {
+            try (String(text[..<from.upperBound]) + generated + String(text[to.lowerBound...])).write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(inFile == generated, failure, sourceLocation: sourceLocation)
+    }
+
     /// A document's lines outside fenced code blocks, with their 1-based line numbers.
     static func prose(_ text: String) -> [(line: Int, text: Substring)] {
         var out: [(Int, Substring)] = []

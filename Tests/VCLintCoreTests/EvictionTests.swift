@@ -101,7 +101,7 @@ import VCLintSimulation
         Array(Self.cycles(500, sheets: true, addressed: true).utf8).withUnsafeBytes { scanner.consume($0) }
         let session = try #require(builder.openSessions.first)
         #expect(session.existingClass("ModalViewController")!.live.count <= 2 * SessionTimeline.routingWindow)
-        #expect(session.evicted.count >= 500 - 2 * SessionTimeline.routingWindow)
+        #expect(session.identity.evicted.count >= 500 - 2 * SessionTimeline.routingWindow)
         _ = scanner.finish()
     }
 

@@ -220,16 +220,8 @@ import Testing
     /// docs/configuration.md's reference table is `Setting.referenceTable()`. After a change to the
     /// table, `VCLINT_UPDATE_DOCS=1 swift test --filter SettingsTableTests` rewrites the file's copy.
     @Test func theReferenceInTheDocsIsGenerated() throws {
-        let url = packageRoot.appendingPathComponent("docs/configuration.md")
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let begin = try #require(text.range(of: "<!-- settings-table:begin -->\n"))
-        let end = try #require(text.range(of: "<!-- settings-table:end -->"))
-        let inFile = String(text[begin.upperBound..<end.lowerBound])
-        let generated = Setting.referenceTable()
-        if ProcessInfo.processInfo.environment["VCLINT_UPDATE_DOCS"] == "1", inFile != generated {
-            try (String(text[..<begin.upperBound]) + generated + String(text[end.lowerBound...])).write(to: url, atomically: true, encoding: .utf8)
-            return
-        }
-        #expect(inFile == generated, "docs/configuration.md's table is not the settings table: VCLINT_UPDATE_DOCS=1 swift test --filter SettingsTableTests rewrites it")
+        try Docs.expectGenerated("docs/configuration.md", between: "<!-- settings-table:begin -->\n", and: "<!-- settings-table:end -->",
+                                 is: Setting.referenceTable(),
+                                 "docs/configuration.md's table is not the settings table: VCLINT_UPDATE_DOCS=1 swift test --filter SettingsTableTests rewrites it")
     }
 }

@@ -183,27 +183,26 @@ final class Instance {
     var viewMayBeUnloaded: Bool { get { flag(3) } set { setFlag(3, newValue) } }
     /// viewWillUnload/viewDidUnload was logged: a later viewDidLoad belongs to this instance.
     var viewUnloadLogged: Bool { get { flag(4) } set { setFlag(4, newValue) } }
-    /// The pending will-callback was itself reported (a will for the state it was in): its missing
-    /// did-callback would be the same root cause again.
-    var pendingWillReported: Bool { get { flag(5) } set { setFlag(5, newValue) } }
-    var appearedEver: Bool { get { flag(6) } set { setFlag(6, newValue) } }
-    var afterDeallocReported: Bool { get { flag(7) } set { setFlag(7, newValue) } }
-    /// Its leak was reported (live mode reports leaks before the session ends).
-    var leakReported: Bool { get { flag(8) } set { setFlag(8, newValue) } }
-    var appearanceBeforeLoadReported: Bool { get { flag(9) } set { setFlag(9, newValue) } }
+    var appearedEver: Bool { get { flag(5) } set { setFlag(5, newValue) } }
     /// An event on a later line than the one that made it has reached it.
-    private(set) var activeAfterCreation: Bool { get { flag(10) } set { setFlag(10, newValue) } }
+    private(set) var activeAfterCreation: Bool { get { flag(6) } set { setFlag(6, newValue) } }
     /// The session dropped it (another object took its address): no event reaches it any more.
-    var forgotten: Bool { get { flag(11) } set { setFlag(11, newValue) } }
+    var forgotten: Bool { get { flag(7) } set { setFlag(7, newValue) } }
     /// A controller or SwiftUI view that may own objects, registered in its session's
     /// `SessionObjects` (docs/lifecycle.md#owners).
-    var ownerCandidate: Bool { get { flag(12) } set { setFlag(12, newValue) } }
+    var ownerCandidate: Bool { get { flag(8) } set { setFlag(8, newValue) } }
     /// An object whose owner was looked for at its init.
-    var ownerSought: Bool { get { flag(13) } set { setFlag(13, newValue) } }
+    var ownerSought: Bool { get { flag(9) } set { setFlag(9, newValue) } }
     /// A controller whose setup (first event to first viewDidAppear) is running.
-    var setupRunning: Bool { get { flag(14) } set { setFlag(14, newValue) } }
+    var setupRunning: Bool { get { flag(10) } set { setFlag(10, newValue) } }
     /// A SwiftUI view (it logged onAppear or onDisappear): a value, never deallocated.
-    var isView: Bool { get { flag(15) } set { setFlag(15, newValue) } }
+    var isView: Bool { get { flag(11) } set { setFlag(11, newValue) } }
+
+    /// The once-per-instance facts already emitted for it (`EmittedFacts`), in the flags' top bits.
+    var emitted: EmittedFacts {
+        @inline(__always) get { EmittedFacts(rawValue: flags & EmittedFacts.bits) }
+        @inline(__always) set { flags = flags & ~EmittedFacts.bits | newValue.rawValue }
+    }
 
     @inline(__always) private func flag(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
     @inline(__always) private func setFlag(_ bit: UInt16, _ on: Bool) {
@@ -243,6 +242,23 @@ final class Instance {
     @inline(__always) var isAlive: Bool { deallocRef == 0 }
 
     var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
+}
+
+/// The facts the timeline emits at most once per instance (or once per pending will), recorded when
+/// emitted: what was already said decides what is still to say, not a flag per finding.
+struct EmittedFacts: OptionSet {
+    let rawValue: UInt16
+    /// appearance_before_load: its first will-appear before its view loaded.
+    static let appearanceBeforeLoad = EmittedFacts(rawValue: 1 << 12)
+    /// event_after_dealloc: its first callback after its dealloc.
+    static let eventAfterDealloc = EmittedFacts(rawValue: 1 << 13)
+    /// leaked_controller / leaked_object: live mode reports a leak before the session ends.
+    static let leak = EmittedFacts(rawValue: 1 << 14)
+    /// unbalanced_appearance for the pending will itself (a will for the state it was in): its
+    /// missing did-callback would be the same root cause again (`incomplete`).
+    static let pendingWill = EmittedFacts(rawValue: 1 << 15)
+    /// The bits of `Instance.flags` they use.
+    static let bits: UInt16 = 0xF000
 }
 
 /// The controllers pushed or presented over an instance (`Instance.coveredBy`): usually none or
@@ -360,13 +376,13 @@ extension SessionTimeline {
     func setAppearance(_ inst: Instance, _ a: Appearance) {
         let was = inst.appearance.isVisible
         inst.appearance = a
-        if was != a.isVisible { visibleCount += was ? -1 : 1 }
+        if was != a.isVisible { transitions.visibleCount += was ? -1 : 1 }
     }
 
     /// An instance leaves the live ones (deallocated, or forgotten): it no longer counts as visible.
     @inline(__always)
     func leaveLive(_ inst: Instance) {
-        if inst.appearance.isVisible { visibleCount -= 1 }
+        if inst.appearance.isVisible { transitions.visibleCount -= 1 }
         if !options.lifetimes.isEmpty { countDeath(inst) }
     }
 }

@@ -659,18 +659,18 @@ extension Appearance {
     var code: UInt8 {
         switch self {
         case .unknown: return 0
-        case .disappeared: return 1
+        case .hidden: return 1
         case .appearing: return 2
-        case .appeared: return 3
+        case .visible: return 3
         case .disappearing: return 4
         }
     }
 
     init(code: UInt8) {
         switch code {
-        case 1: self = .disappeared
+        case 1: self = .hidden
         case 2: self = .appearing
-        case 3: self = .appeared
+        case 3: self = .visible
         case 4: self = .disappearing
         default: self = .unknown
         }

@@ -53,7 +53,7 @@ extension SessionTimeline {
                 if inst.removal == nil || inst.removal!.kind != .removedFromParent {
                     markRemoved(inst, .removedFromParent, evidence: ref, anchor: ref)
                 }
-                if let d = inst.lastDidDisappear, inst.appearance == .disappeared { moveRemovalAnchor(inst, to: d) }
+                if let d = inst.lastDidDisappear, inst.appearance == .hidden { moveRemovalAnchor(inst, to: d) }
             }
         }
     }
@@ -68,7 +68,7 @@ extension SessionTimeline {
             inst.completionPending = (ref, true)
             return
         }
-        if let t = transition, !t.settled {
+        if let t = transitions.current, !t.settled {
             for m in t.members where m.instance !== inst && m.pending && m.direction == .appear {
                 m.instance.completionPending = (ref, true)
                 return
@@ -79,7 +79,7 @@ extension SessionTimeline {
     /// UIKit runs a present or dismiss completion after the transition: the open one is over
     /// (a member still pending then never completes; its did-callback, if it comes, is late).
     func endTransition(by ref: EventRef) {
-        if let t = transition, !t.settled, t.hasPending, t.endedBy == nil { t.endedBy = ref }
+        if let t = transitions.current, !t.settled, t.hasPending, t.endedBy == nil { t.endedBy = ref }
     }
 
     func dismissCompletion(_ inst: Instance, _ ref: EventRef) {
@@ -88,10 +88,10 @@ extension SessionTimeline {
             inst.completionPending = (ref, false)
             return
         }
-        if inst.appearance == .disappeared, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
+        if inst.appearance == .hidden, let d = inst.dismissPending, let last = inst.lastDidDisappear, last.line > d.ref.line {
             markRemoved(inst, .dismissed, evidence: d.ref, anchor: last)
         }
-        if let t = transition, !t.settled, t.isMember(inst) {
+        if let t = transitions.current, !t.settled, t.isMember(inst) {
             for m in t.members where m.instance !== inst && m.pending && m.direction == .disappear {
                 m.instance.completionPending = (ref, false)
                 return

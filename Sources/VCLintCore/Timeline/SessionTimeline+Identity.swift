@@ -2,6 +2,23 @@
 import Glibc
 #endif
 
+/// What routing keeps per session (`SessionTimeline.identity`): the classes and their live instances,
+/// instances by address, and what was dropped but may be heard from again.
+struct SessionIdentity {
+    var classes: [String: SessionTimeline.ClassState] = [:]
+    /// Recently used classes by name length (a String compare costs less than a hash).
+    var recentClasses = [(name: String, state: SessionTimeline.ClassState?)](repeating: ("", nil), count: 8)
+    let byAddress = AddressTable()
+    /// The instance whose `init` was the session's previous event.
+    var lastInitInstance: Instance?
+    /// The addresses of the latest deallocated instances, oldest first from `deadAddressHead` once full
+    /// (`rememberDead`).
+    var deadAddresses: [UInt64] = []
+    var deadAddressHead = 0
+    /// The removed controllers with an address that were dropped, by address (`EvictedController`).
+    var evicted = EvictedTable()
+}
+
 /// Identity and routing (docs/lifecycle.md#identity-and-sessions): which instance an event belongs to. An
 /// address names it; without one, the class's live instance whose state accepts the event, else the
 /// instance active most recently (dead or alive); only a callback that can begin a controller's life begins
@@ -11,9 +28,9 @@ extension SessionTimeline {
     @inline(__always)
     func existingClass(_ name: String) -> ClassState? {
         let slot = name.utf8.count & 7
-        if let s = recentClasses[slot].state, recentClasses[slot].name == name { return s }
-        guard let s = classes[name] else { return nil }
-        recentClasses[slot] = (name, s)
+        if let s = identity.recentClasses[slot].state, identity.recentClasses[slot].name == name { return s }
+        guard let s = identity.classes[name] else { return nil }
+        identity.recentClasses[slot] = (name, s)
         return s
     }
 
@@ -22,9 +39,24 @@ extension SessionTimeline {
     func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
         let s = ClassState(entry: instrumentation.entry(name, dialect: dialect), evictAt: options.evictionFloor)
-        classes[name] = s
-        recentClasses[name.utf8.count & 7] = (name, s)
+        identity.classes[name] = s
+        identity.recentClasses[name.utf8.count & 7] = (name, s)
         return s
+    }
+
+    /// Dead instances stay findable by address (a callback after dealloc), but only the most recent
+    /// ones: memory follows live controllers, not every controller the capture ever had.
+    static let deadAddressMemory = 4096
+
+    func rememberDead(_ address: UInt64) {
+        if identity.deadAddresses.count < Self.deadAddressMemory {
+            identity.deadAddresses.append(address)
+            return
+        }
+        let oldest = identity.deadAddresses[identity.deadAddressHead]
+        if let old = identity.byAddress[oldest], !old.isAlive { identity.byAddress[oldest] = nil }
+        identity.deadAddresses[identity.deadAddressHead] = address
+        identity.deadAddressHead = (identity.deadAddressHead + 1) % Self.deadAddressMemory
     }
 
     /// A new instance of the event's class (`state`).
@@ -32,7 +64,7 @@ extension SessionTimeline {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
         if !options.lifetimes.isEmpty { countBirth(inst, e) }
-        if let a = e.address { byAddress[a] = inst } else { state.hasUnbound = true }
+        if let a = e.address { identity.byAddress[a] = inst } else { state.hasUnbound = true }
         if state.live.count > state.evictAt { evictUnreachable(state) }
         return inst
     }
@@ -58,26 +90,26 @@ extension SessionTimeline {
         for k in 0..<reachable {
             let i = live[k]
             guard i.isAlive, let r = i.removal, r.kind != .poppedWithTop, i.transition == nil,
-                  i.appearance == .disappeared || i.appearance == .unknown, i.completionPending == nil,
-                  i !== lastInitInstance, !(options.live && !i.leakReported),
+                  i.appearance == .hidden || i.appearance == .unknown, i.completionPending == nil,
+                  i !== identity.lastInitInstance, !(options.live && !i.emitted.contains(.leak)),
                   context.observations.count < UInt32.max, i.address == nil ? k < unbound : mayEvictAddressed(i, r) else {
                 kept.append(i)
                 continue
             }
             if case .adding = i.parentState { kept.append(i); continue }
             var leak: UInt32?
-            if !i.leakReported {
+            if !i.emitted.contains(.leak) {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
                     : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
                 context.observations.append(o)
                 let index = UInt32(context.observations.count - 1)
-                evictedLeaks.append((index, i.dialect.family))
+                removals.evictedLeaks.append((index, i.dialect.family))
                 leak = index
             }
             if let a = i.address {
-                if byAddress[a] === i { byAddress[a] = nil }
-                evicted.insert(a, EvictedController(i, leak: leak))
+                if identity.byAddress[a] === i { identity.byAddress[a] = nil }
+                identity.evicted.insert(a, EvictedController(i, leak: leak))
             }
             // No event reaches it any more. Nothing else points at it but others' `coveredBy`
             // (skipped once removed from there) and its stem's owners (pruned of forgotten ones).
@@ -94,7 +126,7 @@ extension SessionTimeline {
     /// The instance an event belongs to; `state`: its class's.
     func resolve(_ e: Event, _ state: ClassState) -> Instance {
         if let addr = e.address {
-            if let known = byAddress[addr] {
+            if let known = identity.byAddress[addr] {
                 if known.className == e.className {
                     if known.isAlive { return known }
                     // An address seen again after dealloc: a new instance if it is being created
@@ -104,14 +136,14 @@ extension SessionTimeline {
                 }
                 // Another class at this address: the old object is gone without a logged dealloc.
                 forget(known)
-            } else if !evicted.isEmpty, let gone = evicted.remove(addr), let back = bringBack(gone, addr, e, state) {
+            } else if !identity.evicted.isEmpty, let gone = identity.evicted.remove(addr), let back = bringBack(gone, addr, e, state) {
                 return back
             }
             // An instance of this class first seen without an address takes it: one of the latest
             // `routingWindow` of them, found in place (without a filtered copy of the class's list).
             if state.hasUnbound, let unbound = pick(unboundWindow(state.live), for: e, unboundOnly: true) {
                 unbound.address = addr
-                byAddress[addr] = unbound
+                identity.byAddress[addr] = unbound
                 return unbound
             }
             return newInstance(e, state)
@@ -127,7 +159,7 @@ extension SessionTimeline {
     /// state does not fit an `EvictedController`.
     func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
         guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass,
-              EvictedController.fits(i, r, pendingLeak: !i.leakReported) else { return false }
+              EvictedController.fits(i, r, pendingLeak: !i.emitted.contains(.leak)) else { return false }
         guard let link = i.objects else { return true }
         return !link.owned.contains { $0.isAlive && $0.owner === i }
     }
@@ -150,9 +182,9 @@ extension SessionTimeline {
         gone.restore(inst, removal: removal)
         inst.removal = removal
         inst.lastWillDisappear = will
-        if gone.disappeared { setAppearance(inst, .disappeared) }
+        if gone.disappeared { setAppearance(inst, .hidden) }
         state.live.append(inst)
-        byAddress[address] = inst
+        identity.byAddress[address] = inst
         if debug { TimelineDebug.print("  \(inst.label) brought back by its address (evicted)") }
         return inst
     }
@@ -179,9 +211,9 @@ extension SessionTimeline {
             // An object's every init is a new one (a list's cell view models come in a row).
             if state.entry.isObjectClass { return nil }
             // initWithNibName: → init chains log several initializers for one object.
-            if let last = lastInitInstance, last.className == e.className, last.isAlive { return last }
+            if let last = identity.lastInitInstance, last.className == e.className, last.isAlive { return last }
             if let fresh = live.last(where: { $0.initSeen && !$0.loaded && $0.appearance == .unknown && !$0.loadViewPending }),
-               !fresh.activeAfterCreation, lastInitInstance === fresh {
+               !fresh.activeAfterCreation, identity.lastInitInstance === fresh {
                 return fresh
             }
             return nil
@@ -257,12 +289,12 @@ extension SessionTimeline {
         let state = i.appearance
         if state == .unknown { return true }
         switch e.kind {
-        case .viewWillAppear: return state == .disappeared || state == .disappearing
+        case .viewWillAppear: return state == .hidden || state == .disappearing
         case .viewDidAppear, .viewIsAppearing: return state == .appearing
-        case .viewWillDisappear: return state == .appeared || state == .appearing
+        case .viewWillDisappear: return state == .visible || state == .appearing
         case .viewDidDisappear: return state == .disappearing
         // Deallocated while hidden, or in the middle of a will/did pair (that pair's finding).
-        case .dealloc: return state != .appeared
+        case .dealloc: return state != .visible
         default: return true
         }
     }
@@ -323,10 +355,10 @@ extension SessionTimeline {
             let ordinary = best { i in
                 switch i.appearance {
                 case .disappearing: return i.transition.map { $0.cancelled && !$0.settled } == true ? 0 : 4
-                case .disappeared, .unknown:
+                case .hidden, .unknown:
                     if i.isRemoved { return 3 }
                     return leads && i.coveredBy.contains(where: { $0.isAlive }) ? 2 : 1
-                case .appearing, .appeared: return 5
+                case .appearing, .visible: return 5
                 }
             }
             if !unboundOnly, let ordinary, let revealed = revealedByPop(live, instead: ordinary) { return revealed }
@@ -334,7 +366,7 @@ extension SessionTimeline {
         case .viewDidAppear, .viewIsAppearing:
             return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
-            return best { $0.appearance == .appeared ? 0 : $0.appearance == .appearing ? 1 : 2 }
+            return best { $0.appearance == .visible ? 0 : $0.appearance == .appearing ? 1 : 2 }
         case .viewDidDisappear:
             return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
@@ -351,15 +383,15 @@ extension SessionTimeline {
                 }
             }
             if removed >= 0 { return live[removed] }
-            return best { $0.appearance == .disappeared || $0.appearance == .unknown ? 0 : 1 }
+            return best { $0.appearance == .hidden || $0.appearance == .unknown ? 0 : 1 }
         case .willMoveToParent, .didMoveToParent:
             return best {
                 switch $0.parentState { case .adding, .removing: return 0; default: return 1 }
             }
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .didReceiveMemoryWarning:
-            return best { $0.appearance == .appearing || $0.appearance == .appeared ? 0 : 1 }
+            return best { $0.appearance == .appearing || $0.appearance == .visible ? 0 : 1 }
         case .viewWillUnload, .viewDidUnload:
-            return best { $0.appearance != .appeared && $0.appearance != .appearing ? 0 : 1 }
+            return best { $0.appearance != .visible && $0.appearance != .appearing ? 0 : 1 }
         default:
             return best { _ in 0 }
         }
@@ -368,7 +400,7 @@ extension SessionTimeline {
     /// Whether an open transition has a leaving controller whose did-callback is still due (a
     /// will-appear now is the other side of a push, pop or dismissal).
     var leavingAnnounced: Bool {
-        guard let t = transition, !t.settled else { return false }
+        guard let t = transitions.current, !t.settled else { return false }
         for k in t.members.indices where t.members[k].direction == .disappear && t.members[k].pending { return true }
         return false
     }
@@ -409,7 +441,7 @@ extension SessionTimeline {
     /// The controller leaving in the open transition, when it is the only one, address-less and
     /// announced first (a pop or a dismissal, not yet complete).
     func soleLeaving() -> Instance? {
-        guard let t = transition, !t.settled, !t.cancelled, t.firstDirection == .disappear else { return nil }
+        guard let t = transitions.current, !t.settled, !t.cancelled, t.firstDirection == .disappear else { return nil }
         var leaving: Instance?
         for k in t.members.indices where t.members[k].direction == .disappear {
             guard leaving == nil, t.members[k].pending else { return nil }
@@ -419,7 +451,7 @@ extension SessionTimeline {
         return leaving
     }
 
-    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .disappeared }
+    static func hiddenInStack(_ i: Instance) -> Bool { i.isAlive && !i.isRemoved && i.appearance == .hidden }
 
     /// The shortest path (`coverPath`) from `below` up to an address-less twin of `leaving` (same class,
     /// hidden, on top of its stack) that `below` is under; nil when it is under none.
@@ -449,7 +481,7 @@ extension SessionTimeline {
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
     /// whose other side has not completed yet; nil when it is not leaving so.
     func poppingLine(_ i: Instance) -> Int? {
-        guard i.appearance == .disappeared, let t = i.transition, !t.settled, t.firstDirection == .disappear,
+        guard i.appearance == .hidden, let t = i.transition, !t.settled, t.firstDirection == .disappear,
               let k = t.memberIndex(i), t.members[k].done, t.members[k].direction == .disappear,
               let did = i.lastDidDisappear else { return nil }
         for c in t.members.indices where t.members[c].direction == .appear {
@@ -462,7 +494,7 @@ extension SessionTimeline {
         inst.forgotten = true
         if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
         if inst.isAlive { leaveLive(inst) }
-        if let a = inst.address, byAddress[a] === inst { byAddress[a] = nil }
+        if let a = inst.address, identity.byAddress[a] === inst { identity.byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }
     }
 }
@@ -505,8 +537,8 @@ struct EvictedController {
         if i.appearedEver { f |= 4 }
         if i.viewMayBeUnloaded { f |= 8 }
         if i.viewUnloadLogged { f |= 16 }
-        if i.appearance == .disappeared { f |= 32 }
-        if i.leakReported { f |= 64 }
+        if i.appearance == .hidden { f |= 32 }
+        if i.emitted.contains(.leak) { f |= 64 }
         if let leak {
             f |= Self.hasLeak
             if i.lastDidDisappear != nil { f |= Self.didIsAnchor }
@@ -532,7 +564,7 @@ struct EvictedController {
         i.appearedEver = classAndFlags & 4 != 0
         i.viewMayBeUnloaded = classAndFlags & 8 != 0
         i.viewUnloadLogged = classAndFlags & 16 != 0
-        i.leakReported = classAndFlags & 64 != 0
+        if classAndFlags & 64 != 0 { i.emitted.insert(.leak) }
         if loadLine != 0 { i.loadLine = EventRef(line: Int(loadLine), time: nil, kind: .viewDidLoad) }
         if classAndFlags & Self.hasLeak != 0 {
             if classAndFlags & Self.didIsAnchor != 0, let r = removal { i.lastDidDisappear = r.anchor }

@@ -285,7 +285,7 @@ extension SessionTimeline {
             o.removal = Removal(kind: .ownerDeallocated, evidence: removal ?? ref, takenAlongBy: name, anchor: ref)
             // Not judged, but still the likelier target of its class's next address-less deinit
             // (`objectForDeinit`) than an object whose owner lives.
-            if ambiguous { o.leakReported = true; continue }
+            if ambiguous { o.emitted.insert(.leak); continue }
             if debug { TimelineDebug.print("  \(o.label) must follow its owner \(inst.label)") }
             scheduleLeakCheck(o)
         }
@@ -312,7 +312,7 @@ extension SessionTimeline {
         var chosen: Instance?, chosenRank = (Int.max, Int.max)
         for i in live where i.isAlive {
             if let r = i.removal, r.kind == .ownerDeallocated {
-                let rank = (i.leakReported ? 1 : 0, r.anchor.line)
+                let rank = (i.emitted.contains(.leak) ? 1 : 0, r.anchor.line)
                 if rank < chosenRank {
                     chosen = i
                     chosenRank = rank

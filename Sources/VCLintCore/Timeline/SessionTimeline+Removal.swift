@@ -38,7 +38,7 @@ extension SessionTimeline {
                     let anchor = ownDid ?? will
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
                     var leavingName: String?  // made once, for the first controller taken along
-                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .appeared {
+                    for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .visible {
                         if leavingName == nil { leavingName = leaving.ref.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                         if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
@@ -74,22 +74,22 @@ extension SessionTimeline {
         if let recorder {
             var visibleMembers = 0
             for k in t.members.indices where t.members[k].instance.isAlive && t.members[k].instance.appearance.isVisible { visibleMembers += 1 }
-            let othersVisible = visibleCount > visibleMembers
+            let othersVisible = transitions.visibleCount > visibleMembers
             recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
         }
     }
 
     /// Whether a live instance other than `inst` is on screen (or coming on screen).
     func stillVisible(except inst: Instance) -> Bool {
-        let visible = visibleCount > (inst.isAlive && inst.appearance.isVisible ? 1 : 0)
+        let visible = transitions.visibleCount > (inst.isAlive && inst.appearance.isVisible ? 1 : 0)
         #if DEBUG
         // Debug builds (the test suite) check the count against a scan, where a scan is cheap.
-        if classes.count < 64 {
+        if identity.classes.count < 64 {
             var scanned = false
-            for state in classes.values {
+            for state in identity.classes.values {
                 for i in state.live where i !== inst && i.appearance.isVisible { scanned = true }
             }
-            assert(scanned == visible, "visibleCount \(visibleCount) disagrees with the live instances")
+            assert(scanned == visible, "visibleCount \(transitions.visibleCount) disagrees with the live instances")
         }
         #endif
         return visible
@@ -104,8 +104,8 @@ extension SessionTimeline {
         // The nodes reached, in order (the queue), each with the index of the node it covers (the
         // paths, walked back). A node is seen when it carries this search's mark (no hashing).
         // Numbered within 32 bits (`Instance.coverMark`), never 0 (an instance no search reached).
-        coverSearches = coverSearches & 0xFFFF_FFFF == 0xFFFF_FFFF ? 1 : coverSearches + 1
-        let mark = coverSearches
+        removals.coverSearches = removals.coverSearches & 0xFFFF_FFFF == 0xFFFF_FFFF ? 1 : removals.coverSearches + 1
+        let mark = removals.coverSearches
         arriving.coverMark = mark
         var nodes: [Instance] = [arriving]
         var below: [Int] = [-1]
@@ -145,7 +145,7 @@ extension SessionTimeline {
     /// Live mode: when the removal's leak falls due (`reportExpiredLeaks`).
     func scheduleLeakCheck(_ inst: Instance) {
         guard options.live, let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { return }
-        leakClock.push(at: at.seconds, inst)
+        removals.leakClock.push(at: at.seconds, inst)
     }
 
     func unremove(_ inst: Instance) {
@@ -170,28 +170,28 @@ extension SessionTimeline {
         // is now (deallocated, back on screen, forgotten, or its anchor moved since, which
         // scheduled it again), so a line costs nothing when no leak is due (time is linear in
         // the input, whatever the number of live controllers: docs/performance.md#speed).
-        while let inst = leakClock.popDue(now: now.seconds, grace: options.leakGraceSeconds) {
+        while let inst = removals.leakClock.popDue(now: now.seconds, grace: options.leakGraceSeconds) {
             guard Self.awaitsLeakVerdict(inst), let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
             let wentOn = now.seconds - at.seconds
             if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
         }
-        leakClock.compact(keep: Self.awaitsLeakVerdict)
+        removals.leakClock.compact(keep: Self.awaitsLeakVerdict)
     }
 
     /// Removed, still alive and reachable, and its leak not reported yet (a `leakClock` entry that
     /// is not stale).
     static func awaitsLeakVerdict(_ inst: Instance) -> Bool {
-        inst.isRemoved && inst.isAlive && !inst.forgotten && !inst.leakReported
+        inst.isRemoved && inst.isAlive && !inst.forgotten && !inst.emitted.contains(.leak)
     }
 
     func reportLeak(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) {
-        inst.leakReported = true
+        inst.emitted.insert(.leak)
         if r.kind == .ownerDeallocated {
             context.observations.append(objectLeakObservation(inst, r, wentOn: wentOn, confirmed: confirmed))
             return
         }
         // dealloc is instrumented when this class logs it, or every class of its dialect does.
-        let requirement = deallocDialects.contains(inst.dialect.family) ? nil : Requirement(className: inst.className, anyOf: [.dealloc])
+        let requirement = removals.deallocDialects.contains(inst.dialect.family) ? nil : Requirement(className: inst.className, anyOf: [.dealloc])
         context.observations.append(leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed, requirement: requirement))
     }
 
@@ -204,7 +204,7 @@ extension SessionTimeline {
     /// The session's end: the leaks of the evicted instances, worded as `finish` words the others'
     /// (they wait among the observations and are completed in place: same fields, same length).
     func reportEvictedLeaks() {
-        for (index, dialect) in evictedLeaks {
+        for (index, dialect) in removals.evictedLeaks {
             let tag = context.observations.tag(at: Int(index))
             if tag == Int(ObservationList.withdrawnTag) { continue }  // brought back (`bringBack`)
             if tag == RuleRegistry.objectLeakTag {
@@ -215,14 +215,14 @@ extension SessionTimeline {
             }
             var leak = context.observations.fact(at: Int(index), as: ControllerLeak.self)
             (leak.wentOn, leak.confirmed) = leakTiming(leak.removal)
-            context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: !deallocDialects.contains(dialect))
+            context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: !removals.deallocDialects.contains(dialect))
         }
-        evictedLeaks = []
+        removals.evictedLeaks = []
     }
 
     /// How long the session went on after a removal, and whether that is past the grace period.
     func leakTiming(_ r: Removal) -> (wentOn: Double?, confirmed: Bool) {
-        guard hasTimes, let end = lastTime, let at = r.anchor.time ?? r.evidence.time else { return (nil, true) }
+        guard clock.hasTimes, let end = clock.lastTime, let at = r.anchor.time ?? r.evidence.time else { return (nil, true) }
         let wentOn = max(0, end.seconds - at.seconds)
         return (wentOn, wentOn >= options.leakGraceSeconds)
     }
@@ -231,13 +231,12 @@ extension SessionTimeline {
     // MARK: - Dealloc and the end of the session
 
     func deallocate(_ inst: Instance, _ ref: EventRef) {
-        switch inst.appearance {
-        case .appearing: incomplete(inst, appearing: true, reason: .deallocated(ref))
-        case .disappearing: incomplete(inst, appearing: false, reason: .deallocated(ref))
-        case .appeared:
+        let facts = LifecycleTable.step(LifecycleTable.State(inst.appearance), .dealloc).facts
+        if facts.contains(.leavesMoveUnfinished) {
+            incomplete(inst, appearing: inst.appearance == .appearing, reason: .deallocated(ref))
+        } else if facts.contains(.deallocWhileVisible) {
             emit(DeallocWhileVisible(dealloc: ref, appeared: inst.lastAppear), inst.ref, line: ref.line, time: ref.time,
                  requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-        default: break
         }
         if case .adding(let will) = inst.parentState {
             emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .deallocated(ref)), inst.ref, line: will.line, time: will.time,
@@ -245,7 +244,7 @@ extension SessionTimeline {
         }
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
-            if delay > options.leakGraceSeconds, !inst.leakReported {  // live mode reported the leak already
+            if delay > options.leakGraceSeconds, !inst.emitted.contains(.leak) {  // live mode reported the leak already
                 if r.kind == .ownerDeallocated {
                     let owner = inst.owner?.ref
                     context.observations.append(Observation(LateDealloc(dealloc: ref, removal: r, delay: delay, owner: owner), controller: inst.ref,
@@ -272,21 +271,6 @@ extension SessionTimeline {
         if let a = inst.address { rememberDead(a) }
     }
 
-    /// Dead instances stay findable by address (a callback after dealloc), but only the most recent
-    /// ones: memory follows live controllers, not every controller the capture ever had.
-    static let deadAddressMemory = 4096
-
-    func rememberDead(_ address: UInt64) {
-        if deadAddresses.count < Self.deadAddressMemory {
-            deadAddresses.append(address)
-            return
-        }
-        let oldest = deadAddresses[deadAddressHead]
-        if let old = byAddress[oldest], !old.isAlive { byAddress[oldest] = nil }
-        deadAddresses[deadAddressHead] = address
-        deadAddressHead = (deadAddressHead + 1) % Self.deadAddressMemory
-    }
-
     /// The session ended (a relaunch, or the end of the capture): what was still pending is reported
     /// if the session went on long enough after it to show that it never came, removed controllers
     /// that were never deallocated are leaks (controllers merely alive were killed with the process).
@@ -295,19 +279,19 @@ extension SessionTimeline {
     func finish() {
         // A transition a completion marker proved over is judged even if the capture ends at once.
         var endedByMarker: [ObjectIdentifier: EventRef] = [:]
-        if let t = transition, !t.settled {
+        if let t = transitions.current, !t.settled {
             if let marker = t.endedBy {
                 for k in t.members.indices where t.members[k].pending { endedByMarker[ObjectIdentifier(t.members[k].instance)] = marker }
             }
             settle(t)
         }
-        if let (ref, who) = firstWarning {
-            emit(MemoryWarnings(event: ref, countInSession: memoryWarnings, classes: warnedClasses, classCount: warnedClassCount), who,
+        if let (ref, who) = warnings.first {
+            emit(MemoryWarnings(event: ref, countInSession: warnings.count, classes: warnings.classes, classCount: warnings.classCount), who,
                  line: ref.line, time: ref.time)
         }
-        recorder?.finished(session: serial, deallocDialects: deallocDialects, lastTime: lastTime)
+        recorder?.finished(session: serial, deallocDialects: removals.deallocDialects, lastTime: clock.lastTime)
         // The live lists as they are now (held: reporting may change a class's list, never these).
-        let lists = classes.values.map(\.live).filter { !$0.isEmpty }
+        let lists = identity.classes.values.map(\.live).filter { !$0.isEmpty }
         Self.forEachOldestFirst(lists) { inst in
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
             let marker = endedByMarker[ObjectIdentifier(inst)]
@@ -323,7 +307,7 @@ extension SessionTimeline {
                 emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .sessionEnded), inst.ref, line: will.line, time: will.time,
                      requires: [.didMoveToParent], of: inst)
             }
-            guard let r = inst.removal, !inst.leakReported else { return }
+            guard let r = inst.removal, !inst.emitted.contains(.leak) else { return }
             let (wentOn, confirmed) = leakTiming(r)
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
@@ -338,17 +322,17 @@ extension SessionTimeline {
                 if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
             }
         }
-        for state in classes.values {
+        for state in identity.classes.values {
             state.live = []
             state.lastDead = nil
         }
-        byAddress.removeAll()
-        evicted.removeAll()
+        identity.byAddress.removeAll()
+        identity.evicted.removeAll()
         objects = SessionObjects()
-        leakClock = LeakClock()
-        visibleCount = 0
-        transition = nil
-        lastInitInstance = nil
+        removals.leakClock = LeakClock()
+        transitions.visibleCount = 0
+        transitions.current = nil
+        identity.lastInitInstance = nil
     }
 
     /// Whether the session went on long enough after `ref` to judge that something never came: a
@@ -356,10 +340,10 @@ extension SessionTimeline {
     /// its end.
     func wentOn(after ref: EventRef?, lastLine: Int) -> Bool {
         guard let ref else { return false }
-        if hasTimes, let at = ref.time, let end = lastTime {
+        if clock.hasTimes, let at = ref.time, let end = clock.lastTime {
             return end.seconds - at.seconds >= options.leakGraceSeconds
         }
-        return lastEventLine > max(lastLine, ref.line)
+        return clock.lastEventLine > max(lastLine, ref.line)
     }
 
     /// The instances of the classes' live lists in the order they were made: each list is in that
@@ -412,5 +396,42 @@ struct LeakClock {
         guard heap.count >= compactAt else { return }
         heap.removeAll { !keep($0.value) }
         compactAt = max(Self.minimumCompaction, heap.count * 2)
+    }
+}
+
+/// What removal and leak reporting keep per session (`SessionTimeline.removals`).
+struct SessionRemovals {
+    /// Live mode: removed controllers by when their leak falls due (`reportExpiredLeaks`).
+    var leakClock = LeakClock()
+    /// The leaks of removed controllers that no event can reach any more, already among the
+    /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
+    /// index and its controller's dialect family (whether its dealloc is instrumented).
+    var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
+    /// The dialect families whose dealloc the session logged (a leak needs its class's dealloc logged).
+    var deallocDialects: Set<Dialect> = []
+    /// The dialect of the latest dealloc (inserted already): skips hashing it again.
+    var lastDeallocDialect: Dialect?
+    /// Numbers `coverPath`'s searches (`Instance.coverMark`).
+    var coverSearches = 0
+}
+
+/// The session's memory warnings (`SessionTimeline.warnings`), worded once at its end (`finish`).
+struct WarningTally {
+    var count = 0
+    /// The first warning and its controller.
+    var first: (ref: EventRef, who: ControllerRef)?
+    /// The classes that got one: the first `classLimit` of them (the finding names a few, and memory
+    /// stays bounded), and how many there were.
+    var classes: [String] = []
+    var classCount = 0
+    static let classLimit = 8
+
+    mutating func note(_ ref: EventRef, _ inst: Instance) {
+        count += 1
+        if first == nil { first = (ref, inst.ref) }
+        if !classes.contains(inst.className) {
+            if classes.count < Self.classLimit { classes.append(inst.className) }
+            classCount += 1
+        }
     }
 }

@@ -2,21 +2,31 @@
 import Glibc
 #endif
 
+/// What transitions keep per session (`SessionTimeline.transitions`).
+struct SessionTransitions {
+    /// The latest transition, open or settled (reused once settled: `nextTransition`).
+    var current: Transition?
+    /// How many transitions have begun.
+    var serial = 0
+    /// How many live instances are appearing or visible (`setAppearance`).
+    var visibleCount = 0
+}
+
 /// Transitions (docs/lifecycle.md#transitions): will-callbacks that happen together, their cancellation (an
 /// interactive pop let go), and when a transition is over: every member completed, its completion
 /// marker logged, an outsider's will-callback once every other member completed, or staleness.
 extension SessionTimeline {
     /// Starts (or joins) the transition for a will-callback.
     func begin(_ inst: Instance, _ dir: Transition.Direction, _ ref: EventRef, fromUnknown: Bool) {
-        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
+        setAppearance(inst, Appearance(LifecycleTable.moving(dir)))
         inst.pendingWill = ref
-        inst.pendingWillReported = false
+        inst.emitted.remove(.pendingWill)
         let t: Transition
-        if let open = transition, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
+        if let open = transitions.current, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
             t = open
         } else {
-            if let open = transition, !open.settled { close(open, by: ref) }
-            transitionSerial += 1
+            if let open = transitions.current, !open.settled { close(open, by: ref) }
+            transitions.serial += 1
             t = nextTransition()
         }
         if let old = t.memberIndex(inst) {
@@ -27,7 +37,7 @@ extension SessionTimeline {
         if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
-        t.lastEvent = eventCount
+        t.lastEvent = clock.eventCount
         inst.transition = t
         if dir == .appear, inst.firstAppearSerial == nil { inst.firstAppearSerial = inst.appearedEver ? 0 : t.serial }
     }
@@ -68,12 +78,12 @@ extension SessionTimeline {
     /// A new current transition. The previous one is settled, and its members no longer point at it:
     /// unless something else still holds it, it is reset and reused, with its members' buffer.
     func nextTransition() -> Transition {
-        if isKnownUniquelyReferenced(&transition), let t = transition, t.settled {
-            t.reset(serial: transitionSerial)
+        if isKnownUniquelyReferenced(&transitions.current), let t = transitions.current, t.settled {
+            t.reset(serial: transitions.serial)
             return t
         }
-        let t = Transition(serial: transitionSerial)
-        transition = t
+        let t = Transition(serial: transitions.serial)
+        transitions.current = t
         return t
     }
 
@@ -82,7 +92,7 @@ extension SessionTimeline {
     /// many lifecycle events later.
     func isStale(_ t: Transition, at ref: EventRef) -> Bool {
         if let a = t.lastTime, let b = ref.time { return b.seconds - a.seconds > Self.staleSeconds }
-        return eventCount - t.lastEvent > Self.staleEvents
+        return clock.eventCount - t.lastEvent > Self.staleEvents
     }
     static let staleSeconds = 3.0
     static let staleEvents = 16
@@ -97,12 +107,12 @@ extension SessionTimeline {
         if dir == .disappear, !t.members.indices.contains(where: { $0 != k && t.members[$0].initialDirection == .disappear }) { return false }
         t.members[k].direction = dir
         t.cancelled = true
-        setAppearance(inst, dir == .appear ? .appearing : .disappearing)
+        setAppearance(inst, Appearance(LifecycleTable.moving(dir)))
         inst.pendingWill = ref
-        inst.pendingWillReported = false
+        inst.emitted.remove(.pendingWill)
         t.lastTime = ref.time ?? t.lastTime
         t.lastLine = max(t.lastLine, ref.line)
-        t.lastEvent = eventCount
+        t.lastEvent = clock.eventCount
         return true
     }
 
@@ -119,7 +129,7 @@ extension SessionTimeline {
             if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
             t.lastLine = max(t.lastLine, ref.line)
-            t.lastEvent = eventCount
+            t.lastEvent = clock.eventCount
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
@@ -136,7 +146,7 @@ extension SessionTimeline {
     func incomplete(_ inst: Instance, appearing: Bool, reason: IncompleteReason) {
         guard let will = inst.pendingWill else { return }
         inst.completionPending = nil
-        if inst.pendingWillReported {
+        if inst.emitted.contains(.pendingWill) {
             // Reported already, as a will for the state it was in: one root cause, one finding.
         } else if appearing {
             emit(UnfinishedAppearance(will: will, reason: reason), inst.ref, line: will.line, time: will.time,
@@ -152,7 +162,7 @@ extension SessionTimeline {
     /// The log has a gap: a controller whose arrival was never logged is leaving in this transition,
     /// so the state of the others is what that unlogged arrival left (seed 000's excerpt).
     func gapExplains(_ inst: Instance, direction: Transition.Direction) -> Bool {
-        guard let t = transition, !t.settled, t.hasPending else { return false }
+        guard let t = transitions.current, !t.settled, t.hasPending else { return false }
         for k in t.members.indices where t.members[k].instance !== inst {
             if t.members[k].fromUnknown && t.members[k].initialDirection != direction { return true }
         }

@@ -3,7 +3,7 @@
 /// A view is a value. SwiftUI calls `onAppear` again without `onDisappear` in legal flows, so no
 /// appearance rule applies to a view; it has no `dealloc`, so it is never leaked nor deallocated;
 /// it never gets a finding of its own. Its instance keeps `appearance` untouched (`.unknown`, or
-/// `.disappeared` when the view logged an initializer): a view never counts in `visibleCount`, so
+/// `.hidden` when the view logged an initializer): a view never counts in `visibleCount`, so
 /// controllers' removal inference (a disappearance with nothing of ours left on screen) is the
 /// same with or without views in the capture. Lanes show a view's appearances from its events
 /// (`TimelineRecorder`).

@@ -31,50 +31,26 @@ final class SessionTimeline {
             self.evictAt = evictAt
         }
     }
-    @exclusivity(unchecked) var classes: [String: ClassState] = [:]
-    /// Recently used classes by name length (a String compare costs less than a hash).
-    @exclusivity(unchecked) var recentClasses = [(name: String, state: ClassState?)](repeating: ("", nil), count: 8)
-    let byAddress = AddressTable()
-    /// Live mode: removed controllers by when their leak falls due (`reportExpiredLeaks`).
-    @exclusivity(unchecked) var leakClock = LeakClock()
-    @exclusivity(unchecked) var transition: Transition?
-    @exclusivity(unchecked) var transitionSerial = 0
-    @exclusivity(unchecked) var memoryWarnings = 0
-    /// How many live instances are appearing or appeared (`setAppearance`).
-    @exclusivity(unchecked) var visibleCount = 0
-    /// The session's first memory warning and its controller, and the classes that got one (the
-    /// first `warnedClassLimit` of them: the finding names a few, and memory stays bounded).
-    @exclusivity(unchecked) var firstWarning: (ref: EventRef, who: ControllerRef)?
-    @exclusivity(unchecked) var warnedClasses: [String] = []
-    @exclusivity(unchecked) var warnedClassCount = 0
-    static let warnedClassLimit = 8
-    @exclusivity(unchecked) var deallocDialects: Set<Dialect> = []
-    /// The dialect of the latest dealloc (inserted already): skips hashing it again.
-    @exclusivity(unchecked) var lastDeallocDialect: Dialect?
-    @exclusivity(unchecked) private(set) var lastTime: LogTime?
-    @exclusivity(unchecked) private(set) var eventCount = 0
-    @exclusivity(unchecked) var lastEventLine = 0
-    @exclusivity(unchecked) var hasTimes = false
-    @exclusivity(unchecked) var lastInitInstance: Instance?
-    /// Owners and the objects looking for one (docs/lifecycle.md#owners).
+    // Each concern's state, in a struct of its own declared beside the code that uses it, stored inline and
+    // updated in place (no copies of its arrays).
+    /// Which instance an event belongs to (SessionTimeline+Identity.swift).
+    @exclusivity(unchecked) var identity = SessionIdentity()
+    /// The open transition and what is on screen (SessionTimeline+Transitions.swift).
+    @exclusivity(unchecked) var transitions = SessionTransitions()
+    /// Removals, leaks and deallocs (SessionTimeline+Removal.swift).
+    @exclusivity(unchecked) var removals = SessionRemovals()
+    /// Memory warnings (SessionTimeline+Removal.swift, where `finish` words them).
+    @exclusivity(unchecked) var warnings = WarningTally()
+    /// Owners and the objects looking for one (docs/lifecycle.md#owners; SessionTimeline+Objects.swift).
     @exclusivity(unchecked) var objects = SessionObjects()
     /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
     @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
+    /// The session's clock: what every concern reads.
+    @exclusivity(unchecked) var clock = TimelineClock()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
     let debug = TimelineDebug.enabled
-
-    /// Numbers `coverPath`'s searches (`Instance.coverMark`).
-    @exclusivity(unchecked) var coverSearches = 0
-    @exclusivity(unchecked) var deadAddresses: [UInt64] = []
-    @exclusivity(unchecked) var deadAddressHead = 0
-    /// The leaks of removed controllers that no event can reach any more, already among the
-    /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
-    /// index and its controller's dialect family (whether its dealloc is instrumented).
-    @exclusivity(unchecked) var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
-    /// The removed controllers with an address that were dropped, by address (`EvictedController`).
-    @exclusivity(unchecked) var evicted = EvictedTable()
 
     init(serial: Int, processName: String, pid: Int?, options: TimelineOptions, context: TimelineContext) {
         self.serial = serial
@@ -91,16 +67,16 @@ final class SessionTimeline {
     /// `finish` (a scan stopped midway, a test that reads lines only) unlinks what it still holds,
     /// so that they go with it.
     deinit {
-        for state in classes.values {
+        for state in identity.classes.values {
             for inst in state.live { inst.unlink() }
         }
     }
 
     /// Any line of this session with a time (noise lines included) extends it.
     func observe(time: LogTime) {
-        hasTimes = true
-        if let last = lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
-        lastTime = time
+        clock.hasTimes = true
+        if let last = clock.lastTime, time.seconds < last.seconds { return }  // clocks that go backwards
+        clock.lastTime = time
         if options.live { reportExpiredLeaks(now: time) }
     }
 
@@ -116,12 +92,12 @@ final class SessionTimeline {
             renamed.className = alias
             return handle(renamed)
         }
-        eventCount += 1
-        lastEventLine = e.line
+        clock.eventCount += 1
+        clock.lastEventLine = e.line
         if let t = e.time { observe(time: t) }
         if e.kind.isUIKitWarning {
             recorder?.warning(e, session: serial)
-            let known = e.address.flatMap { byAddress[$0] }
+            let known = e.address.flatMap { identity.byAddress[$0] }
             let named = known?.ref ?? ControllerRef(className: e.className, address: e.address,
                                                     instance: existingClass(e.className)?.live.last?.label ?? e.className)
             if e.kind == .uikitUnbalancedTransition {
@@ -136,9 +112,9 @@ final class SessionTimeline {
         let family = e.dialect.family
         let state = classState(e.className, dialect: family)
         instrumentation.record(state.entry, e.kind, dialect: family)
-        if e.kind == .dealloc, family != lastDeallocDialect, !state.entry.isObjectClass {
-            deallocDialects.insert(family)
-            lastDeallocDialect = family
+        if e.kind == .dealloc, family != removals.lastDeallocDialect, !state.entry.isObjectClass {
+            removals.deallocDialects.insert(family)
+            removals.lastDeallocDialect = family
         }
         let inst = resolve(e, state)
         inst.lastActivity = e.line
@@ -151,7 +127,7 @@ final class SessionTimeline {
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
         }
-        if e.kind == .initialize { lastInitInstance = inst } else if lastInitInstance != nil { lastInitInstance = nil }
+        if e.kind == .initialize { identity.lastInitInstance = inst } else if identity.lastInitInstance != nil { identity.lastInitInstance = nil }
     }
 
     // MARK: - The state machine
@@ -159,9 +135,9 @@ final class SessionTimeline {
     func apply(_ e: Event, to inst: Instance) {
         let ref = EventRef(e)
         if !inst.isAlive {
-            // (A SwiftUI view is a value: nothing it logs is a finding of its own.)
-            if e.kind.isCallback && !e.kind.isViewAppearance && !inst.afterDeallocReported {
-                inst.afterDeallocReported = true
+            if !inst.emitted.contains(.eventAfterDealloc),
+               LifecycleTable.step(.deallocated, LifecycleTable.Event(e.kind)).facts.contains(.eventAfterDealloc) {
+                inst.emitted.insert(.eventAfterDealloc)
                 emit(EventAfterDealloc(event: ref, dealloc: inst.dealloc!), inst.ref, line: e.line, time: e.time)
             }
             return
@@ -171,16 +147,16 @@ final class SessionTimeline {
             inst.initSeen = true
             // Transitions ask when a controller was made; an object is in none (and the epoch costs
             // an `Extras`: memory per live object, docs/performance.md#memory).
-            if inst.initEpoch == nil, !inst.entry.isObjectClass { inst.initEpoch = transitionSerial }
-            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
+            if inst.initEpoch == nil, !inst.entry.isObjectClass { inst.initEpoch = transitions.serial }
+            if inst.appearance == .unknown { placeOnLoad(inst) }
         case .loadView:
             inst.loadViewPending = true
-            if inst.appearance == .unknown { setAppearance(inst, .disappeared) }
+            if inst.appearance == .unknown { placeOnLoad(inst) }
         case .viewDidLoad:
             if inst.loaded && !inst.viewMayBeUnloaded {
                 emit(SecondViewDidLoad(event: ref, firstLoad: inst.loadLine), inst.ref, line: e.line, time: e.time)
             }
-            if inst.appearance == .unknown && !inst.appearedEver { setAppearance(inst, .disappeared) }
+            if inst.appearance == .unknown && !inst.appearedEver { placeOnLoad(inst) }
             inst.loaded = true
             inst.loadViewPending = false
             inst.viewMayBeUnloaded = false
@@ -191,13 +167,8 @@ final class SessionTimeline {
         case .willMoveToParent, .didMoveToParent:
             containment(e, ref, inst)
         case .didReceiveMemoryWarning:
-            memoryWarnings += 1
-            if inst.appearance != .appeared && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
-            if firstWarning == nil { firstWarning = (ref, inst.ref) }
-            if !warnedClasses.contains(inst.className) {
-                if warnedClasses.count < Self.warnedClassLimit { warnedClasses.append(inst.className) }
-                warnedClassCount += 1
-            }
+            if inst.appearance != .visible && inst.appearance != .appearing { inst.viewMayBeUnloaded = true }
+            warnings.note(ref, inst)
         case .viewWillUnload, .viewDidUnload:
             inst.viewMayBeUnloaded = true
             inst.viewUnloadLogged = true
@@ -208,7 +179,7 @@ final class SessionTimeline {
         case .presentEnd:
             presentCompletion(inst, ref)
         case .dismissBegin:
-            inst.dismissPending = (ref, transitionSerial)
+            inst.dismissPending = (ref, transitions.serial)
         case .dismissEnd:
             dismissCompletion(inst, ref)
         case .viewWillLayoutSubviews, .viewDidLayoutSubviews, .uikitPresentationConflict, .uikitUnbalancedTransition:
@@ -223,98 +194,91 @@ final class SessionTimeline {
         }
     }
 
+    /// An unknown instance whose creation or view load is logged: the table places it (hidden).
+    @inline(__always)
+    private func placeOnLoad(_ inst: Instance) {
+        setAppearance(inst, Appearance(LifecycleTable.step(.unknown, .load).next))
+    }
+
+    /// A will- or did-callback: `LifecycleTable` says where it moves the instance and what that observes, for
+    /// either direction; what only an appearance does (a load check, an undone removal, a twin's place) and
+    /// what each did-callback records are the direction's own.
     func appearance(_ e: Event, _ ref: EventRef, _ inst: Instance) {
         let state = inst.appearance
-        switch e.kind {
-        case .viewWillAppear:
-            if inst.initSeen && !inst.loaded && !inst.appearanceBeforeLoadReported {
-                inst.appearanceBeforeLoadReported = true
-                emit(AppearanceBeforeLoad(event: ref, created: nil), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewDidLoad], of: inst)
-            }
-            unremove(inst)
-            switch state {
-            case .unknown, .disappeared:
-                if state == .disappeared, inst.appearedEver { takeTwinsPlace(inst) }
-                begin(inst, .appear, ref, fromUnknown: state == .unknown)
-            case .disappearing:
-                if !cancel(inst, to: .appear, ref) {
-                    incomplete(inst, appearing: false, reason: .superseded(ref))
-                    begin(inst, .appear, ref, fromUnknown: false)
+        switch LifecycleTable.Event(e.kind) {
+        case .will(let d):
+            if d == .appear {
+                if inst.initSeen && !inst.loaded && !inst.emitted.contains(.appearanceBeforeLoad) {
+                    inst.emitted.insert(.appearanceBeforeLoad)
+                    emit(AppearanceBeforeLoad(event: ref, created: nil), inst.ref, line: e.line, time: e.time,
+                         requires: [.viewDidLoad], of: inst)
                 }
-            case .appearing:
-                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-                inst.pendingWill = ref
-            case .appeared:
-                let excused = gapExplains(inst, direction: .appear)
-                if !excused {
-                    emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.lastAppear), inst.ref, line: e.line, time: e.time,
-                         requires: [.viewWillDisappear, .viewDidDisappear], of: inst)
-                }
-                begin(inst, .appear, ref, fromUnknown: false)
-                inst.pendingWillReported = !excused
+                unremove(inst)
             }
-        case .viewDidAppear:
-            unremove(inst)
-            if state == .appearing {
-                finish(inst, ref)
-            } else if state != .unknown {
+            will(d, LifecycleTable.step(LifecycleTable.State(state), .will(d)).facts, ref, inst, from: state)
+        case .did(let d):
+            if d == .appear { unremove(inst) }
+            let step = LifecycleTable.step(LifecycleTable.State(state), .did(d))
+            if step.facts.contains(.completes) { finish(inst, ref) }
+            if step.facts.contains(.didWithoutWill) {
                 emit(UnbalancedAppearance.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillAppear], of: inst)
-                if state == .disappearing { dropFromTransition(inst) }
+                     requires: [d.will], of: inst)
             }
-            setAppearance(inst, .appeared)
-            if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
-            inst.appearedEver = true
-            inst.lastAppear = ref
-            inst.pendingWill = nil
-        case .viewWillDisappear:
-            switch state {
-            case .unknown, .appeared:
-                begin(inst, .disappear, ref, fromUnknown: state == .unknown)
-            case .appearing:
-                if !cancel(inst, to: .disappear, ref) {
-                    incomplete(inst, appearing: true, reason: .superseded(ref))
-                    begin(inst, .disappear, ref, fromUnknown: false)
-                }
-            case .disappearing:
-                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillAppear, .viewDidAppear], of: inst)
-                inst.pendingWill = ref
-            case .disappeared:
-                let excused = gapExplains(inst, direction: .disappear)
-                if !excused {
-                    emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.lastDidDisappear), inst.ref, line: e.line, time: e.time,
-                         requires: [.viewWillAppear, .viewDidAppear], of: inst)
-                }
-                begin(inst, .disappear, ref, fromUnknown: false)
-                inst.pendingWillReported = !excused
-            }
-        case .viewDidDisappear:
-            if state == .disappearing {
-                finish(inst, ref)
-            } else if state != .unknown {
-                emit(UnbalancedAppearance.didWithoutWill(did: ref, state: state), inst.ref, line: e.line, time: e.time,
-                     requires: [.viewWillDisappear], of: inst)
-                if state == .appearing { dropFromTransition(inst) }
-            }
-            setAppearance(inst, .disappeared)
-            inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
-            inst.pendingWill = nil
-            inst.lastDidDisappear = ref
-            if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { moveRemovalAnchor(inst, to: ref) }
-            if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
-                markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
-            }
-            if let c = inst.completionPending, !c.appearing {
-                inst.completionPending = nil
-                emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
-            }
-            settleIfDone(inst.transition)
+            if step.facts.contains(.dropsOpposite) { dropFromTransition(inst) }
+            setAppearance(inst, Appearance(step.next))
+            if d == .appear { appeared(inst, ref) } else { disappeared(inst, ref, from: state) }
         default:
             break
         }
+    }
+
+    /// A will-callback of direction `d` with the table's `facts` for the state it found.
+    private func will(_ d: Transition.Direction, _ facts: LifecycleTable.Facts, _ ref: EventRef, _ inst: Instance, from state: Appearance) {
+        if facts.contains(.begins) {
+            if d == .appear, state == .hidden, inst.appearedEver { takeTwinsPlace(inst) }
+            begin(inst, d, ref, fromUnknown: state == .unknown)
+        } else if facts.contains(.reverses) {
+            if !cancel(inst, to: d, ref) {
+                incomplete(inst, appearing: d.opposite == .appear, reason: .superseded(ref))
+                begin(inst, d, ref, fromUnknown: false)
+            }
+        } else if facts.contains(.repeatsWill) {
+            emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: inst.pendingWill), inst.ref, line: ref.line, time: ref.time,
+                 requires: [d.opposite.will, d.opposite.did], of: inst)
+            inst.pendingWill = ref
+        } else if facts.contains(.willAgain) {
+            let excused = gapExplains(inst, direction: d)
+            if !excused {
+                emit(UnbalancedAppearance.willInSameState(will: ref, state: state, since: d == .appear ? inst.lastAppear : inst.lastDidDisappear),
+                     inst.ref, line: ref.line, time: ref.time, requires: [d.opposite.will, d.opposite.did], of: inst)
+            }
+            begin(inst, d, ref, fromUnknown: false)
+            if !excused { inst.emitted.insert(.pendingWill) }
+        }
+    }
+
+    /// What a viewDidAppear records, once the table has moved the instance.
+    private func appeared(_ inst: Instance, _ ref: EventRef) {
+        if inst.firstAppearSerial == nil { inst.firstAppearSerial = 0 }
+        inst.appearedEver = true
+        inst.lastAppear = ref
+        inst.pendingWill = nil
+    }
+
+    /// What a viewDidDisappear records and settles, once the table has moved the instance.
+    private func disappeared(_ inst: Instance, _ ref: EventRef, from state: Appearance) {
+        inst.lastWillDisappear = state == .disappearing ? inst.pendingWill : nil
+        inst.pendingWill = nil
+        inst.lastDidDisappear = ref
+        if let r = inst.removal, r.kind != .popped, r.kind != .poppedWithTop { moveRemovalAnchor(inst, to: ref) }
+        if let d = inst.dismissPending, d.transitionSerial + 1 >= (inst.transition?.serial ?? 0) {
+            markRemoved(inst, .dismissed, evidence: d.ref, anchor: ref)
+        }
+        if let c = inst.completionPending, !c.appearing {
+            inst.completionPending = nil
+            emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+        }
+        settleIfDone(inst.transition)
     }
 
     // MARK: -
@@ -324,6 +288,15 @@ final class SessionTimeline {
         let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
         context.observations.append(Observation(fact, controller: who, requires: req, line: line, time: time))
     }
+}
+
+/// How far a session has got: its latest time and event (`SessionTimeline.clock`).
+struct TimelineClock {
+    /// The latest time of any of its lines (a clock that goes backwards does not move it).
+    var lastTime: LogTime?
+    var eventCount = 0
+    var lastEventLine = 0
+    var hasTimes = false
 }
 
 /// `VCLINT_DEBUG_TIMELINE=1` prints how each event was routed (for debugging routing decisions).

@@ -88,7 +88,7 @@ public final class TimelineBuilder {
 
     private func end(_ s: SessionTimeline) {
         s.finish()
-        if s.eventCount > 0 { finishedWithEvents += 1 }
+        if s.clock.eventCount > 0 { finishedWithEvents += 1 }
     }
 
     /// The sessions still open, oldest first (tests look inside them).

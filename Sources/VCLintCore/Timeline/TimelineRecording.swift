@@ -683,9 +683,9 @@ final class TimelineRecorder {
         switch inst.appearance {
         case .unknown: return .unknown
         case .appearing: log.beenOnScreen = true; return .appearing
-        case .appeared: log.beenOnScreen = true; return .visible
+        case .visible: log.beenOnScreen = true; return .visible
         case .disappearing: log.beenOnScreen = true; return .disappearing
-        case .disappeared: return log.beenOnScreen || inst.appearedEver ? .hidden : .loaded
+        case .hidden: return log.beenOnScreen || inst.appearedEver ? .hidden : .loaded
         }
     }
 

@@ -14,12 +14,19 @@ public struct EventRef: Sendable, Equatable {
     }
 }
 
-/// Where an instance stands between viewWillAppear … viewDidDisappear.
-public enum Appearance: String, Sendable {
-    case unknown, disappeared, appearing, appeared, disappearing
+/// Where an instance stands between viewWillAppear … viewDidDisappear: docs/lifecycle.md's appearance
+/// states, moved by `LifecycleTable`. `unknown` until a callback places it (a log that began mid-flight).
+/// The raw values are the words findings have always printed ("it was appeared", `will-in-state:…:disappeared`
+/// in a cause): they reach messages and baselines, so they stay as they were.
+public enum Appearance: String, Sendable, CaseIterable {
+    case unknown
+    case hidden = "disappeared"
+    case appearing
+    case visible = "appeared"
+    case disappearing
 
     /// On screen, or coming on screen.
-    @inline(__always) var isVisible: Bool { self == .appeared || self == .appearing }
+    @inline(__always) var isVisible: Bool { self == .visible || self == .appearing }
 }
 
 /// How a controller left for good (docs/lifecycle.md#removal).
