@@ -60,6 +60,8 @@ final class SessionTimeline {
     @exclusivity(unchecked) var objects = SessionObjects()
     /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
     @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
+    /// What names transitions (TransitionNaming.swift).
+    @exclusivity(unchecked) var naming = TransitionNaming()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
     let recorder: TimelineRecorder?
     /// `TimelineDebug.enabled`, read once (a global's lazy initialisation is checked on every read).
@@ -147,6 +149,7 @@ final class SessionTimeline {
         apply(e, to: inst)
         trackOwnership(e, inst, state.entry)
         if !lifetimeCounts.over.isEmpty { observeOver() }
+        if TransitionNaming.markerBits & e.kind.bit != 0 || !naming.joining.isEmpty { transitionEvent(e, inst) }
         recorder?.applied(e, inst, session: serial)
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
@@ -309,7 +312,7 @@ final class SessionTimeline {
             }
             if let c = inst.completionPending, !c.appearing {
                 inst.completionPending = nil
-                emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+                emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time, of: inst)
             }
             settleIfDone(inst.transition)
         default:
@@ -323,6 +326,7 @@ final class SessionTimeline {
     func emit(_ fact: some Observed, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
         let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
         context.observations.append(Observation(fact, controller: who, requires: req, line: line, time: time))
+        if let inst { concerns(type(of: fact).transitionConcern, inst) }
     }
 }
 

@@ -148,6 +148,9 @@ public final class TimelineBuilder {
     }
     @exclusivity(unchecked) private var drained = 0
 
+    /// Whether observation `i` is about a transition that is not named yet (it settles later).
+    func awaitsTransition(_ i: Int) -> Bool { context.observations.transitionIsPending(at: i) }
+
     /// An observation by index (`takeNewObservations`), and whether it is reported (`admits`).
     func observation(_ i: Int) -> (Observation, admitted: Bool?) {
         let o = context.observations[i]
