@@ -352,6 +352,7 @@ extension SessionTimeline {
         visibleCount = 0
         transition = nil
         lastInitInstance = nil
+        naming = TransitionNaming()
     }
 
     /// Whether the session went on long enough after `ref` to judge that something never came: a
