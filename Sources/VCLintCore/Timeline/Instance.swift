@@ -116,6 +116,14 @@ final class Instance {
             more.parentState = newValue
         }
     }
+    /// The lines of its latest markers and parent moves, which name transitions (nil: none logged).
+    var transitionMarks: TransitionNaming.Marks? {
+        get {
+            guard let m = extras?.transitionMarks, m.present | m.dismiss | m.toParent | m.fromParent != 0 else { return nil }
+            return m
+        }
+        set { if let m = newValue { more.transitionMarks = m } }
+    }
     /// The transition in which it first appeared (0: before any transition we saw).
     var firstAppearSerial: Int? {
         get { firstAppearRaw < 0 ? nil : Int(firstAppearRaw) }
@@ -333,6 +341,8 @@ final class Extras {
     /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
     @exclusivity(unchecked) var pendingWill: EventRef?
     @exclusivity(unchecked) var lastDidDisappear: EventRef?
+    /// The lines of its latest markers and parent moves (TransitionNaming.swift).
+    @exclusivity(unchecked) var transitionMarks = TransitionNaming.Marks()
 }
 
 /// An `EventRef` without its time in 8 bytes (0: none): its line above the low byte, its kind's

@@ -27,15 +27,11 @@ extension Observed {
 /// What the timeline keeps to name transitions: the markers of the current window and the latest
 /// named transition.
 struct TransitionNaming {
-    /// A controller's latest markers, by line (0: none).
+    /// A controller's latest markers and parent moves, by line (0: none), kept by the controller
+    /// (`Instance.transitionMarks`). Only those after `windowStart` count.
     struct Marks {
         var present = 0, dismiss = 0, toParent = 0, fromParent = 0
-        var latest: Int { max(present, dismiss, toParent, fromParent) }
     }
-
-    /// Markers and child moves by instance serial. Only those after `windowStart` count: older ones
-    /// are dropped once there are many.
-    var marks: [Int: Marks] = [:]
     /// The latest present marker of any controller: a sheet's presenter logs it but gets no callbacks.
     var lastPresentMarker = 0
     /// Markers logged after the latest named transition ended belong to the next one.
@@ -87,45 +83,51 @@ extension SessionTimeline {
         guard !t.members.isEmpty else { return }
         let base = classify(t, popped: popped, covering: covering)
         let kind = TransitionNaming.kind(base, tookAlong: tookAlong)
-        for i in t.observations { context.observations.setTransition(at: i, kind) }
         naming.hasLast = true
         naming.lastSerial = t.serial
         naming.lastBase = base
         naming.lastTookAlong = tookAlong
-        naming.lastMembers.removeAll(keepingCapacity: true)
-        naming.lastTakenAlong.removeAll(keepingCapacity: true)
-        naming.lastObservations.removeAll(keepingCapacity: true)
-        naming.lastObservations.append(contentsOf: t.observations)
+        // Emptied keeping their buffers (removeLast costs less than removeAll(keepingCapacity:)).
+        while !naming.lastMembers.isEmpty { naming.lastMembers.removeLast() }
+        while !naming.lastTakenAlong.isEmpty { naming.lastTakenAlong.removeLast() }
+        while !naming.lastObservations.isEmpty { naming.lastObservations.removeLast() }
+        if !t.observations.isEmpty {
+            for i in t.observations {
+                context.observations.setTransition(at: i, kind)
+                naming.lastObservations.append(i)
+            }
+        }
         for k in t.members.indices {
             let inst = t.members[k].instance
-            naming.lastMembers.append((inst, t.members[k].direction == .disappear))
+            let leaving = t.members[k].direction == .disappear
+            naming.lastMembers.append((inst, leaving))
             if inst.isRemoved, inst.removal?.transition == nil { inst.removal?.transition = kind }
-            guard tookAlong, t.members[k].direction == .disappear else { continue }
+            guard tookAlong, leaving else { continue }
             for m in inst.tookAlong where m.removal?.kind == .poppedWithTop {
                 m.removal?.transition = kind
                 naming.lastTakenAlong.append(m)
             }
         }
         naming.windowStart = t.lastLine
-        if naming.marks.count > 64 { naming.marks = naming.marks.filter { $0.value.latest > t.lastLine } }
         recorder?.settled(t, session: serial, kind: kind)
     }
 
     /// What the transition was, markers and containment aside from pops to root.
     private func classify(_ t: Transition, popped: Bool, covering: Bool) -> TransitionKind {
-        let members = t.members
         if t.cancelled {
             var left = false, came = false
-            for k in members.indices {
-                if members[k].initialDirection == .disappear { left = true } else { came = true }
+            for k in t.members.indices {
+                if t.members[k].initialDirection == .disappear { left = true } else { came = true }
             }
             return left && came ? .cancelledSwipeBack : .cancelled
         }
         let upTo = max(t.lastLine, lastEventLine)
-        var gone = false, came = false
-        for k in members.indices {
-            if members[k].direction == .disappear { gone = true } else { came = true }
+        var gone = false, came = false, anyMarks = false
+        for k in t.members.indices {
+            if t.members[k].direction == .disappear { gone = true } else { came = true }
+            if !anyMarks, t.members[k].instance.transitionMarks != nil { anyMarks = true }
         }
+        if !anyMarks && naming.lastPresentMarker <= naming.windowStart { return unmarked(t, gone: gone, came: came, popped: popped, covering: covering) }
         let dismissMarker = marked(t, .disappear, upTo) { $0.dismiss }
         let presentMarker = marked(t, nil, upTo) { $0.present }
         if gone && came {
@@ -141,9 +143,7 @@ extension SessionTimeline {
             }
             return .transition
         }
-        var visibleMembers = 0
-        for k in members.indices where members[k].instance.isAlive && members[k].instance.appearance.isVisible { visibleMembers += 1 }
-        let othersVisible = visibleCount > visibleMembers
+        let othersVisible = othersVisible(t)
         if came {
             if marked(t, .appear, upTo, { $0.toParent }) { return .childAdd }
             let present = presentMarker || (naming.lastPresentMarker > naming.windowStart && naming.lastPresentMarker <= upTo)
@@ -155,12 +155,31 @@ extension SessionTimeline {
         return othersVisible ? .sheetOrChild : .disappear
     }
 
+    /// `classify` when no member ever logged a marker or parent move, and no present marker was
+    /// logged since the previous transition ended (most transitions of most apps).
+    private func unmarked(_ t: Transition, gone: Bool, came: Bool, popped: Bool, covering: Bool) -> TransitionKind {
+        if gone && came {
+            if t.firstDirection == .appear { return .tab }
+            if popped { return .popOrDismiss }
+            return covering ? .pushOrPresent : .transition
+        }
+        let othersVisible = othersVisible(t)
+        if came { return othersVisible ? .sheetOrChild : .appear }
+        return othersVisible ? .sheetOrChild : .disappear
+    }
+
+    /// A live controller outside the transition is on screen as it settles.
+    private func othersVisible(_ t: Transition) -> Bool {
+        var visibleMembers = 0
+        for k in t.members.indices where t.members[k].instance.isAlive && t.members[k].instance.appearance.isVisible { visibleMembers += 1 }
+        return visibleCount > visibleMembers
+    }
+
     /// Whether a member going `direction` (nil: any) logged the marker `pick` reads since the
     /// previous transition ended.
     private func marked(_ t: Transition, _ direction: Transition.Direction?, _ upTo: Int, _ pick: (TransitionNaming.Marks) -> Int) -> Bool {
-        if naming.marks.isEmpty { return false }
         for k in t.members.indices where direction == nil || t.members[k].direction == direction {
-            guard let m = naming.marks[t.members[k].instance.serial] else { continue }
+            guard let m = t.members[k].instance.transitionMarks else { continue }
             let line = pick(m)
             if line > naming.windowStart && line <= upTo { return true }
         }
@@ -205,7 +224,7 @@ extension SessionTimeline {
     }
 
     private func mark(_ e: Event, _ inst: Instance) {
-        var m = naming.marks[inst.serial] ?? TransitionNaming.Marks()
+        var m = inst.transitionMarks ?? TransitionNaming.Marks()
         var toParent = false
         switch e.kind {
         case .presentBegin, .presentEnd:
@@ -226,7 +245,7 @@ extension SessionTimeline {
             }
             if toParent { m.toParent = e.line } else { m.fromParent = e.line }
         }
-        naming.marks[inst.serial] = m
+        inst.transitionMarks = m
         // Completion blocks and didMove come after the callbacks they complete: they tell what the
         // latest transition was when it could not tell by itself.
         if e.kind == .presentEnd || e.kind == .dismissEnd || e.kind == .didMoveToParent { refine(e.kind, inst, toParent: toParent) }
