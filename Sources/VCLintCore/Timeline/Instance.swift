@@ -75,6 +75,12 @@ final class Instance {
     }
     @exclusivity(unchecked) private var removalBox: RemovalBox?
     @inline(__always) var isRemoved: Bool { removalBox != nil }
+    /// The kind of the transition that removed it (`Removal.transition`), read and set in its box
+    /// (the whole `Removal` is not copied out and back).
+    var removalTransition: TransitionKind? {
+        get { removalBox?.value.transition }
+        set { removalBox?.value.transition = newValue }
+    }
     /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
     /// out not to have been removed (a tab switch that looked like a pop), neither were they.
     var tookAlong: [Instance] {

@@ -101,10 +101,10 @@ extension SessionTimeline {
             let inst = t.members[k].instance
             let leaving = t.members[k].direction == .disappear
             naming.lastMembers.append((inst, leaving))
-            if inst.isRemoved, inst.removal?.transition == nil { inst.removal?.transition = kind }
+            if inst.isRemoved, inst.removalTransition == nil { inst.removalTransition = kind }
             guard tookAlong, leaving else { continue }
             for m in inst.tookAlong where m.removal?.kind == .poppedWithTop {
-                m.removal?.transition = kind
+                m.removalTransition = kind
                 naming.lastTakenAlong.append(m)
             }
         }
@@ -194,7 +194,7 @@ extension SessionTimeline {
         case .current: attach(index, to: inst)
         case .joined: naming.joining.append((index, inst))
         case .removal:
-            guard let kind = inst.removal?.transition else { return }
+            guard let kind = inst.removalTransition else { return }
             context.observations.setTransition(at: index, kind)
             if naming.inLast(inst) { naming.lastObservations.append(index) }
         }
@@ -282,8 +282,8 @@ extension SessionTimeline {
         let kind = naming.lastKind
         guard kind != old else { return }
         for i in naming.lastObservations { context.observations.setTransition(at: i, kind) }
-        for m in naming.lastMembers where m.instance.removal?.transition == old { m.instance.removal?.transition = kind }
-        for m in naming.lastTakenAlong where m.removal?.transition == old { m.removal?.transition = kind }
+        for m in naming.lastMembers where m.instance.removalTransition == old { m.instance.removalTransition = kind }
+        for m in naming.lastTakenAlong where m.removalTransition == old { m.removalTransition = kind }
         recorder?.renamed(serial: naming.lastSerial, session: serial, kind: kind)
     }
 }
