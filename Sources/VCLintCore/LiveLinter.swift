@@ -1,6 +1,7 @@
 /// `vclint lint --follow`: lints a capture while it is being written (a growing file, `log stream`
 /// on a pipe) and hands out each finding as soon as it is decidable: a leak once the grace period has
 /// passed in log time, a missing did-callback once its transition settled, a UIKit warning at once.
+/// A finding about a transition waits until the timeline has named it (docs/lifecycle.md#naming-transitions).
 /// Findings whose rule needs a callback the class has not logged yet wait until it does (or the end).
 public final class LiveLinter {
     public let path: String
@@ -11,6 +12,8 @@ public final class LiveLinter {
     /// class: only a class that logs something new (or a dialect that does) has its own checked
     /// again, so a capture that never logs dealloc does not re-read every leak at every read.
     private var waiting: [String: [Int]] = [:]
+    /// Observations (by index) about a transition not named yet, in order.
+    private var unnamed: [Int] = []
 
     public init(path: String, options: LintOptions = LintOptions()) {
         var o = options
@@ -80,7 +83,16 @@ public final class LiveLinter {
         } else {
             for className in Set(changed) { recheck(className) }
         }
+        var fresh: [Int] = []
+        if !unnamed.isEmpty {
+            // Named since, or the input ended (a transition never settled names none).
+            fresh = unnamed.filter { atEnd || !builder.awaitsTransition($0) }
+            unnamed.removeAll { atEnd || !builder.awaitsTransition($0) }
+        }
         for i in builder.takeNewObservations() {
+            if !atEnd, builder.awaitsTransition(i) { unnamed.append(i) } else { fresh.append(i) }
+        }
+        for i in fresh {
             let (o, decision) = builder.observation(i)
             switch decision {
             case .report: ready.append(i)

@@ -163,7 +163,7 @@ enum TraceChecks {
         ("Fixtures/seeds/swipe-back-cancelled-seed002.log", [TransitionKind.appear, .pushOrPresent, .cancelledSwipeBack, .popOrDismiss]),
         ("Fixtures/flows/tab-switch-new-first.log", [.appear, .tab, .tab, .pushOrPresent, .popOrDismiss]),
         ("Fixtures/flows/page-sheet.log", [.appear, .sheetOrChild, .sheetOrChild]),
-        ("Fixtures/flows/child-add-remove.log", [.appear, .child, .child]),
+        ("Fixtures/flows/child-add-remove.log", [.appear, .childAdd, .childRemove]),
         ("Fixtures/dialects/swift-function.log", [.appear, .push, .pop]),
         ("Fixtures/dialects/named-invoke.log", [.appear, .present, .dismiss, .present, .dismiss]),
     ])

@@ -95,6 +95,8 @@ public struct JSONReporter: StreamingReporter {
             ("related", .array(f.related.map { .object([("path", .string($0.path)), ("line", .int($0.line)), ("note", .string($0.note))]) })),
             ("fingerprint", .string(f.fingerprint)),
         ]
+        // About a transition (docs/lifecycle.md#naming-transitions): its kind; absent otherwise.
+        if let t = f.transition { pairs.append(("transition", .string(t.rawValue))) }
         // Inside a test (docs/lifecycle.md#test-boundaries); absent otherwise, so version 1 readers keep working.
         if let t = f.test { pairs.append(("test", .string(t))) }
         // About an object (docs/lifecycle.md#objects): its owner; absent otherwise.

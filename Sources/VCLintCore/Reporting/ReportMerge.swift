@@ -207,6 +207,12 @@ public struct LoadedReport: Sendable {
             guard let p = d["path"] as? String, let l = d["line"] as? Int else { throw .malformed("violation \(index) has a declaration without path or line") }
             finding.declaration = Declaration(path: p, line: l)
         }
+        if let t = v["transition"] {
+            guard let name = t as? String, let kind = TransitionKind(rawValue: name) else {
+                throw .malformed("violation \(index) has a transition that is not a kind of transition")
+            }
+            finding.transition = kind
+        }
         if let t = v["test"] {
             guard let name = t as? String else { throw .malformed("violation \(index) has a test that is not a string") }
             finding.test = name

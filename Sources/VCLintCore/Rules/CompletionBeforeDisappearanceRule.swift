@@ -57,6 +57,7 @@ struct CompletionBeforeDisappearanceRule: Rule {
 /// A dismiss completion (`marker`) logged before the dismissed controller's viewDidDisappear (`did`).
 /// Emitted by `SessionTimeline.swift` (`appearance`, when the late viewDidDisappear arrives).
 struct DismissCompletedEarly: Observed {
+    static var transitionConcern: TransitionConcern { .current }
     var marker: EventRef
     var did: EventRef
     var will: EventRef?

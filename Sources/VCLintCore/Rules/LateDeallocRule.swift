@@ -60,6 +60,7 @@ struct LateDeallocRule: Rule {
 /// more than the grace period.
 /// Emitted by `SessionTimeline+Removal.swift` (`deallocate`).
 struct LateDealloc: Observed {
+    static var transitionConcern: TransitionConcern { .removal }
     var dealloc: EventRef
     var removal: Removal
     var delay: Double

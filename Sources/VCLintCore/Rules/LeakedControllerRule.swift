@@ -138,6 +138,7 @@ struct LeakedControllerRule: Rule {
 /// Emitted by `SessionTimeline+Removal.swift` (`leakObservation`, at the session's end or, in live mode, once the
 /// grace period has passed).
 struct ControllerLeak: Observed {
+    static var transitionConcern: TransitionConcern { .removal }
     var removal: Removal
     var anchor: EventRef
     var will: EventRef?

@@ -82,6 +82,7 @@ struct MissingDidDisappearRule: Rule {
 /// A viewWillDisappear that its transition ended without a viewDidDisappear.
 /// Emitted by `SessionTimeline+Transitions.swift` (`incomplete`).
 struct UnfinishedDisappearance: Observed {
+    static var transitionConcern: TransitionConcern { .current }
     var will: EventRef
     var reason: IncompleteReason
 

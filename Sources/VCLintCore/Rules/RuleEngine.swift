@@ -23,6 +23,9 @@ public struct Finding: Sendable {
     /// For a finding about an object (docs/lifecycle.md#objects): the controller or SwiftUI view that
     /// owns it.
     public var owner: ControllerRef? = nil
+    /// The kind of the transition the finding is about (docs/lifecycle.md#naming-transitions), as the
+    /// timeline named it; nil for a finding about no transition.
+    public var transition: TransitionKind? = nil
 }
 
 /// Which rules run, at which severity (issue: configuration extends this).
@@ -88,7 +91,7 @@ public enum RuleEngine {
                 controller: o.controller,
                 related: v.related.filter { $0.line != o.line }.map { Finding.Related(path: path, line: $0.line, note: $0.note) },
                 fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause),
-                owner: v.owner)
+                owner: v.owner, transition: o.transition)
     }
 }
 

@@ -44,6 +44,7 @@ struct SlowTransitionRule: Rule {
 /// A will→did pair that took `milliseconds`.
 /// Emitted by `SessionTimeline+Transitions.swift` (`finish`).
 struct SlowTransition: Observed {
+    static var transitionConcern: TransitionConcern { .current }
     var will: EventRef
     var did: EventRef
     var milliseconds: Double

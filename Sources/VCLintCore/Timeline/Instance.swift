@@ -75,6 +75,12 @@ final class Instance {
     }
     @exclusivity(unchecked) private var removalBox: RemovalBox?
     @inline(__always) var isRemoved: Bool { removalBox != nil }
+    /// The kind of the transition that removed it (`Removal.transition`), read and set in its box
+    /// (the whole `Removal` is not copied out and back).
+    var removalTransition: TransitionKind? {
+        get { removalBox?.value.transition }
+        set { removalBox?.value.transition = newValue }
+    }
     /// The controllers its inferred removal took along (the middle of a pop to root): if it turns
     /// out not to have been removed (a tab switch that looked like a pop), neither were they.
     var tookAlong: [Instance] {
@@ -115,6 +121,14 @@ final class Instance {
             if case .unknown = newValue, extras == nil { return }
             more.parentState = newValue
         }
+    }
+    /// The lines of its latest markers and parent moves, which name transitions (nil: none logged).
+    var transitionMarks: TransitionNaming.Marks? {
+        get {
+            guard let m = extras?.transitionMarks, m.present | m.dismiss | m.toParent | m.fromParent != 0 else { return nil }
+            return m
+        }
+        set { if let m = newValue { more.transitionMarks = m } }
     }
     /// The transition in which it first appeared (0: before any transition we saw).
     var firstAppearSerial: Int? {
@@ -349,6 +363,8 @@ final class Extras {
     /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
     @exclusivity(unchecked) var pendingWill: EventRef?
     @exclusivity(unchecked) var lastDidDisappear: EventRef?
+    /// The lines of its latest markers and parent moves (TransitionNaming.swift).
+    @exclusivity(unchecked) var transitionMarks = TransitionNaming.Marks()
 }
 
 /// An `EventRef` without its time in 8 bytes (0: none): its line above the low byte, its kind's

@@ -20,6 +20,8 @@ public enum IncompleteReason: Sendable, Equatable {
 protocol Observed: Sendable {
     func write(to w: inout ObservationWriter)
     init(reading r: inout ObservationReader)
+    /// Which transition it is about, if any (TransitionNaming.swift): none by default.
+    static var transitionConcern: TransitionConcern { get }
 }
 
 /// A rule applies to a class only if the callback it needs is logged for that class somewhere in
@@ -41,12 +43,17 @@ public struct Observation: Sendable {
     /// The line the finding points at (each rule documents which: `RuleDescription.anchor`).
     public var line: Int
     public var time: LogTime?
+    /// The kind of the transition it is about (`Observed.transitionConcern`), once the timeline
+    /// named it (docs/lifecycle.md#naming-transitions).
+    public var transition: TransitionKind?
 
-    init(_ fact: any Observed, controller: ControllerRef, requires: Requirement? = nil, line: Int, time: LogTime?) {
+    init(_ fact: any Observed, controller: ControllerRef, requires: Requirement? = nil, line: Int, time: LogTime?,
+         transition: TransitionKind? = nil) {
         self.fact = fact
         self.controller = controller
         self.requires = requires
         self.line = line
         self.time = time
+        self.transition = transition
     }
 }

@@ -3,7 +3,8 @@
 /// own; here one costs its encoding (tens of bytes: varints, the time once, class names by index)
 /// and an offset. Reading an element decodes it, so rules and reports see ordinary values.
 ///
-/// An encoding is: the fact's tag (its rule's `factTag`), its requirement on the
+/// An encoding is: the fact's tag (its rule's `factTag`), the kind of the transition
+/// it is about (one byte, set in place once the timeline names it), its requirement on the
 /// instrumentation, the fact's own fields (`Observed.write`), then what every observation has:
 /// controller, line and time.
 public struct ObservationList: RandomAccessCollection, Sendable {
@@ -106,7 +107,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     mutating func complete<F: Observed>(at i: Int, fact: F, requiresOwnDealloc: Bool) {
         let oldEnd = factEnd(at: i, as: F.self)
         let c = starts[i] >> 40, start = starts[i] & (1 << 40 - 1)
-        let factStart = start + 2
+        let factStart = start + 3
         // The new fact alone, as `encode` would write it: the first times of an observation.
         scratch.removeAll(keepingCapacity: true)
         var w = ObservationWriter(bytes: scratch, names: names, dates: dates)
@@ -118,15 +119,36 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         names = w.nameTable
         dates = w.dateTable
         precondition(factStart + scratch.count == oldEnd, "a completed fact must keep its encoding's length")
-        let written = chunks[c][start + 1]
+        let written = chunks[c][start + 2]
         precondition(written == 0 || written == 3 || written == 4, "only a requirement of one byte can be completed")
         // An object's requirement (4) stays: whatever the dialect, its own class must log dealloc.
         let requirement: UInt8 = written == 4 ? 4 : requiresOwnDealloc ? 3 : 0
         let encoding = scratch
         chunks[c].withUnsafeMutableBufferPointer { chunk in
-            chunk[start + 1] = requirement
+            chunk[start + 2] = requirement
             for k in encoding.indices { chunk[factStart + k] = encoding[k] }
         }
+    }
+
+    /// The transition byte of an observation whose transition is not named yet (`setTransitionPending`).
+    static let transitionPending: UInt8 = 0xFE
+
+    /// Sets the kind of the transition observation `i` is about (its fixed byte after the tag).
+    mutating func setTransition(at i: Int, _ kind: TransitionKind?) {
+        setTransitionByte(at: i, kind.map { $0.code + 1 } ?? 0)
+    }
+
+    /// Observation `i` is about a transition still open: reported as about none unless it is named.
+    mutating func setTransitionPending(at i: Int) { setTransitionByte(at: i, Self.transitionPending) }
+
+    /// Whether observation `i` waits for its transition's kind (live mode holds it until then).
+    func transitionIsPending(at i: Int) -> Bool {
+        chunks[starts[i] >> 40][(starts[i] & (1 << 40 - 1)) + 1] == Self.transitionPending
+    }
+
+    private mutating func setTransitionByte(at i: Int, _ b: UInt8) {
+        let c = starts[i] >> 40, start = starts[i] & (1 << 40 - 1)
+        chunks[c][start + 1] = b
     }
 
     /// The tag of a withdrawn observation (`withdraw`): no rule has it.
@@ -407,6 +429,7 @@ struct ObservationWriter {
         lastTime = nil
         priorTime = nil
         byte(UInt8(RuleRegistry.tag(of: o.fact)))
+        byte(o.transition.map { $0.code + 1 } ?? 0)
         requirement(o.requires, of: o.controller)
         o.fact.write(to: &self)
         controller(o.controller)
@@ -561,22 +584,31 @@ struct ObservationReader {
 
     mutating func observation() -> Observation {
         let tag = Int(byte())
+        let transition = self.transition()
         let requirement = self.requirement()
         let fact = RuleRegistry.readFact(tag: tag, &self)
-        return rest(fact, requirement)
+        return rest(fact, requirement, transition)
     }
 
     mutating func observation<F: Observed>(as: F.Type) -> (Observation, F) {
         _ = byte()  // the tag: the caller knows it
+        let transition = self.transition()
         let requirement = self.requirement()
         let fact = F(reading: &self)
-        return (rest(fact, requirement), fact)
+        return (rest(fact, requirement, transition), fact)
     }
 
     mutating func fact<F: Observed>(as: F.Type) -> F {
         _ = byte()
+        _ = byte()
         _ = requirement()
         return F(reading: &self)
+    }
+
+    /// The kind of the transition it is about: none (0), one not named (still pending), or a kind.
+    private mutating func transition() -> TransitionKind? {
+        let b = byte()
+        return b == 0 || Int(b) > TransitionKind.allCases.count ? nil : TransitionKind(code: b - 1)
     }
 
     /// A requirement as written: the class named (nil: the controller's own) and the kinds.
@@ -593,11 +625,12 @@ struct ObservationReader {
     }
 
     /// What follows a fact: controller, line, time.
-    private mutating func rest(_ fact: any Observed, _ requirement: (className: String?, kinds: [EventKind], object: Bool)?) -> Observation {
+    private mutating func rest(_ fact: any Observed, _ requirement: (className: String?, kinds: [EventKind], object: Bool)?,
+                               _ transition: TransitionKind?) -> Observation {
         let controller = self.controller()
         let requires = requirement.map { Requirement(className: $0.className ?? controller.className, anyOf: $0.kinds, object: $0.object) }
         let line = int()
-        return Observation(fact, controller: controller, requires: requires, line: line, time: time())
+        return Observation(fact, controller: controller, requires: requires, line: line, time: time(), transition: transition)
     }
 }
 
@@ -699,4 +732,11 @@ extension RemovalKind {
         default: self = .closed
         }
     }
+}
+
+extension TransitionKind {
+    /// Its place in `allCases`: one byte of an observation's encoding.
+    var code: UInt8 { UInt8(Self.allCases.firstIndex(of: self)!) }
+
+    init(code: UInt8) { self = Self.allCases[Int(code)] }
 }

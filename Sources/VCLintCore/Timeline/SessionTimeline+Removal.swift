@@ -15,10 +15,10 @@ extension SessionTimeline {
             for k in t.members.indices where t.members[k].instance.transition === t { t.members[k].instance.transition = nil }
         }
         if t.cancelled {
-            recorder?.settled(t, session: serial, facts: .init(popped: false, covering: false, othersVisible: false))
+            name(t, popped: false, covering: false, tookAlong: false)
             return
         }
-        var poppedAny = false, coveringAny = false
+        var poppedAny = false, coveringAny = false, tookAlongAny = false
         // The members are walked in place rather than filtered into lists of the leaving and the
         // arriving: settling changes no member, and no instance dies meanwhile.
         let members = t.members
@@ -41,7 +41,10 @@ extension SessionTimeline {
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .visible {
                         if leavingName == nil { leavingName = leaving.ref.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
-                        if middle.removal?.kind == .poppedWithTop { leaving.tookAlong.append(middle) }
+                        if middle.removal?.kind == .poppedWithTop {
+                            leaving.tookAlong.append(middle)
+                            tookAlongAny = true
+                        }
                     }
                     // Keeping the buffer: it is likely to be covered again (the next push or presentation).
                     if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll() }
@@ -71,12 +74,7 @@ extension SessionTimeline {
                 }
             }
         }
-        if let recorder {
-            var visibleMembers = 0
-            for k in t.members.indices where t.members[k].instance.isAlive && t.members[k].instance.appearance.isVisible { visibleMembers += 1 }
-            let othersVisible = transitions.visibleCount > visibleMembers
-            recorder.settled(t, session: serial, facts: .init(popped: poppedAny, covering: coveringAny, othersVisible: othersVisible))
-        }
+        name(t, popped: poppedAny, covering: coveringAny, tookAlong: tookAlongAny)
     }
 
     /// Whether a live instance other than `inst` is on screen (or coming on screen).
@@ -131,7 +129,12 @@ extension SessionTimeline {
 
     func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
         if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
-        inst.removal = Removal(kind: kind, evidence: evidence, takenAlongBy: takenAlongBy, anchor: anchor)
+        // Removed after its transition settled (a didMove(toParent: nil) after the disappearance):
+        // by that transition; one still open names it when it settles.
+        let by: TransitionKind?
+        if let t = inst.transition { by = t.settled && naming.hasLast && naming.lastSerial == t.serial ? naming.lastKind : nil }
+        else { by = naming.inLast(inst) ? naming.lastKind : nil }
+        inst.removal = Removal(kind: kind, evidence: evidence, takenAlongBy: takenAlongBy, anchor: anchor, transition: by)
         scheduleLeakCheck(inst)
     }
 
@@ -198,7 +201,7 @@ extension SessionTimeline {
     func leakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool, requirement: Requirement?) -> Observation {
         let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
         return Observation(ControllerLeak(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed),
-                           controller: inst.ref, requires: requirement, line: r.anchor.line, time: r.anchor.time)
+                           controller: inst.ref, requires: requirement, line: r.anchor.line, time: r.anchor.time, transition: r.transition)
     }
 
     /// The session's end: the leaks of the evicted instances, worded as `finish` words the others'
@@ -251,7 +254,7 @@ extension SessionTimeline {
                                                             requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
                                                             line: ref.line, time: ref.time))
                 } else {
-                    emit(LateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time)
+                    emit(LateDealloc(dealloc: ref, removal: r, delay: delay), inst.ref, line: ref.line, time: ref.time, of: inst)
                 }
             }
         }
@@ -333,6 +336,7 @@ extension SessionTimeline {
         transitions.visibleCount = 0
         transitions.current = nil
         identity.lastInitInstance = nil
+        naming = TransitionNaming()
     }
 
     /// Whether the session went on long enough after `ref` to judge that something never came: a

@@ -121,7 +121,7 @@ extension SessionTimeline {
         if let will = inst.pendingWill, let a = will.time, let b = ref.time {
             let ms = (b.seconds - a.seconds) * 1000
             if ms > options.slowTransitionMilliseconds {
-                emit(SlowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time)
+                emit(SlowTransition(will: will, did: ref, milliseconds: ms), inst.ref, line: will.line, time: will.time, of: inst)
             }
         }
         if let t = inst.transition, let k = t.memberIndex(inst), t.members[k].pending {
@@ -133,7 +133,7 @@ extension SessionTimeline {
         }
         if let c = inst.completionPending, c.appearing, ref.kind == .viewDidAppear {
             inst.completionPending = nil
-            emit(PresentCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+            emit(PresentCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time, of: inst)
         }
         if ref.kind == .viewDidAppear { settleIfDone(inst.transition) }
     }

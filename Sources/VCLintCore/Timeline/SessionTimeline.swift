@@ -45,6 +45,8 @@ final class SessionTimeline {
     @exclusivity(unchecked) var objects = SessionObjects()
     /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
     @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
+    /// What names transitions (TransitionNaming.swift).
+    @exclusivity(unchecked) var naming = TransitionNaming()
     /// The session's clock: what every concern reads.
     @exclusivity(unchecked) var clock = TimelineClock()
     /// Set only for `vclint timeline`/`leaks`/`report`: lint pays a nil check per event.
@@ -123,6 +125,7 @@ final class SessionTimeline {
         apply(e, to: inst)
         trackOwnership(e, inst, state.entry)
         if !lifetimeCounts.over.isEmpty { observeOver() }
+        if TransitionNaming.markerBits & e.kind.bit != 0 || !naming.joining.isEmpty { transitionEvent(e, inst) }
         recorder?.applied(e, inst, session: serial)
         if debug {
             TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.rawValue)→\(inst.appearance.rawValue)\(inst.removal.map { " removed(\($0.kind.rawValue))" } ?? "")")
@@ -276,7 +279,7 @@ final class SessionTimeline {
         }
         if let c = inst.completionPending, !c.appearing {
             inst.completionPending = nil
-            emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time)
+            emit(DismissCompletedEarly(marker: c.marker, did: ref, will: nil), inst.ref, line: c.marker.line, time: c.marker.time, of: inst)
         }
         settleIfDone(inst.transition)
     }
@@ -287,6 +290,7 @@ final class SessionTimeline {
     func emit(_ fact: some Observed, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
         let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
         context.observations.append(Observation(fact, controller: who, requires: req, line: line, time: time))
+        if let inst { concerns(type(of: fact).transitionConcern, inst) }
     }
 }
 

@@ -148,6 +148,9 @@ public final class TimelineBuilder {
     }
     @exclusivity(unchecked) private var drained = 0
 
+    /// Whether observation `i` is about a transition that is not named yet (it settles later).
+    func awaitsTransition(_ i: Int) -> Bool { context.observations.transitionIsPending(at: i) }
+
     /// An observation by index (`takeNewObservations`), and whether it becomes a finding (`decision`).
     func observation(_ i: Int) -> (Observation, decision: ReportDecision) {
         let o = context.observations[i]

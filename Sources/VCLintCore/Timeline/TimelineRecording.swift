@@ -45,9 +45,11 @@ public struct RecordedCallback: Sendable, Equatable {
     public var toParent: Bool?
 }
 
-/// What the state machine made of a group of will/did callbacks (docs/lifecycle.md#transitions). Where the log
-/// cannot tell two kinds apart (a push and a full-screen present look alike without markers or
-/// containment callbacks) the kind says so ("push/present") instead of guessing.
+/// What the state machine made of a group of will/did callbacks (docs/lifecycle.md#naming-transitions),
+/// decided by the timeline when the transition settles (`TransitionNaming`). Where the log cannot tell
+/// two kinds apart (a push and a full-screen present look alike without markers or containment
+/// callbacks) the kind says so ("push/present") instead of guessing. Findings carry it
+/// (`Finding.transition`) as its raw value; the timeline views word it as `viewName`.
 public enum TransitionKind: String, Sendable, CaseIterable {
     /// Controllers appeared and nothing of ours was on screen or left (launch, a new window root).
     case appear
@@ -62,13 +64,21 @@ public enum TransitionKind: String, Sendable, CaseIterable {
     /// A dismiss marker for a disappearing controller.
     case dismiss
     case popOrDismiss = "pop/dismiss"
+    /// A pop that took the controllers between the leaving one and the one revealed along
+    /// (`RemovalKind.poppedWithTop`), with the leaving controller's containment callback.
+    case popToRoot = "pop to root"
+    /// The same without marker or containment callback: a pop to root, or a stack of presented
+    /// controllers dismissed at once.
+    case popToRootOrDismiss = "pop to root/dismiss"
     /// A lone appearance or disappearance while a controller of ours stayed on screen, with a
     /// present/dismiss marker: an iOS 13 sheet (its presenter gets no callbacks).
     case sheet
     /// The same without marker or containment callback: a sheet or a child, the log cannot say.
     case sheetOrChild = "sheet/child"
-    /// Containment callbacks (willMove/didMove toParent) for the controller that came or went alone.
-    case child
+    /// Containment callbacks (willMove/didMove toParent) for the controller that came alone.
+    case childAdd = "child add"
+    /// Containment callbacks (willMove/didMove toParent nil) for the controller that went alone.
+    case childRemove = "child remove"
     /// The new controller was announced first (UITabBarController's order).
     case tab
     /// An interactive pop or dismissal that was cancelled (seed 002).
@@ -79,6 +89,17 @@ public enum TransitionKind: String, Sendable, CaseIterable {
     case disappear
     /// Both directions, but neither a cover nor an uncover the state machine could establish.
     case transition
+
+    /// How the timeline views word it: the kinds the views never told apart (a child added or
+    /// removed, a pop to root and a pop) keep the views' wording.
+    public var viewName: String {
+        switch self {
+        case .childAdd, .childRemove: return "child"
+        case .popToRoot: return TransitionKind.pop.rawValue
+        case .popToRootOrDismiss: return TransitionKind.popOrDismiss.rawValue
+        default: return rawValue
+        }
+    }
 }
 
 public struct RecordedTransition: Sendable {
@@ -492,10 +513,6 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var beenOnScreen = false
         /// A stamp, -1: none.
         @exclusivity(unchecked) var dealloc = -1
-        @exclusivity(unchecked) var lastPresentMarker = 0
-        @exclusivity(unchecked) var lastDismissMarker = 0
-        @exclusivity(unchecked) var lastToParent = 0
-        @exclusivity(unchecked) var lastFromParent = 0
         /// Which kinds of callback it has recorded (without lanes: one of each), a bit per kind.
         @exclusivity(unchecked) var kinds: UInt64 = 0
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
@@ -516,17 +533,14 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var endTime: LogTime?
         @exclusivity(unchecked) var events = 0
         @exclusivity(unchecked) var hasTimes = false
-        /// The latest present marker of any controller: a sheet's presenter logs it but gets no callbacks.
-        @exclusivity(unchecked) var lastPresentMarker = 0
+        /// The serial of the state machine's transition recorded last (`renamed`).
+        @exclusivity(unchecked) var lastTransitionSerial = -1
 
         init(serial: Int, process: String, pid: Int?) {
             self.serial = serial
             self.process = process
             self.pid = pid
         }
-
-        /// Markers logged after the previous transition ended belong to the next one.
-        var windowStart: Int { transitions.last?.end.line ?? 0 }
     }
 
     /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
@@ -536,8 +550,6 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var current = TimelineStamp(line: 0, order: 0, time: nil)
     /// The stamp of `current` in `stamps`, -1: not kept yet.
     @exclusivity(unchecked) private var currentKept = -1
-    /// What the latest callback said of the parent (willMove/didMove), for `applied`.
-    @exclusivity(unchecked) private var latestToParent: Bool?
     /// The open sessions and their instances.
     @exclusivity(unchecked) private var sessionBySerial: [Int: SessionLog] = [:]
     @exclusivity(unchecked) private var instances: [Int: InstanceLog] = [:]
@@ -619,7 +631,6 @@ final class TimelineRecorder {
             case .unknown: toParent = nil
             }
         }
-        latestToParent = toParent
         let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
         if lanes || log.kinds & bit == 0 {
             log.kinds |= bit
@@ -627,9 +638,9 @@ final class TimelineRecorder {
         }
     }
 
-    /// After the state machine applied the event: the instance's lane and late markers.
+    /// After the state machine applied the event: the instance's lane.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
-        guard let log = instances[inst.serial], let s = sessionBySerial[serial] else { return }
+        guard let log = instances[inst.serial] else { return }
         guard lanes else {
             if log.dealloc < 0, !inst.isAlive { log.dealloc = keepCurrent() }
             return
@@ -649,28 +660,6 @@ final class TimelineRecorder {
                 }
             }
         }
-        switch e.kind {
-        case .presentBegin, .presentEnd:
-            log.lastPresentMarker = e.line
-            s.lastPresentMarker = e.line
-        case .dismissBegin, .dismissEnd:
-            log.lastDismissMarker = e.line
-        case .willMoveToParent, .didMoveToParent:
-            switch latestToParent {
-            case true?: log.lastToParent = e.line
-            case false?: log.lastFromParent = e.line
-            case nil:
-                // The state machine decided the direction from the parent state.
-                if case .removing = inst.parentState { log.lastFromParent = e.line }
-                else if case .detached = inst.parentState { log.lastFromParent = e.line }
-                else { log.lastToParent = e.line }
-            }
-        default:
-            break
-        }
-        // Completion blocks and didMove come after the callbacks they complete: they tell what the
-        // last transition was when it could not tell by itself.
-        if e.kind == .presentEnd || e.kind == .dismissEnd || e.kind == .didMoveToParent { refineLast(s, with: e.kind, log: log) }
     }
 
     private func laneState(_ inst: Instance, _ log: InstanceLog) -> LaneState {
@@ -698,17 +687,8 @@ final class TimelineRecorder {
         log.openStart = -1
     }
 
-    struct SettleFacts {
-        /// A leaving member had covered an arriving one (a pop or dismissal back).
-        var popped: Bool
-        /// An arriving member was made for the transition and covered a leaving one (push or present).
-        var covering: Bool
-        /// A live controller outside the transition was on screen when it settled.
-        var othersVisible: Bool
-    }
-
-    /// A transition the state machine settled (its removal inference is done).
-    func settled(_ t: Transition, session serial: Int, facts: SettleFacts) {
+    /// A transition the state machine settled and named (`SessionTimeline.name`).
+    func settled(_ t: Transition, session serial: Int, kind: TransitionKind) {
         guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
         let members = t.members.map { m in
             RecordedTransition.Member(
@@ -728,86 +708,15 @@ final class TimelineRecorder {
         guard let from = t.members.compactMap({ find($0.will.line, $0.instance.serial) }).min(by: { $0.order < $1.order }) else { return }
         var to = current.line == t.lastLine ? current : (t.members.lazy.compactMap { find(t.lastLine, $0.instance.serial) }.first ?? from)
         if to.order < from.order { to = from }
-        let kind = classify(t, members, s, facts)
         s.transitions.append(RecordedTransition(id: s.transitions.count + 1, kind: kind, start: from, end: to, members: members))
+        s.lastTransitionSerial = t.serial
     }
 
-    private func marker(_ members: [RecordedTransition.Member], _ s: SessionLog, upTo line: Int,
-                        _ pick: (InstanceLog) -> Int) -> Bool {
-        let from = s.windowStart
-        return members.contains { m in
-            guard let log = instances[m.instance] else { return false }
-            let l = pick(log)
-            return l > from && l <= line
-        }
-    }
-
-    private func classify(_ t: Transition, _ members: [RecordedTransition.Member], _ s: SessionLog, _ f: SettleFacts) -> TransitionKind {
-        let upTo = max(t.lastLine, current.line)
-        if t.cancelled {
-            let both = members.contains { $0.direction == .disappear } && members.contains { $0.direction == .appear }
-            return both ? .cancelledSwipeBack : .cancelled
-        }
-        let gone = members.filter { $0.finalDirection == .disappear }
-        let came = members.filter { $0.finalDirection == .appear }
-        let dismissMarker = marker(gone, s, upTo: upTo) { $0.lastDismissMarker }
-        let presentMarker = marker(members, s, upTo: upTo) { $0.lastPresentMarker }
-        if !gone.isEmpty && !came.isEmpty {
-            if t.firstDirection == .appear { return .tab }
-            if f.popped {
-                if dismissMarker { return .dismiss }
-                if marker(gone, s, upTo: upTo, { $0.lastFromParent }) { return .pop }
-                return .popOrDismiss
-            }
-            if dismissMarker { return .dismiss }
-            if f.covering {
-                if presentMarker { return .present }
-                if marker(came, s, upTo: upTo, { $0.lastToParent }) { return .push }
-                return .pushOrPresent
-            }
-            return .transition
-        }
-        if !came.isEmpty {
-            if marker(came, s, upTo: upTo, { $0.lastToParent }) { return .child }
-            let presentMarker = presentMarker || (s.lastPresentMarker > s.windowStart && s.lastPresentMarker <= upTo)
-            if !f.othersVisible { return presentMarker ? .present : .appear }
-            return presentMarker ? .sheet : .sheetOrChild
-        }
-        if marker(gone, s, upTo: upTo, { $0.lastFromParent }) { return .child }
-        if dismissMarker { return f.othersVisible ? .sheet : .dismiss }
-        return f.othersVisible ? .sheetOrChild : .disappear
-    }
-
-    /// A completion marker or didMove after the session's latest transition, logged by one of its members.
-    private func refineLast(_ s: SessionLog, with kind: EventKind, log: InstanceLog) {
-        guard var t = s.transitions.last else { return }
-        guard let member = t.members.first(where: { $0.instance == log.instance.serial }) else {
-            // A sheet's presenter logs `present end` but is no member: a lone appearance it completes.
-            if kind == .presentEnd, t.members.allSatisfy({ $0.finalDirection == .appear }), t.kind == .sheetOrChild || t.kind == .appear {
-                t.kind = t.kind == .appear ? .present : .sheet
-                s.transitions[s.transitions.count - 1] = t
-            }
-            return
-        }
-        let leaving = member.finalDirection == .disappear
-        var refined = t.kind
-        switch (kind, t.kind) {
-        case (.presentEnd, .pushOrPresent), (.presentEnd, .appear): refined = .present
-        case (.presentEnd, .sheetOrChild) where !leaving: refined = .sheet
-        case (.dismissEnd, .popOrDismiss) where leaving, (.dismissEnd, .transition) where leaving,
-             (.dismissEnd, .disappear) where leaving: refined = .dismiss
-        case (.dismissEnd, .sheetOrChild) where leaving: refined = .sheet
-        case (.didMoveToParent, .pushOrPresent) where !leaving && log.lastToParent == current.line: refined = .push
-        case (.didMoveToParent, .sheetOrChild) where log.lastToParent == current.line || log.lastFromParent == current.line,
-             (.didMoveToParent, .appear) where !leaving && log.lastToParent == current.line,
-             (.didMoveToParent, .disappear) where leaving && log.lastFromParent == current.line: refined = .child
-        case (.didMoveToParent, .popOrDismiss) where leaving && log.lastFromParent == current.line: refined = .pop
-        default: break
-        }
-        if refined != t.kind {
-            t.kind = refined
-            s.transitions[s.transitions.count - 1] = t
-        }
+    /// A marker after it settled said more of the state machine's transition `transition`
+    /// (`SessionTimeline.refine`): the session's latest recorded one, if it is that one.
+    func renamed(serial transition: Int, session serial: Int, kind: TransitionKind) {
+        guard let s = sessionBySerial[serial], s.lastTransitionSerial == transition, !s.transitions.isEmpty else { return }
+        s.transitions[s.transitions.count - 1].kind = kind
     }
 
     /// The session ended: lanes still open end with it, and it moves into the flat lists.

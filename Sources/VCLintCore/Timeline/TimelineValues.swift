@@ -59,6 +59,8 @@ public struct Removal: Sendable {
     /// object whose owner was deallocated: the owner.
     public var takenAlongBy: String?
     public var anchor: EventRef
+    /// The kind of the transition that removed it, when a transition did (docs/lifecycle.md#naming-transitions).
+    public var transition: TransitionKind? = nil
 }
 
 /// How reports name a controller.

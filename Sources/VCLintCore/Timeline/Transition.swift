@@ -42,6 +42,8 @@ final class Transition {
     /// The completion marker that proves it over (`X present end`, `X dismiss end`): UIKit runs
     /// completions after the transition, so a member still pending then never completed.
     @exclusivity(unchecked) var endedBy: EventRef?
+    /// The observations about it, which take its kind when it settles (`SessionTimeline.name`).
+    @exclusivity(unchecked) var observations: [Int] = []
 
     init(serial: Int) { self.serial = serial }
 
@@ -59,6 +61,7 @@ final class Transition {
         lastLine = 0
         lastEvent = 0
         endedBy = nil
+        if !observations.isEmpty { observations.removeAll(keepingCapacity: true) }
     }
 
     /// The index of the instance's entry.

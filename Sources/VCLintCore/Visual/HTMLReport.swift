@@ -310,8 +310,8 @@ public struct HTMLReport: Sendable {
         var free = 0.0
         for p in layout.transitions {
             let x0 = labelW + p.x0, x1 = labelW + max(p.x1, p.x0 + 2)
-            out += "<rect class=\"band\" x=\"\(f(x0))\" y=\"\(f(top - 4))\" width=\"\(f(x1 - x0))\" height=\"\(f(Double(layout.lanes.count) * rowH + 4))\"><title>\(Self.h("T\(p.transition.id) \(p.transition.kind.rawValue): \(p.transition.summary)"))</title></rect>\n"
-            var label = "T\(p.transition.id) \(p.transition.kind.rawValue)"
+            out += "<rect class=\"band\" x=\"\(f(x0))\" y=\"\(f(top - 4))\" width=\"\(f(x1 - x0))\" height=\"\(f(Double(layout.lanes.count) * rowH + 4))\"><title>\(Self.h("T\(p.transition.id) \(p.transition.kind.viewName): \(p.transition.summary)"))</title></rect>\n"
+            var label = "T\(p.transition.id) \(p.transition.kind.viewName)"
             if x0 < free { continue }
             let room = laneW + labelW - x0
             if Double(label.count) * 6.6 > room { label = "T\(p.transition.id)" }
@@ -352,7 +352,7 @@ public struct HTMLReport: Sendable {
             out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
             for p in layout.transitions {
                 let t = p.transition
-                out += "<tr><td>T\(t.id)</td><td>\(Self.h(t.kind.rawValue))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
+                out += "<tr><td>T\(t.id)</td><td>\(Self.h(t.kind.viewName))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
             }
             out += "</tbody></table>\n"
         }

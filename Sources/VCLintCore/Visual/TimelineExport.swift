@@ -113,7 +113,7 @@ public struct TimelineJSON: ViewFormat {
     private static func transition(_ t: RecordedTransition) -> JSONValue {
         .object([
             ("id", .int(t.id)),
-            ("kind", .string(t.kind.rawValue)),
+            ("kind", .string(t.kind.viewName)),
             ("from", stamp(t.start)),
             ("to", stamp(t.end)),
             ("members", .array(t.members.map { m in
@@ -215,7 +215,7 @@ public struct ChromeTrace: ViewFormat {
             let a = max(floor, clock.micros(t.start))
             let b = max(a, clock.micros(t.end))
             floor = b
-            try events.append(complete(t.kind.rawValue, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
+            try events.append(complete(t.kind.viewName, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
                                    [("members", .string(t.summary)), ("first_line", .int(t.start.line)), ("last_line", .int(t.end.line))]))
         }
         for w in s.warnings {

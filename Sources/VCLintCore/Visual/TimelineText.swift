@@ -117,7 +117,7 @@ public struct TimelineTextRenderer: ViewFormat {
             let col = min(max(0, starts[k]), cells - 1)
             let next = k + 1 < starts.count ? max(col + 1, starts[k + 1]) : cells
             let room = min(next, cells) - col
-            var label = "T\(p.transition.id) \(p.transition.kind.rawValue)"
+            var label = "T\(p.transition.id) \(p.transition.kind.viewName)"
             if label.count >= room { label = room > 2 ? "T\(p.transition.id)" : "|" }
             if label.count >= room && room > 1 { label = "|" }
             for (j, ch) in label.prefix(max(1, room - (room > 1 ? 1 : 0))).enumerated() where col + j < cells { row[col + j] = ch }
@@ -150,7 +150,7 @@ public struct TimelineTextRenderer: ViewFormat {
         for p in layout.transitions {
             let t = p.transition
             let lines = t.start.line == t.end.line ? "line \(t.start.line)" : "lines \(t.start.line)-\(t.end.line)"
-            out += clip(indent + "T\(t.id) \(t.kind.rawValue): \(lines): \(Self.safe(t.summary))") + "\n"
+            out += clip(indent + "T\(t.id) \(t.kind.viewName): \(lines): \(Self.safe(t.summary))") + "\n"
         }
         for lane in layout.lanes {
             guard let i = lane.instance else { continue }
