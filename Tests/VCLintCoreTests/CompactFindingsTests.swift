@@ -48,7 +48,7 @@ import Testing
         func removal() -> Removal {
             Removal(kind: removalKinds[r.int(5)], evidence: e(), takenAlongBy: r.bool() ? nil : "Parent#\(r.int(9))", anchor: e())
         }
-        let fact: any Observed
+        let fact: any Fact
         switch r.int(20) {
         case 0: fact = UnfinishedAppearance(will: e(), reason: reason(&r, t))
         case 1: fact = UnfinishedDisappearance(will: e(), reason: reason(&r, t))

@@ -25,7 +25,7 @@ import Testing
             let text = try String(contentsOf: url, encoding: .utf8)
             let fact = try #require(text.firstMatch(of: /typealias Fact = (\w+)/)).1
             // The doc comment right above the fact's declaration, and the files it names.
-            let declaration = try #require(text.range(of: "struct \(fact): Observed") ?? text.range(of: "enum \(fact): Observed"))
+            let declaration = try #require(text.range(of: "struct \(fact): Fact") ?? text.range(of: "enum \(fact): Fact"))
             let doc = text[..<declaration.lowerBound].split(separator: "\n").reversed().prefix { $0.hasPrefix("///") }.reversed().joined(separator: " ")
             let emitted = try #require(doc.range(of: "Emitted by"), "\(url.lastPathComponent): the fact's doc says where it is emitted")
             let said = doc[emitted.upperBound...].replacingOccurrences(of: "/// ", with: "").replacingOccurrences(of: "///", with: "")

@@ -55,7 +55,7 @@ struct AppearanceBeforeLoadRule: Rule {
 
 /// An appearance callback before the instance's viewDidLoad, `created` being the line that began it.
 /// Emitted by `SessionTimeline.swift` (`appearance`).
-struct AppearanceBeforeLoad: Observed {
+struct AppearanceBeforeLoad: Fact {
     static var transitionConcern: TransitionConcern { .joined }
     var event: EventRef
     var created: EventRef?

@@ -73,7 +73,7 @@ struct ChildContainmentRule: Rule {
 /// A willMove(toParent:) never followed by didMove(toParent:), or a child removed without willMove(toParent: nil).
 /// Emitted by `SessionTimeline+Containment.swift` (`containment`) and `SessionTimeline+Removal.swift` (`deallocate`,
 /// `finish`: the child went away, or the session ended, first).
-enum ContainmentMismatch: Observed {
+enum ContainmentMismatch: Fact {
     case willMoveWithoutDidMove(will: EventRef, reason: IncompleteReason)
     case removedWithoutWillMove(did: EventRef)
 

@@ -54,7 +54,7 @@ struct CompletionBeforeAppearanceRule: Rule {
 
 /// A present completion (`marker`) logged before the presented controller's viewDidAppear (`did`).
 /// Emitted by `SessionTimeline+Transitions.swift` (`finish`, when the late viewDidAppear arrives).
-struct PresentCompletedEarly: Observed {
+struct PresentCompletedEarly: Fact {
     static var transitionConcern: TransitionConcern { .current }
     var marker: EventRef
     var did: EventRef

@@ -56,7 +56,7 @@ struct CompletionBeforeDisappearanceRule: Rule {
 
 /// A dismiss completion (`marker`) logged before the dismissed controller's viewDidDisappear (`did`).
 /// Emitted by `SessionTimeline.swift` (`appearance`, when the late viewDidDisappear arrives).
-struct DismissCompletedEarly: Observed {
+struct DismissCompletedEarly: Fact {
     static var transitionConcern: TransitionConcern { .current }
     var marker: EventRef
     var did: EventRef

@@ -59,7 +59,7 @@ struct DeallocWhileVisibleRule: Rule {
 
 /// A dealloc while the instance was on screen (appeared since `appeared`).
 /// Emitted by `SessionTimeline+Removal.swift` (`deallocate`).
-struct DeallocWhileVisible: Observed {
+struct DeallocWhileVisible: Fact {
     var dealloc: EventRef
     var appeared: EventRef?
 

@@ -72,7 +72,7 @@ struct DuplicateViewDidLoadRule: Rule {
 
 /// A second viewDidLoad on one instance with no view unload in between.
 /// Emitted by `SessionTimeline.swift` (`apply`).
-struct SecondViewDidLoad: Observed {
+struct SecondViewDidLoad: Fact {
     var event: EventRef
     var firstLoad: EventRef?
 

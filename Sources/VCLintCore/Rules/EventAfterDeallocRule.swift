@@ -53,7 +53,7 @@ struct EventAfterDeallocRule: Rule {
 
 /// A callback for an instance after its dealloc.
 /// Emitted by `SessionTimeline.swift` (`apply`).
-struct EventAfterDealloc: Observed {
+struct EventAfterDealloc: Fact {
     var event: EventRef
     var dealloc: EventRef
 

@@ -59,7 +59,7 @@ struct LateDeallocRule: Rule {
 /// A dealloc that came `delay` seconds after the removal (an object's: after its owner's dealloc),
 /// more than the grace period.
 /// Emitted by `SessionTimeline+Removal.swift` (`deallocate`).
-struct LateDealloc: Observed {
+struct LateDealloc: Fact {
     static var transitionConcern: TransitionConcern { .removal }
     var dealloc: EventRef
     var removal: Removal

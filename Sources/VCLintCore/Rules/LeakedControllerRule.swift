@@ -137,7 +137,7 @@ struct LeakedControllerRule: Rule {
 /// decided before its session ends is completed in place (`ObservationList.complete`).
 /// Emitted by `SessionTimeline+Removal.swift` (`leakObservation`, at the session's end or, in live mode, once the
 /// grace period has passed).
-struct ControllerLeak: Observed {
+struct ControllerLeak: Fact {
     static var transitionConcern: TransitionConcern { .removal }
     var removal: Removal
     var anchor: EventRef

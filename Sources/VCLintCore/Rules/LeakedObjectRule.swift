@@ -107,7 +107,7 @@ struct LeakedObjectRule: Rule {
 /// ends is completed in place (`ObservationList.complete`).
 /// Emitted by `SessionTimeline+Objects.swift` (`objectLeakObservation`, at the session's end or, in live mode, once
 /// the grace period has passed).
-struct ObjectLeak: Observed {
+struct ObjectLeak: Fact {
     var ownerGone: Removal
     var made: EventRef?
     var owner: ControllerRef

@@ -79,7 +79,7 @@ struct LifetimeLimitRule: Rule {
 /// are alive at once, this one included); `others`: the first few of the others, with the event that
 /// made each; `owner`: the new instance's, when it is an object that has one (docs/lifecycle.md#owners).
 /// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, once the event that made the instance is applied).
-struct LifetimeExceeded: Observed {
+struct LifetimeExceeded: Fact {
     struct Other: Sendable {
         var controller: ControllerRef
         var created: EventRef

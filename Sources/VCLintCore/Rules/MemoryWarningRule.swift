@@ -47,7 +47,7 @@ struct MemoryWarningRule: Rule {
 /// The session's memory warnings, reported once: the first, how many, and which classes got them (the first few, in
 /// order, and how many classes in all).
 /// Emitted by `SessionTimeline+Removal.swift` (`finish`, at the session's end).
-struct MemoryWarnings: Observed {
+struct MemoryWarnings: Fact {
     var event: EventRef
     var countInSession: Int
     var classes: [String]

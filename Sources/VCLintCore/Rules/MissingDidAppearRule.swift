@@ -73,7 +73,7 @@ struct MissingDidAppearRule: Rule {
 
 /// A viewWillAppear that its transition ended without a viewDidAppear.
 /// Emitted by `SessionTimeline+Transitions.swift` (`incomplete`).
-struct UnfinishedAppearance: Observed {
+struct UnfinishedAppearance: Fact {
     static var transitionConcern: TransitionConcern { .current }
     var will: EventRef
     var reason: IncompleteReason

@@ -81,7 +81,7 @@ struct MissingDidDisappearRule: Rule {
 
 /// A viewWillDisappear that its transition ended without a viewDidDisappear.
 /// Emitted by `SessionTimeline+Transitions.swift` (`incomplete`).
-struct UnfinishedDisappearance: Observed {
+struct UnfinishedDisappearance: Fact {
     static var transitionConcern: TransitionConcern { .current }
     var will: EventRef
     var reason: IncompleteReason

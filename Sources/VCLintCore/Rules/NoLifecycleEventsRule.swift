@@ -72,7 +72,7 @@ struct NoLifecycleEventsRule: Rule {
 /// An input in which no lifecycle event was read: its lines, those that mention a callback without being read, and
 /// the first of them.
 /// Emitted by `InputPipeline.swift` (`inputObservations`, when the input ends).
-struct NoLifecycleEvents: Observed {
+struct NoLifecycleEvents: Fact {
     var lines: Int
     var unread: Int
     var firstUnread: Int?

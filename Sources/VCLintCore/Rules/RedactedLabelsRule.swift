@@ -56,7 +56,7 @@ struct RedactedLabelsRule: Rule {
 
 /// An input whose lifecycle statements lost their label to redaction (`<private> viewDidLoad`): how many.
 /// Emitted by `InputPipeline.swift` (`inputObservations`, when the input ends).
-struct RedactedLabels: Observed {
+struct RedactedLabels: Fact {
     var statements: Int
 
     func write(to w: inout ObservationWriter) {

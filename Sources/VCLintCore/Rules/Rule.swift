@@ -73,8 +73,9 @@ public struct RuleVerdict: Sendable {
 /// own mechanism: what the outside sees of them is their `RuleDescription`.
 protocol Rule: Sendable {
     /// What this rule words: one rule per kind of fact, which is the map from what was observed to
-    /// the rule that reports it.
-    associatedtype Fact: Observed
+    /// the rule that reports it. (A rule's `Fact` is one type of `Fact`, the protocol, which inside
+    /// a rule is spelled `VCLintCore.Fact`.)
+    associatedtype Fact: VCLintCore.Fact
     /// Its facts' byte in `ObservationList`'s encoding (in memory only, never written to a file):
     /// unique among the rules, below `ObservationList.withdrawnTag`, and independent of the
     /// registry's order, so reordering how findings are listed never changes the encoding. A new
@@ -89,8 +90,8 @@ protocol Rule: Sendable {
     /// The observation at `index` of `list`, which is of this rule's kind, and its verdict.
     func word(_ list: ObservationList, at index: Int, options: TimelineOptions) -> (Observation, RuleVerdict)
     /// Reads a fact of this rule's kind.
-    static func readFact(_ r: inout ObservationReader) -> any Observed
-    static var factType: any Observed.Type { get }
+    static func readFact(_ r: inout ObservationReader) -> any VCLintCore.Fact
+    static var factType: any VCLintCore.Fact.Type { get }
 }
 
 extension Rule {
@@ -101,8 +102,8 @@ extension Rule {
         return (o, verdict(for: o, fact, options: options))
     }
 
-    static func readFact(_ r: inout ObservationReader) -> any Observed { Fact(reading: &r) }
-    static var factType: any Observed.Type { Fact.self }
+    static func readFact(_ r: inout ObservationReader) -> any VCLintCore.Fact { Fact(reading: &r) }
+    static var factType: any VCLintCore.Fact.Type { Fact.self }
 
     /// The verdict on an observation of this rule's kind, nil for any other (tests).
     func verdict(for o: Observation, options: TimelineOptions) -> RuleVerdict? {
@@ -174,14 +175,14 @@ public enum RuleRegistry {
     }()
 
     /// The tag of the facts of type `type`.
-    static func tag(of type: any Observed.Type) -> Int {
+    static func tag(of type: any Fact.Type) -> Int {
         guard let tag = tags[ObjectIdentifier(type)] else {
             preconditionFailure("no rule words \(type): add its rule to RuleRegistry.all")
         }
         return tag
     }
 
-    static func tag(of fact: any Observed) -> Int { tag(of: type(of: fact)) }
+    static func tag(of fact: any Fact) -> Int { tag(of: type(of: fact)) }
 
     /// The place in `all` of the rule whose facts carry `tag`.
     @inline(__always) static func place(ofTag tag: Int) -> Int { places[tag] }
@@ -196,7 +197,7 @@ public enum RuleRegistry {
     static let leakTag = tag(of: ControllerLeak.self)
     static let objectLeakTag = tag(of: ObjectLeak.self)
 
-    static func readFact(tag: Int, _ r: inout ObservationReader) -> any Observed {
+    static func readFact(tag: Int, _ r: inout ObservationReader) -> any Fact {
         type(of: rule(tag: tag)).readFact(&r)
     }
 }

@@ -43,7 +43,7 @@ struct SlowTransitionRule: Rule {
 
 /// A will→did pair that took `milliseconds`.
 /// Emitted by `SessionTimeline+Transitions.swift` (`finish`).
-struct SlowTransition: Observed {
+struct SlowTransition: Fact {
     static var transitionConcern: TransitionConcern { .current }
     var will: EventRef
     var did: EventRef

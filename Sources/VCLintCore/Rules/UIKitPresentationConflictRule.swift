@@ -54,7 +54,7 @@ struct UIKitPresentationConflictRule: Rule {
 
 /// One of UIKit's "Attempt to present/dismiss …" lines, with the other controllers it names.
 /// Emitted by `SessionTimeline.swift` (`handle`).
-struct UIKitPresentationWarning: Observed {
+struct UIKitPresentationWarning: Fact {
     var event: EventRef
     var text: String
     var others: [ControllerRef]

@@ -37,7 +37,7 @@ struct UIKitUnbalancedTransitionRule: Rule {
 
 /// UIKit's "Unbalanced calls to begin/end appearance transitions" line.
 /// Emitted by `SessionTimeline.swift` (`handle`).
-struct UIKitUnbalancedWarning: Observed {
+struct UIKitUnbalancedWarning: Fact {
     var event: EventRef
     var text: String
 

@@ -88,7 +88,7 @@ struct UnbalancedAppearanceRule: Rule {
 
 /// A did-callback without its will-callback, or a will-callback for the state the instance is already in.
 /// Emitted by `SessionTimeline.swift` (`appearance`).
-enum UnbalancedAppearance: Observed {
+enum UnbalancedAppearance: Fact {
     static var transitionConcern: TransitionConcern { .joined }
     case didWithoutWill(did: EventRef, state: Appearance)
     case willInSameState(will: EventRef, state: Appearance, since: EventRef?)

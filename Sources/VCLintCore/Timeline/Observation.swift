@@ -8,7 +8,8 @@ public enum IncompleteReason: Sendable, Equatable {
     case contradicted(EventRef)
 }
 
-/// What the timeline saw that one rule words. The timeline decides *that* something happened; the
+/// A fact: what the timeline saw that one rule words (one name for one idea: an `Observation` is a
+/// fact with the controller, line and time it is about). The timeline decides *that* something happened; the
 /// rule decides how it is worded, at which severity, and whether it is enabled. Each kind is
 /// declared beside the rule that words it (`Rule.Fact`: one rule per kind, so the map from what was
 /// observed to the rule that reports it is the type system's), and is built at its emit site.
@@ -17,7 +18,7 @@ public enum IncompleteReason: Sendable, Equatable {
 /// them back in the same order (`RuleRegistryTests` round-trips every rule's example facts). A
 /// struct fact declares `init(reading:)` in an extension, which keeps its memberwise initializer
 /// for the emit site.
-protocol Observed: Sendable {
+protocol Fact: Sendable {
     func write(to w: inout ObservationWriter)
     init(reading r: inout ObservationReader)
     /// Which transition it is about, if any (TransitionNaming.swift): none by default.
@@ -37,17 +38,17 @@ public struct Requirement: Sendable, Equatable {
 
 public struct Observation: Sendable {
     /// What was observed: a fact of one rule's kind.
-    var fact: any Observed
+    var fact: any Fact
     public var controller: ControllerRef
     public var requires: Requirement?
     /// The line the finding points at (each rule documents which: `RuleDescription.anchor`).
     public var line: Int
     public var time: LogTime?
-    /// The kind of the transition it is about (`Observed.transitionConcern`), once the timeline
+    /// The kind of the transition it is about (`Fact.transitionConcern`), once the timeline
     /// named it (docs/lifecycle.md#naming-transitions).
     public var transition: TransitionKind?
 
-    init(_ fact: any Observed, controller: ControllerRef, requires: Requirement? = nil, line: Int, time: LogTime?,
+    init(_ fact: any Fact, controller: ControllerRef, requires: Requirement? = nil, line: Int, time: LogTime?,
          transition: TransitionKind? = nil) {
         self.fact = fact
         self.controller = controller

@@ -5,7 +5,7 @@
 ///
 /// An encoding is: the fact's tag (its rule's `factTag`), the kind of the transition
 /// it is about (one byte, set in place once the timeline names it), its requirement on the
-/// instrumentation, the fact's own fields (`Observed.write`), then what every observation has:
+/// instrumentation, the fact's own fields (`Fact.write`), then what every observation has:
 /// controller, line and time.
 public struct ObservationList: RandomAccessCollection, Sendable {
     /// The encodings, one after the other, in chunks of `chunkCapacity` bytes (one big array would,
@@ -39,7 +39,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     }
 
     /// Observation `i`, whose fact is an `F`, and its fact as an `F` (no dynamic cast).
-    func observation<F: Observed>(_ i: Int, as: F.Type) -> (Observation, F) {
+    func observation<F: Fact>(_ i: Int, as: F.Type) -> (Observation, F) {
         var r = reader(at: i)
         return r.observation(as: F.self)
     }
@@ -85,7 +85,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     }
 
     /// The fact of observation `i`, which is an `F`, without the rest of it.
-    func fact<F: Observed>(at i: Int, as: F.Type) -> F {
+    func fact<F: Fact>(at i: Int, as: F.Type) -> F {
         var r = reader(at: i)
         return r.fact(as: F.self)
     }
@@ -93,7 +93,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     /// Where observation `i`'s fact ends in its chunk. (A function of its own: the reader, which
     /// holds the chunk, is gone before the caller writes into it, which would otherwise copy the
     /// whole chunk at every write.)
-    private func factEnd<F: Observed>(at i: Int, as: F.Type) -> Int {
+    private func factEnd<F: Fact>(at i: Int, as: F.Type) -> Int {
         var r = reader(at: i)
         _ = r.fact(as: F.self)
         return r.at
@@ -104,7 +104,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     /// requirement none or its controller's own dealloc (one byte either way). A leak decided
     /// before its session ended learns this way how long the session went on, and whether its
     /// class's dealloc must be logged for it to count.
-    mutating func complete<F: Observed>(at i: Int, fact: F, requiresOwnDealloc: Bool) {
+    mutating func complete<F: Fact>(at i: Int, fact: F, requiresOwnDealloc: Bool) {
         let oldEnd = factEnd(at: i, as: F.self)
         let c = starts[i] >> 40, start = starts[i] & (1 << 40 - 1)
         let factStart = start + 3
@@ -285,7 +285,7 @@ struct NameTable: Sendable {
 
 // MARK: - Encoding
 
-/// Writes an observation's fields (`Observed.write`): varints, class names by index, times by
+/// Writes an observation's fields (`Fact.write`): varints, class names by index, times by
 /// date index with the two latest of the observation written again as one byte.
 struct ObservationWriter {
     var bytes: [UInt8]
@@ -454,7 +454,7 @@ struct ObservationWriter {
     }
 }
 
-/// Reads what `ObservationWriter` wrote, in the same order (`Observed.init(reading:)`).
+/// Reads what `ObservationWriter` wrote, in the same order (`Fact.init(reading:)`).
 struct ObservationReader {
     let bytes: [UInt8]
     var at: Int
@@ -590,7 +590,7 @@ struct ObservationReader {
         return rest(fact, requirement, transition)
     }
 
-    mutating func observation<F: Observed>(as: F.Type) -> (Observation, F) {
+    mutating func observation<F: Fact>(as: F.Type) -> (Observation, F) {
         _ = byte()  // the tag: the caller knows it
         let transition = self.transition()
         let requirement = self.requirement()
@@ -598,7 +598,7 @@ struct ObservationReader {
         return (rest(fact, requirement, transition), fact)
     }
 
-    mutating func fact<F: Observed>(as: F.Type) -> F {
+    mutating func fact<F: Fact>(as: F.Type) -> F {
         _ = byte()
         _ = byte()
         _ = requirement()
@@ -625,7 +625,7 @@ struct ObservationReader {
     }
 
     /// What follows a fact: controller, line, time.
-    private mutating func rest(_ fact: any Observed, _ requirement: (className: String?, kinds: [EventKind], object: Bool)?,
+    private mutating func rest(_ fact: any Fact, _ requirement: (className: String?, kinds: [EventKind], object: Bool)?,
                                _ transition: TransitionKind?) -> Observation {
         let controller = self.controller()
         let requires = requirement.map { Requirement(className: $0.className ?? controller.className, anyOf: $0.kinds, object: $0.object) }

@@ -287,7 +287,7 @@ final class SessionTimeline {
     // MARK: -
 
     /// Records what was observed for the rules (`fact`'s rule words it), pointing at `line`.
-    func emit(_ fact: some Observed, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
+    func emit(_ fact: some Fact, _ who: ControllerRef, line: Int, time: LogTime?, requires: [EventKind]? = nil, of inst: Instance? = nil) {
         let req = requires.map { Requirement(className: inst?.className ?? who.className, anyOf: $0) }
         context.observations.append(Observation(fact, controller: who, requires: req, line: line, time: time))
         if let inst { concerns(type(of: fact).transitionConcern, inst) }

@@ -8,7 +8,7 @@
 /// (`Observation.transition`, set in place when it is decided or said more of), the removals it made
 /// carry it for the leaks, and the recorder records the kind it is given.
 
-/// Which transition a fact is about, if any (`Observed.transitionConcern`).
+/// Which transition a fact is about, if any (`Fact.transitionConcern`).
 enum TransitionConcern {
     case none
     /// The one its controller is in when the fact is observed, else the latest named one if the
@@ -20,7 +20,7 @@ enum TransitionConcern {
     case removal
 }
 
-extension Observed {
+extension Fact {
     static var transitionConcern: TransitionConcern { .none }
 }
 
