@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The steps of the composite GitHub Action in action.yml (kept here so that they can be tested
-# outside GitHub: Tests/VCLintCoreTests/ActionTests.swift runs them with the runner's variables).
+# outside GitHub: Tests/VCLintCoreTests/CLI/ActionTests.swift runs them with the runner's variables).
 #
 #   Scripts/action.sh key     prints dir=… and key=… to $GITHUB_OUTPUT: where the built vclint is
 #                             cached, and the cache key (OS, architecture, Swift, vclint's sources);

@@ -3,7 +3,15 @@ import Testing
 @testable import VCLintCore
 
 /// The package root, found from this file's location.
-let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The package's folder: the nearest folder above this file that holds Package.swift (test files sit
+/// in folders by stage, at any depth under Tests/).
+let packageRoot: URL = {
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while dir.path != "/", !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+        dir = dir.deletingLastPathComponent()
+    }
+    return dir
+}()
 
 func fixtureURL(_ relative: String) -> URL { packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(relative) }
 

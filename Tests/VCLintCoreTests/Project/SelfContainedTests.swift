@@ -105,8 +105,8 @@ enum SelfContained {
     static func problems(path: String, text: String, names: Set<String>, anchors: Anchors) -> [String] {
         var out: [String] = []
         let code = isCode(path)
-        let allowedOutside: ClosedRange<Int>? = path == "Tests/VCLintCoreTests/RealCaptureTests.swift" ? 1...Int.max
-            : path == "Tests/VCLintCoreTests/TestSupport.swift" ? optionalToolEntry(text) : nil
+        let allowedOutside: ClosedRange<Int>? = path == "Tests/VCLintCoreTests/Golden/RealCaptureTests.swift" ? 1...Int.max
+            : path == "Tests/VCLintCoreTests/Support/TestSupport.swift" ? optionalToolEntry(text) : nil
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let n = i + 1
             func report(_ why: String) { out.append("\(path):\(n): \(why): \(line.trimmingCharacters(in: .whitespaces))") }
@@ -207,7 +207,7 @@ enum SelfContained {
         }
         // The optional real-capture test may name its folder; nothing else may.
         let entry = "    static let sharedCaptures = OptionalTool(\n        name: \"" + "../" + "shared/captures\",\n        available: x)\n    static var sharedCapturesFolder: URL { x }\n"
-        #expect(SelfContained.problems(path: "Tests/VCLintCoreTests/TestSupport.swift", text: entry, names: names, anchors: anchors).isEmpty)
-        #expect(SelfContained.problems(path: "Tests/VCLintCoreTests/CLITests.swift", text: entry, names: names, anchors: anchors).count == 1)
+        #expect(SelfContained.problems(path: "Tests/VCLintCoreTests/Support/TestSupport.swift", text: entry, names: names, anchors: anchors).isEmpty)
+        #expect(SelfContained.problems(path: "Tests/VCLintCoreTests/CLI/CLITests.swift", text: entry, names: names, anchors: anchors).count == 1)
     }
 }
