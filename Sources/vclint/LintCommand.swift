@@ -204,7 +204,7 @@ struct RuleOptions: ParsableArguments {
 
     func validate() throws {
         for id in enable + disable where RuleRegistry.description(of: id) == nil {
-            throw ValidationError("unknown rule '\(id)'; `vclint rules` lists them")
+            throw ValidationError("\(RuleRegistry.unknown(id)); `vclint rules` lists them")
         }
     }
 

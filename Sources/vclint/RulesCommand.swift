@@ -44,7 +44,7 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         guard let description = RuleRegistry.description(of: ruleID) else {
-            printError("vclint: error: unknown rule '\(ruleID)'; `vclint rules` lists them")
+            printError("vclint: error: \(RuleRegistry.unknown(ruleID)); `vclint rules` lists them")
             throw ExitCode(2)
         }
         writeStdout(RuleDocumentation.explain(description))

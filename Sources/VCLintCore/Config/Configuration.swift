@@ -117,7 +117,9 @@ public struct Configuration: Sendable {
             } else if RuleRegistry.description(of: key) != nil {
                 try config.ruleSection(top[key]!, rule: key)
             } else {
-                throw LoadError(path: path, key: key, reason: "unknown key (expected one of \(Setting.all.map(\.key).joined(separator: ", ")), or a rule id)")
+                let known = Setting.all.map(\.key)
+                let guess = EditDistance.didYouMean(key, among: known + RuleRegistry.identifiers)
+                throw LoadError(path: path, key: key, reason: "unknown key\(guess) (expected one of \(known.joined(separator: ", ")), or a rule id)")
             }
         }
         return config
@@ -139,7 +141,8 @@ public struct Configuration: Sendable {
             } else if let setting = Setting.parameters(of: rule).first(where: { $0.key == key }) {
                 try set(setting, v, key: full)
             } else {
-                throw LoadError(path: path, key: full, reason: "unknown parameter for \(rule)")
+                let guess = EditDistance.didYouMean(key, among: ["severity"] + Setting.parameters(of: rule).map(\.key))
+                throw LoadError(path: path, key: full, reason: "unknown parameter for \(rule)\(guess)")
             }
         }
     }

@@ -117,7 +117,7 @@ struct RuleIDListKind: SettingKind {
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [String] {
         let ids = try strings(yaml, key: key)
         for id in ids where RuleRegistry.description(of: id) == nil {
-            throw Setting.Problem(key: key, reason: "unknown rule '\(id)' (`vclint rules` lists them)")
+            throw Setting.Problem(key: key, reason: "\(RuleRegistry.unknown(id)) (`vclint rules` lists them)")
         }
         return ids
     }

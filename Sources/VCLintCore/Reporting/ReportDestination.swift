@@ -30,7 +30,8 @@ public struct ReporterRequest: Sendable, Equatable {
             name = argument
         }
         guard ReporterRegistry.names.contains(name) else {
-            throw ReporterRequestError("unknown reporter '\(name)'; expected one of: \(ReporterRegistry.names.joined(separator: ", "))")
+            let names = ReporterRegistry.names
+            throw ReporterRequestError("unknown reporter '\(name)'\(EditDistance.didYouMean(name, among: names)); expected one of: \(names.joined(separator: ", "))")
         }
         return ReporterRequest(name: name, path: path)
     }

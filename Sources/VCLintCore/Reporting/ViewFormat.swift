@@ -81,9 +81,7 @@ public struct ViewFormatRegistry<Subject, Context>: Sendable {
     public func problem(with name: String) -> String? {
         if entry(named: name) != nil { return nil }
         let expected = "expected one of: \(names.joined(separator: ", "))"
-        let typed = name.lowercased()
-        let close = names.map { ($0, EditDistance.between(typed, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }
-        if let (suggestion, _) = close {
+        if let suggestion = EditDistance.suggestion(for: name, among: names) {
             return "unknown format '\(name)' for vclint \(command); did you mean '\(suggestion)'? (\(expected))"
         }
         return "unknown format '\(name)' for vclint \(command); \(expected)"

@@ -147,6 +147,12 @@ public enum RuleRegistry {
         descriptions.first { $0.identifier == id }
     }
 
+    /// Why `id` is no rule, in the words every command uses: `unknown rule 'ID'`, and the rule it is
+    /// likely a typo of (`; did you mean 'leaked_controller'?`).
+    public static func unknown(_ id: String) -> String {
+        "unknown rule '\(id)'" + EditDistance.didYouMean(id, among: identifiers)
+    }
+
     static func rule(_ id: String) -> (any Rule)? {
         all.first { type(of: $0).description.identifier == id }
     }

@@ -18,4 +18,17 @@ public enum EditDistance {
         }
         return row[b.count]
     }
+
+    /// The name of `names` closest to `typed` (case aside) when it is a likely typo of it: within two
+    /// edits (`HTML` is `html` mistyped), and not `typed` itself. Ties go to the first in `names`' order.
+    public static func suggestion(for typed: String, among names: [String]) -> String? {
+        let lowered = typed.lowercased()
+        let close = names.map { ($0, between(lowered, $0.lowercased())) }.filter { $0.0 != typed && $0.1 <= 2 }
+        return close.min { $0.1 < $1.1 }?.0
+    }
+
+    /// `; did you mean 'NAME'?` for a likely typo of one of `names`, else nothing.
+    public static func didYouMean(_ typed: String, among names: [String]) -> String {
+        suggestion(for: typed, among: names).map { "; did you mean '\($0)'?" } ?? ""
+    }
 }
