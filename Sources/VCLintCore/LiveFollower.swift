@@ -23,7 +23,7 @@ public final class LiveFollower {
     private let poll: () -> Bool
     private let stopped: () -> Bool
     private let input: (String) -> Void
-    private let output: ([Finding]) -> Void
+    private let output: (LiveUpdate) -> Void
     private let notice: (String) -> Void
 
     /// `poll`: called at the end of a growing file; waits, and returns false to stop following.
@@ -32,7 +32,7 @@ public final class LiveFollower {
     /// `notice`: one line for stderr (rotation, truncation, gzip trailing bytes).
     public init(source: InputSource, options: LintOptions = LintOptions(), poll: @escaping () -> Bool,
                 stopped: @escaping () -> Bool = { false }, input: @escaping (String) -> Void = { _ in },
-                output: @escaping ([Finding]) -> Void, notice: @escaping (String) -> Void) {
+                output: @escaping (LiveUpdate) -> Void, notice: @escaping (String) -> Void) {
         self.source = source
         self.options = options
         self.poll = poll
@@ -158,7 +158,7 @@ private struct Generation {
 
     struct Failure: Error { let reason: String }
 
-    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: ([Finding]) -> Void) throws(Failure) {
+    mutating func feed(_ bytes: UnsafeRawBufferPointer, _ output: (LiveUpdate) -> Void) throws(Failure) {
         offset += bytes.count
         if head.count < Self.headSize { head += bytes.prefix(Self.headSize - head.count) }
         if bytes.count >= Self.headSize {
@@ -184,7 +184,7 @@ private struct Generation {
         try pass(bytes, output)
     }
 
-    private mutating func pass(_ bytes: UnsafeRawBufferPointer, _ output: ([Finding]) -> Void) throws(Failure) {
+    private mutating func pass(_ bytes: UnsafeRawBufferPointer, _ output: (LiveUpdate) -> Void) throws(Failure) {
         let live = self.live
         if let gzip {
             do {
@@ -202,9 +202,9 @@ private struct Generation {
     /// The end of this generation. `complete`: the input really ended (a pipe at EOF), so a gzip
     /// member cut short is an error, as in a batch run; a file that is still being written when
     /// following stops may end mid-member.
-    mutating func finish(_ output: ([Finding]) -> Void, _ notice: (String) -> Void, complete: Bool) throws(InputError) -> FileResult {
+    mutating func finish(_ output: (LiveUpdate) -> Void, _ notice: (String) -> Void, complete: Bool) throws(InputError) -> FileResult {
         let live = self.live
-        var found: [Finding] = []
+        var found = LiveUpdate()
         if !decided && !sniffed.isEmpty {
             decided = true
             sniffed.withUnsafeBytes { found += live.consume($0) }

@@ -14,6 +14,9 @@ public final class LiveLinter {
     private var waiting: [String: [Int]] = [:]
     /// Observations (by index) about a transition not named yet, in order.
     private var unnamed: [Int] = []
+    /// The leaks (by observation index) printed while their session goes on: a later line may
+    /// resolve them (`LeakResolution`), and a resolution is printed only for what was printed.
+    private var printedLeaks: Set<Int> = []
 
     public init(path: String, options: LintOptions = LintOptions()) {
         var o = options
@@ -25,28 +28,29 @@ public final class LiveLinter {
     }
 
     /// Reads more of the input (any split; an unfinished last line waits for its newline) and
-    /// returns the findings that became decidable, in the order they were decided.
+    /// returns the findings that became decidable, in the order they were decided, after the
+    /// resolutions of findings returned before.
     /// Classic Mac line ends and JSON arrays are translated as in a batch run (`LineEndTranslator`).
-    public func consume(_ bytes: UnsafeRawBufferPointer) -> [Finding] {
+    public func consume(_ bytes: UnsafeRawBufferPointer) -> LiveUpdate {
         input.read(bytes)
         return decide(atEnd: false)
     }
 
     /// The input's bytes ended: what the translator held back is read (a last object of a JSON
-    /// array, an undecided start); the findings that became decidable. `finish` does it too.
-    public func endOfInput() -> [Finding] {
+    /// array, an undecided start); what became decidable. `finish` does it too.
+    public func endOfInput() -> LiveUpdate {
         input.endOfInput()
         return decide(atEnd: false)
     }
 
-    /// The input ended (EOF or Ctrl-C): the findings only the end decides, and the whole result
-    /// (every finding, as a batch run over the same lines would report them in live mode).
-    public func finish() -> (late: [Finding], result: FileResult) {
+    /// The input ended (EOF or Ctrl-C): what only the end decides, and the whole result: a batch
+    /// run's over the same lines (a leak printed and resolved since is not in it).
+    public func finish() -> (late: LiveUpdate, result: FileResult) {
         var late = endOfInput()
         let (stats, summary) = input.finish()
         late += decide(atEnd: true)
         let unread = InputPipeline.inputObservations(stats)
-        late += Array(named(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)))
+        late.findings += Array(named(RuleEngine.findings(unread, path: path, settings: options.rules, options: options.timeline)))
         var observations = InputPipeline.judged(summary.observations, stats)
         observations.append(contentsOf: unread)
         let all = named(RuleEngine.findings(observations, path: path, settings: options.rules, options: options.timeline))
@@ -63,13 +67,24 @@ public final class LiveLinter {
         return f
     }
 
-    private func decide(atEnd: Bool) -> [Finding] {
+    /// The resolutions of the leaks printed before that later lines changed.
+    private func resolutions() -> [Resolution] {
+        var out: [Resolution] = []
+        for r in builder.takeResolutions() where printedLeaks.remove(r.observation) != nil {
+            let list = RuleEngine.findings([r.leak], path: path, settings: options.rules, options: options.timeline)
+            if let printed = Array(named(list)).first { out.append(Resolution(printed, r)) }
+        }
+        return out
+    }
+
+    private func decide(atEnd: Bool) -> LiveUpdate {
+        var update = LiveUpdate(resolutions: resolutions())
         var ready: [Int] = []
         let (changed, dialect) = builder.takeInstrumentationChanges()
         func recheck(_ className: String) {
             guard let list = waiting[className] else { return }
             var still: [Int] = []
-            for i in list {
+            for i in list where !builder.isWithdrawn(i) {
                 switch builder.observation(i).decision {
                 case .report: ready.append(i)
                 case .drop: break
@@ -92,7 +107,8 @@ public final class LiveLinter {
         for i in builder.takeNewObservations() {
             if !atEnd, builder.awaitsTransition(i) { unnamed.append(i) } else { fresh.append(i) }
         }
-        for i in fresh {
+        // Withdrawn before they were printed (a leak and its resolution in one read): nothing to say.
+        for i in fresh where !builder.isWithdrawn(i) {
             let (o, decision) = builder.observation(i)
             switch decision {
             case .report: ready.append(i)
@@ -100,14 +116,25 @@ public final class LiveLinter {
             case .wait: waiting[o.requires?.className ?? "", default: []].append(i)
             }
         }
-        // What never became judgeable is dropped at the end, as in a batch run.
-        if atEnd { waiting = [:] }
-        guard !ready.isEmpty else { return [] }
+        // What never became judgeable is dropped at the end, as in a batch run; a session's end
+        // resolves nothing more.
+        if atEnd {
+            waiting = [:]
+            printedLeaks = []
+        }
+        guard !ready.isEmpty else { return update }
         // In the order they were observed, whichever list they waited in.
         ready.sort()
         // (The unnamed controller of an input with redacted labels is not judged, from the first such label on.)
         let redacted = input.stage.redacted
-        return Array(named(RuleEngine.findings(ready.map { builder.observation($0).0 }.filter { InputPipeline.judged($0, redacted) },
-                                               path: path, settings: options.rules, options: options.timeline)))
+        var judged: [Observation] = []
+        for i in ready {
+            let o = builder.observation(i).0
+            guard InputPipeline.judged(o, redacted) else { continue }
+            judged.append(o)
+            if !atEnd, builder.isLeak(i) { printedLeaks.insert(i) }
+        }
+        update.findings = Array(named(RuleEngine.findings(judged, path: path, settings: options.rules, options: options.timeline)))
+        return update
     }
 }

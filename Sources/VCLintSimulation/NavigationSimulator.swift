@@ -100,6 +100,11 @@ public struct NavigationSimulator {
         /// the top's viewDidDisappear (its own, or the one whose removal took it along:
         /// docs/rules.md#leaked_controller).
         case deepStackLeak = "deep-stack-leak"
+        /// A popped or dismissed controller's dealloc is moved to more than the grace period after its
+        /// removal, in the same session, with nothing of its class (or owned by it) in between:
+        /// `late_dealloc` on the moved dealloc. Live mode prints the leak when the grace passes, then
+        /// its resolution (docs/lifecycle.md#live-mode).
+        case lateRelease = "late-release"
         /// An object's `deinit` is deleted while its owner controller is deallocated in the log, in a
         /// capture where its class logs `deinit` elsewhere: `leaked_object` on the owner's dealloc
         /// (docs/development.md#objects-in-simulated-apps). Turns `Options.objects` on.
@@ -117,14 +122,14 @@ public struct NavigationSimulator {
             case .completionBeforeDisappearance: return "completion_before_disappearance"
             case .skippedDidMove: return "child_containment"
             case .leakedObject: return "leaked_object"
-            case .lateObjectRelease: return "late_dealloc"
+            case .lateObjectRelease, .lateRelease: return "late_dealloc"
             }
         }
 
         /// The family whose flows the fault needs (the simulator turns it on); nil for the classic faults.
         public var family: Family? {
             switch self {
-            case .leak, .missingDidDisappear, .missingDidAppear, .eventAfterDealloc, .completionBeforeDisappearance: return nil
+            case .leak, .missingDidDisappear, .missingDidAppear, .eventAfterDealloc, .completionBeforeDisappearance, .lateRelease: return nil
             case .leakedObject, .lateObjectRelease: return nil
             case .stalledPush: return .stalledTransitions
             case .leakedTwin, .strayAfterDealloc: return .twins
@@ -1181,13 +1186,20 @@ public struct NavigationSimulator {
                 guard !deinitOfClass(r.controller!.className, in: (i + 1)..<to, pid: r.pid) else { continue }
                 moves.append((i, to, max(records[to - 1].time, due)))
             }
-            guard !moves.isEmpty else { return nil }
-            let m = moves[pick(moves.count)]
-            var r = records.remove(at: m.from)
-            r.time = m.time
-            let at = m.to - 1  // the records after `from` moved up one
-            records.insert(r, at: at)
-            return at
+            return moveOne(of: moves)
+        case .lateRelease:
+            // As for an object's (above): 4.5 s after the removal's viewDidDisappear, every line timed.
+            guard options.envelope != .bare, !printsLifecycle else { return nil }
+            var moves: [(from: Int, to: Int, time: Double)] = []
+            for i in records.indices where records[i].ownRemoval && records[i].liveOfClass == 1 && isLeakCandidate(i) {
+                let r = records[i], c = r.controller!, due = records[r.removalDid!].time + 4.5
+                guard let to = records[(i + 1)...].firstIndex(where: { $0.pid == r.pid && $0.time > due }) else { continue }
+                // Nothing its dealloc could go to instead, and no object of its whose deinit would come first.
+                guard !records[(i + 1)..<to].contains(where: { $0.controller?.className == c.className || $0.controller?.owner === c })
+                else { continue }
+                moves.append((i, to, max(records[to - 1].time, due)))
+            }
+            return moveOne(of: moves)
         case .deepStackLeak:
             let candidates = records.indices.filter { i in
                 records[i].stepKind == .deep && records[i].controller?.className == "ArticleViewController" && !records[i].revealsTwin
@@ -1199,6 +1211,18 @@ public struct NavigationSimulator {
             records.remove(at: i)
             return anchor
         }
+    }
+
+    /// Moves one record of `moves` (drawn from the seed) to just before `to`, at `time`; its new index
+    /// (nil when there is none to move).
+    private mutating func moveOne(of moves: [(from: Int, to: Int, time: Double)]) -> Int? {
+        guard !moves.isEmpty else { return nil }
+        let m = moves[pick(moves.count)]
+        var r = records.remove(at: m.from)
+        r.time = m.time
+        let at = m.to - 1  // the records after `from` moved up one
+        records.insert(r, at: at)
+        return at
     }
 
     /// For an owned object's `deinit` at `i` whose owner's dealloc is logged and whose class logs `deinit`

@@ -35,7 +35,7 @@ extension LintCommand {
             poll: { usleep(200_000); return followInterrupted == 0 },
             stopped: { followInterrupted != 0 },
             input: report.input,
-            output: report.findings,
+            output: report.update,
             notice: { printError($0) })
         return LintResult(files: try follower.run(), seconds: Date().timeIntervalSince(start))
     }
@@ -63,10 +63,14 @@ final class LiveReport {
         writeStdout { out in try self.reporter.input(path, to: out) }
     }
 
-    func findings(_ findings: [Finding]) {
-        guard !findings.isEmpty else { return }
+    /// Resolutions of what was printed before, then the new findings.
+    func update(_ update: LiveUpdate) {
+        guard !update.isQuiet else { return }
         writeStdout { out in
-            for var f in findings where !self.baseline.contains(f.fingerprint) {
+            for r in update.resolutions where !self.baseline.contains(r.finding.fingerprint) {
+                try self.reporter.resolution(r, to: out)
+            }
+            for var f in update.findings where !self.baseline.contains(f.fingerprint) {
                 if self.strict && f.severity == .warning { f.severity = .error }
                 try self.reporter.finding(f, to: out)
             }

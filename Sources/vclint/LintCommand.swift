@@ -44,8 +44,10 @@ struct LintCommand: ParsableCommand {
         "Follow one growing input (a file, or - for a pipe) and print each finding as soon as it is decidable.",
         discussion: """
         A leak is printed once the grace period has passed in log time, a missing did-callback once its \
-        transition settled. A pipe is read to its end; a file is followed like tail -f until Ctrl-C. \
-        The summary and the exit code come at the end. Standard output takes \(ReportOutput.streamingFormats) \
+        transition settled; a later line that changes a printed leak (its late dealloc, the controller \
+        shown again) prints a resolution. A pipe is read to its end; a file is followed like tail -f until \
+        Ctrl-C. The summary, the report files and the exit code come at the end, those of a batch run over \
+        the same bytes. Standard output takes \(ReportOutput.streamingFormats) \
         (json as JSON Lines: a line per finding, then one with the report's other fields); other formats \
         can be written to a file, at the end. Example: \
         xcrun simctl spawn booted log stream --style ndjson | vclint lint --follow -

@@ -42,6 +42,13 @@ public struct GitHubActionsReporter: StreamingReporter {
         }
     }
 
+    /// A notice at the finding's line: the error annotation printed before stays on the run (a
+    /// workflow command cannot take one back), and this one says what became of it.
+    public mutating func resolution(_ r: Resolution, to out: ReportWriter) throws(ReportWriteError) {
+        let f = r.finding
+        try out.write("::notice file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property("resolved: \(f.rule)"))::\(Self.data(r.message))\n")
+    }
+
     public mutating func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
         if let line = Self.infoSummary(infos) { try out.write(line) }
     }

@@ -36,6 +36,17 @@ public struct JSONReporter: StreamingReporter {
         try out.write(Self.violation(f).serialized(pretty: false) + "\n")
     }
 
+    /// One line: `{"resolution": {…}}`, naming the finding by its fingerprint, rule, path and line,
+    /// what it is now (`late_dealloc` or `withdrawn`) and the line that resolved it (`by`).
+    public func resolution(_ r: Resolution, to out: ReportWriter) throws(ReportWriteError) {
+        let f = r.finding
+        let record = JSONValue.object([
+            ("fingerprint", .string(f.fingerprint)), ("rule", .string(f.rule)), ("path", .string(f.path)), ("line", .int(f.line)),
+            ("now", .string(r.now.rawValue)), ("by", .int(r.line)), ("message", .string(r.message)),
+        ])
+        try out.write(JSONValue.object([("resolution", record)]).serialized(pretty: false) + "\n")
+    }
+
     /// One line: the report without `violations`.
     public func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
         let inputs = JSONValue.array(result.files.map { Self.input($0) })

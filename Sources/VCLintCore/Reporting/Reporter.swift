@@ -25,6 +25,9 @@ public protocol StreamingReporter: Reporter {
     mutating func input(_ path: String, to out: ReportWriter) throws(ReportWriteError)
     /// One finding, as it was decided.
     mutating func finding(_ finding: Finding, to out: ReportWriter) throws(ReportWriteError)
+    /// A finding streamed before that a later line changed (`lint --follow`: a leak deallocated
+    /// late, or a controller that appeared again), at once.
+    mutating func resolution(_ resolution: Resolution, to out: ReportWriter) throws(ReportWriteError)
     /// The run is over: `result` holds every input's statistics and every finding, counted as streamed.
     mutating func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError)
 }

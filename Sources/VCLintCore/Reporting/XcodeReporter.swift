@@ -24,6 +24,12 @@ public struct XcodeReporter: StreamingReporter {
         }
     }
 
+    /// `PATH:LINE: note: resolved: MESSAGE (rule_id)`, at the finding's line.
+    public func resolution(_ r: Resolution, to out: ReportWriter) throws(ReportWriteError) {
+        let field = TerminalText.field, f = r.finding
+        try out.write("\(paint("\(field(f.path)):\(f.line):", Self.bold)) \(paint("note:", Self.dim)) resolved: \(field(r.message)) \(paint("(\(field(f.rule)))", Self.dim))\n")
+    }
+
     static let bold = "1", dim = "2"
     /// error red, warning yellow, info cyan (as compilers and ripgrep color them).
     public static func code(_ s: Severity) -> String {

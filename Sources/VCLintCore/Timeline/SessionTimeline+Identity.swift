@@ -98,7 +98,12 @@ extension SessionTimeline {
             }
             if case .adding = i.parentState { kept.append(i); continue }
             var leak: UInt32?
-            if !i.emitted.contains(.leak) {
+            if let (index, dialect) = removals.emittedLive.removeValue(forKey: ObjectIdentifier(i)) {
+                // Live mode: its leak was printed; kept under its address as a pending one is, so
+                // that a dealloc or a reappearance still resolves it (`bringBack`).
+                removals.evictedLeaks.append((index, dialect))
+                leak = index
+            } else if !i.emitted.contains(.leak) {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
                     : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
@@ -159,7 +164,7 @@ extension SessionTimeline {
     /// state does not fit an `EvictedController`.
     func mayEvictAddressed(_ i: Instance, _ r: Removal) -> Bool {
         guard recorder == nil, r.kind != .ownerDeallocated, !i.entry.isObjectClass,
-              EvictedController.fits(i, r, pendingLeak: !i.emitted.contains(.leak)) else { return false }
+              EvictedController.fits(i, r, pendingLeak: !i.emitted.contains(.leak) || removals.emittedLive[ObjectIdentifier(i)] != nil) else { return false }
         guard let link = i.objects else { return true }
         return !link.owned.contains { $0.isAlive && $0.owner === i }
     }
@@ -171,18 +176,30 @@ extension SessionTimeline {
     /// (`forget`); nil then.
     func bringBack(_ gone: EvictedController, _ address: UInt64, _ e: Event, _ state: ClassState) -> Instance? {
         var removal: Removal?, will: EventRef?
+        var printed: Int?
         if let index = gone.leak {
             let leak = context.observations.fact(at: index, as: ControllerLeak.self)
             (removal, will) = (leak.removal, leak.will)
-            context.observations.withdraw(at: index)
+            // Live mode printed it: it stands until the controller's next line decides it
+            // (`resolveEmittedLeak`). Otherwise it is decided anew, as for any removed controller.
+            if options.live { printed = index } else { context.observations.withdraw(at: index) }
         }
-        guard gone.isOf(state.entry) else { return nil }
+        guard gone.isOf(state.entry) else {
+            if let printed {
+                // Another class at its address: gone without a logged dealloc, and its leak with it.
+                let leak = context.observations[printed]
+                context.observations.withdraw(at: printed)
+                context.resolutions.append(LeakResolution(observation: printed, leak: leak, cause: .addressReused, line: clock.lastEventLine))
+            }
+            return nil
+        }
         let inst = Instance(serial: context.nextSerial(), entry: state.entry, address: address, generation: Int(gone.generation),
                             dialect: e.dialect, line: e.line)
         gone.restore(inst, removal: removal)
         inst.removal = removal
         inst.lastWillDisappear = will
         if gone.disappeared { setAppearance(inst, .hidden) }
+        if let printed { removals.emittedLive[ObjectIdentifier(inst)] = (UInt32(printed), e.dialect.family) }
         state.live.append(inst)
         identity.byAddress[address] = inst
         if debug { TimelineDebug.print("  \(inst.label) brought back by its address (evicted)") }
@@ -491,6 +508,7 @@ extension SessionTimeline {
     }
 
     func forget(_ inst: Instance) {
+        resolveEmittedLeak(inst, .addressReused)
         inst.forgotten = true
         if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
         if inst.isAlive { leaveLive(inst) }

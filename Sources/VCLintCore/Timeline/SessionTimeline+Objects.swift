@@ -248,7 +248,10 @@ extension SessionTimeline {
         if debug { TimelineDebug.print("  owner of \(object.label): \(owner.label) (\(reason.word))") }
         object.owner = owner
         // A new owner, alive: what the previous owner's dealloc said no longer holds.
-        if object.removal?.kind == .ownerDeallocated { object.removal = nil }
+        if object.removal?.kind == .ownerDeallocated {
+            object.removal = nil
+            resolveEmittedLeak(object, .ownerChanged)
+        }
         // A view never goes: its objects are not judged by their owner, and it keeps no list.
         guard !owner.isView else { return }
         let ownerLink = owner.objectsMade

@@ -129,6 +129,7 @@ extension SessionTimeline {
 
     func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
         if let existing = inst.removal, existing.kind == .dismissed || existing.kind == .removedFromParent { return }
+        if let existing = inst.removal, existing.kind != kind || existing.anchor.line != anchor.line { resolveEmittedLeak(inst, .removedAgain) }
         // Removed after its transition settled (a didMove(toParent: nil) after the disappearance):
         // by that transition; one still open names it when it settles.
         let by: TransitionKind?
@@ -141,6 +142,7 @@ extension SessionTimeline {
     /// Sets a removed controller's anchor (the line its leak is timed from).
     func moveRemovalAnchor(_ inst: Instance, to anchor: EventRef) {
         guard inst.isRemoved else { return }
+        if inst.removal?.anchor.line != anchor.line { resolveEmittedLeak(inst, .removedAgain) }
         inst.removal?.anchor = anchor
         scheduleLeakCheck(inst)
     }
@@ -157,12 +159,54 @@ extension SessionTimeline {
         // and neither were the controllers its inferred removal took along (a tab switch that
         // looked like a pop to root at first).
         // (Checked first: storing nil destroys the old value even when there is none.)
-        if inst.isRemoved { inst.removal = nil }
+        if inst.isRemoved {
+            inst.removal = nil
+            resolveEmittedLeak(inst, .appearedAgain)
+        }
         if inst.dismissPending != nil { inst.dismissPending = nil }
         if !inst.tookAlong.isEmpty {
-            for m in inst.tookAlong where m.isAlive && m.removal?.kind == .poppedWithTop { m.removal = nil }
+            for m in inst.tookAlong where m.isAlive && m.removal?.kind == .poppedWithTop {
+                m.removal = nil
+                resolveEmittedLeak(m, .appearedAgain)
+            }
             inst.tookAlong.removeAll()
         }
+    }
+
+    /// Live mode: a leak emitted when its grace passed (`reportExpiredLeaks`) that a later line
+    /// changes (docs/lifecycle.md#live-mode): it is withdrawn from the observations, so the run's
+    /// result is a batch run's, and the resolution is recorded for `LiveLinter` to print. The
+    /// controller may leak again (a new removal).
+    func resolveEmittedLeak(_ inst: Instance, _ cause: LeakResolution.Cause) {
+        guard options.live, !removals.emittedLive.isEmpty,
+              let (index, _) = removals.emittedLive.removeValue(forKey: ObjectIdentifier(inst)) else { return }
+        let leak = context.observations[Int(index)]
+        context.observations.withdraw(at: Int(index))
+        context.resolutions.append(LeakResolution(observation: Int(index), leak: leak, cause: cause, line: clock.lastEventLine))
+        inst.emitted.remove(.leak)
+    }
+
+    /// Live mode, at the session's end: the leaks emitted before it, worded as a batch run words
+    /// them (how long the session went on in all), in place.
+    func completeEmittedLeaks() {
+        for (index, dialect) in removals.emittedLive.values { completeLeak(at: index, dialect: dialect) }
+        removals.emittedLive = [:]
+    }
+
+    /// A leak among the observations, decided before its session ended, completed at the end: how
+    /// long the session went on, and whether its class's dealloc must be logged for it to count.
+    func completeLeak(at index: UInt32, dialect: Dialect) {
+        let tag = context.observations.tag(at: Int(index))
+        if tag == Int(ObservationList.withdrawnTag) { return }  // brought back (`bringBack`), or resolved
+        if tag == RuleRegistry.objectLeakTag {
+            var leak = context.observations.fact(at: Int(index), as: ObjectLeak.self)
+            (leak.wentOn, leak.confirmed) = leakTiming(leak.ownerGone)
+            context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: true)
+            return
+        }
+        var leak = context.observations.fact(at: Int(index), as: ControllerLeak.self)
+        (leak.wentOn, leak.confirmed) = leakTiming(leak.removal)
+        context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: !removals.deallocDialects.contains(dialect))
     }
 
 
@@ -176,7 +220,11 @@ extension SessionTimeline {
         while let inst = removals.leakClock.popDue(now: now.seconds, grace: options.leakGraceSeconds) {
             guard Self.awaitsLeakVerdict(inst), let r = inst.removal, let at = r.anchor.time ?? r.evidence.time else { continue }
             let wentOn = now.seconds - at.seconds
-            if wentOn >= options.leakGraceSeconds { reportLeak(inst, r, wentOn: wentOn, confirmed: true) }
+            if wentOn >= options.leakGraceSeconds {
+                reportLeak(inst, r, wentOn: wentOn, confirmed: true)
+                // Worded again at the session's end, or withdrawn if a later line changes it.
+                removals.emittedLive[ObjectIdentifier(inst)] = (UInt32(context.observations.count - 1), inst.dialect.family)
+            }
         }
         removals.leakClock.compact(keep: Self.awaitsLeakVerdict)
     }
@@ -207,19 +255,7 @@ extension SessionTimeline {
     /// The session's end: the leaks of the evicted instances, worded as `finish` words the others'
     /// (they wait among the observations and are completed in place: same fields, same length).
     func reportEvictedLeaks() {
-        for (index, dialect) in removals.evictedLeaks {
-            let tag = context.observations.tag(at: Int(index))
-            if tag == Int(ObservationList.withdrawnTag) { continue }  // brought back (`bringBack`)
-            if tag == RuleRegistry.objectLeakTag {
-                var leak = context.observations.fact(at: Int(index), as: ObjectLeak.self)
-                (leak.wentOn, leak.confirmed) = leakTiming(leak.ownerGone)
-                context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: true)
-                continue
-            }
-            var leak = context.observations.fact(at: Int(index), as: ControllerLeak.self)
-            (leak.wentOn, leak.confirmed) = leakTiming(leak.removal)
-            context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: !removals.deallocDialects.contains(dialect))
-        }
+        for (index, dialect) in removals.evictedLeaks { completeLeak(at: index, dialect: dialect) }
         removals.evictedLeaks = []
     }
 
@@ -245,9 +281,16 @@ extension SessionTimeline {
             emit(ContainmentMismatch.willMoveWithoutDidMove(will: will, reason: .deallocated(ref)), inst.ref, line: will.line, time: will.time,
                  requires: [.didMoveToParent], of: inst)
         }
+        if inst.emitted.contains(.leak), let r = inst.removal {
+            // Live mode printed its leak: the dealloc turns it into the late_dealloc below (or, exactly
+            // at the grace, into nothing).
+            var late = false
+            if let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time { late = at.seconds - removedAt.seconds > options.leakGraceSeconds }
+            resolveEmittedLeak(inst, late ? .deallocatedLate : .deallocated)
+        }
         if let r = inst.removal, let removedAt = r.anchor.time ?? r.evidence.time, let at = ref.time {
             let delay = at.seconds - removedAt.seconds
-            if delay > options.leakGraceSeconds, !inst.emitted.contains(.leak) {  // live mode reported the leak already
+            if delay > options.leakGraceSeconds, !inst.emitted.contains(.leak) {
                 if r.kind == .ownerDeallocated {
                     let owner = inst.owner?.ref
                     context.observations.append(Observation(LateDealloc(dealloc: ref, removal: r, delay: delay, owner: owner), controller: inst.ref,
@@ -315,6 +358,7 @@ extension SessionTimeline {
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
         reportEvictedLeaks()
+        if options.live { completeEmittedLeaks() }
         // The session is over: release its controllers (memory follows live controllers only).
         for list in lists {
             for inst in list {
@@ -411,6 +455,10 @@ struct SessionRemovals {
     /// observations, to be worded at the session's end (`evictUnreachable`): each observation's
     /// index and its controller's dialect family (whether its dealloc is instrumented).
     var evictedLeaks: [(observation: UInt32, dialect: Dialect)] = []
+    /// Live mode: the leaks emitted when their grace passed, by controller, until a later line
+    /// resolves them (`resolveEmittedLeak`) or the session ends (`completeEmittedLeaks`): each
+    /// observation's index and its controller's dialect family.
+    var emittedLive: [ObjectIdentifier: (observation: UInt32, dialect: Dialect)] = [:]
     /// The dialect families whose dealloc the session logged (a leak needs its class's dealloc logged).
     var deallocDialects: Set<Dialect> = []
     /// The dialect of the latest dealloc (inserted already): skips hashing it again.

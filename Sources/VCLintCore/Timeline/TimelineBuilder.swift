@@ -2,6 +2,9 @@
 final class TimelineContext {
     let instrumentation = Instrumentation()
     @exclusivity(unchecked) var observations = ObservationList()
+    /// Live mode: the leaks emitted before a later line changed them, in order (`LiveLinter` prints
+    /// a resolution for each it printed).
+    @exclusivity(unchecked) var resolutions: [LeakResolution] = []
     /// Only when a timeline is requested (`TimelineOptions.recordTimeline`).
     @exclusivity(unchecked) var recorder: TimelineRecorder?
     @exclusivity(unchecked) private(set) var instanceCount = 0
@@ -156,6 +159,47 @@ public final class TimelineBuilder {
         let o = context.observations[i]
         return (o, decision(on: o, tag: context.observations.tag(at: i)))
     }
+
+    /// Whether observation `i` is a controller's or an object's leak.
+    func isLeak(_ i: Int) -> Bool {
+        let tag = context.observations.tag(at: i)
+        return tag == RuleRegistry.leakTag || tag == RuleRegistry.objectLeakTag
+    }
+
+    /// Whether observation `i` was withdrawn since it was made (a resolved leak): nothing reads it.
+    func isWithdrawn(_ i: Int) -> Bool { context.observations.tag(at: i) == Int(ObservationList.withdrawnTag) }
+
+    /// Live mode: the leaks that later lines changed since the last call, in order.
+    func takeResolutions() -> [LeakResolution] {
+        defer { context.resolutions = [] }
+        return context.resolutions
+    }
+}
+
+/// Live mode: a leak the timeline emitted when its grace period passed, which a later line changed
+/// (docs/lifecycle.md#live-mode). Its observation is withdrawn; what it said is kept here.
+struct LeakResolution {
+    enum Cause {
+        /// Its dealloc came, later than the grace period: a late_dealloc follows.
+        case deallocatedLate
+        /// Its dealloc came at the grace period exactly: neither a leak nor late.
+        case deallocated
+        /// It appeared (or was added as a child) again: it was never removed.
+        case appearedAgain
+        /// An object that another owner took: its first owner's dealloc no longer decides it.
+        case ownerChanged
+        /// Another class's object at its address: it is gone without a logged dealloc.
+        case addressReused
+        /// Its removal changed (another kind or line): the leak is decided again from the new one.
+        case removedAgain
+    }
+    /// The leak's index among the observations (withdrawn now).
+    let observation: Int
+    /// The leak as it was emitted.
+    let leak: Observation
+    let cause: Cause
+    /// The line that changed it.
+    let line: Int
 }
 
 /// What becomes of an observation: a finding, nothing (a persistent class's leak), or a wait until

@@ -37,31 +37,8 @@ import Testing
         #expect(live.finish().late.isEmpty)
     }
 
-    /// A finding whose rule needs a callback the class has not logged yet waits; at the end, one that
-    /// never became judgeable is dropped, as in a batch run.
-    @Test func batchAndLiveAgreeOnTheFixtures() throws {
-        // Not the fuzz regressions: there a relaunch (a new pid) shows only on a noise line. Live mode
-        // reads every line's envelope and ends the session there; a batch run reads noise lines'
-        // envelopes only at sample offsets (cost per line), so it may take the session to the end.
-        for fixture in allFixtureLogs() where !fixture.contains("custom") && !fixture.hasPrefix("Fixtures/fuzz/") {
-            let bytes = [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
-            let live = LiveLinter(path: fixture)
-            var streamed: [Finding] = []
-            for chunk in bytes.chunked(into: 64) { streamed += chunk.withUnsafeBytes { live.consume($0) } }
-            let (late, result) = live.finish()
-            streamed += late
-            #expect(Set(streamed.map { "\($0.rule)@\($0.line)" }) == Set(result.findings.map { "\($0.rule)@\($0.line)" }),
-                    "\(fixture): what was printed live is the run's result")
-            #expect(streamed.count == result.findings.count, "\(fixture): nothing printed twice")
-            // Live mode decides a leak when the grace period has passed, so a controller deallocated
-            // later still is a leak there (late_dealloc in a batch run); everything else is the same.
-            let batch = Linter().lint(bytes: bytes, path: fixture)
-            func key(_ f: Finding) -> String {
-                f.rule == "late_dealloc" || f.rule == "leaked_controller" || f.rule == "leaked_object" ? "leak \(f.controller.instance)" : "\(f.rule)@\(f.line)"
-            }
-            #expect(Set(batch.findings.map(key)) == Set(result.findings.map(key)), "\(fixture)")
-        }
-    }
+    /// What was printed live, less what was resolved, is the run's result, and that is the batch
+    /// run's: `LiveEqualsBatchTests` checks it over every fixture and simulated captures.
 
     /// The acceptance test: a writer keeps the pipe open; the leak is printed before EOF.
     @Test func followPrintsTheLeakBeforeThePipeCloses() throws {

@@ -11,10 +11,8 @@ import Testing
 
     static func bytes(_ fixture: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture))) }
 
-    /// Live mode reports a leak where batch may say late_dealloc; everything else is the same.
-    static func key(_ f: Finding) -> String {
-        f.rule == "late_dealloc" || f.rule == "leaked_controller" ? "leak \(f.controller.instance)@\(f.line)" : "\(f.rule)@\(f.line)"
-    }
+    /// A run's findings, live or batch (they are the same: `LiveEqualsBatchTests`).
+    static func key(_ f: Finding) -> String { "\(f.rule)@\(f.line)" }
     static func batch(_ bytes: [UInt8]) -> [String] { Linter().lint(bytes: bytes, path: "x").findings.map(key).sorted() }
 
     func tempPath(_ ext: String = "log") -> String {

@@ -86,11 +86,13 @@ import VCLintSimulation
         }
         let evicting = Self.findings(text, evictionFloor: 4, live: live)
         #expect(evicting == Self.findings(text, evictionFloor: .max, live: live))
-        // Live mode words a leak as soon as its grace passes: the late deallocs come after it.
-        #expect(evicting.contains { $0.contains("late_dealloc") && $0.contains("ModalViewController#4:") } == !live)
-        #expect(evicting.contains { $0.contains("leaked_controller") && $0.contains("ModalViewController#6:") } == live)
+        // Live mode prints a leak as soon as its grace passes; the late dealloc, the reappearance and
+        // the other object at its address resolve it, so the result is the batch run's.
+        #expect(evicting.contains { $0.contains("late_dealloc") && $0.contains("ModalViewController#4:") })
+        #expect(!evicting.contains { $0.contains("leaked_controller") && $0.contains("ModalViewController#6:") })
         #expect(evicting.contains { $0.contains("duplicate_view_did_load") && $0.contains("(first at line 86)") })
-        #expect(evicting.filter { $0.contains(" leaked_controller ") }.count == (live ? 699 : 695))
+        #expect(evicting.filter { $0.contains(" leaked_controller ") }.count == 695)
+        if live { #expect(evicting == Self.findings(text, evictionFloor: .max, live: false)) }
     }
 
     @Test func evictedControllersWithAnAddressCostNoInstance() throws {
