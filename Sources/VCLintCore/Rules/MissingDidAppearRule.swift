@@ -13,7 +13,12 @@ struct MissingDidAppearRule: Rule {
         interactive pop the user abandons). A controller stuck between the two usually means an \
         appearance transition was begun by hand (beginAppearanceTransition) and never ended, or a \
         container forwarded only half of the callbacks: work done in viewDidAppear (analytics, timers, \
-        first responder) silently never happens.
+        first responder) silently never happens. \
+        At a session's end (the capture ends, the app is relaunched or killed) an open \
+        will-callback is reported only when the session went on for at least leak_grace_seconds \
+        after it (without timestamps: when other events followed its transition); a session that \
+        ends sooner says nothing about it, since a UI test's runner kills the app in the middle of \
+        an animation.
         """,
         anchor: "the viewWillAppear",
         triggeringExamples: [

@@ -12,7 +12,12 @@ struct MissingDidDisappearRule: Rule {
         The classic child-controller bug (seed 003): a child's view is removed with \
         removeFromSuperview while the containment calls are out of order, so UIKit sends \
         viewWillDisappear and never viewDidDisappear. Cleanup placed in viewDidDisappear (stopping \
-        players, timers, observers) never runs. A cancelled interactive transition is not this bug.
+        players, timers, observers) never runs. A cancelled interactive transition is not this bug. \
+        At a session's end (the capture ends, the app is relaunched or killed) an open \
+        will-callback is reported only when the session went on for at least leak_grace_seconds \
+        after it (without timestamps: when other events followed its transition); a session that \
+        ends sooner says nothing about it, since a UI test's runner kills the app in the middle of \
+        an animation.
         """,
         anchor: "the viewWillDisappear",
         triggeringExamples: [

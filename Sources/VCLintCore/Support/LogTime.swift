@@ -16,6 +16,14 @@ public struct LogTime: Sendable, Equatable {
     var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
     var fractionDigits: UInt8
 
+    /// The smallest difference the log's text can show: a second for whole-second times (syslog),
+    /// a millisecond for three digits after the point.
+    var precision: Double {
+        var p = 1.0
+        for _ in 0..<fractionDigits { p /= 10 }
+        return p
+    }
+
     public init(seconds: Double, iso: String) {
         // For tests and callers without a parsed line: keep the text's fields when it parses.
         var copy = iso

@@ -60,11 +60,13 @@ extension SessionTimeline {
 
     // MARK: - Completion markers
 
+    /// `X present end` completes the latest presentation X took part in, as presenter or presented
+    /// (docs/lifecycle.md#completion-markers): X itself when it is appearing in the latest transition,
+    /// else whoever is appearing there (a sheet X presented gives X no callback); never an appearance
+    /// of X's that an earlier transition left open.
     func presentCompletion(_ inst: Instance, _ ref: EventRef) {
         endTransition(by: ref)
-        // The presented controller: the one logging it if it is still appearing, else whoever is
-        // appearing in the latest transition (the presenter usually logs `X present end`).
-        if inst.appearance == .appearing {
+        if inst.appearance == .appearing, inst.transition != nil, inst.transition === transitions.current {
             inst.completionPending = (ref, true)
             return
         }
@@ -82,9 +84,10 @@ extension SessionTimeline {
         if let t = transitions.current, !t.settled, t.hasPending, t.endedBy == nil { t.endedBy = ref }
     }
 
+    /// `X dismiss end`, as `presentCompletion`: X's own disappearance only in the latest transition.
     func dismissCompletion(_ inst: Instance, _ ref: EventRef) {
         endTransition(by: ref)
-        if inst.appearance == .disappearing {
+        if inst.appearance == .disappearing, inst.transition != nil, inst.transition === transitions.current {
             inst.completionPending = (ref, false)
             return
         }

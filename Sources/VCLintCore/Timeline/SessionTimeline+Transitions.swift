@@ -23,7 +23,13 @@ extension SessionTimeline {
         inst.emitted.remove(.pendingWill)
         let t: Transition
         if let open = transitions.current, !open.settled, open.hasPending, !isOver(open, before: inst, at: ref) {
-            t = open
+            if startsApart(open, at: ref) {
+                setAside(open)
+                transitions.serial += 1
+                t = nextTransition()
+            } else {
+                t = open
+            }
         } else {
             if let open = transitions.current, !open.settled { close(open, by: ref) }
             transitions.serial += 1
@@ -36,6 +42,7 @@ extension SessionTimeline {
         t.members.append(Transition.Member(inst, dir, fromUnknown: fromUnknown, will: ref))
         if t.firstDirection == nil { t.firstDirection = dir }
         t.lastTime = ref.time ?? t.lastTime
+        t.lastClock = clock.lastTime?.seconds ?? t.lastClock
         t.lastLine = max(t.lastLine, ref.line)
         t.lastEvent = clock.eventCount
         inst.transition = t
@@ -55,6 +62,28 @@ extension SessionTimeline {
             if t.members[k].pending { pending += 1 } else { completed += 1 }
         }
         return pending == 1 && completed >= 1
+    }
+
+    /// Whether an outsider's will-callback at `ref` begins a transition of its own although `t` is
+    /// still open and not over (docs/lifecycle.md#when-a-transition-is-over): none of `t`'s members has
+    /// completed, and its last callback is longer ago than callbacks of one transition ever are apart
+    /// (`joinSeconds`, plus what the times' precision hides). The wills of one transition (a push's
+    /// two sides, a container and the children it shows) come within milliseconds of each other; a
+    /// controller appearing alone whose did-callback is late or missing must not take in the next
+    /// sheet or push. Without times nothing tells them apart, and it joins.
+    func startsApart(_ t: Transition, at ref: EventRef) -> Bool {
+        guard let last = t.lastClock, let now = clock.lastTime, let precision = ref.time?.precision else { return false }
+        for k in t.members.indices where !t.members[k].pending { return false }
+        return now.seconds - last > Self.joinSeconds + precision
+    }
+    static let joinSeconds = 1.0
+
+    /// An open transition that a new one does not join (`startsApart`): its members still pending
+    /// keep their will-callback, and their did-callback (late), their own next will-callback, their
+    /// dealloc or the session's end decides it, as after a completion marker (`close`).
+    func setAside(_ t: Transition) {
+        for k in t.members.indices where t.members[k].pending { _ = t.failPending(t.members[k].instance) }
+        if !t.settled { settle(t) }
     }
 
     /// An open transition that is over: its members that never completed get their missing_did_*.
@@ -111,6 +140,7 @@ extension SessionTimeline {
         inst.pendingWill = ref
         inst.emitted.remove(.pendingWill)
         t.lastTime = ref.time ?? t.lastTime
+        t.lastClock = clock.lastTime?.seconds ?? t.lastClock
         t.lastLine = max(t.lastLine, ref.line)
         t.lastEvent = clock.eventCount
         return true
@@ -128,6 +158,7 @@ extension SessionTimeline {
             t.members[k].done = true
             if t.members[k].direction == t.members[k].initialDirection { t.committed = true }
             t.lastTime = ref.time ?? t.lastTime
+            t.lastClock = clock.lastTime?.seconds ?? t.lastClock
             t.lastLine = max(t.lastLine, ref.line)
             t.lastEvent = clock.eventCount
         }

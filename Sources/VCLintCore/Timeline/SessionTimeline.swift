@@ -237,6 +237,9 @@ final class SessionTimeline {
 
     /// A will-callback of direction `d` with the table's `facts` for the state it found.
     private func will(_ d: Transition.Direction, _ facts: LifecycleTable.Facts, _ ref: EventRef, _ inst: Instance, from state: Appearance) {
+        // A completion marker bound to its previous move counts only until its own next will-callback
+        // (docs/lifecycle.md#when-a-transition-is-over): a did-callback after that completes the new move.
+        if inst.completionPending != nil, !facts.contains(.reverses) { inst.completionPending = nil }
         if facts.contains(.begins) {
             if d == .appear, state == .hidden, inst.appearedEver { takeTwinsPlace(inst) }
             begin(inst, d, ref, fromUnknown: state == .unknown)

@@ -35,6 +35,8 @@ final class Transition {
     @exclusivity(unchecked) var cancelled = false
     @exclusivity(unchecked) var settled = false
     @exclusivity(unchecked) var lastTime: LogTime?
+    /// The session's clock (which never goes back) at its last callback (`SessionTimeline.startsApart`).
+    @exclusivity(unchecked) var lastClock: Double?
     /// The line of its latest callback.
     @exclusivity(unchecked) var lastLine = 0
     /// The session's event count at its latest callback (its age, in a log without time).
@@ -58,6 +60,7 @@ final class Transition {
         cancelled = false
         settled = false
         lastTime = nil
+        lastClock = nil
         lastLine = 0
         lastEvent = 0
         endedBy = nil
