@@ -33,3 +33,31 @@ struct GateOptions: ParsableArguments {
         if failing { throw ExitCode(1) }
     }
 }
+
+/// `--baseline` for the commands that show findings rather than gate on them (`report`, `leaks`,
+/// `timeline`): a finding the baseline records is shown greyed, counted apart, and fails nothing, so
+/// that these agree with `lint --baseline` (docs/visual.md#baselines).
+struct BaselineOption: ParsableArguments {
+    @Option(name: .long, help: "Show the findings recorded in this baseline file (`vclint baseline create`) as baselined: greyed, counted apart, failing nothing.")
+    var baseline: String?
+
+    /// The baseline, loaded (one stderr line and exit 2 when it cannot be); nil without --baseline.
+    func load() throws -> Baseline? {
+        guard let baseline else { return nil }
+        do {
+            return try Baseline.load(path: baseline)
+        } catch let error as Baseline.LoadError {
+            printError("vclint: error: \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+
+    /// The findings that fail (the baselined ones taken out), and the baseline's fingerprints; the
+    /// baseline's notes (how many it suppressed, its stale entries) on stderr, as `lint` prints them.
+    func apply(_ known: Baseline?, to result: LintResult) -> (failing: LintResult, fingerprints: Set<String>) {
+        guard let known, let path = baseline else { return (result, []) }
+        let outcome = known.apply(to: result)
+        ReportOutput.baselineNotes(outcome, path: path)
+        return (outcome.result, Set(known.entries.map(\.fingerprint)))
+    }
+}

@@ -42,6 +42,8 @@ struct LeaksCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    @OptionGroup var baselineOption: BaselineOption
+
     /// A path ending in .json is a leak report to merge, not a capture (captures are *.log, *.txt,
     /// *.ndjson, *.jsonl), unless it holds `log show --style json`'s array.
     static func isReport(_ path: String) -> Bool { path.lowercased().hasSuffix(".json") && !InputResolver.holdsLog(atPath: path) }
@@ -56,7 +58,8 @@ struct LeaksCommand: ParsableCommand {
         let file: PendingReportFile?
         let all = paths + ExtraPaths.values
         if !all.isEmpty, all.allSatisfy(Self.isReport) {
-            let given = [("--config", ruleOptions.config != nil)] + ruleOptions.settings.givenOptions.map { ($0, true) }
+            let given = [("--config", ruleOptions.config != nil), ("--baseline", baselineOption.baseline != nil)]
+                + ruleOptions.settings.givenOptions.map { ($0, true) }
                 + [("--enable", !ruleOptions.enable.isEmpty), ("--disable", !ruleOptions.disable.isEmpty)]
             if let (flag, _) = given.first(where: \.1) {
                 printError("vclint: error: \(flag) decides how captures are linted; the JSON leak reports were made with their own configuration (give it to the shards' vclint leaks)")
@@ -68,8 +71,11 @@ struct LeaksCommand: ParsableCommand {
                 printError("vclint: error: \(json): a JSON leak report among captures; give vclint leaks either captures or the JSON leak reports of shards")
                 throw ExitCode(2)
             }
-            let (result, options, pending) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, lanes: false)
-            report = LeakReport(inputs: TimelineInput.from(result), graceSeconds: options.timeline.leakGraceSeconds)
+            let known = try baselineOption.load()
+            let (result, options, pending) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, lanes: false,
+                                                                others: baselineOption.baseline.map { [$0] } ?? [])
+            let (_, baselined) = baselineOption.apply(known, to: result)
+            report = LeakReport(inputs: TimelineInput.from(result, baselined: baselined), graceSeconds: options.timeline.leakGraceSeconds)
             configuration = RunConfiguration(options: options)
             file = pending
         }

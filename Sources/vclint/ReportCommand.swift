@@ -33,10 +33,15 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    @OptionGroup var baselineOption: BaselineOption
+
     func run() throws {
-        var (result, options, file, sources) = try VisualRun.loadWithSources(paths, ruleOptions, output: output, command: Self.self)
+        let known = try baselineOption.load()
+        var (result, options, file, sources) = try VisualRun.loadWithSources(paths, ruleOptions, output: output, command: Self.self,
+                                                                             others: baselineOption.baseline.map { [$0] } ?? [])
         if strict { result = result.promotingWarnings() }
-        let inputs = TimelineInput.from(result)
+        let (failing, baselined) = baselineOption.apply(known, to: result)
+        let inputs = TimelineInput.from(result, baselined: baselined)
         let leaks = LeakReport(inputs: inputs, graceSeconds: options.timeline.leakGraceSeconds)
         // The log around each finding, read again from the captures (not from standard input).
         let wanted = HTMLReport.excerptLines(inputs)
@@ -46,6 +51,6 @@ struct ReportCommand: ParsableCommand {
         }
         let page = HTMLReport(inputs: inputs, leaks: leaks, excerpts: excerpts)
         try VisualRun.emit({ out in try page.write(to: out) }, to: file)
-        if result.fails(strict: strict) { throw ExitCode(1) }
+        if failing.fails(strict: strict) { throw ExitCode(1) }
     }
 }

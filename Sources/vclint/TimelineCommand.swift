@@ -58,6 +58,8 @@ struct TimelineCommand: ParsableCommand {
 
     @OptionGroup var ruleOptions: RuleOptions
 
+    @OptionGroup var baselineOption: BaselineOption
+
     @OptionGroup var color: ColorOption
 
     func validate() throws {
@@ -83,13 +85,16 @@ struct TimelineCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self)
+        let known = try baselineOption.load()
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self,
+                                                   others: baselineOption.baseline.map { [$0] } ?? [])
+        let (_, baselined) = baselineOption.apply(known, to: result)
         let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))
         let toFile = file != nil
         let painted = color.color == .always || (!toFile && color.stdout)
         let drawing = TimelineDrawing(width: width ?? (toFile ? 100 : Terminal.width), color: painted, axis: axis, window: window)
         let view = ViewFormats.timeline.format(named: format, context: drawing)!
-        try VisualRun.emit(view.writer(for: TimelineInput.from(result)), to: file)
+        try VisualRun.emit(view.writer(for: TimelineInput.from(result, baselined: baselined)), to: file)
     }
 }
 

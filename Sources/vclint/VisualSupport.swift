@@ -13,14 +13,17 @@ enum VisualRun {
     /// `lanes`: whether the views draw swimlanes (`TimelineOptions.recordLanes`); `leaks` and
     /// `inspect` do not, and their recording follows the controllers, not the events.
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                     inspect: Bool = false, lanes: Bool = true) throws -> (LintResult, LintOptions, PendingReportFile?) {
-        let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect, lanes: lanes)
+                     inspect: Bool = false, lanes: Bool = true, others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?) {
+        let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect, lanes: lanes,
+                                                             others: others)
         return (result, options, file)
     }
 
-    /// `load`, with the inputs the paths named (in the order of `result.files`).
+    /// `load`, with the inputs the paths named (in the order of `result.files`). `others`: files the
+    /// run reads besides its captures and configuration (a `--baseline`), which `output` must not be.
     static func loadWithSources(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                                inspect: Bool = false, lanes: Bool = true) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
+                                inspect: Bool = false, lanes: Bool = true,
+                                others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
         var (options, configuration) = try ruleOptions.resolve()
         options.timeline.recordTimeline = true
         options.timeline.recordLanes = lanes
@@ -29,7 +32,8 @@ enum VisualRun {
         do {
             let sources = try ruleOptions.inputs(paths, configuration, command: command)
             if let output, output != "-" {
-                try ReportTransaction.refuseInputs([output], inputs: sources, others: ruleOptions.otherInputs)
+                try ReportTransaction.refuseInputs([output], inputs: sources,
+                                                   others: ruleOptions.otherInputs + others.map { .init($0, "the --baseline file") })
                 file = try PendingReportFile(path: output)
             }
             let result = try Linter(options: options).lint(sources)

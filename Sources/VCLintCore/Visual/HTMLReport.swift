@@ -16,7 +16,7 @@ enum HTMLPage {
     .sev-error{color:\(HTMLPalette.error)}.sev-warning{color:\(HTMLPalette.warningText)}.sev-info{color:\(HTMLPalette.info)}
     .sev.sev-error{background:\(HTMLPalette.error);color:#fff}.sev.sev-warning{background:\(HTMLPalette.warning);color:#1d1d1f}.sev.sev-info{background:\(HTMLPalette.info);color:#fff}
     .summary{font-size:15px}.muted{color:#6e6e73}tr:target{background:#fff3c4}tr:target+tr.excerpt td{background:#fffaf0}
-    tr.excerpt td{border-top:none;padding:0 8px 8px}
+    tr.excerpt td{border-top:none;padding:0 8px 8px}.baselined{opacity:.55}
     table.findings{width:100%;table-layout:fixed}table.findings th:nth-child(1){width:20%}table.findings th:nth-child(2){width:76px}
     table.findings th:nth-child(3),table.findings th:nth-child(4){width:15%}table.findings th:nth-child(6){width:14%}table.findings td{overflow-wrap:anywhere}
     pre.log{margin:4px 0 0;padding:6px 8px;background:#f7f7f9;border:1px solid #e3e3e8;overflow-x:auto;font:12px/1.5 ui-monospace,Menlo,Consolas,monospace;white-space:pre;overflow-wrap:normal}
@@ -174,7 +174,17 @@ public struct HTMLReport: Sendable {
     /// Whether finding `index` of an input after `before` others has a row (an anchor to link to).
     private func isListed(_ index: Int, before: Int) -> Bool { before + index < listedFindings }
 
-    private func count(_ s: Severity) -> Int { inputs.reduce(0) { $0 + $1.findings.count(s) } }
+    /// Findings of severity `s` that fail (those a baseline records are counted apart: `baselinedCount`).
+    private func count(_ s: Severity) -> Int {
+        inputs.reduce(0) { n, input in
+            input.baselined.isEmpty ? n + input.findings.count(s)
+                : n + input.findings.indices.reduce(0) { $0 + (input.findings.severity(at: $1) == s && !input.isBaselined(input.findings[$1]) ? 1 : 0) }
+        }
+    }
+
+    private var baselinedCount: Int {
+        inputs.reduce(0) { n, input in input.baselined.isEmpty ? n : n + input.findings.reduce(0) { $0 + (input.isBaselined($1) ? 1 : 0) } }
+    }
 
     private func summary() -> String {
         let lines = inputs.reduce(0) { $0 + $1.stats.lines }
@@ -184,6 +194,8 @@ public struct HTMLReport: Sendable {
         out += "<span class=\"sev-error\">\(LeakReport.plural(count(.error), "error"))</span>, "
         out += "<span class=\"sev-warning\">\(LeakReport.plural(count(.warning), "warning"))</span>, "
         out += "<span class=\"sev-info\">\(LeakReport.plural(count(.info), "info"))</span> "
+        let baselined = baselinedCount
+        if baselined > 0 { out += "(and <span class=\"baselined\">\(baselined) baselined</span>: recorded in the baseline, shown greyed, failing nothing) " }
         out += "in \(LeakReport.plural(inputs.count, "file")) (\(LeakReport.plural(lines, "line")), \(LeakReport.plural(sessions, "session")), "
         out += "\(LeakReport.plural(controllers, "controller"))); \(LeakReport.plural(leaks.confirmedCount, "confirmed leak")).</p>\n"
         return out
@@ -334,7 +346,7 @@ public struct HTMLReport: Sendable {
             }
             for m in lane.marks {
                 let fnd = m.finding
-                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
+                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\(input.isBaselined(fnd) ? " baselined" : "")\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
             }
         }
         // Ruler of line numbers.
@@ -371,7 +383,9 @@ public struct HTMLReport: Sendable {
                 if shown == listedFindings { break listing }
                 let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
                 let sev = f.severity.rawValue
-                var row = "<tr id=\"\(Self.anchor(fi, i))\"><td><code>\(Self.h(f.path)):\(f.line)</code></td><td><span class=\"sev sev-\(sev)\">\(sev)</span></td>"
+                let known = input.isBaselined(f)
+                var row = "<tr id=\"\(Self.anchor(fi, i))\"\(known ? " class=\"baselined\"" : "")><td><code>\(Self.h(f.path)):\(f.line)</code></td>"
+                    + "<td><span class=\"sev sev-\(sev)\">\(sev)</span>\(known ? "<br><small>baselined</small>" : "")</td>"
                 // Inside a test: the test's name under the message.
                 var test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
                 // An object: its owner under the message.

@@ -13,7 +13,7 @@ public struct LeakText: ViewFormat {
         // Every piece ends a line, so each is made inert on its own (`TerminalText.text` works by line).
         func put(_ s: String) throws(ReportWriteError) { try out.write(TerminalText.text(s)) }
         try put("vclint leaks: \(plural(r.confirmedCount, "confirmed leak")) of \(plural(r.groups.count, "class")), "
-                + "\(r.unconfirmed.count) unconfirmed, in \(plural(r.files, "file")) (grace \(Wording.seconds(r.graceSeconds)))\n")
+                + "\(r.unconfirmed.count) unconfirmed, \(r.baselinedNote)in \(plural(r.files, "file")) (grace \(Wording.seconds(r.graceSeconds)))\n")
         for g in r.groups {
             try put("\n\(safe(g.className)): \(plural(g.leaks.count, "leaked instance")) in \(plural(g.sessions, "session")) of \(plural(g.files, "file")); "
                     + "removed by " + g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ") + "\n")
@@ -28,6 +28,10 @@ public struct LeakText: ViewFormat {
         }
         try put("\nUnconfirmed (the log ended within the grace period): \(r.unconfirmed.isEmpty ? "none" : String(r.unconfirmed.count))\n")
         for e in r.unconfirmed { try put(Self.entry(e)) }
+        if !r.baselined.isEmpty {
+            try put("\nBaselined (recorded in the baseline: known, failing nothing): \(r.baselined.count)\n")
+            for e in r.baselined { try put(Self.entry(e)) }
+        }
         if !r.appLifetime.isEmpty {
             try put("\nApp-lifetime objects (made while no screen was being set up: never judged): \(r.appLifetime.map(safe).joined(separator: ", "))\n")
         }
@@ -69,8 +73,10 @@ public struct LeakJSON: ViewFormat {
         try json.value(.object([("name", .string(VCLintVersion.name)), ("version", .string(VCLintVersion.version))]), key: "tool")
         if let configuration { try json.value(configuration.json, key: "configuration") }
         try json.value(.double(r.graceSeconds), key: "grace_seconds")
-        try json.value(.object([("confirmed", .int(r.confirmedCount)), ("unconfirmed", .int(r.unconfirmed.count)),
-                                ("classes", .int(r.groups.count)), ("files", .int(r.files))]), key: "summary")
+        var counts: [(String, JSONValue)] = [("confirmed", .int(r.confirmedCount)), ("unconfirmed", .int(r.unconfirmed.count)),
+                                             ("classes", .int(r.groups.count)), ("files", .int(r.files))]
+        if !r.baselined.isEmpty { counts.append(("baselined", .int(r.baselined.count))) }
+        try json.value(.object(counts), key: "summary")
         try json.openArray("classes")
         for g in r.groups {
             try json.openObject()
@@ -88,6 +94,12 @@ public struct LeakJSON: ViewFormat {
         try json.openArray("unconfirmed")
         for e in r.unconfirmed { try json.value(Self.entry(e)) }
         try json.close()
+        if !r.baselined.isEmpty {
+            // Present only with a baseline that recorded a leak of the run (version-1 readers keep working).
+            try json.openArray("baselined")
+            for e in r.baselined { try json.value(Self.entry(e, confirmed: e.confirmed)) }
+            try json.close()
+        }
         try json.openArray("tests")
         for t in r.byTest {
             try json.value(.object([("test", .string(t.test)), ("leaks", .int(t.leaks.count)),
@@ -106,7 +118,8 @@ public struct LeakJSON: ViewFormat {
         try out.write("\n")
     }
 
-    static func entry(_ e: LeakReport.Entry) -> JSONValue {
+    /// `confirmed`: said for a baselined leak, whose list does not say it.
+    static func entry(_ e: LeakReport.Entry, confirmed: Bool? = nil) -> JSONValue {
         var removal: [(String, JSONValue)] = [("kind", .string(e.removal.kind.rawValue)), ("how", .string(e.removal.kind.reportName)),
                                               ("line", .int(e.removal.line))]
         if let along = e.removal.takenAlongBy { removal.append(("taken_along_by", .string(along))) }
@@ -121,6 +134,10 @@ public struct LeakJSON: ViewFormat {
         ]
         if let t = e.test { pairs.append(("test", .string(t))) }
         if let o = e.owner { pairs.append(("owner", .object(TimelineJSON.controller(o)))) }
+        if let confirmed {
+            pairs.append(("confirmed", .bool(confirmed)))
+            if let fp = e.fingerprint { pairs.append(("fingerprint", .string(fp))) }
+        }
         return .object(pairs)
     }
 }
@@ -137,7 +154,7 @@ public struct LeakMarkdown: ViewFormat {
         let plural = LeakReport.plural
         let entryHead = "| controller | where | removal | evidence |\n| --- | --- | --- | --- |\n"
         try out.write("## vclint leaks\n\n")
-        try out.write("**\(plural(r.confirmedCount, "confirmed leak"))** of \(plural(r.groups.count, "class")), \(r.unconfirmed.count) unconfirmed, "
+        try out.write("**\(plural(r.confirmedCount, "confirmed leak"))** of \(plural(r.groups.count, "class")), \(r.unconfirmed.count) unconfirmed, \(r.baselinedNote)"
                       + "in \(plural(r.files, "file")) (grace \(Wording.seconds(r.graceSeconds))).\n")
         if !r.groups.isEmpty {
             try out.write("\n| class | instances | sessions | files | removed by |\n| --- | --- | --- | --- | --- |\n")
@@ -155,6 +172,10 @@ public struct LeakMarkdown: ViewFormat {
         if !r.unconfirmed.isEmpty {
             try out.write("\n### Unconfirmed (the log ended within the grace period)\n\n" + entryHead)
             for e in r.unconfirmed { try out.write(Self.row(e)) }
+        }
+        if !r.baselined.isEmpty {
+            try out.write("\n### Baselined (recorded in the baseline: known, failing nothing)\n\n" + entryHead)
+            for e in r.baselined { try out.write(Self.row(e)) }
         }
         if !r.appLifetime.isEmpty {
             try out.write("\n### App-lifetime objects (never judged)\n\n\(r.appLifetime.map(cell).joined(separator: ", "))\n")
@@ -194,7 +215,7 @@ public struct LeakHTML: ViewFormat {
         let h = HTMLText.escape
         let plural = LeakReport.plural
         try out.write("<p class=\"summary\"><strong>\(plural(r.confirmedCount, "confirmed leak"))</strong> of \(plural(r.groups.count, "class")), "
-                      + "\(r.unconfirmed.count) unconfirmed, in \(plural(r.files, "file")) (grace \(Wording.seconds(r.graceSeconds))).</p>\n")
+                      + "\(r.unconfirmed.count) unconfirmed, \(r.baselinedNote)in \(plural(r.files, "file")) (grace \(Wording.seconds(r.graceSeconds))).</p>\n")
         if !r.groups.isEmpty {
             try out.write("<table><thead><tr><th>class</th><th>leaked instances</th><th>sessions</th><th>files</th><th>removed by</th></tr></thead><tbody>\n")
             for g in r.groups {
@@ -205,6 +226,11 @@ public struct LeakHTML: ViewFormat {
         }
         try out.write("<h3>Unconfirmed (the log ended within the grace period)</h3>\n")
         if r.unconfirmed.isEmpty { try out.write("<p>None.</p>\n") } else { try rows(r.unconfirmed, to: out) }
+        if !r.baselined.isEmpty {
+            try out.write("<h3>Baselined (recorded in the baseline: known, failing nothing)</h3>\n<div class=\"baselined\">\n")
+            try rows(r.baselined, to: out)
+            try out.write("</div>\n")
+        }
         try out.write("<h3>Classes whose dealloc is not logged (a leak cannot be judged)</h3>\n")
         if r.unjudged.isEmpty {
             try out.write("<p>None.</p>\n")

@@ -36,6 +36,8 @@ public struct LeakReport: Sendable {
         public var test: String? = nil
         /// A leaked object's owner (docs/lifecycle.md#objects).
         public var owner: ControllerRef? = nil
+        /// Its finding's fingerprint, when known (read from a capture, not from a JSON leak report).
+        public var fingerprint: String? = nil
 
         /// `DetailViewController#3 → DetailViewModel#3` for an object, the controller otherwise.
         public var subject: String { owner.map { "\($0.display) → \(controller.display)" } ?? controller.display }
@@ -68,6 +70,8 @@ public struct LeakReport: Sendable {
     public var appLifetime: [String] = []
     public var groups: [Group]
     public var unconfirmed: [Entry]
+    /// Leaks a `--baseline` records (confirmed or not): listed apart, failing nothing.
+    public var baselined: [Entry] = []
     public var unjudged: [Unjudged]
     /// Classes whose dealloc is judged in some input: a class unjudged in one capture of the set
     /// but judged in another is not "not logged at all" (kept so that reports can be merged).
@@ -75,9 +79,13 @@ public struct LeakReport: Sendable {
 
     public var confirmedCount: Int { groups.reduce(0) { $0 + $1.leaks.count } }
 
+    /// `2 baselined, ` in the summaries, when a baseline recorded some; empty otherwise.
+    var baselinedNote: String { baselined.isEmpty ? "" : "\(baselined.count) baselined, " }
+
     public init(inputs: [TimelineInput], graceSeconds: Double) {
         var confirmed: [Entry] = []
         var unconfirmed: [Entry] = []
+        var baselined: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
         // The paths already listed for each unjudged class (a class unjudged in every one of 100k
         // files must not cost a scan of its list per file).
@@ -97,7 +105,12 @@ public struct LeakReport: Sendable {
             for k in sessions.indices { let id = sessions.id(at: k); if sessionAt[id] == nil { sessionAt[id] = k } }
             // A leak's test is its finding's (the test running at its line).
             var testAt: [Int: String] = [:]
-            for f in input.findings where f.rule == "leaked_controller" || f.rule == "leaked_object" { if let t = f.test { testAt[f.line] = t } }
+            // With a baseline, each leak's fingerprint: its finding's, by line and controller.
+            var fingerprintAt: [String: String] = [:]
+            for f in input.findings where f.rule == "leaked_controller" || f.rule == "leaked_object" {
+                if let t = f.test { testAt[f.line] = t }
+                if !input.baselined.isEmpty { fingerprintAt["\(f.line)\u{1F}\(f.controller.instance)"] = f.fingerprint }
+            }
             for leak in input.timeline.leaks {
                 let s = sessionAt[leak.session].map { input.timeline.sessions.process(at: $0) }
                 var evidence: [Evidence] = []
@@ -119,8 +132,9 @@ public struct LeakReport: Sendable {
                 let entry = Entry(path: input.path, session: leak.session, process: s?.name ?? "", pid: s?.pid ?? nil,
                                   controller: leak.controller, removal: removal, line: leak.anchor.line,
                                   wentOn: leak.wentOn, confirmed: leak.confirmed, evidence: evidence, test: testAt[leak.anchor.line],
-                                  owner: leak.owner)
-                if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
+                                  owner: leak.owner, fingerprint: fingerprintAt["\(leak.anchor.line)\u{1F}\(leak.controller.instance)"])
+                if let fp = entry.fingerprint, input.baselined.contains(fp) { baselined.append(entry) }
+                else if leak.confirmed { confirmed.append(entry) } else { unconfirmed.append(entry) }
             }
         }
         // A class judged in one capture is not "not logged at all".
@@ -136,6 +150,7 @@ public struct LeakReport: Sendable {
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
                   unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
         self.appLifetime = appLifetime.sorted()
+        self.baselined = baselined
     }
 
     /// The report of these leaks: confirmed ones grouped by class (most leaks first), unjudged
@@ -296,6 +311,11 @@ extension LeakReport {
         }
         var unconfirmed: [Entry] = []
         for l in unconfirmedLeaks { unconfirmed.append(try entry(try parsed(l), confirmed: false)) }
+        var baselined: [Entry] = []
+        for l in array("baselined") ?? [] {
+            let o = try parsed(l)
+            baselined.append(try entry(o, confirmed: (o as? [String: Any])?["confirmed"] as? Bool ?? true))
+        }
         var unjudged: [Unjudged] = []
         for range in array("dealloc_not_logged") ?? [] {
             let u = try parsed(range)
@@ -312,6 +332,7 @@ extension LeakReport {
         var report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
                                 unjudged: unjudged, judged: Set(judged))
         report.appLifetime = (value("app_lifetime_objects") as? [String] ?? []).sorted()
+        report.baselined = baselined
         return Loaded(path: "", report: report, configuration: config)
     }
 
@@ -341,6 +362,7 @@ extension LeakReport {
         var report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
                                 unjudged: Array(unjudged.values), judged: judged)
         report.appLifetime = Set(reports.flatMap(\.report.appLifetime)).sorted()
+        report.baselined = reports.flatMap(\.report.baselined)
         return (report, first.configuration)
     }
 }

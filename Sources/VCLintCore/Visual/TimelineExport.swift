@@ -33,12 +33,15 @@ public struct TimelineJSON: ViewFormat {
         [("label", .string(c.instance)), ("class", .string(c.className)), ("address", c.addressText.map { .string($0) } ?? .null)]
     }
 
-    private static func finding(_ f: Finding, _ p: TimelineInput.Placement?) -> JSONValue {
-        .object([
+    /// `baselined`: recorded in a `--baseline` (the key is there only then).
+    private static func finding(_ f: Finding, _ p: TimelineInput.Placement?, baselined: Bool) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
             ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)),
             ("instance", p?.instance.map { .int($0) } ?? .null), ("controller", .string(f.controller.instance)),
             ("message", .string(f.message)),
-        ])
+        ]
+        if baselined { pairs.append(("baselined", .bool(true))) }
+        return .object(pairs)
     }
 
     private static func input(_ input: TimelineInput, _ json: JSONStream) throws(ReportWriteError) {
@@ -52,7 +55,8 @@ public struct TimelineJSON: ViewFormat {
         for k in input.findings.indices where input.placement(of: k) == nil {
             if !unplaced { try json.openArray("findings") }
             unplaced = true
-            try json.value(finding(input.findings[k], nil))
+            let f = input.findings[k]
+            try json.value(finding(f, nil, baselined: input.isBaselined(f)))
         }
         if unplaced { try json.close() }
         try json.close()
@@ -80,7 +84,10 @@ public struct TimelineJSON: ViewFormat {
         }
         try json.close()
         try json.openArray("findings")
-        for k in input.findings(inSession: s.id) { try json.value(finding(input.findings[k], input.placement(of: k))) }
+        for k in input.findings(inSession: s.id) {
+            let f = input.findings[k]
+            try json.value(finding(f, input.placement(of: k), baselined: input.isBaselined(f)))
+        }
         try json.close()
         try json.close()
     }
@@ -257,9 +264,11 @@ public struct ChromeTrace: ViewFormat {
                 at = warningAt?[f.line]
             }
             let ts = at.map { clock.micros($0) } ?? clock.start
-            try events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, [
+            var args: [(String, JSONValue)] = [
                 ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)), ("message", .string(f.message)),
-            ]))
+            ]
+            if input.isBaselined(f) { args.append(("baselined", .bool(true))) }
+            try events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, args))
         }
     }
 

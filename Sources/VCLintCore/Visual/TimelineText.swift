@@ -169,7 +169,8 @@ public struct TimelineTextRenderer: ViewFormat {
         for m in layout.lanes.flatMap(\.marks).sorted(by: { ($0.finding.line, $0.index) < ($1.finding.line, $1.index) }) {
             do {
                 let f = m.finding
-                out += paint(clip(indent + "! line \(f.line) \(f.severity.rawValue) \(f.rule): \(Self.safe(f.message))"), .finding) + "\n"
+                let known = input.isBaselined(f) ? " (baselined)" : ""
+                out += paint(clip(indent + "! line \(f.line) \(f.severity.rawValue)\(known) \(f.rule): \(Self.safe(f.message))"), known.isEmpty ? .finding : .dim) + "\n"
             }
         }
         return out

@@ -20,6 +20,12 @@ public struct TimelineInput: Sendable {
     public var stats: InputStats
     /// Held as the rule engine left them (16 bytes a finding), worded when read.
     public var findings: FindingList
+    /// The fingerprints a `--baseline` records: such findings are shown greyed, counted apart, and
+    /// fail nothing (docs/visual.md#baselines).
+    public var baselined: Set<String> = []
+
+    /// Whether `f` is recorded in the baseline.
+    public func isBaselined(_ f: Finding) -> Bool { !baselined.isEmpty && baselined.contains(f.fingerprint) }
     public var timeline: TimelineRecording
     /// The earliest time of any event, the origin of every session's clock.
     let timeBase: Double?
@@ -102,10 +108,13 @@ public struct TimelineInput: Sendable {
     }
 
     /// The inputs of a run made with `TimelineOptions.recordTimeline`.
-    public static func from(_ result: LintResult) -> [TimelineInput] {
+    /// `baselined`: the fingerprints of a `--baseline` (`baselined`).
+    public static func from(_ result: LintResult, baselined: Set<String> = []) -> [TimelineInput] {
         result.files.map { f in
-            TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
-                          timeline: f.timeline ?? TimelineRecording(sessions: [], leaks: [], unjudgedClasses: []))
+            var input = TimelineInput(path: f.stats.path, stats: f.stats, findings: f.findings,
+                                      timeline: f.timeline ?? TimelineRecording(sessions: [], leaks: [], unjudgedClasses: []))
+            input.baselined = baselined
+            return input
         }
     }
 

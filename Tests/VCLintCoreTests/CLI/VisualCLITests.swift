@@ -251,3 +251,93 @@ import Testing
         #expect(dom.out.contains("<pre class=\"log\">"))
     }
 }
+
+/// One gate for every command: `report`, `leaks` and `timeline` take `--baseline` as `lint` does,
+/// and show the findings it records as baselined (greyed, counted apart), never as failing.
+@Suite(.serialized) struct VisualBaselineCLITests {
+    let cli = CLITests()
+    static let fixture = "Fixtures/flows/leak-pop.log"  // leaked_controller@26
+
+    /// A baseline of the fixture's findings, in a fresh folder.
+    func baseline() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-visual-baseline-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("baseline.json")
+        let made = try cli.run(["baseline", "create", Self.fixture, "--output", file.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        return file
+    }
+
+    @Test func leaksListsABaselinedLeakApartAndPasses() throws {
+        let file = try baseline()
+        let without = try cli.run(["leaks", Self.fixture])
+        #expect(without.status == 1)
+        let with = try cli.run(["leaks", Self.fixture, "--baseline", file.path])
+        #expect(with.status == 0, "a baselined leak fails nothing")
+        #expect(with.stdout.contains("0 confirmed leaks of 0 classes, 0 unconfirmed, 1 baselined,"))
+        #expect(with.stdout.contains("Baselined (recorded in the baseline: known, failing nothing): 1"))
+        #expect(with.stdout.contains("ProductDetailViewController#2"))
+        let json = try cli.run(["leaks", Self.fixture, "--baseline", file.path, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["summary"] as? [String: Any])?["baselined"] as? Int == 1)
+        let listed = object?["baselined"] as? [[String: Any]]
+        #expect(listed?.first?["confirmed"] as? Bool == true)
+        #expect(listed?.first?["fingerprint"] as? String != nil)
+        for format in ["markdown", "html"] {
+            let r = try cli.run(["leaks", Self.fixture, "--baseline", file.path, "--format", format])
+            #expect(r.status == 0)
+            #expect(r.stdout.contains("Baselined (recorded in the baseline: known, failing nothing)"), "\(format)")
+        }
+    }
+
+    @Test func reportGreysABaselinedFindingAndPasses() throws {
+        let file = try baseline()
+        let page = file.deletingLastPathComponent().appendingPathComponent("report.html")
+        #expect(try cli.run(["report", Self.fixture, "--output", page.path]).status == 1)
+        let r = try cli.run(["report", Self.fixture, "--output", page.path, "--baseline", file.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<span class=\"sev-error\">0 errors</span>"))
+        #expect(html.contains("1 baselined</span>: recorded in the baseline, shown greyed, failing nothing"))
+        #expect(html.contains("class=\"baselined\"><td><code>"))
+        #expect(html.contains("finding finding-error baselined"))
+        // The report must not overwrite the baseline it reads.
+        let clash = try cli.run(["report", Self.fixture, "--output", file.path, "--baseline", file.path])
+        #expect(clash.status == 2)
+        #expect(clash.stderr.contains("--baseline"))
+    }
+
+    @Test func timelineMarksABaselinedFinding() throws {
+        let file = try baseline()
+        let text = try cli.run(["timeline", Self.fixture, "--baseline", file.path, "--width", "120"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("! line 26 error (baselined) leaked_controller"))
+        let json = try cli.run(["timeline", Self.fixture, "--baseline", file.path, "--format", "json"])
+        #expect(json.stdout.contains("\"baselined\":true") || json.stdout.contains("\"baselined\": true"))
+        let plain = try cli.run(["timeline", Self.fixture, "--format", "json"])
+        #expect(!plain.stdout.contains("baselined"))
+    }
+
+    @Test func aMissingBaselineIsOneLineAndExitTwo() throws {
+        for command in ["report", "leaks", "timeline"] {
+            var args = [command, Self.fixture, "--baseline", "/nonexistent/baseline.json"]
+            if command == "report" { args += ["--output", "-"] }
+            let r = try cli.run(args)
+            #expect(r.status == 2, "\(command)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "\(command): \(r.stderr)")
+        }
+    }
+
+    @Test func shardsKeepTheirBaselinedLeaksWhenMerged() throws {
+        let file = try baseline()
+        let dir = file.deletingLastPathComponent()
+        let shard = dir.appendingPathComponent("leaks-1.json")
+        let made = try cli.run(["leaks", Self.fixture, "--baseline", file.path, "--format", "json", "--output", shard.path])
+        #expect(made.status == 0)
+        let merged = try cli.run(["leaks", shard.path])
+        #expect(merged.status == 0)
+        #expect(merged.stdout.contains("1 baselined"))
+        let refused = try cli.run(["leaks", shard.path, "--baseline", file.path])
+        #expect(refused.status == 2)
+    }
+}
