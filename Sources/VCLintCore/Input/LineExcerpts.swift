@@ -7,6 +7,40 @@ import Foundation
 /// be read again (standard input, a file gone since) has no excerpt.
 public enum LineExcerpts {
     public static let maxLength = 240
+    /// The bytes of a wanted line read to show it: an ndjson record's message may come late in it
+    /// (one line is held at a time).
+    static let maxRecord = 64 * 1024
+
+    /// A line as a reader wants to see it: an ndjson record (`log stream --style ndjson`) as its
+    /// time, process and message (`2024-05-01 12:00:01.000+0000 Shop[100] -[Home viewDidLoad]`), a
+    /// `log show --style json` array's `"eventMessage" : "…"` member as its message, any other line
+    /// as it is.
+    static func display(_ bytes: [UInt8]) -> String {
+        var start = 0
+        while start < bytes.count, bytes[start] == .space || bytes[start] == .tab { start += 1 }
+        guard start < bytes.count else { return String(decoding: bytes, as: UTF8.self) }
+        if bytes[start] == .openBrace {
+            let record = bytes.withUnsafeBufferPointer { b in NDJSONLine.parse(b.baseAddress! + start, b.count - start) }
+            if let record, let message = record.eventMessage {
+                var head: [String] = []
+                if let t = record.timestamp { head.append(String(decoding: t, as: UTF8.self)) }
+                let process = record.process ?? record.processImagePath.map { Array($0.split(separator: .slash).last ?? []) }
+                if let process {
+                    head.append(String(decoding: process, as: UTF8.self) + (record.processID.map { "[\($0)]" } ?? ""))
+                }
+                return (head + [String(decoding: message, as: UTF8.self)]).joined(separator: " ")
+            }
+        } else if bytes[start] == .quote {
+            // One member of an object laid out a member a line: read as an object of its own.
+            var member = Array(bytes[start...])
+            while let last = member.last, last == .space || last == .comma { member.removeLast() }
+            let object = [UInt8.openBrace] + member + [UInt8.closeBrace]
+            if let message = object.withUnsafeBufferPointer({ NDJSONLine.parse($0.baseAddress!, $0.count) })?.eventMessage {
+                return String(decoding: message, as: UTF8.self)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     public static func read(_ source: InputSource, lines wanted: Set<Int>) -> [Int: String] {
         guard case .file(let path) = source, let last = wanted.max() else { return [:] }
@@ -61,7 +95,7 @@ public enum LineExcerpts {
                 if done { return }
                 if b == .newline {
                     endLine()
-                } else if wanted.contains(line), current.count < LineExcerpts.maxLength * 4 {
+                } else if wanted.contains(line), current.count < LineExcerpts.maxRecord {
                     current.append(b)
                 }
             }
@@ -70,7 +104,7 @@ public enum LineExcerpts {
         mutating func endLine() {
             if wanted.contains(line) {
                 if current.last == .carriageReturn { current.removeLast() }
-                var text = String(decoding: current, as: UTF8.self)
+                var text = LineExcerpts.display(current)
                 if text.count > LineExcerpts.maxLength { text = String(text.prefix(LineExcerpts.maxLength)) + "…" }
                 found[line] = text
             }

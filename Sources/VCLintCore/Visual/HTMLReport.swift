@@ -110,15 +110,29 @@ public struct HTMLReport: Sendable {
     /// Past this many findings the excerpts stop (the table goes on): a report stays a few MB.
     public static let maxExcerpts = 500
 
-    /// The lines each input's excerpts need: around every finding, and its related lines.
+    /// The lines each input's excerpts need: around every finding that gets one (the first
+    /// `maxExcerpts` of the table's order), and its related lines.
     public static func excerptLines(_ inputs: [TimelineInput]) -> [String: Set<Int>] {
         var out: [String: Set<Int>] = [:]
-        var budget = maxExcerpts
-        for input in inputs where budget > 0 {
-            for f in input.findings.prefix(budget) {
-                budget -= 1
-                for l in max(1, f.line - context)...(f.line + context) { out[input.path, default: []].insert(l) }
-                for r in f.related where r.path == f.path { out[input.path, default: []].insert(r.line) }
+        for (fi, i) in listingOrder(inputs, limit: maxExcerpts) {
+            let input = inputs[fi], f = input.findings[i]
+            for l in max(1, f.line - context)...(f.line + context) { out[input.path, default: []].insert(l) }
+            for r in f.related where r.path == f.path { out[input.path, default: []].insert(r.line) }
+        }
+        return out
+    }
+
+    /// The findings in the order the table lists them, the first `limit`: errors, then warnings,
+    /// then infos, each in the inputs' order and by line (the log's order). Read from the findings'
+    /// severities alone (nothing is worded).
+    static func listingOrder(_ inputs: [TimelineInput], limit: Int) -> [(file: Int, index: Int)] {
+        var out: [(file: Int, index: Int)] = []
+        for severity in [Severity.error, .warning, .info] {
+            for (fi, input) in inputs.enumerated() {
+                for i in input.findings.indices where input.findings.severity(at: i) == severity {
+                    if out.count >= limit { return out }
+                    out.append((fi, i))
+                }
             }
         }
         return out
@@ -160,19 +174,12 @@ public struct HTMLReport: Sendable {
         try out.write(HTMLPage.tail)
     }
 
-    /// `listedBefore[k]`: how many findings the inputs before input `k` have in the table.
-    private var listedBefore: [Int] {
-        var out: [Int] = []
-        var n = 0
-        for input in inputs {
-            out.append(n)
-            n += input.findings.count
-        }
+    /// `listed[k]`: the findings of input `k` that have a row in the table (an anchor to link to).
+    private var listed: [Set<Int>] {
+        var out = [Set<Int>](repeating: [], count: inputs.count)
+        for (fi, i) in Self.listingOrder(inputs, limit: listedFindings) { out[fi].insert(i) }
         return out
     }
-
-    /// Whether finding `index` of an input after `before` others has a row (an anchor to link to).
-    private func isListed(_ index: Int, before: Int) -> Bool { before + index < listedFindings }
 
     /// Findings of severity `s` that fail (those a baseline records are counted apart: `baselinedCount`).
     private func count(_ s: Severity) -> Int {
@@ -233,7 +240,7 @@ public struct HTMLReport: Sendable {
 
     private func timelines(_ out: ReportWriter) throws(ReportWriteError) {
         try out.write("<h2 id=\"timelines\">Timelines</h2>\n" + legend())
-        let before = listedBefore
+        let listed = self.listed
         // What is written in order: a file's heading, or a session drawn in the batch.
         enum Piece { case text(String), session(file: Int, index: Int) }
         var pieces: [Piece] = []
@@ -252,7 +259,7 @@ public struct HTMLReport: Sendable {
             if threads > 0 { DispatchQueue.concurrentPerform(iterations: threads) { t in
                 for j in stride(from: t, to: jobs.count, by: threads) {
                     let (fi, k, slot) = jobs[j]
-                    drawn.set(slot, report.drawSession(k, of: fi, before: before[fi]))
+                    drawn.set(slot, report.drawSession(k, of: fi, listed: listed[fi]))
                 }
             } }
             var next = 0
@@ -293,13 +300,12 @@ public struct HTMLReport: Sendable {
         }
     }
 
-    /// Session `k` of input `fi` drawn, with the findings the table lists (`before`: how many
-    /// the inputs before it list).
-    private func drawSession(_ k: Int, of fi: Int, before: Int) -> String {
+    /// Session `k` of input `fi` drawn, with the findings the table lists (`listed`: the input's).
+    private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> String {
         let input = inputs[fi]
         let s = input.timeline.sessions[k]
         // A finding past the table's end has no row to link to, and no dot.
-        let findings = input.findings(inSession: s.id).filter { isListed($0, before: before) }
+        let findings = input.findings(inSession: s.id).filter { listed.contains($0) }
             .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
         return session(s, input: input, fileIndex: fi, findings: findings)
     }
@@ -377,30 +383,29 @@ public struct HTMLReport: Sendable {
         if total == 0 { return try out.write("<p>No lifecycle violations.</p>\n") }
         try out.write("<table class=\"findings\"><thead><tr><th>location</th><th>severity</th><th>rule</th><th>controller</th><th>message</th><th>related</th></tr></thead><tbody>\n")
         var shown = 0
-        listing: for (fi, input) in inputs.enumerated() {
+        // The most severe first (`listingOrder`).
+        for (fi, i) in Self.listingOrder(inputs, limit: listedFindings) {
+            let input = inputs[fi], f = input.findings[i]
             let lines = excerpts[input.path] ?? [:]
-            for (i, f) in input.findings.enumerated() {
-                if shown == listedFindings { break listing }
-                let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
-                let sev = f.severity.rawValue
-                let known = input.isBaselined(f)
-                var row = "<tr id=\"\(Self.anchor(fi, i))\"\(known ? " class=\"baselined\"" : "")><td><code>\(Self.h(f.path)):\(f.line)</code></td>"
-                    + "<td><span class=\"sev sev-\(sev)\">\(sev)</span>\(known ? "<br><small>baselined</small>" : "")</td>"
-                // Inside a test: the test's name under the message.
-                var test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
-                // An object: its owner under the message.
-                if let o = f.owner { test += "<br><small>owned by <code>\(Self.h(o.display))</code></small>" }
-                row += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
-                shown += 1
-                if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {
-                    row += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"
-                }
-                try out.write(row)
+            let related = f.related.map { "<li>\($0.line): \(Self.h($0.note))</li>" }.joined()
+            let sev = f.severity.rawValue
+            let known = input.isBaselined(f)
+            var row = "<tr id=\"\(Self.anchor(fi, i))\"\(known ? " class=\"baselined\"" : "")><td><code>\(Self.h(f.path)):\(f.line)</code></td>"
+                + "<td><span class=\"sev sev-\(sev)\">\(sev)</span>\(known ? "<br><small>baselined</small>" : "")</td>"
+            // Inside a test: the test's name under the message.
+            var test = f.test.map { "<br><small>in test <code>\(Self.h($0))</code></small>" } ?? ""
+            // An object: its owner under the message.
+            if let o = f.owner { test += "<br><small>owned by <code>\(Self.h(o.display))</code></small>" }
+            row += "<td><code>\(Self.h(f.rule))</code></td><td>\(Self.h(f.controller.display))</td><td>\(Self.h(f.message))\(test)</td><td><ul>\(related)</ul></td></tr>\n"
+            shown += 1
+            if shown <= Self.maxExcerpts, let excerpt = Self.excerpt(f, lines: lines) {
+                row += "<tr class=\"excerpt\"><td colspan=\"6\">\(excerpt)</td></tr>\n"
             }
+            try out.write(row)
         }
         if total > shown {
             let more = total - shown
-            try out.write("<tr class=\"more\"><td colspan=\"6\"><strong>\(LeakReport.plural(more, "more finding")) not listed here</strong>: the page lists the first \(shown) (and marks only those on the timelines); <code>vclint lint --reporter json</code> lists every one.</td></tr>\n")
+            try out.write("<tr class=\"more\"><td colspan=\"6\"><strong>\(LeakReport.plural(more, "more finding")) not listed here</strong>: the page lists the \(shown) most severe (and marks only those on the timelines); <code>vclint lint --reporter json</code> lists every one.</td></tr>\n")
         }
         try out.write("</tbody></table>\n")
     }

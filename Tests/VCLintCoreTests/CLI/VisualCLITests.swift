@@ -250,6 +250,36 @@ import Testing
         #expect(findings.lowerBound < timelines.lowerBound)
         #expect(dom.out.contains("<pre class=\"log\">"))
     }
+
+    /// The page reads like the log: an ndjson capture's excerpts show the time, process and message
+    /// (not the raw record), and the findings come most severe first, whatever the inputs' order.
+    @Test(.requires(.chromium, for: "the headless-browser test of the HTML report"))
+    func reportReadsLikeTheLogInHeadlessChromium() throws {
+        let browser = try #require(Self.chromium)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let html = dir.appendingPathComponent("report.html")
+        // late-dealloc.log's warning comes first in input order; log-show-twin.ndjson's leak is an error.
+        let report = try VisualCLITests().run(["report", "--output", html.path, "Fixtures/flows/late-dealloc.log",
+                                               "Fixtures/envelopes/log-show-twin.ndjson"])
+        #expect(report.status == 1)
+        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+                     "--user-data-dir=\(dir.appendingPathComponent("profile").path)"]
+        let dom = try Self.exec("timeout", ["120", browser] + flags + ["--dump-dom", html.absoluteString])
+        #expect(dom.status == 0)
+        // The rendered text of the findings section.
+        let start = try #require(dom.out.range(of: "<h2 id=\"findings\">"))
+        let end = try #require(dom.out.range(of: "<h2 id=\"timelines\">"))
+        let section = String(dom.out[start.upperBound..<end.lowerBound])
+        let text = section.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+            .replacingOccurrences(of: "&quot;", with: "\"")
+        #expect(text.contains("2020-04-01 16:31:01.664194+0800 Shop[63209] ProductDetailViewController viewWillDisappear(_:)"))
+        #expect(!text.contains("eventMessage"), "an excerpt shows the raw ndjson record")
+        let error = try #require(text.range(of: "leaked_controller"))
+        let warning = try #require(text.range(of: "late_dealloc"))
+        #expect(error.lowerBound < warning.lowerBound, "the error is listed before the warning")
+    }
 }
 
 /// One gate for every command: `report`, `leaks` and `timeline` take `--baseline` as `lint` does,

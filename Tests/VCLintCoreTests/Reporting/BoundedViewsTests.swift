@@ -110,7 +110,7 @@ import Testing
         page.listedFindings = 5
         let html = page.render()
         #expect(html.components(separatedBy: "<tr id=\"finding-").count - 1 == 5)
-        #expect(html.contains("\(total - 5) more findings not listed here</strong>: the page lists the first 5"))
+        #expect(html.contains("\(total - 5) more findings not listed here</strong>: the page lists the 5 most severe"))
         let links = html.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(links.count == 5)
         for id in links { #expect(html.contains("<tr id=\"\(id)\">"), "\(id)") }

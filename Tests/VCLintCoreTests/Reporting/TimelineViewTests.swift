@@ -515,3 +515,28 @@ enum TraceChecks {
         #expect(lines[2] == "short")
     }
 }
+
+/// What an excerpt shows of a line (`LineExcerpts.display`): a structured record as the log reads.
+@Suite struct ExcerptDisplayTests {
+    func show(_ s: String) -> String { LineExcerpts.display(Array(s.utf8)) }
+
+    @Test func anNDJSONRecordShowsItsTimeProcessAndMessage() {
+        let record = #"{"traceID":1,"eventMessage":"PantryViewController viewWillAppear(_:)","machTimestamp":5,"#
+            + #""timestamp":"2024-05-01 12:00:01.000+0000","processImagePath":"\/Applications\/Kitchen.app\/Kitchen","processID":812}"#
+        #expect(show(record) == "2024-05-01 12:00:01.000+0000 Kitchen[812] PantryViewController viewWillAppear(_:)")
+        // The message late in a long record (past the few hundred bytes a line is cut to).
+        let padded = #"{"pad":""# + String(repeating: "x", count: 5000) + #"","eventMessage":"B viewDidLoad","process":"Kitchen"}"#
+        #expect(show(padded) == "Kitchen B viewDidLoad")
+    }
+
+    @Test func aJSONArrayMemberShowsItsMessage() {
+        #expect(show(#"  "eventMessage" : "PantryViewController deinit","#) == "PantryViewController deinit")
+        #expect(show(#"  "processID" : 812,"#) == #"  "processID" : 812,"#)
+    }
+
+    @Test func anyOtherLineIsShownAsItIs() {
+        for line in ["2024-05-01 12:00:01.000 Kitchen[812:9] -[A viewDidLoad]", "{not json", "}, {", ""] {
+            #expect(show(line) == line)
+        }
+    }
+}
