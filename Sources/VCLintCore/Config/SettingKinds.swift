@@ -15,6 +15,8 @@ protocol SettingKind: Sendable {
     func read(_ json: Any?, key: String) throws(ReportReadError.Reason) -> JSONValue
     /// Why two runs differ, for `merge`'s refusal ("leak_grace_seconds is 5 here, 3 there").
     func difference(_ key: String, here: JSONValue, there: JSONValue, _ place: String) -> String
+    /// What a value may be, as JSON Schema (draft 2020-12) says it: docs/schemas/vclint-yml.schema.json.
+    var schema: JSONValue { get }
 }
 
 /// Most kinds are recorded as a list of strings, and a difference in one is not worth spelling out.
@@ -56,6 +58,7 @@ struct NumberKind: SettingKind, ArgumentKind {
     let unit: String
 
     var name: String { "number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))" }
+    var schema: JSONValue { .object([("type", .string("number")), ("minimum", .double(range.lowerBound)), ("maximum", .double(range.upperBound))]) }
     var argumentName: String { "number of \(unit) from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))" }
 
     /// The one reader of a number, for the file and the command line alike: a plain decimal (an
@@ -113,6 +116,7 @@ struct NumberKind: SettingKind, ArgumentKind {
 /// Rule ids, each one this vclint has.
 struct RuleIDListKind: SettingKind {
     var name: String { "list of rule ids" }
+    var schema: JSONValue { SchemaText.listOf(.object([("enum", .array(RuleRegistry.identifiers.map { .string($0) }))])) }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [String] {
         let ids = try strings(yaml, key: key)
@@ -131,6 +135,7 @@ struct RuleIDListKind: SettingKind {
 /// kept once: the list matches the same classes, and each class is not tried against it again.
 struct PatternListKind: SettingKind {
     var name: String { "list of PCRE2 patterns" }
+    var schema: JSONValue { SchemaText.listOf(SchemaText.string) }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [PCRE2Pattern] {
         var out: [PCRE2Pattern] = []
@@ -154,6 +159,7 @@ struct PatternListKind: SettingKind {
 /// Path globs (`PathGlob`), relative to the configuration's folder.
 struct GlobListKind: SettingKind {
     var name: String { "list of path globs" }
+    var schema: JSONValue { SchemaText.listOf(SchemaText.string) }
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [String] { try strings(yaml, key: key) }
     func json(_ value: [String]) -> JSONValue { .array(value.map { .string($0) }) }
 }
@@ -161,6 +167,17 @@ struct GlobListKind: SettingKind {
 /// The app's own message grammars: `{pattern, events}` each (`CustomDialect`).
 struct DialectListKind: SettingKind {
     var name: String { "list of {pattern, events}" }
+    var schema: JSONValue {
+        let kinds = EventKind.allCases.filter { !$0.isUIKitWarning }.map { JSONValue.string($0.rawValue) }
+        return .object([("type", .string("array")), ("items", .object([
+            ("type", .string("object")), ("required", .array([.string("pattern"), .string("events")])), ("additionalProperties", .bool(false)),
+            ("properties", .object([
+                ("pattern", .object([("type", .string("string")), ("description", .string("a PCRE2 pattern with named groups class and event (address optional)"))])),
+                ("events", .object([("type", .string("object")), ("description", .string("each captured event text and the event kind it is")),
+                                    ("additionalProperties", .object([("enum", .array(kinds))]))])),
+            ])),
+        ]))])
+    }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> [CustomDialect] {
         guard let list = yaml as? [Any] else { throw Setting.Problem(key: key, reason: "expected a \(name)") }
@@ -227,6 +244,15 @@ struct DialectListKind: SettingKind {
 /// maximum, and under `groups` named groups of classes with theirs (`{max, classes}`).
 struct LifetimeLimitsKind: SettingKind {
     var name: String { "mapping of classes, globs and groups to a maximum" }
+    var schema: JSONValue {
+        let maximum = JSONValue.object([("type", .string("integer")), ("minimum", .int(1))])
+        let group = JSONValue.object([("type", .string("object")), ("required", .array([.string("max"), .string("classes")])),
+                                      ("additionalProperties", .bool(false)),
+                                      ("properties", .object([("max", maximum), ("classes", SchemaText.listOf(SchemaText.nonEmptyString, minItems: 1))]))])
+        return .object([("type", .string("object")),
+                        ("properties", .object([("groups", .object([("type", .string("object")), ("additionalProperties", group)]))])),
+                        ("additionalProperties", maximum)])
+    }
 
     func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> LifetimeLimits {
         guard let map = yaml as? [String: Any] else {
@@ -317,3 +343,16 @@ extension SettingKind where Self == PatternListKind { static var patterns: Self 
 extension SettingKind where Self == GlobListKind { static var globs: Self { Self() } }
 extension SettingKind where Self == DialectListKind { static var dialects: Self { Self() } }
 extension SettingKind where Self == LifetimeLimitsKind { static var lifetimes: Self { Self() } }
+
+/// Pieces of the settings' JSON Schemas.
+enum SchemaText {
+    static let string = JSONValue.object([("type", .string("string"))])
+    static let nonEmptyString = JSONValue.object([("type", .string("string")), ("minLength", .int(1))])
+
+    /// A list of `item`s, or one written alone (`ignore_classes: '^UI'`), as the parser takes it.
+    static func listOf(_ item: JSONValue, minItems: Int = 0) -> JSONValue {
+        var list: [(String, JSONValue)] = [("type", .string("array")), ("items", item)]
+        if minItems > 0 { list.append(("minItems", .int(minItems))) }
+        return .object([("anyOf", .array([item, .object(list)]))])
+    }
+}
