@@ -13,9 +13,12 @@ public struct SARIFReporter: Reporter {
     public static let fingerprintKey = "vclint/v1"
 
     public var rules: RuleSettings
+    /// docs/rules.md of this release, where each rule's `helpUri` points (nil: no `helpUri`).
+    public var documentation: String?
 
-    public init(rules: RuleSettings = .default) {
+    public init(rules: RuleSettings = .default, documentation: String? = VCLintVersion.rulesDocumentation) {
         self.rules = rules
+        self.documentation = documentation
     }
 
     public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
@@ -27,7 +30,7 @@ public struct SARIFReporter: Reporter {
             ("name", .string(VCLintVersion.name)),
             ("version", .string(VCLintVersion.version)),
             ("semanticVersion", .string(VCLintVersion.version)),
-            ("rules", .array(descriptions.map(Self.descriptor))),
+            ("rules", .array(descriptions.map { Self.descriptor($0, documentation: documentation) })),
         ])
 
         // Where this run's settings differ from the rules' defaults (--enable, --disable, severities).
@@ -138,19 +141,25 @@ public struct SARIFReporter: Reporter {
         return .object(pairs)
     }
 
-    static func descriptor(_ d: RuleDescription) -> JSONValue {
-        .object([
+    /// `documentation`: docs/rules.md of this release (`VCLintVersion.rulesDocumentation`), whose
+    /// section of the rule is its `helpUri`; without one (a build that knows no repository), none.
+    static func descriptor(_ d: RuleDescription, documentation: String?) -> JSONValue {
+        var pairs: [(String, JSONValue)] = [
             ("id", .string(d.identifier)),
             ("name", .string(d.name)),
             ("shortDescription", .object([("text", .string(d.summary))])),
             ("fullDescription", .object([("text", .string(d.rationale))])),
+        ]
+        if let documentation { pairs.append(("helpUri", .string("\(documentation)#\(d.identifier)"))) }
+        pairs += [
             ("help", .object([
                 ("text", .string("\(d.rationale)\n\nReported on: \(d.anchor).")),
                 ("markdown", .string(helpMarkdown(d))),
             ])),
             ("defaultConfiguration", .object([("enabled", .bool(!d.isOptIn)), ("level", .string(level(d.severity)))])),
             ("properties", .object([("tags", .array([.string("lifecycle")]))])),
-        ])
+        ]
+        return .object(pairs)
     }
 
     /// The rationale, the anchor and a failing log excerpt (as `vclint explain` shows them).

@@ -33,4 +33,39 @@ public enum VCLintVersion {
         return "\(release)+g\(hash)" + (dirty ? ".dirty" : "")
     }
 
+    /// docs/rules.md of this release in the repository this build came from (its `origin` remote),
+    /// which SARIF's `helpUri` points into; nil when the build knows no such repository.
+    public static let rulesDocumentation = rulesDocumentation(remote: gitRemote, release: release)
+
+    /// The page for `remote` (`https://github.com/o/vclint.git`, `git@github.com:o/vclint.git`,
+    /// `ssh://git@gitlab.example.com/team/vclint`): GitHub's and GitLab's page of docs/rules.md at the
+    /// tag `v` + `release`. A URL's user and password never reach it. Nil for any other form (a
+    /// local path, a host that names no owner and repository).
+    static func rulesDocumentation(remote: String, release: String) -> String? {
+        var text = Substring(remote)
+        var host: Substring, path: Substring
+        if let scheme = text.range(of: "://") {
+            guard ["https", "http", "ssh", "git"].contains(text[..<scheme.lowerBound].lowercased()) else { return nil }
+            text = text[scheme.upperBound...]
+            guard let slash = text.firstIndex(of: "/") else { return nil }
+            host = text[..<slash]
+            path = text[text.index(after: slash)...]
+            if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+            if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        } else if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+            // scp-like: `git@host:owner/repo.git`.
+            host = text[..<colon]
+            if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+            path = text[text.index(after: colon)...]
+        } else {
+            return nil
+        }
+        if path.hasSuffix(".git") { path = path.dropLast(4) }
+        while path.hasSuffix("/") { path = path.dropLast() }
+        let parts = path.split(separator: "/")
+        guard !host.isEmpty, parts.count >= 2, !parts.contains(".."), host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+        let blob = host.lowercased() == "github.com" ? "blob" : "-/blob"
+        return "https://\(host)/\(parts.joined(separator: "/"))/\(blob)/v\(release)/docs/rules.md"
+    }
+
 }

@@ -712,3 +712,40 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(notDir?.description == "\(underFile): not a directory")
     }
 }
+
+/// SARIF rules link their help (`helpUri`) to their section of docs/rules.md at the release's tag, in
+/// the repository the build came from (`VCLintVersion.rulesDocumentation`).
+@Suite struct SARIFHelpUriTests {
+    @Test func theRemoteGivesTheRulesPageAtTheReleaseTag() {
+        let page = "https://github.com/acme/vclint/blob/v1.2.3/docs/rules.md"
+        for remote in ["https://github.com/acme/vclint.git", "https://github.com/acme/vclint", "git@github.com:acme/vclint.git",
+                       "ssh://git@github.com/acme/vclint.git", "https://user:s3cret@github.com/acme/vclint.git", "https://github.com/acme/vclint/"] {
+            #expect(VCLintVersion.rulesDocumentation(remote: remote, release: "1.2.3") == page, "\(remote)")
+        }
+        #expect(VCLintVersion.rulesDocumentation(remote: "git@gitlab.example.com:mobile/tools/vclint.git", release: "1.0.0")
+                == "https://gitlab.example.com/mobile/tools/vclint/-/blob/v1.0.0/docs/rules.md")
+        for none in ["", "/srv/git/vclint.git", "file:///srv/git/vclint", "https://github.com/vclint", "vclint", "https://github.com/a/../b"] {
+            #expect(VCLintVersion.rulesDocumentation(remote: none, release: "1.0.0") == nil, "\(none)")
+        }
+    }
+
+    @Test func everyRuleLinksItsSection() throws {
+        let page = "https://github.com/acme/vclint/blob/v1.0.0/docs/rules.md"
+        let text = SARIFReporter(documentation: page).report(LintResult(files: []))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let run = try #require((object["runs"] as? [[String: Any]])?.first)
+        let rules = try #require(((run["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
+        #expect(rules.count == RuleRegistry.descriptions.count)
+        for r in rules { #expect(r["helpUri"] as? String == "\(page)#\(r["id"] as? String ?? "")") }
+        // The anchors exist: each rule is a `## \`id\`` heading of docs/rules.md.
+        let reference = try String(contentsOf: packageRoot.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        for d in RuleRegistry.descriptions { #expect(reference.contains("\n## `\(d.identifier)`\n"), "\(d.identifier)") }
+        // Without a repository, no helpUri.
+        #expect(!SARIFReporter(documentation: nil).report(LintResult(files: [])).contains("helpUri"))
+    }
+
+    @Test(.requires(.jsonschema, for: "the SARIF schema validation")) func withHelpUriTheReportIsValid() throws {
+        try SARIFReporterTests().expectValid(SARIFReporter(documentation: "https://github.com/acme/vclint/blob/v1.0.0/docs/rules.md")
+            .report(try ReporterGoldenTests.result("sample")))
+    }
+}
