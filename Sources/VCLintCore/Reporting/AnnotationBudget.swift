@@ -1,5 +1,5 @@
 /// The annotations one GitHub Actions step may show, and what the `github-actions` reporter left
-/// out of them (docs/ci.md#annotations). GitHub shows at most 10 error, 10 warning and 10 notice
+/// out of them (docs/reporters.md#annotations). GitHub shows at most 10 error, 10 warning and 10 notice
 /// annotations a step (and 50 a job) and drops the rest without a word; vclint spends the budget
 /// itself and says, in one notice at the end, what it did not annotate.
 struct AnnotationBudget {

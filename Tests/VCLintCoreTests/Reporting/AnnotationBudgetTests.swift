@@ -89,6 +89,9 @@ import Testing
         #expect(lines.prefix(10).allSatisfy { $0.hasPrefix("::error file=a.log,line=") && $0.contains("title=leaked_controller::") })
         #expect(lines.prefix(10).map { Int($0.split(separator: ",")[1].dropFirst(5))! } == Array(80...89))
         #expect(lines[10..<19].allSatisfy { $0.hasPrefix("::warning file=a.log,line=2") })
+        // The job summary the Action writes (`--infos --markdown-rows all`) has all 37.
+        let summary = ReporterRegistry.reporter(named: "markdown", context: ReportContext(allInfos: true, markdownRows: nil))!.report(Self.result(findings))
+        #expect(summary.split(separator: "\n").filter { $0.hasPrefix("| a.log:") }.count == 37)
         #expect(lines[19] == "::notice title=vclint::16 errors (leaked_controller: 10, late_dealloc: 6) and 2 infos (memory_warning: 2) are not annotated: GitHub shows 10 annotations of each severity a step; the job summary and the other report formats list every finding")
     }
 
