@@ -275,7 +275,8 @@ run)
     report="$RUNNER_TEMP/vclint-action-$$.json"
     args+=(--reporter "json:$report")
     summary="$RUNNER_TEMP/vclint-action-$$.md"
-    [[ "${INPUT_JOB_SUMMARY:-true}" == true && -n "${GITHUB_STEP_SUMMARY:-}" ]] && args+=(--reporter "markdown:$summary")
+    # The job summary holds every finding (infos too), up to GitHub's 1 MiB a step, which the table says it cut.
+    [[ "${INPUT_JOB_SUMMARY:-true}" == true && -n "${GITHUB_STEP_SUMMARY:-}" ]] && args+=(--reporter "markdown:$summary" --infos --markdown-rows all)
     # The baseline only when it exists: on the first run there is none yet, and that is no error.
     if [[ -n "${INPUT_BASELINE:-}" ]]; then
         if [[ -f "$INPUT_BASELINE" ]]; then

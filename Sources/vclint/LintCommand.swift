@@ -68,6 +68,8 @@ struct LintCommand: ParsableCommand {
 
     @OptionGroup var color: ColorOption
 
+    @OptionGroup var shape: ReportShapeOptions
+
     func validate() throws {
         if let jobsText { _ = try NumberArgument.whole(jobsText, option: "--jobs", NumberArgument.jobs) }
         if follow {
@@ -92,6 +94,7 @@ struct LintCommand: ParsableCommand {
         var files: [(request: ReporterRequest, file: PendingReportFile)] = []
         var baselineOutcome: Baseline.Outcome?
         var context = ReportContext(rules: options.rules, maxWarnings: gate.maxWarnings)
+        shape.apply(to: &context)
         do {
             let known = try baseline.map { try Baseline.load(path: $0) }
             context.configuration = RunConfiguration(options: options, strict: gate.strict, baseline: known)
@@ -154,7 +157,7 @@ struct LintCommand: ParsableCommand {
         if let live {
             live.end(result)
         } else if let r = requests.first(where: { $0.path == nil }) {
-            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
+            writeStdout(ReportOutput.stdoutReporter(r.name, context, color: color.stdout).writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
         printInputWarnings(result)
@@ -173,7 +176,7 @@ struct LintCommand: ParsableCommand {
     /// a "0 errors" line must not be the last word of a failed run).
     private func failedInputs(_ result: LintResult, requests: [ReporterRequest], context: ReportContext) {
         if let r = requests.first(where: { $0.path == nil }), Self.findingPerLineReporters.contains(r.name) {
-            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
+            writeStdout(ReportOutput.stdoutReporter(r.name, context, color: color.stdout).writer(for: result))
         }
         for failure in result.failures { printError("vclint: error: \(failure.description)") }
     }

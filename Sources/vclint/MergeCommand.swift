@@ -49,6 +49,8 @@ struct MergeCommand: ParsableCommand {
 
     @OptionGroup var color: ColorOption
 
+    @OptionGroup var shape: ReportShapeOptions
+
     func validate() throws {
         if reports.isEmpty { throw ValidationError("name the JSON reports to merge (vclint merge shard-1.json shard-2.json …)") }
         do {
@@ -98,6 +100,7 @@ struct MergeCommand: ParsableCommand {
                 configuration.strict = true
             }
             context = ReportContext(configuration: configuration, maxWarnings: gate.maxWarnings)
+            shape.apply(to: &context)
             try ReportTransaction(files).commit(requests.filter { $0.path != nil }.map { ReportOutput.reporter($0.name, context).writer(for: result) })
         } catch let error as ReportReadError {
             files.forEach { $0.discard() }
@@ -113,7 +116,7 @@ struct MergeCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if let r = requests.first(where: { $0.path == nil }) {
-            writeStdout(ReportOutput.reporter(r.name, context, color: color.stdout).writer(for: result))
+            writeStdout(ReportOutput.stdoutReporter(r.name, context, color: color.stdout).writer(for: result))
         }
         if let outcome = baselineOutcome, let path = baseline { ReportOutput.baselineNotes(outcome, path: path) }
         printInputWarnings(result)

@@ -17,6 +17,8 @@ enum NumberArgument {
     static let width = 40...1000
     /// `--max-warnings`: any count.
     static let maxWarnings = 0...Int.max
+    /// `--markdown-rows`: a table of no row says nothing (`all` is no bound but the size's).
+    static let markdownRows = 1...Int.max
 
     /// A whole number within `range`, or a usage error that names the option and the range.
     static func whole(_ text: String, option: String, _ range: ClosedRange<Int>) throws(ValidationError) -> Int {

@@ -1,17 +1,25 @@
+import Foundation
 import VCLintCore
 
 /// Reporters and stderr notes as `lint` and `merge` print them.
 enum ReportOutput {
-    /// The reporter `name` of a run; `color` for the one on a terminal (a report file has none).
-    static func reporter(_ name: String, _ context: ReportContext, color: Bool = false) -> any Reporter {
+    /// The reporter `name` of a run's report file (no color, not on a terminal).
+    static func reporter(_ name: String, _ context: ReportContext) -> any Reporter {
+        ReporterRegistry.reporter(named: name, context: context)!
+    }
+
+    /// The reporter `name` printing on stdout: `color` as --color decided, and for a person when
+    /// stdout is a terminal (the xcode format folds infos there).
+    static func stdoutReporter(_ name: String, _ context: ReportContext, color: Bool) -> any Reporter {
         var context = context
         context.color = color
-        return ReporterRegistry.reporter(named: name, context: context)!
+        context.terminal = isatty(1) == 1
+        return reporter(name, context)
     }
 
     /// The reporter `name`, which `lint --follow` streams (validated: `streamingFormats` holds it).
     static func streamingReporter(_ name: String, _ context: ReportContext, color: Bool) -> any StreamingReporter {
-        reporter(name, context, color: color) as! any StreamingReporter
+        stdoutReporter(name, context, color: color) as! any StreamingReporter
     }
 
     /// `xcode, github-actions or json`: the formats `lint --follow` can print on stdout.

@@ -166,6 +166,11 @@ public struct TestBoundaries: Sendable {
 
     public init() {}
 
+    /// The tests a report read back names (`vclint merge`), without the lines they ran at.
+    public init(ran tests: [String]) {
+        for t in tests { _ = intern(t) }
+    }
+
     public var isEmpty: Bool { intervals.isEmpty }
     public var count: Int { intervals.count }
 
@@ -224,6 +229,9 @@ public struct TestBoundaries: Sendable {
         }
         return nil
     }
+
+    /// Each test that ran, once, in the order they first started (the JUnit report's cases).
+    public var ran: [String] { names }
 
     /// The tests, in the order they started (`vclint inspect`).
     public var tests: [String] { intervals.map { names[Int($0.name)] } }

@@ -1,11 +1,19 @@
 /// GitHub Actions workflow commands: one `::error file=PATH,line=N,title=RULE::MESSAGE` line per
 /// error (`::warning` per warning), which the runner turns into annotations on the run and the pull
-/// request. One command a finding, so it streams as it is.
+/// request.
+///
+/// GitHub shows at most 10 annotations of each severity (error, warning, notice) a step, and 50 a
+/// job; the rest are dropped without a word. So the reporter spends that budget on what matters
+/// most (`AnnotationBudget`): in a batch report, the 10 most important errors and the 10 most
+/// important warnings (by the rule's own severity, then the earliest line), and at the end one
+/// `::notice title=vclint::` line on the run that counts, by rule, what was not annotated and says
+/// where every finding is (the job summary and the other report formats). `lint --follow` cannot
+/// wait to sort: it annotates the first 10 of each severity as they are decided and counts the rest
+/// for the notice at the end.
 ///
 /// Infos get no annotation each: a capture with a memory warning in every session would bury the
-/// errors under hundreds of notices. They are counted by rule, and the stream ends with one
-/// `::notice title=vclint::` line, on the run rather than a file, that gives the counts
-/// (`335 infos are not annotated (memory_warning: 335); …`); the other formats list them.
+/// errors under hundreds of notices. They are counted by rule in the same notice
+/// (`335 infos are not annotated (memory_warning: 335); …` when nothing else was left out).
 ///
 /// Escaping follows the runner's: in the message, `%` → `%25`, CR → `%0D`, LF → `%0A`; in
 /// property values also `:` → `%3A` and `,` → `%2C`. So text from a log can neither end the
@@ -16,26 +24,56 @@
 public struct GitHubActionsReporter: StreamingReporter {
     public static let identifier = "github-actions"
     public static let summary = "workflow commands that annotate the run and the pull request"
-    /// The infos of this stream so far, by rule: they are summed up at its end, not annotated.
-    private var infos: [String: Int] = [:]
+    /// What this stream annotated and left out so far.
+    private var budget = AnnotationBudget()
 
     public init() {}
 
+    /// The most important findings first, within the budget; the notice of the rest last.
     public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
-        try stream(result, to: out)
+        var budget = AnnotationBudget()
+        // The best `perStep` of each severity, kept sorted: a run's findings are never copied whole.
+        var best: [Severity: [AnnotationBudget.Rank]] = [.error: [], .warning: []]
+        for (k, file) in result.files.enumerated() {
+            for i in file.findings.indices {
+                let f = file.findings[i]
+                guard f.severity != .info else {
+                    budget.leaveOut(f)
+                    continue
+                }
+                let rank = AnnotationBudget.Rank(f, file: k, index: i)
+                var kept = best[f.severity]!
+                let at = kept.firstIndex { rank < $0 } ?? kept.count
+                if at < AnnotationBudget.perStep {
+                    kept.insert(rank, at: at)
+                    if kept.count > AnnotationBudget.perStep {
+                        let dropped = kept.removeLast()
+                        budget.leaveOut(result.files[dropped.file].findings[dropped.index])
+                    }
+                } else {
+                    budget.leaveOut(f)
+                }
+                best[f.severity] = kept
+            }
+        }
+        for s in [Severity.error, .warning] {
+            for r in best[s]! { try Self.annotate(result.files[r.file].findings[r.index], to: out) }
+        }
+        if let line = budget.notice() { try out.write(line) }
     }
 
     public mutating func begin(to out: ReportWriter) throws(ReportWriteError) {
-        infos = [:]
+        budget = AnnotationBudget()
     }
 
     public mutating func finding(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
-        if f.severity == .info {
-            infos[f.rule, default: 0] += 1
-            return
-        }
+        if budget.spend(f) { try Self.annotate(f, to: out) }
+    }
+
+    /// One annotation: on the controller's source when it is known (the message says where in the
+    /// log), else on the log's line.
+    static func annotate(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
         if let d = f.declaration {
-            // Annotate the controller's source; the message says where in the log.
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n")
         } else {
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n")
@@ -43,25 +81,16 @@ public struct GitHubActionsReporter: StreamingReporter {
     }
 
     /// A notice at the finding's line: the error annotation printed before stays on the run (a
-    /// workflow command cannot take one back), and this one says what became of it.
+    /// workflow command cannot take one back), and this one says what became of it. Notices are
+    /// budgeted too: one is kept for the notice at the end, the resolutions past the rest are counted in it.
     public mutating func resolution(_ r: Resolution, to out: ReportWriter) throws(ReportWriteError) {
+        guard budget.spendResolution() else { return }
         let f = r.finding
         try out.write("::notice file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property("resolved: \(f.rule)"))::\(Self.data(r.message))\n")
     }
 
     public mutating func end(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
-        if let line = Self.infoSummary(infos) { try out.write(line) }
-    }
-
-    /// The one line that stands for the infos of a run (nil when there were none): a notice on the
-    /// run, not on a file, with the count of each rule, the most frequent first.
-    public static func infoSummary(_ counts: [String: Int]) -> String? {
-        let total = counts.values.reduce(0, +)
-        guard total > 0 else { return nil }
-        let rules = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        let message = "\(total) info\(total == 1 ? " is" : "s are") not annotated (\(rules)); the other report formats list them"
-        return "::notice title=\(property(VCLintVersion.name))::\(data(message))\n"
+        if let line = budget.notice() { try out.write(line) }
     }
 
     public static func command(_ s: Severity) -> String {

@@ -71,8 +71,9 @@ public struct JSONReporter: StreamingReporter {
         ])
     }
 
-    /// An input's record: its statistics, and the warnings reading it printed (`warnings`, only
-    /// when there were some), so that `merge` says what `lint` said.
+    /// An input's record: its statistics, the warnings reading it printed (`warnings`, only
+    /// when there were some), so that `merge` says what `lint` said, and the tests that ran (`tests`,
+    /// only when the capture shows a test runner's lines).
     static func input(_ file: FileResult) -> JSONValue {
         let s = file.stats
         let formats = s.formats.sorted { $0.key.rawValue < $1.key.rawValue }.map { ($0.key.rawValue, JSONValue.int($0.value)) }
@@ -83,6 +84,9 @@ public struct JSONReporter: StreamingReporter {
         ]
         let warnings = file.readingWarnings
         if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string(FileResult.warningText($0)) }))) }
+        // The tests that ran, findings or not: the JUnit report of a merge has a case for each.
+        let tests = file.tests.ran
+        if !tests.isEmpty { members.append(("tests", .array(tests.map { .string($0) }))) }
         return .object(members)
     }
 

@@ -1,28 +1,31 @@
 /// JUnit XML, for CI systems that show test results (Jenkins, GitLab, Azure Pipelines, test-report
-/// actions): one test suite per input file, one test case per enabled rule. A rule fails in a file
-/// only on findings at a failing severity (error; `--strict` has already made warnings errors), so
-/// the test report is red exactly when the gate is: warnings and infos are listed in the case's
-/// `<system-out>` and counted in the suite's properties. With `--max-warnings N` the gate itself is
-/// one more test case, failing when the run has more warnings than that. A finding made while a test
-/// ran (the capture shows the runner's lines) is in a test case named after that test instead.
+/// actions): one test suite per input file, and in it one test case per UI test that ran, so that a
+/// leak fails the test that caused it (docs/reporters.md#junit).
+///
+/// When the capture shows the test runner's lines (`FileResult.tests`, or a merged report's
+/// `Finding.test`), each test that ran is a case, named as xcodebuild's JUnit converters name it:
+/// classname the test class, name the test method (`LoginTests/testLogout` → `LoginTests`,
+/// `testLogout`); findings outside any test are in a case named after the input. Without test
+/// boundaries the input is one case. A case fails only on findings at a failing severity (error;
+/// `--strict` has already made warnings errors), so the test report is red exactly when the gate
+/// is: warnings and infos are listed in the case's `<system-out>` and counted in the suite's
+/// properties. With `--max-warnings N` the gate itself is one more test case, failing when the run
+/// has more warnings than that.
 public struct JUnitReporter: Reporter {
     public static let identifier = "junit"
     public static let summary = "JUnit XML, for CI test results"
 
-    public var rules: RuleSettings
     public var maxWarnings: Int?
 
-    public init(rules: RuleSettings = .default, maxWarnings: Int? = nil) {
-        self.rules = rules
+    public init(maxWarnings: Int? = nil) {
         self.maxWarnings = maxWarnings
     }
 
     public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
-        let enabled = RuleRegistry.identifiers.filter { rules.enabled.contains($0) }
         // The totals come first: one pass for them, keeping only counts; each suite is grouped again as it is written.
         var tests = 0, failures = 0
         for file in result.files {
-            let cases = Self.cases(file, enabled: enabled)
+            let cases = Self.cases(file)
             tests += cases.count
             failures += cases.filter { !$0.failing.isEmpty }.count
         }
@@ -33,7 +36,7 @@ public struct JUnitReporter: Reporter {
         try out.write(XMLText.declaration + "\n")
         try out.write("<testsuites name=\"\(VCLintVersion.name)\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n")
         for file in result.files {
-            let cases = Self.cases(file, enabled: enabled)
+            let cases = Self.cases(file)
             let failing = cases.filter { !$0.failing.isEmpty }.count
             let path = XMLText.attribute(file.stats.path)
             try out.write("  <testsuite name=\"\(path)\" tests=\"\(cases.count)\" failures=\"\(failing)\" errors=\"0\" skipped=\"0\">\n")
@@ -42,9 +45,8 @@ public struct JUnitReporter: Reporter {
                 try out.write("      <property name=\"\(VCLintVersion.name).\(s.rawValue)s\" value=\"\(file.findings.count(s))\"/>\n")
             }
             try out.write("    </properties>\n")
-            let classname = XMLText.attribute("\(VCLintVersion.name).\(file.stats.path)")
             for c in cases {
-                let head = "    <testcase classname=\"\(classname)\" name=\"\(XMLText.attribute(c.rule))\""
+                let head = "    <testcase classname=\"\(XMLText.attribute(c.classname))\" name=\"\(XMLText.attribute(c.name))\""
                 if c.failing.isEmpty && c.other.isEmpty {
                     try out.write(head + "/>\n")
                     continue
@@ -87,32 +89,59 @@ public struct JUnitReporter: Reporter {
         try out.write("</testsuites>\n")
     }
 
-    /// One input's test cases: every enabled rule, then each rule of a finding that is not enabled
-    /// (a caller's own findings), then each test that had findings (`Finding.test`), with the indices
-    /// of the case's findings that fail the run (errors) and of the others.
-    static func cases(_ file: FileResult, enabled: [String]) -> [(rule: String, failing: [Int], other: [Int])] {
-        var cases = enabled.map { (rule: $0, failing: [Int](), other: [Int]()) }
-        var caseOf = Dictionary(enabled.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    /// One test case: its JUnit identity and the indices of its findings that fail the run (errors)
+    /// and of the others.
+    struct Case {
+        var classname: String
+        var name: String
+        var failing: [Int] = []
+        var other: [Int] = []
+    }
+
+    /// One input's test cases: each test that ran, in the order they started (then each test a
+    /// finding names that the boundaries do not, as in a merged report), and the input's own case for
+    /// the findings outside any test, when there are any; without tests, the input's case alone.
+    static func cases(_ file: FileResult) -> [Case] {
+        var cases: [Case] = []
+        var caseOf: [String: Int] = [:]
+        func index(_ test: String) -> Int {
+            if let k = caseOf[test] { return k }
+            let (classname, name) = identity(test)
+            cases.append(Case(classname: classname, name: name))
+            caseOf[test] = cases.count - 1
+            return cases.count - 1
+        }
+        for t in file.tests.ran { _ = index(t) }
+        var outside = Case(classname: VCLintVersion.name, name: file.stats.path)
         for i in file.findings.indices {
             let f = file.findings[i]
-            let name = f.test ?? f.rule
-            let k = caseOf[name] ?? {
-                cases.append((name, [], []))
-                caseOf[name] = cases.count - 1
-                return cases.count - 1
-            }()
-            if f.severity == .error { cases[k].failing.append(i) } else { cases[k].other.append(i) }
+            let error = f.severity == .error
+            if let t = f.test {
+                let k = index(t)
+                if error { cases[k].failing.append(i) } else { cases[k].other.append(i) }
+            } else if error {
+                outside.failing.append(i)
+            } else {
+                outside.other.append(i)
+            }
         }
+        if cases.isEmpty || !outside.failing.isEmpty || !outside.other.isEmpty { cases.append(outside) }
         return cases
+    }
+
+    /// `LoginTests/testLogout` → classname `LoginTests`, name `testLogout`, as xcpretty and
+    /// xcbeautify name an XCTest case (Swift Testing: the suite and `testLogout()`); a test without a
+    /// class or suite is in classname `vclint`.
+    static func identity(_ test: String) -> (classname: String, name: String) {
+        guard let slash = test.lastIndex(of: "/") else { return (VCLintVersion.name, test) }
+        return (String(test[..<slash]), String(test[test.index(after: slash)...]))
     }
 
     /// One finding per line, as the xcode reporter prints them.
     static func lines(_ indices: [Int], of file: FileResult, to out: ReportWriter) throws(ReportWriteError) {
         for (k, i) in indices.enumerated() {
             let f = file.findings[i]
-            // In a test's case, each line says its rule.
-            let rule = f.test == nil ? "" : " (\(f.rule))"
-            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(TerminalText.field(f.path)):\(f.line): \(f.severity.rawValue): \(TerminalText.field(f.message))\(rule)"))
+            try out.write((k == 0 ? "" : "\n") + XMLText.text("\(TerminalText.field(f.path)):\(f.line): \(f.severity.rawValue): \(TerminalText.field(f.message)) (\(TerminalText.field(f.rule)))"))
         }
     }
 }

@@ -1,39 +1,80 @@
 /// A Markdown summary for a pull-request comment or a job summary (`$GITHUB_STEP_SUMMARY`): a
 /// heading, the counts, and a table of findings. Text from a log goes through `MarkdownText`, so it
 /// stays text.
+///
+/// A person reads it, so the infos are folded (`foldInfos`, unless `--infos`): after the errors and
+/// warnings, one row per info rule, at its first finding, with the count. The table stops at
+/// `maxRows` rows (GitHub comments hold 65,536 characters) and before the report passes `maxBytes`
+/// (GitHub keeps 1 MiB of a step's summary), with a line that says how many findings it left out.
 public struct MarkdownReporter: Reporter {
     public static let identifier = "markdown"
     public static let summary = "a summary table for a pull-request comment"
-    /// GitHub comments hold at most 65,536 characters: past this many rows the table stops and
-    /// says how many were left out.
-    public var maxRows: Int
+    /// The rows of the table when `--markdown-rows` does not say.
+    public static let defaultRows = 100
+    /// GitHub's bound on a step's job summary.
+    public static let summaryBytes = 1024 * 1024
+    /// Past this many rows the table stops and says how many findings were left out; nil for no bound but `maxBytes`.
+    public var maxRows: Int?
+    /// The report's size at most, the line that says what was cut included.
+    public var maxBytes: Int
+    /// One row per info rule with its count, instead of a row per info.
+    public var foldInfos: Bool
 
-    public init(maxRows: Int = 100) {
+    public init(maxRows: Int? = defaultRows, foldInfos: Bool = false, maxBytes: Int = summaryBytes) {
         self.maxRows = maxRows
+        self.foldInfos = foldInfos
+        self.maxBytes = maxBytes
     }
 
+    /// Room kept for the line that says what was cut.
+    static let cutLineRoom = 200
+
     public func write(_ result: LintResult, to out: ReportWriter) throws(ReportWriteError) {
-        try out.write("## \(VCLintVersion.name)\n\n")
-        try out.write(Self.counts(result) + "\n\n")
+        var written = 0
+        func put(_ s: String) throws(ReportWriteError) {
+            try out.write(s)
+            written += s.utf8.count
+        }
+        try put("## \(VCLintVersion.name)\n\n")
+        try put(Self.counts(result) + "\n\n")
         let total = result.files.reduce(0) { $0 + $1.findings.count }
         if total == 0 {
-            try out.write("No lifecycle violations.\n")
+            try put("No lifecycle violations.\n")
             return
         }
-        try out.write("| location | severity | rule | message |\n")
-        try out.write("| --- | --- | --- | --- |\n")
-        let cell = MarkdownText.cell
-        var rows = 0
+        try put("| location | severity | rule | message |\n")
+        try put("| --- | --- | --- | --- |\n")
+        let folded = foldInfos ? InfoFolds(result) : nil
+        var rows = 0, shown = 0, cutBySize = false
+        // One row: false when the table is full.
+        func row(_ f: Finding, count: Int = 1) throws(ReportWriteError) -> Bool {
+            if let maxRows, rows >= maxRows { return false }
+            let cell = MarkdownText.cell
+            let message = count == 1 ? cell(f.message) : cell(InfoFolds.message(f, count: count)) + " (`--infos` lists each)"
+            let line = "| \(cell("\(f.path):\(f.line)")) | \(f.severity.rawValue) | \(Self.ruleCell(f.rule)) | \(message) |\n"
+            guard written + line.utf8.count + Self.cutLineRoom <= maxBytes else {
+                cutBySize = true
+                return false
+            }
+            try put(line)
+            rows += 1
+            shown += count
+            return true
+        }
         rows: for file in result.files {
-            for f in file.findings {
-                guard rows < maxRows else { break rows }
-                try out.write("| \(cell("\(f.path):\(f.line)")) | \(f.severity.rawValue) | \(Self.ruleCell(f.rule)) | \(cell(f.message)) |\n")
-                rows += 1
+            for f in file.findings where folded == nil || f.severity != .info {
+                guard try row(f) else { break rows }
             }
         }
-        if total > maxRows {
-            let rest = total - maxRows
-            try out.write("\n… and \(rest) more finding\(rest == 1 ? "" : "s") not shown.\n")
+        if let folded {
+            for (f, count) in folded.rules {
+                guard try row(f, count: count) else { break }
+            }
+        }
+        if total > shown {
+            let rest = total - shown
+            let where_ = cutBySize ? ": a job summary holds \(Self.summaryBytes / 1024 / 1024) MiB; the other report formats list every finding" : ""
+            try put("\n… and \(rest) more finding\(rest == 1 ? "" : "s") not shown\(where_).\n")
         }
     }
 

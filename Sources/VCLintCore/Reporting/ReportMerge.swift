@@ -144,6 +144,10 @@ public struct LoadedReport: Sendable {
                 guard let lines = w as? [Any], lines.allSatisfy({ $0 is String }) else { throw .malformed("input \(p) has \"warnings\" that are not strings") }
                 file.warnings = lines.map { FileResult.warningPrefix + ($0 as! String) }
             }
+            if let t = o["tests"] {
+                guard let names = t as? [Any], names.allSatisfy({ $0 is String }) else { throw .malformed("input \(p) has \"tests\" that are not strings") }
+                file.tests = TestBoundaries(ran: names.map { $0 as! String })
+            }
             if byPath[p] == nil { byPath[p] = files.count }
             files.append(file)
         }

@@ -79,14 +79,14 @@ public struct ReporterEntry: Sendable {
 public enum ReporterRegistry {
     /// In the order help and error messages list them.
     public static let entries: [ReporterEntry] = [
-        ReporterEntry(XcodeReporter.self) { XcodeReporter(color: $0.color) },
+        ReporterEntry(XcodeReporter.self) { XcodeReporter(color: $0.color, foldInfos: $0.terminal && !$0.allInfos) },
         ReporterEntry(JSONReporter.self) { JSONReporter(configuration: $0.configuration) },
         ReporterEntry(SARIFReporter.self) { SARIFReporter(rules: $0.rules) },
-        ReporterEntry(JUnitReporter.self) { JUnitReporter(rules: $0.rules, maxWarnings: $0.maxWarnings) },
+        ReporterEntry(JUnitReporter.self) { JUnitReporter(maxWarnings: $0.maxWarnings) },
         ReporterEntry(GitHubActionsReporter.self) { _ in GitHubActionsReporter() },
         ReporterEntry(CheckstyleReporter.self) { _ in CheckstyleReporter() },
         ReporterEntry(CodeClimateReporter.self) { _ in CodeClimateReporter() },
-        ReporterEntry(MarkdownReporter.self) { _ in MarkdownReporter() },
+        ReporterEntry(MarkdownReporter.self) { MarkdownReporter(maxRows: $0.markdownRows, foldInfos: !$0.allInfos) },
     ]
 
     public static let names = entries.map(\.identifier)
@@ -102,7 +102,7 @@ public enum ReporterRegistry {
     }
 
     /// `rules` is the run's rule settings: reports that list rules (SARIF's configuration
-    /// overrides, JUnit's test cases) describe the rules that actually ran.
+    /// overrides) describe the rules that actually ran.
     public static func reporter(named name: String, rules: RuleSettings = .default) -> (any Reporter)? {
         reporter(named: name, context: ReportContext(rules: rules))
     }
@@ -127,12 +127,23 @@ public struct ReportContext: Sendable {
     public var maxWarnings: Int?
     /// ANSI colors, for a report printed on a terminal that shows them (`--color`); never in a file.
     public var color: Bool
+    /// The report is printed on a terminal, where a person reads it: the xcode format folds the
+    /// infos into one line per rule (in a file or a pipe, which scripts read, it keeps each).
+    public var terminal: Bool
+    /// `--infos`: the formats a person reads (xcode on a terminal, markdown) list every info too.
+    public var allInfos: Bool
+    /// `--markdown-rows`: the markdown table's rows at most; nil for as many as its byte bound holds.
+    public var markdownRows: Int?
 
-    public init(rules: RuleSettings = .default, configuration: RunConfiguration? = nil, maxWarnings: Int? = nil, color: Bool = false) {
+    public init(rules: RuleSettings = .default, configuration: RunConfiguration? = nil, maxWarnings: Int? = nil, color: Bool = false,
+                terminal: Bool = false, allInfos: Bool = false, markdownRows: Int? = MarkdownReporter.defaultRows) {
         self.rules = rules
         self.configuration = configuration
         self.maxWarnings = maxWarnings
         self.color = color
+        self.terminal = terminal
+        self.allInfos = allInfos
+        self.markdownRows = markdownRows
     }
 
     /// The context of a run made with `configuration`.

@@ -585,6 +585,21 @@ import Testing
         #expect(clean.status == 0 && clean.outputs["errors"] == "0" && clean.outputs["files"] == "1")
     }
 
+    /// GitHub shows 10 error annotations a step: the log has the 10, one notice counts the rest,
+    /// and the job summary's table has every finding (not the markdown format's default 100 rows).
+    @Test func everyFindingReachesTheJobSummary() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(manyFindingsCapture(150).utf8).write(to: dir.appendingPathComponent("many.log"))
+        let r = try runAction(["PATHS": "many.log"], in: dir)
+        #expect(r.status == 1, "\(r.out)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("::error file=many.log,") }.count == 10)
+        #expect(lines.contains { $0.hasPrefix("::notice title=vclint::140 errors (") && $0.hasSuffix("the job summary and the other report formats list every finding") })
+        #expect(r.summary.split(separator: "\n").filter { $0.hasPrefix("| many.log:") }.count == 150)
+        #expect(!r.summary.contains("not shown"))
+    }
+
     /// The baseline input is used only when its file exists: no baseline yet is no error (the old
     /// README's `--baseline` failed the first run with exit 2).
     @Test func theBaselineIsUsedOnlyWhenItExists() throws {

@@ -47,6 +47,7 @@ import Glibc
             (["timeline", Self.clean, "--width"], "--width must be a whole number from 40 to 1000, not '%'"),
             (["lint", Self.clean, "--jobs"], "--jobs must be a whole number from 1 to 1024, not '%'"),
             (["lint", Self.clean, "--max-warnings"], "--max-warnings must be a whole number 0 or more, not '%'"),
+            (["lint", Self.clean, "--markdown-rows"], "--markdown-rows must be a whole number 1 or more, not '%'"),
             (["lint", Self.clean, "--leak-grace-seconds"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '%'"),
             (["leaks", Self.clean, "--leak-grace-seconds"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '%'"),
             (["timeline", Self.clean, "--from"], "--from must be a line number, 1 or more, or a time of day (HH:MM:SS.fff), not '%'"),

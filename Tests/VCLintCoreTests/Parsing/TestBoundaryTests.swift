@@ -113,9 +113,9 @@ import Testing
         #expect(!JSONReporter().report(plain).contains("\"test\""))
         // SARIF: in the result's properties.
         #expect(SARIFReporter().report(result).replacingOccurrences(of: " ", with: "").contains("\"test\":\"CheckoutFlowTests/testPushDetail\""))
-        // JUnit: the finding's test case is named after its test.
+        // JUnit: the finding's test case is its test's.
         let junit = JUnitReporter().report(result)
-        #expect(junit.contains("name=\"CheckoutFlowTests/testPushDetail\""))
+        #expect(junit.contains("<testcase classname=\"CheckoutFlowTests\" name=\"testPushDetail\">"))
         #expect(junit.contains("(leaked_controller)"))
     }
 

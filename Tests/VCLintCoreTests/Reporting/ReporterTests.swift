@@ -325,24 +325,24 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
 }
 
 @Suite struct JUnitReporterTests {
-    @Test(.requires(.python3, for: "parsing the XML with python3's expat")) func oneSuitePerFileOneCasePerEnabledRule() throws {
+    /// Without test boundaries, each input is one test case, failing on its errors.
+    @Test(.requires(.python3, for: "parsing the XML with python3's expat")) func oneSuiteAndOneCasePerInputWithoutTests() throws {
         let result = try ReporterGoldenTests.result("sample")
         let text = JUnitReporter().report(result)
         try expectPythonParsesXML(text)
+        try JUnitSchema.check(text)
         let tree = try XMLTree.parse(text)
-        let enabled = RuleRegistry.identifiers.filter { RuleSettings.default.enabled.contains($0) }
         let suites = tree.all("testsuite")
         #expect(suites.map { $0.attributes["name"] } == result.files.map(\.stats.path))
         for (suite, file) in zip(suites, result.files) {
-            #expect(suite.attributes["tests"] == String(enabled.count))
-            #expect(suite.attributes["failures"] == String(Set(file.findings.filter { $0.severity == .error }.map(\.rule)).count))
+            #expect(suite.attributes["tests"] == "1")
+            #expect(suite.attributes["failures"] == (file.findings.contains { $0.severity == .error } ? "1" : "0"))
         }
         let cases = tree.all("testcase")
-        #expect(cases.count == enabled.count * result.files.count)
-        #expect(cases.first?.attributes["classname"] == "vclint.Fixtures/seeds/navtest-missing-dealloc.log")
-        #expect(Array(cases.prefix(enabled.count)).map { $0.attributes["name"] } == enabled)
+        #expect(cases.map { $0.attributes["name"] } == result.files.map(\.stats.path))
+        #expect(cases.allSatisfy { $0.attributes["classname"] == "vclint" })
         let root = try #require(tree.all("testsuites").first)
-        #expect(root.attributes["tests"] == String(cases.count))
+        #expect(root.attributes["tests"] == "4")
         #expect(root.attributes["failures"] == "1")
     }
 
@@ -395,7 +395,7 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         """
         let r = try python(script, [url.path])
         #expect(r.status == 0, "\(r.output)")
-        #expect(r.output.trimmingCharacters(in: .whitespacesAndNewlines) == "76 1 2")  // 4 inputs × 19 rules on by default
+        #expect(r.output.trimmingCharacters(in: .whitespacesAndNewlines) == "4 1 2")  // one case per input
     }
 
     /// `--max-warnings N` is a test case of its own, failing exactly when the run fails on it.
@@ -412,24 +412,14 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(try XMLTree.parse(JUnitReporter().report(result)).all("testcase").allSatisfy { $0.attributes["name"] != "max_warnings" })
     }
 
-    @Test func enabledRulesFollowTheSettings() throws {
-        var enabled = RuleSettings.default.enabled
-        enabled.insert("slow_transition")
-        enabled.remove("memory_warning")
-        let text = JUnitReporter(rules: RuleSettings(enabled: enabled)).report(LintResult(files: [try lintFixture("Fixtures/seeds/navtest-seed000.log")]))
-        let names = try XMLTree.parse(text).all("testcase").compactMap { $0.attributes["name"] }
-        #expect(names.contains("slow_transition"))
-        #expect(!names.contains("memory_warning"))
-        #expect(names.count == enabled.count)
-    }
-
     @Test(.requires(.python3, for: "parsing the XML with python3's expat")) func hostileTextParsesBack() throws {
         let text = JUnitReporter().report(Hostile.result())
         try expectPythonParsesXML(text)
         let tree = try XMLTree.parse(text)
         #expect(tree.all("testsuite").first?.attributes["name"] == Hostile.path)
         #expect(tree.all("testsuite").last?.attributes["name"] == "clean & <quiet>.log")
-        #expect(tree.all("testcase").first?.attributes["classname"] == "vclint." + Hostile.path)
+        #expect(tree.all("testcase").first?.attributes["classname"] == "vclint")
+        #expect(tree.all("testcase").first?.attributes["name"] == Hostile.path)
         let failure = try #require(tree.all("failure").first)
         #expect(failure.attributes["message"] == "1 finding at line 7: " + Hostile.xmlMessage)
         // The body lists one finding per line: the message's own line breaks are flattened.
@@ -593,6 +583,78 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         let out = MarkdownReporter(maxRows: 100).report(LintResult(files: [FileResult(stats: stats, findings: findings)]))
         #expect(out.split(separator: "\n").filter { $0.hasPrefix("| ") }.count == 102)
         #expect(out.hasSuffix("\n… and 150 more findings not shown.\n"))
+    }
+}
+
+/// Infos folded where a person reads: one line per rule with its count, unless `--infos`.
+@Suite struct InfoFoldingTests {
+    static func result() -> LintResult {
+        var findings = [Hostile.finding(.error, line: 2, path: "a.log")]
+        findings += (0..<5).map { Hostile.finding(.info, rule: "memory_warning", line: 10 + $0, path: "a.log") }
+        findings.insert(Hostile.finding(.info, rule: "slow_transition", line: 4, path: "a.log"), at: 1)
+        findings.append(Hostile.finding(.warning, rule: "late_dealloc", line: 30, path: "a.log"))
+        return LintResult(files: [FileResult(stats: InputStats(path: "a.log"), findings: findings)])
+    }
+
+    @Test func xcodeFoldsOnATerminalOnly() {
+        let folded = XcodeReporter(foldInfos: true).report(Self.result()).split(separator: "\n")
+        #expect(folded.count == 4)
+        #expect(folded[0].hasPrefix("a.log:2: error: ") && folded[1].hasPrefix("a.log:30: warning: "))
+        // The rules in the order they first occurred; a rule's only info as it is.
+        #expect(folded[2] == "a.log:4: info: \(TerminalText.field(Hostile.message)) (slow_transition)")
+        #expect(folded[3] == "a.log:10: info: 5 infos of this rule, the first here: \(TerminalText.field(Hostile.message)); --infos prints each (memory_warning)")
+        #expect(XcodeReporter().report(Self.result()).split(separator: "\n").count == 8)
+        // The registry folds when the context says the report is on a terminal, and --infos did not ask for each.
+        let terminal = ReporterRegistry.reporter(named: "xcode", context: ReportContext(terminal: true))!
+        #expect(terminal.report(Self.result()).split(separator: "\n").count == 4)
+        #expect(ReporterRegistry.reporter(named: "xcode", context: ReportContext(terminal: true, allInfos: true))!.report(Self.result()).split(separator: "\n").count == 8)
+        #expect(ReporterRegistry.reporter(named: "xcode", context: ReportContext())!.report(Self.result()).split(separator: "\n").count == 8)
+    }
+
+    @Test func markdownFoldsUnlessAllInfos() {
+        let rows = { (r: any Reporter) in r.report(Self.result()).split(separator: "\n").filter { $0.hasPrefix("| a.log") } }
+        let folded = rows(ReporterRegistry.reporter(named: "markdown", context: ReportContext())!)
+        #expect(folded.count == 4)
+        #expect(folded[3].hasPrefix("| a.log:10 | info | `memory_warning` | 5 infos of this rule, the first here: "))
+        #expect(folded[3].hasSuffix(" (`--infos` lists each) |"))
+        #expect(rows(ReporterRegistry.reporter(named: "markdown", context: ReportContext(allInfos: true))!).count == 8)
+        // Folded rows count the findings they stand for when the table is cut.
+        let cut = MarkdownReporter(maxRows: 3, foldInfos: true).report(Self.result())
+        #expect(cut.hasSuffix("\n… and 5 more findings not shown.\n"))
+    }
+
+    /// GitHub keeps 1 MiB of a step's summary: the table stops before it, and says so.
+    @Test func markdownStopsBeforeItsByteBound() {
+        let findings = (1...20_000).map { Hostile.finding(line: $0, path: "big.log") }
+        let result = LintResult(files: [FileResult(stats: InputStats(path: "big.log"), findings: findings)])
+        let out = MarkdownReporter(maxRows: nil).report(result)
+        #expect(out.utf8.count <= MarkdownReporter.summaryBytes)
+        #expect(out.utf8.count > MarkdownReporter.summaryBytes - 2 * MarkdownReporter.cutLineRoom - 1000)
+        let rows = out.split(separator: "\n").filter { $0.hasPrefix("| big.log:") }.count
+        #expect(rows > 1000 && rows < 20_000)
+        #expect(out.hasSuffix("\n… and \(20_000 - rows) more findings not shown: a job summary holds 1 MiB; the other report formats list every finding.\n"))
+        let small = MarkdownReporter(maxRows: nil, maxBytes: 4096).report(result)
+        #expect(small.utf8.count <= 4096)
+        #expect(MarkdownReporter(maxRows: nil).report(Self.result()).split(separator: "\n").filter { $0.hasPrefix("| a.log") }.count == 8)
+    }
+
+    /// `--infos` and `--markdown-rows` on lint and merge; xcode in a pipe keeps each info.
+    @Test func commandLine() throws {
+        let cli = CLITests()
+        let capture = "Fixtures/flows/memory-warning-ios5.log"
+        let piped = try cli.run(["lint", capture])
+        #expect(piped.stdout.contains(": info: The session received"))
+        let rows = try cli.run(["lint", capture, "--reporter", "markdown", "--markdown-rows", "all", "--infos"])
+        #expect(rows.status == 0 && rows.stdout.contains("| info | `memory_warning` |"))
+        let zero = try cli.run(["lint", capture, "--markdown-rows", "0"])
+        #expect(zero.status != 0 && zero.status != 1 && zero.stderr.contains("--markdown-rows must be a whole number 1 or more, not '0'"), "\(zero.stderr)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-fold-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shard = dir.appendingPathComponent("s.json").path
+        _ = try cli.run(["lint", capture, "--reporter", "json:\(shard)"])
+        let merged = try cli.run(["merge", shard, "--reporter", "markdown", "--infos", "--markdown-rows", "5"])
+        #expect(merged.status == 0 && merged.stdout.contains("`memory_warning`"), "\(merged.stderr)")
     }
 }
 
