@@ -183,12 +183,20 @@ enum EnvelopeParser {
     }
 
     /// `classify`, forgiving what a console, a web page or a chat put before the envelope: a
-    /// byte-order mark, U+FFFC, an emoji or a bullet, spaces, a list marker (`d、`). Returns the
-    /// format and how many bytes to skip to the envelope (0 when the line starts with it, or has none).
+    /// byte-order mark, U+FFFC, an emoji or a bullet, spaces, a list marker (`d、`), quote markers
+    /// (`> `, `>> `, as an issue or an e-mail quotes a capture). Returns the format and how many bytes
+    /// to skip to the envelope (0 when the line starts with it, or has none).
     static func locate(_ p: UnsafePointer<UInt8>, _ n: Int) -> (format: EnvelopeFormat?, skip: Int) {
         if let f = classify(p, n) { return (f, 0) }
         guard n > 1 else { return (nil, 0) }
         let b0 = p[0]
+        if b0 == .greater {
+            var q = 0
+            while q < n, q < 16, p[q] == .greater || p[q] == .space { q += 1 }
+            guard q < n, p[q] != .greater else { return (nil, 0) }
+            let (f, skip) = locate(p + q, n - q)
+            return f == nil ? (nil, 0) : (f, q + skip)
+        }
         var i = 0
         if b0 == .space || b0 == .tab {
             // Indented: only a timestamp right after the spaces (an indented dictionary line is not one).

@@ -35,8 +35,9 @@ struct FreeFormStatement {
     /// UIDeviceRGBColorSpace 1 0.5 0 1`): the capture decides whether it names the controller
     /// (`LabelLearner`).
     var value: Range<Int>?
-    /// A title of two or three words (`Home Screen | viewDidLoad`): a label only when the capture
-    /// repeats it with other callbacks (docs/lifecycle.md#labels); seen once, a sentence.
+    /// A title of two to six words (`Home Screen | viewDidLoad`), or a word a sentence would use alone
+    /// (`About viewDidLoad`): a label only when the capture repeats it with other callbacks
+    /// (docs/lifecycle.md#labels); seen once, a sentence.
     var title = false
     /// The label was redacted by the unified log (`<private> viewDidLoad`): the statement names no
     /// class and is the unnamed controller's (docs/lifecycle.md#redacted-labels).
@@ -463,8 +464,9 @@ extension FreeFormReader {
         var redacted = false
         var mask: Range<Int>? = nil
         /// Where the words start; whether something other than spaces stands between two of them;
-        /// how many are a lone `A`/`I`, and how many would be stop words in lowercase (`Screen`).
-        var firstWord = 0, scattered = false, letters = 0, soft = 0
+        /// how many are a lone `A`/`I` (and whether the first is), how many would be stop words in
+        /// lowercase (`Screen`), and how many of those only a sentence holds (`The`, `When`).
+        var firstWord = 0, scattered = false, letters = 0, letterFirst = false, soft = 0, functionWords = 0, sentenceWords = 0
         /// The last token was a word label (a number right after it belongs to it).
         var afterWord = false
 
@@ -506,10 +508,21 @@ extension FreeFormReader {
             let r = t.range
             let letter = FreeFormReader.isLoneCapital(p, r)
             if t.words.contains(.stop) || Words.isLowercaseVerb(p, r) {
-                // A capital letter alone (`A: viewDidLoad()`) or a capitalised word of a title
-                // (`Home Screen | viewDidLoad`) may still be a label: the words decide together.
-                guard letter || !t.words.contains(.function) && !Words.isPlainLowercase(p, r) else { return false }
-                if letter { letters += 1 } else { soft += 1 }
+                // A capital letter alone (`A: viewDidLoad()`), a capitalised word of a title
+                // (`Home Screen | viewDidLoad`) or a capitalised word alone (`About viewDidLoad`) may
+                // still be a label: the words decide together, and the capture decides a title.
+                guard letter || !Words.isPlainLowercase(p, r) else { return false }
+                if letter {
+                    letters += 1
+                    if words == 0 { letterFirst = true }
+                } else {
+                    if t.words.contains(.function) {
+                        guard FreeFormReader.isCapitalised(p, r) else { return false }
+                        functionWords += 1
+                    }
+                    soft += 1
+                    if !t.words.contains(.name) { sentenceWords += 1 }
+                }
             }
             if words == 0 {
                 firstWord = r.lowerBound
@@ -539,13 +552,22 @@ extension FreeFormReader {
             if attached { return words == 0 && objects == 0 }
             if objects > 1 || (words > 0 && objects > 0) { return false }
             if words > 1 {
-                // A title: two or three capitalised words side by side, none a lone letter.
-                guard words <= 3, !scattered, letters == 0, let w = word else { return false }
+                // A title: two to six capitalised words side by side, none a word only a sentence
+                // holds (`The`, `When`), none a lone letter but the first of two (`A ViewController`).
+                guard words <= FreeFormReader.titleWords, !scattered, functionWords == 0, let w = word,
+                      letters == 0 || letters == 1 && letterFirst && words == 2 && soft == 0 else { return false }
                 st.setLabel(firstWord..<w.upperBound, .title, isClass: false)
                 st.title = true
                 return true
             }
-            if words == 1, soft > 0 { return false }
+            if words == 1, soft > 0 {
+                // A word a sentence would use (`About`, `Screen`), alone: a title of one word, a label
+                // once the capture repeats it with two callbacks; one only a sentence holds never is.
+                guard sentenceWords == 0, let w = word else { return false }
+                st.setLabel(w, .title, isClass: false)
+                st.title = true
+                return true
+            }
             if redacted {
                 st.redacted = true
             } else if let r = mask {
@@ -569,7 +591,7 @@ extension FreeFormReader {
 
     /// Arguments (numbers, flags, `nil`, `(animated: true)`), an outcome word, the parent of a move,
     /// an address, and at most one label (a word, a tag, a described object) or a printed value;
-    /// two or three capitalised words side by side are a title.
+    /// two to six capitalised words side by side, or a word a sentence would use alone, are a title.
     struct RightGrammar: FreeFormGrammar {
         static var side: FreeFormTokenizer.Side { .afterCallback }
         private enum Content { case label(Range<Int>, FreeFormStatement.LabelSource, UInt64?), value }
@@ -581,7 +603,8 @@ extension FreeFormReader {
         private var sawParentWord = false
         // A title after the callback (`viewDidLoad | Home Screen`): capitalised words side by side,
         // some of them words a sentence would use (`Home`, `Screen`), which alone would make it one.
-        private var soft = 0, titleWords = 0, titleStart = -1, titleEnd = -1, titleBroken = false
+        // `functionWords` and `sentenceWords` count those only a sentence holds in a title (`The`) and alone (`Before`).
+        private var soft = 0, functionWords = 0, sentenceWords = 0, titleWords = 0, titleStart = -1, titleEnd = -1, titleBroken = false
 
         init(kind: EventKind) { isMove = kind == .willMoveToParent || kind == .didMoveToParent }
 
@@ -629,8 +652,10 @@ extension FreeFormReader {
             if Words.isPlainLowercase(p, r) { return false }  // a sentence
             if k.contains(.stop) && !letter {
                 // A sentence, unless it is a word of a title (decided with the others in `finish`).
-                guard !k.contains(.function), st.label == nil, !st.redacted, !sawParentWord else { return false }
+                guard !k.contains(.function) || FreeFormReader.isCapitalised(p, r), st.label == nil, !st.redacted, !sawParentWord else { return false }
                 soft += 1
+                if k.contains(.function) { functionWords += 1 }
+                if !k.contains(.name) { sentenceWords += 1 }
             }
             if titleWords == 0 { titleStart = r.lowerBound }
             if letter || titleWords > 0 && !FreeFormReader.onlySpaces(p, titleEnd, r.lowerBound) { titleBroken = true }
@@ -700,9 +725,12 @@ extension FreeFormReader {
         func finish(_ p: UnsafePointer<UInt8>, _ st: inout FreeFormStatement) -> Bool {
             guard tokens > 0 else { return true }
             if soft > 0 || isTitle(st) {
-                // Two or three capitalised words and nothing else: a title, a label once the capture
-                // repeats it with two callbacks (`LabelLearner`); else a sentence.
-                guard (2...3).contains(titleWords), tokens == titleWords, !titleBroken else { return false }
+                // Two to six capitalised words and nothing else, or one a sentence would use (`Screen`):
+                // a title, a label once the capture repeats it with two callbacks (`LabelLearner`); else
+                // a sentence.
+                let alone = titleWords == 1 && sentenceWords == 0
+                guard alone || (2...FreeFormReader.titleWords).contains(titleWords) && functionWords == 0,
+                      tokens == titleWords, !titleBroken else { return false }
                 st.setLabel(titleStart..<titleEnd, .title, isClass: false)
                 st.title = true
                 return true
@@ -725,7 +753,7 @@ extension FreeFormReader {
 
         /// Capitalised words side by side and nothing else, in a statement with no label yet.
         private func isTitle(_ st: FreeFormStatement) -> Bool {
-            (2...3).contains(titleWords) && tokens == titleWords && !titleBroken && st.label == nil && !st.redacted && !sawParentWord
+            (2...FreeFormReader.titleWords).contains(titleWords) && tokens == titleWords && !titleBroken && st.label == nil && !st.redacted && !sawParentWord
         }
     }
 
@@ -734,6 +762,14 @@ extension FreeFormReader {
     /// Two words of a title: side by side (only spaces between), neither a plain lowercase word.
     static func isTitleRun(_ p: UnsafePointer<UInt8>, _ previous: Range<Int>, _ r: Range<Int>) -> Bool {
         onlySpaces(p, previous.upperBound, r.lowerBound) && !Words.isPlainLowercase(p, r) && !Words.isPlainLowercase(p, previous)
+    }
+
+    /// The most words a title holds (`Account Settings Privacy Data Export Screen`).
+    static let titleWords = 6
+
+    /// A word that starts with a capital letter (`About`, not `about`).
+    @inline(__always) static func isCapitalised(_ p: UnsafePointer<UInt8>, _ r: Range<Int>) -> Bool {
+        p[r.lowerBound].isASCIIUppercase
     }
 
     /// A number that ends in `.`, `:` or `,` (`12:`, `3.`): a numbered prefix, not part of a name.

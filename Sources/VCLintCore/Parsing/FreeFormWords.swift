@@ -36,6 +36,10 @@ enum Words {
         /// The stop words that stay a sentence's even when capitalised (`The`, `When`, `My`): a title
         /// may hold the others (`Home Screen`, `Test Results`).
         static let function = Kind(rawValue: 1 << 9)
+        /// The stop words a capture may still use as a label, alone, once it repeats one as the subject
+        /// of two callbacks (`About viewDidLoad`, `Screen viewDidAppear`); the others (`The`, `Before`,
+        /// `Skipping`, `Override`) only a sentence or code holds.
+        static let name = Kind(rawValue: 1 << 10)
     }
 
     /// FNV-1a of the word's bytes, ASCII letters lowercased; nil for a long or non-ASCII word.
@@ -113,6 +117,7 @@ enum Words {
                         "can", "may", "might", "must", "shall", "override", "void", "let", "var", "class", "struct", "static",
                         "public", "private", "internal", "open", "final", "also", "again", "still", "just", "only", "never",
                         "always", "twice", "once", "too", "very", "here", "now"])
+        add(.name, ["about", "screen", "screens", "test", "testing", "event", "events", "here", "now"])
         add(.flag, ["animated", "true", "false", "yes", "no", "optional", "some", "bool", "flag", "value", "self",
                     "object", "instance", "vc", "controller", "viewcontroller"])
         add(.none, ["nil", "null", "none"])

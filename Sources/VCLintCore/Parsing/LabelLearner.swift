@@ -30,8 +30,10 @@ final class LabelLearner {
     @exclusivity(unchecked) private var shapes: [UInt64: Shape] = [:]
     @exclusivity(unchecked) private var held: [Held] = []
     @exclusivity(unchecked) private var next = 0
-    /// The callbacks seen with each title (by `ParsedLine.title`).
+    /// The callbacks seen with each title (by `ParsedLine.title`), and with each title's name in any
+    /// frame (by `titleName`), which a completion marker named by the title waits for.
     @exclusivity(unchecked) private var titles: [UInt64: UInt32] = [:]
+    @exclusivity(unchecked) private var titleNames: [UInt64: UInt32] = [:]
     static let titleLimit = 4096
     /// Held lines before this index whose title is still unconfirmed are sentences (`decideAll`).
     @exclusivity(unchecked) private var flushed = 0
@@ -76,14 +78,30 @@ final class LabelLearner {
         return .line(parsed)
     }
 
-    /// Whether the capture showed the title with two different callbacks.
-    func isLabel(title: UInt64) -> Bool { (titles[title] ?? 0).nonzeroBitCount >= 2 }
+    /// Whether the capture showed the title with two different callbacks (a marker's title: in any frame).
+    func isLabel(title: UInt64) -> Bool {
+        ((Self.isMarker(title) ? titleNames[title] : titles[title]) ?? 0).nonzeroBitCount >= 2
+    }
+
+    /// A completion marker's title (`Home Screen dismiss end`, `MessageParser.Note.title`): it waits for
+    /// the capture's callbacks to confirm the title, and confirms nothing itself.
+    @inline(__always) private static func isMarker(_ title: UInt64) -> Bool { title & 2 != 0 }
+
+    /// The key of a title's name alone, as a marker's (`MessageParser.Note.title`).
+    static func titleName(_ name: String) -> UInt64 { Words.key(name) | 3 }
 
     private func learnTitle(_ parsed: ParsedLine) {
-        if let seen = titles[parsed.title] {
-            titles[parsed.title] = seen | parsed.event.kind.bit
-        } else if titles.count < Self.titleLimit {
-            titles[parsed.title] = parsed.event.kind.bit
+        guard !Self.isMarker(parsed.title) else { return }
+        Self.add(parsed.event.kind.bit, parsed.title, to: &titles)
+        Self.add(parsed.event.kind.bit, Self.titleName(parsed.event.className), to: &titleNames)
+    }
+
+    /// The callback's bit to a title's, while at most `titleLimit` titles are followed.
+    private static func add(_ bit: UInt32, _ key: UInt64, to map: inout [UInt64: UInt32]) {
+        if let seen = map[key] {
+            map[key] = seen | bit
+        } else if map.count < titleLimit {
+            map[key] = bit
         }
     }
 

@@ -20,6 +20,9 @@ public final class MessageParser {
         let described = try! PCRE2Pattern(#"^<(?<cls>\#(cls)):\s*(?<addr>0x[0-9A-Fa-f]+)(?:;[^>]*)?>\s*(?:[-:]\s*)?(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
         let object = try! PCRE2Pattern(#"^<(?<cls>[^:<>\s]+)(?::\s*(?<addr>0x[0-9A-Fa-f]+))?[^>]*>$"#)
         let marker = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+(?<verb>present|dismiss)\s+(?<phase>begin|start|end|done|finished|completed?)$"#)
+        /// A completion marker whose name is a title (`Home Screen dismiss end`): a label once the capture
+        /// uses the title as one (`LabelLearner`).
+        let titleMarker = try! PCRE2Pattern(#"^(?<cls>[A-Z][\w$]*(?: [A-Z][\w$]*){1,5})\s+(?<verb>present|dismiss)\s+(?<phase>begin|start|end|done|finished|completed?)$"#)
         let dots = try! PCRE2Pattern(#"^(?<cls>\#(label)?)\s*(?:\.|…){2,}\s*(?<m>dealloc|deinit)\s*(?:\.|…)*$"#)
         let invoke = try! PCRE2Pattern(#"^(?<cls>\#(label))\s+invoke\s+(?<m>[A-Za-z_]\w*)\#(sig)(?<rest>.*)$"#)
         let methodClass = try! PCRE2Pattern(#"^(?<m>[A-Za-z_]\w*)(?<sig>\((?:\w*:)*\))?\s*:\s*(?<cls>\#(cls))(?<rest>.*)$"#)
@@ -40,7 +43,7 @@ public final class MessageParser {
 
     private let objcGroups: Groups, describedGroups: Groups, invokeGroups: Groups, methodClassGroups: Groups, twoWordGroups: Groups
     private let objc: PCRE2Matcher, described: PCRE2Matcher, object: PCRE2Matcher
-    private let marker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
+    private let marker: PCRE2Matcher, titleMarker: PCRE2Matcher, dots: PCRE2Matcher, invoke: PCRE2Matcher
     private let methodClass: PCRE2Matcher, twoWord: PCRE2Matcher
 
     private let custom: [(dialect: CustomDialect, matcher: PCRE2Matcher)]
@@ -53,7 +56,7 @@ public final class MessageParser {
         self.custom = custom.map { ($0, $0.pattern.makeMatcher()) }
         let p = Self.shared
         objc = p.objc.makeMatcher(); described = p.described.makeMatcher()
-        object = p.object.makeMatcher(); marker = p.marker.makeMatcher(); dots = p.dots.makeMatcher()
+        object = p.object.makeMatcher(); marker = p.marker.makeMatcher(); titleMarker = p.titleMarker.makeMatcher(); dots = p.dots.makeMatcher()
         invoke = p.invoke.makeMatcher(); methodClass = p.methodClass.makeMatcher(); twoWord = p.twoWord.makeMatcher()
         objcGroups = Groups(p.objc); describedGroups = Groups(p.described); invokeGroups = Groups(p.invoke)
         methodClassGroups = Groups(p.methodClass); twoWordGroups = Groups(p.twoWord)
@@ -74,9 +77,10 @@ public final class MessageParser {
         var shape: UInt64 = 0
         /// The shape's text (`{label} – {callback}`), with `recordShapes`.
         var template: String?
-        /// A free-form statement labelled by a title of several words (`Home Screen | viewDidLoad`):
-        /// the title and its shape as one key (never 0), for the capture to decide whether the title
-        /// is a label (`LabelLearner`); 0 otherwise.
+        /// A free-form statement labelled by a title (`Home Screen | viewDidLoad`): the title and its
+        /// shape as one key (never 0, bit 1 clear), for the capture to decide whether the title is a
+        /// label (`LabelLearner`); a completion marker named by a title (`Home Screen dismiss end`):
+        /// the title's name alone (bits 0 and 1 set); 0 otherwise.
         var title: UInt64 = 0
         /// A free-form statement whose label the unified log redacted (`<private> viewDidLoad`).
         var redacted = false
@@ -225,7 +229,8 @@ public final class MessageParser {
                 // The title in its frame (decoration, title, separator: `{label} | `), whatever the
                 // callback's spelling and arguments: the capture repeats the frame with each callback.
                 let frame = FreeFormReader.template(base, st.callback.lowerBound, st)
-                note.title = ((Words.key(frame) &* 0x100000001b3) ^ Words.key(name)) | 1
+                // (Bit 1 clear: a marker's title, keyed by its name alone, sets it.)
+                note.title = ((Words.key(frame) &* 0x100000001b3) ^ Words.key(name)) & ~2 | 1
             }
             return e
         }
@@ -382,17 +387,29 @@ public final class MessageParser {
     private func namedDialect(_ m: Message) -> Event? {
         // Cheap guards first: most candidate lines are noise.
         let last = m.base[m.count - 1]
-        if (last == UInt8(ascii: "n") || last == UInt8(ascii: "t") || last == UInt8(ascii: "d") || last == UInt8(ascii: "e")), marker.search(m.base, length: m.count) == .match, let c = marker.range(1), let v = marker.range(2), let ph = marker.range(3) {
-            let present = m.base[v.lowerBound] == UInt8(ascii: "p")
-            let begin = m.base[ph.lowerBound] == UInt8(ascii: "b") || m.base[ph.lowerBound] == UInt8(ascii: "s")
-            let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
-            return Event(kind: kind, className: m.text(c), dialect: .namedInvoke)
+        if last == UInt8(ascii: "n") || last == UInt8(ascii: "t") || last == UInt8(ascii: "d") || last == UInt8(ascii: "e") {
+            if let e = markerEvent(marker, m) { return e }
+            if m.base[0].isASCIIUppercase, let e = markerEvent(titleMarker, m) {
+                // The title's key by its name alone: the capture confirms it with callbacks, in any frame.
+                note.title = LabelLearner.titleName(e.className)
+                return e
+            }
         }
         if m.hasDotRun, dots.search(m.base, length: m.count) == .match, let c = dots.range(1), !c.isEmpty {
             return Event(kind: .dealloc, className: m.text(c), dialect: .namedInvoke)
         }
         guard m.contains(" invoke ") else { return nil }  // (memmem only runs on label-shaped messages)
         return callback(invoke, invokeGroups, m, dialect: .namedInvoke)
+    }
+
+    /// `X present end`, `X dismiss begin`: a completion marker, its name as the matcher's first group.
+    private func markerEvent(_ matcher: PCRE2Matcher, _ m: Message) -> Event? {
+        guard matcher.search(m.base, length: m.count) == .match, let c = matcher.range(1), let v = matcher.range(2),
+              let ph = matcher.range(3) else { return nil }
+        let present = m.base[v.lowerBound] == UInt8(ascii: "p")
+        let begin = m.base[ph.lowerBound] == UInt8(ascii: "b") || m.base[ph.lowerBound] == UInt8(ascii: "s")
+        let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
+        return Event(kind: kind, className: m.text(c), dialect: .namedInvoke)
     }
 
     /// Matches a "class + method (+ rest)" grammar and validates method and rest.

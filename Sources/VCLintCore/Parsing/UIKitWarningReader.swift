@@ -10,7 +10,8 @@ import Darwin
 /// progress`, `Attempt to dismiss from view controller <X> while a presentation or dismiss is in
 /// progress`. Whatever stands before the wording must be decoration (a `[Presentation]` tag,
 /// `Warning:`, an emoji); a controller may be `<Name>`, `<Module.Name: 0x…>`, generic
-/// (`<UIHostingController<ModifiedContent<…>>: 0x…>`) or elided (`...`).
+/// (`<UIHostingController<ModifiedContent<…>>: 0x…>`), elided (`...`), or without its brackets, as a web
+/// page leaves it (`Name: 0x…`, `Name`).
 enum UIKitWarningReader {
     /// A controller a warning names; `cls` nil when the console elided it.
     struct Participant {
@@ -69,7 +70,7 @@ enum UIKitWarningReader {
         return nil
     }
 
-    /// `<…>` (brackets nested) or an ellipsis.
+    /// `<…>` (brackets nested), an ellipsis, or a name without brackets.
     private static func participant(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Participant? {
         guard i < n else { return nil }
         if p[i] == .less {
@@ -82,7 +83,32 @@ enum UIKitWarningReader {
             while i < n, p[i] == .dot { i += 1 }
             return Participant(cls: nil, address: nil)
         }
-        return nil
+        return bareParticipant(p, &i, n)
+    }
+
+    /// A name whose angle brackets a web page or a chat dropped: `NavViewController: 0x12d50b240`,
+    /// `Shop.TabsViewController` (a sentence's dot after it is not part of it), `Host<Content>`.
+    private static func bareParticipant(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ n: Int) -> Participant? {
+        let s = i
+        guard FreeFormReader.isIdentStart(p[s]) || p[s] >= 0x80 else { return nil }
+        var e = s
+        while e < n, FreeFormReader.isIdentByte(p[e]) || p[e] == .dot || p[e] >= 0x80 { e += 1 }
+        while e > s, p[e - 1] == .dot { e -= 1 }
+        var k = e
+        if k < n, p[k] == .less, let c = FreeFormReader.closing(p, k, n, open: UInt8.less, close: UInt8.greater) { k = c + 1 }
+        var address: UInt64? = nil
+        if k < n, p[k] == .colon {
+            var a = k + 1
+            while a < n, p[a] == .space { a += 1 }
+            var ae = a
+            while ae < n, FreeFormReader.isIdentByte(p[ae]) { ae += 1 }
+            if FreeFormReader.isHexNumber(p, a..<ae) {
+                address = MessageParser.hexValue(UnsafeBufferPointer(start: p + a, count: ae - a))
+                k = ae
+            }
+        }
+        i = k
+        return Participant(cls: s..<e, address: address)
     }
 
     /// Only trailing punctuation (`.`, `!`) and white space are left.

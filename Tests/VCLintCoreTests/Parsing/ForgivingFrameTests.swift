@@ -68,6 +68,15 @@ import Testing
             #expect(f == .nslog, "\(junk.unicodeScalars.map { String($0.value, radix: 16) })")
             #expect(skip == junk.utf8.count)
         }
+        // Quote markers, as an issue or an e-mail quotes a capture, before the envelope or other junk.
+        for quote in ["> ", ">> ", "> > ", ">", ">>> \u{2022} "] {
+            let (f, skip) = locate(quote + "2031-07-09 08:15:00.250 Atlas[7:8] -[C viewWillAppear:]")
+            #expect(f == .nslog, "\(quote)")
+            #expect(skip == quote.utf8.count, "\(quote)")
+        }
+        #expect(locate("> Atlas[7:8] -[C viewWillAppear:]").0 == .nslog)
+        #expect(locate("> quoted prose about viewDidLoad").0 == nil)
+        #expect(locate(">>>>>>>>>>>>>>>>>>>> 2031-07-09 08:15:00.250 Atlas[7:8] x").0 == nil, "a run of markers is bounded")
         // An indented dictionary line of NSLog is no envelope, and stays a continuation.
         #expect(locate("    items = 12;").0 == nil)
         #expect(locate("    \"2024-03-01\" = 3;").0 == nil)
@@ -112,6 +121,23 @@ import Testing
         #expect(loaded?.callbacks.first?.stamp.time?.iso == "2020-04-28T23:36:34.844", "the envelope's time")
     }
 
+    /// A capture quoted in an issue or an e-mail (`> `, `>> `, `> > `): the same events and findings as unquoted.
+    @Test func quotedCaptureReadsAsTheCaptureItQuotes() throws {
+        let quoted = try lintFixture("Fixtures/formats/quoted-capture.log")
+        #expect(quoted.stats.events == 13)
+        #expect(quoted.stats.unrecognized == 0)
+        #expect(quoted.findings.isEmpty, "\(quoted.summary)")
+        let lines = ["2031-07-09 08:15:00.100 Atlas[7:8] Ledger viewDidLoad", "2031-07-09 08:15:00.200 Atlas[7:8] Ledger viewWillAppear",
+                     "2031-07-09 08:15:00.300 Atlas[7:8] Unbalanced calls to begin/end appearance transitions for <Ledger: 0x1c0>."]
+        let plain = lint(lines.joined(separator: "\n") + "\n")
+        for quote in ["> ", ">> ", "> > "] {
+            let r = lint(lines.map { quote + $0 }.joined(separator: "\n") + "\n")
+            #expect(r.summary == plain.summary, "\(quote)")
+            #expect(r.stats.events == 3, "\(quote)")
+        }
+        #expect(plain.summary == ["uikit_unbalanced_transition@3"], "the flow has a finding to compare")
+    }
+
     /// seed 000's capture as published: its last dealloc line ends in a space and U+00A0.
     @Test func seed000AsPublishedHasNoLeak() throws {
         let r = try lintFixture("Fixtures/seeds/navtest-seed000-published.log")
@@ -132,11 +158,34 @@ import Testing
                               "uikit_unbalanced_transition@4", "uikit_presentation_conflict@5"])
         #expect(r.findings[0].controller.className == "SFAuthenticationViewController")
         #expect(r.findings[1].controller.className == "UIAlertController", "the presenter elided: the presented one is named")
+        // Without brackets, as a web page leaves them: the fixture, then forms with names no fixture uses.
+        let bare = try lintFixture("Fixtures/formats/uikit-warning-bare.log")
+        #expect(bare.summary == ["uikit_unbalanced_transition@3", "uikit_unbalanced_transition@5", "uikit_presentation_conflict@6",
+                                 "uikit_presentation_conflict@7", "uikit_presentation_conflict@8"])
+        #expect(bare.findings.map(\.controller.className) == ["NavViewController", "TabsViewController", "NavViewController",
+                                                              "NavViewController", "NavViewController"])
+        for (line, kind, cls, address) in [
+            ("Unbalanced calls to begin/end appearance transitions for LedgerViewController: 0x9a0.", EventKind.uikitUnbalancedTransition, "LedgerViewController", UInt64(0x9a0)),
+            ("Unbalanced calls to begin/end appearance transitions for Vault.LedgerViewController.", .uikitUnbalancedTransition, "LedgerViewController", nil),
+            ("Unbalanced calls to begin/end appearance transitions for <LedgerViewController>.", .uikitUnbalancedTransition, "LedgerViewController", nil),
+            ("Attempt to present QuoteSheet: 0xb1 on LedgerViewController: 0x9a0 (from LedgerViewController: 0x9a0) whose view is not in the window hierarchy.",
+             .uikitPresentationConflict, "LedgerViewController", 0x9a0),
+            ("Warning: Attempt to present QuoteSheet on LedgerViewController whose view is not in the window hierarchy!", .uikitPresentationConflict, "LedgerViewController", nil),
+            ("Attempt to present QuoteSheet on LedgerViewController which is already presenting ReceiptSheet", .uikitPresentationConflict, "LedgerViewController", nil),
+            ("Attempt to dismiss from view controller LedgerViewController while a presentation or dismiss is in progress!", .uikitPresentationConflict, "LedgerViewController", nil),
+        ] {
+            let e = try #require(MessageParser().parse(line), "\(line)")
+            #expect(e.kind == kind, "\(line)")
+            #expect(e.className == cls, "\(line)")
+            #expect(e.address == address, "\(line)")
+        }
         // Not UIKit's wording: SwiftUI's exception text, and sentences about the warning.
         for noise in [
             "reason: 'Application tried to present modally a view controller <PresentationHostingController: 0x10e118400> that is already being presented by",
             "[Support] known issue: Unbalanced calls to begin/end appearance transitions when pushing twice",
             "[Router] Attempt to present login again after 3 retries",
+            "Unbalanced calls to begin/end appearance transitions for the ledger screen after rotation.",
+            "Attempt to present QuoteSheet on LedgerViewController because the user tapped twice",
         ] {
             #expect(MessageParser().parse(noise) == nil, "\(noise)")
         }

@@ -62,7 +62,16 @@ import Testing
         "When Home Screen viewDidLoad",
         "Home Screen viewDidLoad again",
         "My Home Screen viewDidLoad",
-        "One Two Three Four viewDidLoad",
+        "One Two Three Four Five Six Seven viewDidLoad",
+        "The viewDidLoad",
+        "Before viewDidLoad",
+        "Skipping viewDidAppear",
+        "Override viewDidLoad",
+        "about viewDidLoad",
+        "viewDidAppear | Again",
+        "viewDidAppear | The Ledger",
+        "Ledger A viewDidLoad",
+        "A Ledger Screen viewDidLoad",
         "<private> HomeViewController viewDidLoad",
         "<private> viewDidLoad <Home: 0x600003d0c000>",
         "viewDidLoad took Home Screen",
@@ -107,9 +116,21 @@ import Testing
             #expect(e.className == name)
             #expect(parser.note.title != 0, "\(m) is a title")
         }
+        // Up to six words, a lone letter first of two, and one word a sentence would use alone.
+        for (m, name) in [("One Two Three Four viewDidLoad", "One Two Three Four"),
+                          ("Vault Ledger Quarterly Tax Export Screen | viewWillAppear(_:)", "Vault Ledger Quarterly Tax Export Screen"),
+                          ("A Ledger viewDidLoad", "A Ledger"), ("I HostingView: viewWillAppear(_:)", "I HostingView"),
+                          ("About viewDidAppear", "About"), ("Test: viewDidLoad()", "Test"), ("[Lifecycle] Events | deinit", "Events"),
+                          ("Screens viewWillDisappear animated: true", "Screens")] {
+            let parser = MessageParser()
+            let e = try #require(parser.parse(m), "\(m)")
+            #expect(e.className == name)
+            #expect(parser.note.title != 0, "\(m) is a title")
+        }
         // After the callback (docs/lifecycle.md#labels), words a sentence would use included.
         for (m, name) in [("viewDidLoad | Home Screen", "Home Screen"), ("viewWillAppear(_:) - Other Thing", "Other Thing"),
-                          ("viewDidAppear: Home Screen View", "Home Screen View")] {
+                          ("viewDidAppear: Home Screen View", "Home Screen View"), ("viewDidAppear | Now", "Now"),
+                          ("viewWillAppear(_:) - Vault Ledger Quarterly Tax Export Screen", "Vault Ledger Quarterly Tax Export Screen")] {
             let parser = MessageParser()
             let e = try #require(parser.parse(m), "\(m)")
             #expect(e.className == name)
@@ -162,6 +183,71 @@ import Testing
         #expect(same.stats.events == 0)
         #expect(same.stats.unrecognized == 2)
         #expect(same.findings.map(\.rule) == ["no_lifecycle_events"])
+    }
+
+    /// A word a sentence would use is a label when the capture repeats it with two callbacks; seen
+    /// with one, a sentence (docs/lifecycle.md#labels).
+    @Test func commonWordRepeatedWithAnotherCallbackIsALabel() throws {
+        let text = "Test viewDidLoad\nTest viewWillAppear\nTest viewDidAppear\nabout viewDidAppear\nAbout viewDidAppear\n"
+        let r = lint(text)
+        #expect(r.stats.events == 3)
+        #expect(r.stats.unrecognized == 2, "`About` with one callback and `about` are sentences")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(Self.classes(text) == ["Test"])
+        let once = lint("About viewDidAppear\n")
+        #expect(once.stats.events == 0 && once.stats.unrecognized == 1)
+        #expect(once.findings.map(\.rule) == ["no_lifecycle_events"])
+        // Words only a sentence or code holds never are, however often.
+        let never = lint("Before viewDidLoad\nBefore viewWillAppear\nSkipping viewDidLoad\nSkipping viewWillAppear\nHomeViewController viewDidLoad\n")
+        #expect(never.stats.events == 1 && never.stats.unrecognized == 4)
+        let c = try lintFixture("Fixtures/formats/common-word-labels.log")
+        #expect(c.findings.isEmpty, "\(c.summary)")
+        #expect(c.stats.events == 18)
+        #expect(c.stats.unrecognized == 4)
+    }
+
+    /// A completion marker named by a title waits for the capture to use the title as a label, in any frame.
+    @Test func markerWithATitleIsReadOnceTheTitleIsALabel() throws {
+        let text = """
+        Vault Ledger | viewDidLoad
+        Vault Ledger | viewWillAppear
+        Vault Ledger | viewDidAppear
+        Vault Ledger dismiss begin
+        Vault Ledger | viewWillDisappear
+        Vault Ledger | viewDidDisappear
+        Vault Ledger dismiss end
+        Quote Sheet dismiss end
+        Quote Sheet dismiss begin
+        """
+        let r = lint(text)
+        #expect(r.stats.events == 7)
+        #expect(r.stats.unrecognized == 2, "markers alone never confirm a title")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(Self.classes(text) == ["Vault Ledger"])
+        let parser = MessageParser()
+        let e = try #require(parser.parse("Vault Ledger Quarterly dismiss end"))
+        #expect(e.kind == .dismissEnd && e.className == "Vault Ledger Quarterly" && parser.note.title != 0)
+        #expect(parser.parse("the ledger dismiss end") == nil)
+        // The dismissal's marker before its controller disappeared: the finding a one-word name gives.
+        let early = lint("Vault Ledger | viewDidLoad\nVault Ledger | viewWillAppear\nVault Ledger | viewDidAppear\nVault Ledger dismiss begin\nVault Ledger | viewWillDisappear\nVault Ledger dismiss end\nVault Ledger | viewDidDisappear\n")
+        let word = lint("Ledger | viewDidLoad\nLedger | viewWillAppear\nLedger | viewDidAppear\nLedger dismiss begin\nLedger | viewWillDisappear\nLedger dismiss end\nLedger | viewDidDisappear\n")
+        #expect(early.summary == word.summary)
+        #expect(!word.findings.isEmpty)
+        let f = try lintFixture("Fixtures/formats/title-markers.log")
+        #expect(f.findings.isEmpty, "\(f.summary)")
+        #expect(f.stats.events == 16 && f.stats.unrecognized == 1)
+    }
+
+    @Test func longTitlesAndALetterTitle() throws {
+        let r = try lintFixture("Fixtures/formats/long-titles.log")
+        #expect(r.findings.isEmpty, "\(r.summary)")
+        #expect(r.stats.events == 13)
+        #expect(r.stats.unrecognized == 2)
+        var o = LintOptions()
+        o.timeline.recordTimeline = true
+        let rec = try #require(try lintFixture("Fixtures/formats/long-titles.log", options: o).timeline)
+        #expect(Set(rec.sessions.flatMap(\.instances).map(\.controller.className))
+                == ["A ViewController", "Order History List Screen", "Account Settings Privacy Data Export Screen"])
     }
 
     /// The lines after a title wait with it, so the timeline sees every event in order.
