@@ -317,3 +317,29 @@ extension SettingKind where Self == PatternListKind { static var patterns: Self 
 extension SettingKind where Self == GlobListKind { static var globs: Self { Self() } }
 extension SettingKind where Self == DialectListKind { static var dialects: Self { Self() } }
 extension SettingKind where Self == LifetimeLimitsKind { static var lifetimes: Self { Self() } }
+
+/// Where findings are located (`location`): at their log line, or at their controller's declaration.
+struct LocationKind: SettingKind, ArgumentKind {
+    var name: String { "log or source" }
+    var argumentName: String { "location, log or source" }
+
+    func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> FindingLocation {
+        guard let text = yaml as? String, let value = FindingLocation(rawValue: text) else {
+            throw Setting.Problem(key: key, reason: "expected log or source")
+        }
+        return value
+    }
+
+    func parse(argument text: String) -> FindingLocation? { FindingLocation(rawValue: text) }
+
+    func json(_ value: FindingLocation) -> JSONValue { .string(value.rawValue) }
+
+    func read(_ json: Any?, key: String) throws(ReportReadError.Reason) -> JSONValue {
+        guard let text = json as? String, FindingLocation(rawValue: text) != nil else { throw .malformed("\"configuration.\(key)\" is not log or source") }
+        return .string(text)
+    }
+}
+
+extension SettingKind where Self == LocationKind {
+    static var location: Self { Self() }
+}

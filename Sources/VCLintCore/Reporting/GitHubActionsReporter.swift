@@ -36,7 +36,7 @@ public struct GitHubActionsReporter: StreamingReporter {
         }
         if let d = f.declaration {
             // Annotate the controller's source; the message says where in the log.
-            try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n")
+            try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.logLine?.path ?? f.path):\(f.logLine?.line ?? f.line): \(f.message)"))\n")
         } else {
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n")
         }

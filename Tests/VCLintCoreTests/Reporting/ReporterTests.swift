@@ -395,7 +395,7 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         """
         let r = try python(script, [url.path])
         #expect(r.status == 0, "\(r.output)")
-        #expect(r.output.trimmingCharacters(in: .whitespacesAndNewlines) == "76 1 2")  // 4 inputs × 19 rules on by default
+        #expect(r.output.trimmingCharacters(in: .whitespacesAndNewlines) == "84 1 2")  // 4 inputs × 21 rules on by default
     }
 
     /// `--max-warnings N` is a test case of its own, failing exactly when the run fails on it.
