@@ -56,6 +56,8 @@ public struct LintResult: Sendable {
     public var seconds: Double = 0
     /// Inputs that could not be opened or read: the run failed (exit 2), whatever the findings.
     public var failures: [InputError] = []
+    /// The findings the app's suppression comments silenced (`--source-root`), in report order.
+    public var suppressed: [SuppressedFinding] = []
 
     public init(files: [FileResult], seconds: Double = 0) {
         self.files = files
@@ -75,6 +77,9 @@ public struct LintOptions: Sendable {
 
     public var timeline = TimelineOptions()
     public var rules = RuleSettings.default
+    /// Where reports locate findings (`--location`, `location`): their log line or, with
+    /// `--source-root`, their controller's declaration.
+    public var location = FindingLocation.log
     public var chunkSize = LintOptions.defaultChunkSize
     /// The user's own message grammars (configuration `dialects`).
     public var customDialects: [CustomDialect] = []

@@ -125,7 +125,8 @@ struct LintCommand: ParsableCommand {
                 guard PathName.withCString(root, { stat($0, &st) }) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
                     throw InputError(path: root, reason: "not a directory (--source-root)")
                 }
-                result.attachDeclarations(under: root, note: { printError("vclint: note: \($0)") })
+                result.attachDeclarations(under: root, settings: options.rules, note: { printError("vclint: note: \($0)") })
+                if options.location == .source { result.locateAtDeclarations() }
             }
             if let known {
                 let outcome = known.apply(to: result)

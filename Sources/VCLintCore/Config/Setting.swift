@@ -13,6 +13,9 @@ public struct Setting: Sendable {
         /// A rule switch (`opt_in_rules`, `disabled_rules`): `Configuration.apply` folds it into the
         /// enabled rules, which the report records rule by rule.
         case ruleSwitch
+        /// A field of the lint options that changes how findings are shown, not which (`location`): not
+        /// recorded, so reports that differ only in it still merge.
+        case display(WritableKeyPath<LintOptions, Value> & Sendable)
         /// It only picks the files a folder walk reads (`Configuration.admits`): not a lint option,
         /// and not recorded, since the report lists its inputs.
         case fileSelection
@@ -71,11 +74,12 @@ public struct Setting: Sendable {
         parseValue = { yaml, key throws(Problem) in try kind.parse(yaml, key: key) }
         readValue = { json, key throws(ReportReadError.Reason) in try kind.read(json, key: key) }
         wordDifference = { here, there, place in kind.difference(key, here: here, there: there, place) }
-        if case .options(let path) = landing {
+        switch landing {
+        case .options(let path), .display(let path):
             landValue = { value, options in options[keyPath: path] = value as! Kind.Value }
             valueInOptions = { options in kind.json(options[keyPath: path]) }
-            isRecorded = true
-        } else {
+            if case .options = landing { isRecorded = true } else { isRecorded = false }
+        case .ruleSwitch, .fileSelection:
             landValue = nil
             valueInOptions = nil
             isRecorded = false
@@ -83,10 +87,10 @@ public struct Setting: Sendable {
     }
 
     /// A setting with a command-line flag: `--FLAG VALUE`, read by the kind's own reader, sets what the
-    /// key sets (a lint option, since a flag must land somewhere the report records).
+    /// key sets (a lint option, since a flag must land somewhere the report records, or a `display` one).
     init<Kind: ArgumentKind>(_ key: String, _ kind: Kind, rules: [String] = [], lands path: WritableKeyPath<LintOptions, Kind.Value> & Sendable,
-                             _ meaning: String, starter: Starter, flag: String) {
-        self.init(key, kind, rules: rules, lands: .options(path), meaning, starter: starter)
+                             display: Bool = false, _ meaning: String, starter: Starter, flag: String) {
+        self.init(key, kind, rules: rules, lands: display ? .display(path) : .options(path), meaning, starter: starter)
         self.flag = flag
     }
 

@@ -356,3 +356,30 @@ enum SchemaText {
         return .object([("anyOf", .array([item, .object(list)]))])
     }
 }
+
+/// Where findings are located (`location`): at their log line, or at their controller's declaration.
+struct LocationKind: SettingKind, ArgumentKind {
+    var name: String { "log or source" }
+    var schema: JSONValue { .object([("enum", .array([.string("log"), .string("source")]))]) }
+    var argumentName: String { "location, log or source" }
+
+    func parse(_ yaml: Any, key: String) throws(Setting.Problem) -> FindingLocation {
+        guard let text = yaml as? String, let value = FindingLocation(rawValue: text) else {
+            throw Setting.Problem(key: key, reason: "expected log or source")
+        }
+        return value
+    }
+
+    func parse(argument text: String) -> FindingLocation? { FindingLocation(rawValue: text) }
+
+    func json(_ value: FindingLocation) -> JSONValue { .string(value.rawValue) }
+
+    func read(_ json: Any?, key: String) throws(ReportReadError.Reason) -> JSONValue {
+        guard let text = json as? String, FindingLocation(rawValue: text) != nil else { throw .malformed("\"configuration.\(key)\" is not log or source") }
+        return .string(text)
+    }
+}
+
+extension SettingKind where Self == LocationKind {
+    static var location: Self { Self() }
+}

@@ -39,6 +39,9 @@ extension Setting {
         Setting("dialects", .dialects, lands: .options(\.customDialects),
                 "the app's own log formats, on top of the built-in ones: a PCRE2 pattern with named groups class and event (address optional), and events mapping each captured event text to an event kind (viewDidLoad, viewDidAppear, dealloc, …)",
                 starter: .off(#"[{pattern: '^\[Screen\] (?<class>\w+)(?: (?<address>0x[0-9a-f]+))? (?<event>shown|hidden|freed)$', events: {shown: viewDidAppear, hidden: viewDidDisappear, freed: dealloc}}]"#)),
+        Setting("location", .location, lands: \.location, display: true,
+                "where a finding is located: log (its log line) or source (its controller's class declaration under --source-root, when found, the log line becoming a related location), for Xcode and editors to show it in the controller's file",
+                starter: .off("source"), flag: "location"),
     ]
 }
 

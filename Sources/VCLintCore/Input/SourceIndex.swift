@@ -30,12 +30,19 @@ public enum SourceIndex {
     /// `vclint: note: ` prefix) when files were too large to read.
     public static func locate(_ classes: Set<String>, under root: String, note: (String) -> Void = { _ in }) -> [String: Declaration] {
         guard !classes.isEmpty else { return [:] }
+        return scan(classes, under: root, note: note).declarations
+    }
+
+    /// What `--source-root` reads: the declarations of `classes` (as `locate`) and every
+    /// `// vclint:disable` comment in the sources (`SuppressionComment`), in path and line order.
+    public static func scan(_ classes: Set<String>, under root: String, note: (String) -> Void = { _ in }) -> (declarations: [String: Declaration], suppressions: [SuppressionComment]) {
         let raw = PathName.bytes(of: root)
         var files: [(rel: String, full: [UInt8])] = []
         walk(raw.last == .slash ? raw : raw + [UInt8.slash], rel: [], depth: 0, into: &files)
         var strong: [String: Declaration] = [:]
         var weak: [String: Declaration] = [:]
         var tooLarge: [String] = []
+        var suppressions: [SuppressionComment] = []
         for file in files.sorted(by: { $0.rel < $1.rel }) {
             let path = PathName.register(file.full)
             let data: [UInt8]
@@ -45,18 +52,22 @@ public enum SourceIndex {
             } catch { continue }
             let text = String(decoding: data, as: UTF8.self)
             var lineNumber = 0
+            var comments = SuppressionReader(path: path)
             for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                 lineNumber += 1
-                guard let (name, isDefinition) = declaredClass(line), classes.contains(name) else { continue }
+                let declared = declaredClass(line)
+                comments.read(line, number: lineNumber, declaring: declared?.0)
+                guard let (name, isDefinition) = declared, classes.contains(name) else { continue }
                 let d = Declaration(path: path, line: lineNumber)
                 if isDefinition { if strong[name] == nil { strong[name] = d } } else if weak[name] == nil { weak[name] = d }
             }
+            suppressions += comments.finish()
         }
         if let first = tooLarge.first {
             let files = tooLarge.count == 1 ? "1 source file" : "\(tooLarge.count) source files"
             note("skipped \(files) under \(root) larger than \(maxFileBytes >> 20) MiB, which no Swift or Objective-C source is (first: \(first)); --source-root does not look for declarations in \(tooLarge.count == 1 ? "it" : "them")")
         }
-        return weak.merging(strong) { _, s in s }
+        return (weak.merging(strong) { _, s in s }, suppressions)
     }
 
     /// The source files below the folder `prefix` (its raw path, ending in `/`): each with its path
@@ -105,14 +116,5 @@ public enum SourceIndex {
 
     private static func identifier(_ word: Substring) -> String {
         String(word.prefix { $0.isLetter || $0.isNumber || $0 == "_" })
-    }
-}
-
-extension LintResult {
-    /// Attaches each finding's controller declaration found below `root`; `note` as `SourceIndex.locate`'s.
-    public mutating func attachDeclarations(under root: String, note: (String) -> Void = { _ in }) {
-        let classes = Set(findings.map(\.controller.className))
-        let index = SourceIndex.locate(classes, under: root, note: note)
-        for i in files.indices { files[i].findings.attach(index) }
     }
 }

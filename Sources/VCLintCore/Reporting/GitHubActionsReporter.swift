@@ -74,7 +74,8 @@ public struct GitHubActionsReporter: StreamingReporter {
     /// log), else on the log's line.
     static func annotate(_ f: Finding, to out: ReportWriter) throws(ReportWriteError) {
         if let d = f.declaration {
-            try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.path):\(f.line): \(f.message)"))\n")
+            // Annotate the controller's source; the message says where in the log.
+            try out.write("::\(Self.command(f.severity)) file=\(Self.property(d.path)),line=\(d.line),title=\(Self.property(f.rule))::\(Self.data("\(f.logLine?.path ?? f.path):\(f.logLine?.line ?? f.line): \(f.message)"))\n")
         } else {
             try out.write("::\(Self.command(f.severity)) file=\(Self.property(f.path)),line=\(f.line),title=\(Self.property(f.rule))::\(Self.data(f.message))\n")
         }

@@ -27,6 +27,12 @@ public struct JSONReporter: StreamingReporter {
             for f in file.findings { try json.value(Self.violation(f)) }
         }
         try json.close()
+        // With --source-root: the findings source comments silenced; absent when none was.
+        if !result.suppressed.isEmpty {
+            try json.openArray("suppressed")
+            for s in result.suppressed { try json.value(Self.suppressed(s)) }
+            try json.close()
+        }
         try json.close()
         try out.write("\n")
     }
@@ -96,6 +102,17 @@ public struct JSONReporter: StreamingReporter {
             ("address", c.addressText.map { .string($0) } ?? .null),
             ("instance", .string(c.instance)),
         ])
+    }
+
+    /// A silenced finding: the object `violations` would hold, and the comment (`by`: its path, line,
+    /// rules and reason).
+    static func suppressed(_ s: SuppressedFinding) -> JSONValue {
+        let c = s.comment
+        let by = JSONValue.object([
+            ("path", .string(c.path)), ("line", .int(c.line)), ("rules", .array(c.rules.map { .string($0) })),
+            ("reason", .string(c.reason ?? "")),
+        ])
+        return .object([("finding", violation(s.finding)), ("by", by)])
     }
 
     static func violation(_ f: Finding) -> JSONValue {

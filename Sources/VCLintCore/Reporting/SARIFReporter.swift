@@ -119,7 +119,8 @@ public struct SARIFReporter: Reporter {
         var related = f.related
         if let d = f.declaration {
             pairs.append(("locations", .array([.object([("physicalLocation", artifacts.physicalLocation(d.path, d.line))])])))
-            related.insert(Finding.Related(path: f.path, line: f.line, note: "log line of the finding"), at: 0)
+            // (--location source put it there already.)
+            if f.logLine == nil { related.insert(Finding.Related(path: f.path, line: f.line, note: "log line of the finding"), at: 0) }
         } else {
             pairs.append(("locations", .array([.object([("physicalLocation", artifacts.physicalLocation(f.path, f.line))])])))
         }
@@ -166,7 +167,7 @@ public struct SARIFReporter: Reporter {
     static func helpMarkdown(_ d: RuleDescription) -> String {
         var out = "\(d.rationale)\n\nReported on: \(d.anchor)."
         if let example = d.triggeringExamples.first {
-            out += "\n\nA log that triggers it (`↓` marks the reported line):\n\n~~~~\n\(example)\n~~~~"
+            out += "\n\nA \(d.aboutSources ? "source" : "log") that triggers it (`↓` marks the reported line):\n\n~~~~\n\(example)\n~~~~"
         }
         return out
     }

@@ -48,7 +48,10 @@ public struct XcodeReporter: StreamingReporter {
         let field = TerminalText.field
         let rule = paint("(\(field(f.rule)))", Self.dim)
         try out.write("\(paint("\(field(f.path)):\(f.line):", Self.bold)) \(paint("\(f.severity.rawValue):", Self.code(f.severity))) \(field(message)) \(rule)\n")
-        if let d = f.declaration {
+        if let log = f.logLine {
+            // --location source: the finding is at the declaration, and this note at its log line.
+            try out.write("\(paint("\(field(log.path)):\(log.line):", Self.bold)) \(paint("note:", Self.dim)) logged here \(rule)\n")
+        } else if let d = f.declaration {
             try out.write("\(paint("\(field(d.path)):\(d.line):", Self.bold)) \(paint("note:", Self.dim)) \(field(f.controller.className)) is declared here \(rule)\n")
         }
     }

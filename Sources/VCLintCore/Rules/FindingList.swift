@@ -23,6 +23,11 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     private var declarations: [String: Declaration] = [:]
     /// The input's tests, which name each finding's (`Finding.test`).
     private var tests: TestBoundaries?
+    /// Findings added after a compact list's (`append`), kept as they are: a compact list is not
+    /// worded whole to add a few.
+    private var appended: [Finding] = []
+    /// `--location source`: findings with a declaration are located there.
+    private var atDeclarations = false
 
     init(observations: ObservationList, entries: [Entry], path: String, options: TimelineOptions) {
         storage = .compact(observations: observations, entries: entries, path: path, options: options)
@@ -33,7 +38,10 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     public init() { storage = .values([]) }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int {
+    public var endIndex: Int { storedCount + appended.count }
+
+    /// How many findings `storage` holds (before the appended ones).
+    private var storedCount: Int {
         switch storage {
         case .compact(_, let entries, _, _): return entries.count
         case .values(let v): return v.count
@@ -41,12 +49,13 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     }
 
     public subscript(i: Int) -> Finding {
+        if i >= storedCount { return appended[i - storedCount] }
         switch storage {
         case .values(let v):
             var f = v[i]
             if let d = declarations[f.controller.className] { f.declaration = d }
             if f.test == nil, let tests { f.test = tests.test(at: f.line) }
-            return f
+            return atDeclarations ? f.locatedAtDeclaration() : f
         case .compact(let observations, let entries, let path, let options):
             let e = entries[i]
             // Worded when read (the engine kept the rule's place, not its words).
@@ -54,20 +63,22 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
             var f = RuleEngine.finding(o, rule: RuleRegistry.descriptions[Int(e.rule)], verdict: v, severity: e.severity, path: path)
             f.declaration = declarations[o.controller.className]
             f.test = tests?.test(at: f.line)
-            return f
+            return atDeclarations ? f.locatedAtDeclaration() : f
         }
     }
 
     /// How many findings have this severity (without wording them).
     public func count(_ s: Severity) -> Int {
+        let extra = appended.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
         switch storage {
-        case .compact(_, let entries, _, _): return entries.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
-        case .values(let v): return v.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
+        case .compact(_, let entries, _, _): return extra + entries.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
+        case .values(let v): return extra + v.reduce(0) { $0 + ($1.severity == s ? 1 : 0) }
         }
     }
 
     /// The severity of finding `i` (without wording it).
     public func severity(at i: Int) -> Severity {
+        if i >= storedCount { return appended[i - storedCount].severity }
         switch storage {
         case .compact(_, let entries, _, _): return entries[i].severity
         case .values(let v): return v[i].severity
@@ -90,22 +101,29 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
             for i in entries.indices where try !remove(self[i]) { kept.append(entries[i]) }
             storage = .compact(observations: observations, entries: kept, path: path, options: options)
         }
+        try appended.removeAll(where: remove)
     }
 
     /// Adds a finding after the others (findings read back from a report).
     public mutating func append(_ finding: Finding) {
         switch storage {
-        case .values(var v):
+        case .values(var v) where appended.isEmpty:
             storage = .values([])
             v.append(finding)
             storage = .values(v)
-        case .compact:
-            storage = .values(Array(self) + [finding])
+        case .values, .compact:
+            appended.append(finding)
         }
+    }
+
+    /// Adds the findings of `list` after the others (the findings about suppression comments).
+    public mutating func append(contentsOf list: FindingList) {
+        for f in list { append(f) }
     }
 
     /// `--strict`: every warning becomes an error (still 16 bytes a finding when compact).
     public mutating func promoteWarnings() {
+        for i in appended.indices where appended[i].severity == .warning { appended[i].severity = .error }
         switch storage {
         case .values(var v):
             storage = .values([])
@@ -121,6 +139,9 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
     public mutating func attach(tests: TestBoundaries) {
         if !tests.isEmpty { self.tests = tests }
     }
+
+    /// `--location source`: each finding with a declaration is located there from now on.
+    public mutating func locateAtDeclarations() { atDeclarations = true }
 
     /// Points each finding at its controller's declaration, where `declarations` has its class.
     public mutating func attach(_ declarations: [String: Declaration]) {

@@ -29,10 +29,13 @@ public struct RuleDescription: Sendable {
     public let configuredBy: String?
     /// The `.vclint.yml` its examples run with (YAML), for a rule that checks only what is configured.
     public let exampleConfiguration: String?
+    /// Whether its findings are about the app's sources (`--source-root`), not a capture: its examples are
+    /// then Swift sources, linted with `SourceSuppressions.exampleCapture`.
+    public let aboutSources: Bool
 
     public init(identifier: String, name: String, severity: Severity, isOptIn: Bool = false, summary: String,
                 rationale: String, anchor: String, triggeringExamples: [String], nonTriggeringExamples: [String],
-                configuredBy: String? = nil, exampleConfiguration: String? = nil) {
+                configuredBy: String? = nil, exampleConfiguration: String? = nil, aboutSources: Bool = false) {
         self.identifier = identifier
         self.name = name
         self.severity = severity
@@ -44,6 +47,7 @@ public struct RuleDescription: Sendable {
         self.nonTriggeringExamples = nonTriggeringExamples
         self.configuredBy = configuredBy
         self.exampleConfiguration = exampleConfiguration
+        self.aboutSources = aboutSources
     }
 }
 
@@ -135,6 +139,8 @@ public enum RuleRegistry {
         UIKitPresentationConflictRule(),
         NoLifecycleEventsRule(),
         RedactedLabelsRule(),
+        InvalidSuppressionRule(),
+        UnusedSuppressionRule(),
     ]
 
     /// Every rule's description, in the registry's order.

@@ -84,15 +84,16 @@ public enum RuleDocumentation {
         out += "- The finding points at: \(d.anchor)\n\n"
         out += d.rationale + "\n\n"
         if let yaml = d.exampleConfiguration { out += "The examples run with this `.vclint.yml`:\n\n```yaml\n\(yaml)\n```\n\n" }
+        if d.aboutSources { out += "The examples are source files under `--source-root`, linted with a capture in which one `SessionViewController` leaks.\n\n" }
         out += "Triggering (`↓` marks the line the finding points at):\n"
-        for ex in d.triggeringExamples { out += "\n" + fenced(ex) }
+        for ex in d.triggeringExamples { out += "\n" + fenced(ex, d) }
         out += "\nNot triggering:\n"
-        for ex in d.nonTriggeringExamples { out += "\n" + fenced(ex) }
+        for ex in d.nonTriggeringExamples { out += "\n" + fenced(ex, d) }
         return out
     }
 
-    private static func fenced(_ example: String) -> String {
-        "```log\n" + example + (example.hasSuffix("\n") ? "" : "\n") + "```\n"
+    private static func fenced(_ example: String, _ d: RuleDescription) -> String {
+        (d.aboutSources ? "```swift\n" : "```log\n") + example + (example.hasSuffix("\n") ? "" : "\n") + "```\n"
     }
 
     private static func indent(_ s: String) -> String {

@@ -26,6 +26,29 @@ public struct Finding: Sendable {
     /// The kind of the transition the finding is about (docs/lifecycle.md#naming-transitions), as the
     /// timeline named it; nil for a finding about no transition.
     public var transition: TransitionKind? = nil
+    /// With `--location source`, for a finding located at its declaration: its log line, which is then
+    /// also its first related location.
+    public var logLine: Declaration? = nil
+
+    /// The finding located at its controller's declaration (`--location source`), the log line
+    /// becoming its first related location; itself when it has no declaration or is located there already.
+    public func locatedAtDeclaration() -> Finding {
+        guard let d = declaration, logLine == nil else { return self }
+        var f = self
+        f.logLine = Declaration(path: path, line: line)
+        f.related.insert(Related(path: path, line: line, note: "log line of the finding"), at: 0)
+        f.path = d.path
+        f.line = d.line
+        return f
+    }
+}
+
+/// Where reports locate a finding (`--location`).
+public enum FindingLocation: String, Sendable, CaseIterable {
+    /// At its log line, the declaration (if found) a note.
+    case log
+    /// At its controller's class declaration under `--source-root`, when found.
+    case source
 }
 
 /// Which rules run, at which severity (issue: configuration extends this).

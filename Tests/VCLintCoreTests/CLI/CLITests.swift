@@ -167,7 +167,7 @@ import Glibc
     @Test func rulesAndExplain() throws {
         let rules = try run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 21)  // a header row and 20 rules
+        #expect(rules.stdout.split(separator: "\n").count == 23)  // a header row and 22 rules
         #expect(rules.stdout.contains("slow_transition"))
         #expect(rules.stdout.contains("lifetime_limit                   error     on    More instances of a class"))
         #expect(rules.stdout.contains("[lifetimes: none]"))

@@ -8,6 +8,8 @@ import Testing
 @Suite(.serialized) struct SettingFlagTests {
     let cli = CLITests()
     static let flagged = Setting.flagged.map(\.key)
+    /// The flags of numbers, which the report records (`location` is a display setting: not recorded).
+    static let numberFlags = Setting.flagged.filter { $0.kind is NumberKind }.map(\.key)
     static let commands = ["lint", "baseline create", "timeline", "leaks", "report", "inspect"]
 
     func tempDir() throws -> URL {
@@ -45,6 +47,7 @@ import Testing
             #expect(words.contains("\(s.option) <\(flag)> \(s.flagHelp)"), "\(command) --help: \(help.stdout)")
         }
         #expect(s.flagHelp.contains("default \(Setting.text(s.defaultValue));"), "the help names the default")
+        guard s.kind is NumberKind else { return }  // `location`: `locationFlagAndFileAgree`
 
         let value = try Self.sample(s)
         let dir = try tempDir()
@@ -67,7 +70,21 @@ import Testing
                             "0x10", "0o17", "0b101", "1_000", "1:30", "1e3", "1.5e+3", "0x1p16", ".inf", "-.inf", ".nan", "nan", "inf",
                             "-1", "-0", "-0.0", "86401", "3600001", "1e400", "1.2.3", "+", ".", "five", "true", "~"]
 
-    @Test(arguments: flagged)
+    /// `--location` and `location:` take log and source, and refuse the same other words.
+    @Test func locationFlagAndFileAgree() throws {
+        let s = try #require(Setting.named("location"))
+        for text in ["log", "source", "Source", "file", "1", "~"] {
+            var byFile = LintOptions(), byFlag = LintOptions()
+            let file = Result { try Configuration.parse("location: \(text)\n", path: "c.yml").apply(to: &byFile) }
+            let flag = Result { try s.apply(argument: text, to: &byFlag) }
+            #expect(file.isSuccess == ["log", "source"].contains(text) && flag.isSuccess == file.isSuccess, "'\(text)'")
+            if file.isSuccess { #expect(byFile.location == byFlag.location && byFlag.location.rawValue == text) }
+            if case .failure(let e) = file { #expect("\(e)" == "c.yml:1:1: location: expected log or source") }
+            if case .failure(let e) = flag { #expect("\(e)" == "--location must be a location, log or source, not '\(text)'") }
+        }
+    }
+
+    @Test(arguments: numberFlags)
     func theFlagAndTheFileTakeAndRefuseTheSameNumbers(_ key: String) throws {
         let s = try #require(Setting.named(key))
         var taken: Set<String> = []

@@ -89,8 +89,9 @@ import Testing
     }
 
     /// The registry maps each fact to the rule that words it, and back.
+    /// (The rules about sources observe comments, not logs: `SuppressionTests` runs their examples.)
     @Test func eachFactHasOneRule() throws {
-        for rule in RuleRegistry.all {
+        for rule in RuleRegistry.all where !type(of: rule).description.aboutSources {
             let example = try #require(type(of: rule).description.triggeringExamples.first)
             let options = exampleOptions(type(of: rule).description)
             let observations = Self.observations(stripMarkers(example).text, options: options)

@@ -1,0 +1,4 @@
+import UIKit
+
+// vclint:disable leaked_controller
+final class ProfileViewController: UIViewController {}
