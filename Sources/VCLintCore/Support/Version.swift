@@ -33,6 +33,9 @@ public enum VCLintVersion {
         return "\(release)+g\(hash)" + (dirty ? ".dirty" : "")
     }
 
+    /// The rule reference's path in the repository.
+    static let rulesPage = "docs/rules.md"
+
     /// docs/rules.md of this release in the repository this build came from (its `origin` remote),
     /// which SARIF's `helpUri` points into; nil when the build knows no such repository.
     public static let rulesDocumentation = rulesDocumentation(remote: gitRemote, release: release)
@@ -65,7 +68,7 @@ public enum VCLintVersion {
         let parts = path.split(separator: "/")
         guard !host.isEmpty, parts.count >= 2, !parts.contains(".."), host.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
         let blob = host.lowercased() == "github.com" ? "blob" : "-/blob"
-        return "https://\(host)/\(parts.joined(separator: "/"))/\(blob)/v\(release)/docs/rules.md"
+        return "https://\(host)/\(parts.joined(separator: "/"))/\(blob)/v\(release)/" + rulesPage
     }
 
 }

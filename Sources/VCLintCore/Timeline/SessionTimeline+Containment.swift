@@ -61,7 +61,7 @@ extension SessionTimeline {
     // MARK: - Completion markers
 
     /// `X present end` completes the latest presentation X took part in, as presenter or presented
-    /// (docs/lifecycle.md#completion-markers): X itself when it is appearing in the latest transition,
+    /// (docs/lifecycle.md#when-a-transition-is-over): X itself when it is appearing in the latest transition,
     /// else whoever is appearing there (a sheet X presented gives X no callback); never an appearance
     /// of X's that an earlier transition left open.
     func presentCompletion(_ inst: Instance, _ ref: EventRef) {

@@ -779,20 +779,20 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
 /// the repository the build came from (`VCLintVersion.rulesDocumentation`).
 @Suite struct SARIFHelpUriTests {
     @Test func theRemoteGivesTheRulesPageAtTheReleaseTag() {
-        let page = "https://github.com/acme/vclint/blob/v1.2.3/docs/rules.md"
+        let page = "https://github.com/acme/vclint/blob/v1.2.3/" + VCLintVersion.rulesPage
         for remote in ["https://github.com/acme/vclint.git", "https://github.com/acme/vclint", "git@github.com:acme/vclint.git",
                        "ssh://git@github.com/acme/vclint.git", "https://user:s3cret@github.com/acme/vclint.git", "https://github.com/acme/vclint/"] {
             #expect(VCLintVersion.rulesDocumentation(remote: remote, release: "1.2.3") == page, "\(remote)")
         }
         #expect(VCLintVersion.rulesDocumentation(remote: "git@gitlab.example.com:mobile/tools/vclint.git", release: "1.0.0")
-                == "https://gitlab.example.com/mobile/tools/vclint/-/blob/v1.0.0/docs/rules.md")
+                == "https://gitlab.example.com/mobile/tools/vclint/-/blob/v1.0.0/" + VCLintVersion.rulesPage)
         for none in ["", "/srv/git/vclint.git", "file:///srv/git/vclint", "https://github.com/vclint", "vclint", "https://github.com/a/../b"] {
             #expect(VCLintVersion.rulesDocumentation(remote: none, release: "1.0.0") == nil, "\(none)")
         }
     }
 
     @Test func everyRuleLinksItsSection() throws {
-        let page = "https://github.com/acme/vclint/blob/v1.0.0/docs/rules.md"
+        let page = "https://github.com/acme/vclint/blob/v1.0.0/" + VCLintVersion.rulesPage
         let text = SARIFReporter(documentation: page).report(LintResult(files: []))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let run = try #require((object["runs"] as? [[String: Any]])?.first)
@@ -807,7 +807,7 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
     }
 
     @Test(.requires(.jsonschema, for: "the SARIF schema validation")) func withHelpUriTheReportIsValid() throws {
-        try SARIFReporterTests().expectValid(SARIFReporter(documentation: "https://github.com/acme/vclint/blob/v1.0.0/docs/rules.md")
+        try SARIFReporterTests().expectValid(SARIFReporter(documentation: "https://github.com/acme/vclint/blob/v1.0.0/" + VCLintVersion.rulesPage)
             .report(try ReporterGoldenTests.result("sample")))
     }
 }
