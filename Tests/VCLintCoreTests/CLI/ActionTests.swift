@@ -75,6 +75,19 @@ import Testing
     }
 
     /// The README shows the shortest workflow that works; docs/ci.md the full one and the sharded one.
+    /// capturing.md says what the workflows do: the stream stopped with SIGINT and waited for, the
+    /// newest simulator, and a simulator's own log read through `simctl spawn` (a plain `log show`
+    /// on the Mac reads the Mac's log).
+    @Test func capturingAndTheWorkflowsAgree() throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("docs/capturing.md"), encoding: .utf8)
+        #expect(!text.contains("trap 'kill $!' EXIT"))
+        #expect(text.contains(#"trap 'kill -INT "$log_pid" 2>/dev/null || true; wait "$log_pid" || true' EXIT"#))
+        #expect(text.contains("reverse=True"), "the newest runtime and iPhone")
+        for line in text.split(separator: "\n") where line.contains("log show --last") {
+            #expect(line.contains("simctl spawn"), "\(line): reads the Mac's log, not the simulator's")
+        }
+    }
+
     @Test func theWorkflowsAreWhereTheDocsShowThem() throws {
         #expect(try Self.workflows().map(\.name) == [
             "README.md: .github/workflows/lifecycle.yml",
@@ -176,9 +189,23 @@ import Testing
         top = doc.get("permissions", {})
         if top != {"contents": "read"}:
             problems.append(f"{path}: top-level permissions are {top}, not contents: read")
+        triggers = doc.get("on", doc.get(True, {}))
+        if "ui-tests" in doc["jobs"] and not (isinstance(triggers, dict) and "push" in triggers):
+            problems.append(f"{path}: does not run on pushes to the default branch (the action's cache never warms)")
         for job_name, job in doc["jobs"].items():
             steps = job.get("steps", [])
             text = json.dumps(job)
+            if str(job.get("runs-on", "")).startswith("macos"):
+                if "timeout-minutes" not in job:
+                    problems.append(f"{path} {job_name}: a macOS job without timeout-minutes")
+                concurrency = job.get("concurrency", doc.get("concurrency", ""))  # the job's, or the workflow's
+                group = str(concurrency.get("group", "")) if isinstance(concurrency, dict) else str(concurrency)
+                if not group:
+                    problems.append(f"{path} {job_name}: a macOS job without concurrency")
+                elif "matrix" in job.get("strategy", {}) and "matrix." not in group:
+                    problems.append(f"{path} {job_name}: one concurrency group for a matrix: its shards cancel one another")
+            if any(s.get("with", {}).get("command") == "merge" for s in steps) and not re.search(r"needs\.[\w-]+\.result", text):
+                problems.append(f"{path} {job_name}: the merge does not fail when a shard failed or is missing")
             for i, step in enumerate(steps):
                 where = f"{path} {job_name} step {i + 1}"
                 if "uses" in step:
@@ -193,6 +220,8 @@ import Testing
                             or not re.search(r"""trap '[^']*kill -INT "\$log_pid"[^']*wait "\$log_pid" \|\| true[^']*' EXIT""", run) \
                             or re.search(r"kill (-TERM |-9 |-KILL )?\$!", run):
                         problems.append(f"{where}: log stream is not stopped with SIGINT and waited for (it loses its last lines)")
+                if "simctl list devices" in run and "reverse=True" not in run:
+                    problems.append(f"{where}: the simulator picker does not take the newest runtime and iPhone")
                 if "xcodebuild" in run:
                     if re.search(r"simctl\s+\w+\s+booted", run):
                         problems.append(f"{where}: simctl 'booted' may be another simulator than the tests'")
@@ -259,7 +288,8 @@ import Testing
         let caught = try Self.exec(["python3", "-c", Self.structureCheck, majors, old.path])
         for needle in ["actions/checkout@v4 is not @v7", "a pipe without set -o pipefail", "'booted'", "only when the tests pass",
                        "--baseline before", "upload-sarif@v3 is not @v4", "lack one of", "top-level permissions",
-                       "clones of the simulator", "not stopped with SIGINT", "code scanning refuses SARIF"] {
+                       "clones of the simulator", "not stopped with SIGINT", "code scanning refuses SARIF",
+                       "does not run on pushes", "without timeout-minutes", "without concurrency"] {
             #expect(caught.out.contains(needle), "the check misses: \(needle)")
         }
     }
