@@ -75,7 +75,7 @@ import Testing
     }
 
     /// The README shows the shortest workflow that works; docs/ci.md the full one and the sharded one.
-    /// capturing.md says what the workflows do: the stream stopped with SIGINT and waited for, the
+    /// docs/capturing.md says what the workflows do: the stream stopped with SIGINT and waited for, the
     /// newest simulator, and a simulator's own log read through `simctl spawn` (a plain `log show`
     /// on the Mac reads the Mac's log).
     @Test func capturingAndTheWorkflowsAgree() throws {
