@@ -44,7 +44,7 @@ if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan 
     echo "fuzz: building $binary"
     rm -f "$binary"
     clang -c -O2 -g -fsanitize=address -I Sources/CVectorScan/include Sources/CVectorScan/vector.c -o "$work/vector.o"
-    printf '%s\n' 'extension VCLintVersion { static let gitDescription = "" }' > "$work/GitDescription.swift"
+    printf '%s\n' 'extension VCLintVersion { static let gitDescription = ""; static let gitRemote = "" }' > "$work/GitDescription.swift"
     # libyaml and Yams, for the configuration loader (built once; libyaml is instrumented for coverage).
     mkdir -p "$work/cyaml"
     for c in "$yams"/CYaml/src/*.c; do

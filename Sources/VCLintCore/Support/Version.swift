@@ -38,13 +38,13 @@ public enum VCLintVersion {
 
     /// docs/rules.md of this release in the repository this build came from (its `origin` remote),
     /// which SARIF's `helpUri` points into; nil when the build knows no such repository.
-    public static let rulesDocumentation = rulesDocumentation(remote: gitRemote, release: release)
+    public static let rulesDocumentation = documentationPage(remote: gitRemote, release: release)
 
     /// The page for `remote` (`https://github.com/o/vclint.git`, `git@github.com:o/vclint.git`,
     /// `ssh://git@gitlab.example.com/team/vclint`): GitHub's and GitLab's page of docs/rules.md at the
     /// tag `v` + `release`. A URL's user and password never reach it. Nil for any other form (a
     /// local path, a host that names no owner and repository).
-    static func rulesDocumentation(remote: String, release: String) -> String? {
+    static func documentationPage(remote: String, release: String) -> String? {
         var text = Substring(remote)
         var host: Substring, path: Substring
         if let scheme = text.range(of: "://") {

@@ -782,12 +782,12 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         let page = "https://github.com/acme/vclint/blob/v1.2.3/" + VCLintVersion.rulesPage
         for remote in ["https://github.com/acme/vclint.git", "https://github.com/acme/vclint", "git@github.com:acme/vclint.git",
                        "ssh://git@github.com/acme/vclint.git", "https://user:s3cret@github.com/acme/vclint.git", "https://github.com/acme/vclint/"] {
-            #expect(VCLintVersion.rulesDocumentation(remote: remote, release: "1.2.3") == page, "\(remote)")
+            #expect(VCLintVersion.documentationPage(remote: remote, release: "1.2.3") == page, "\(remote)")
         }
-        #expect(VCLintVersion.rulesDocumentation(remote: "git@gitlab.example.com:mobile/tools/vclint.git", release: "1.0.0")
+        #expect(VCLintVersion.documentationPage(remote: "git@gitlab.example.com:mobile/tools/vclint.git", release: "1.0.0")
                 == "https://gitlab.example.com/mobile/tools/vclint/-/blob/v1.0.0/" + VCLintVersion.rulesPage)
         for none in ["", "/srv/git/vclint.git", "file:///srv/git/vclint", "https://github.com/vclint", "vclint", "https://github.com/a/../b"] {
-            #expect(VCLintVersion.rulesDocumentation(remote: none, release: "1.0.0") == nil, "\(none)")
+            #expect(VCLintVersion.documentationPage(remote: none, release: "1.0.0") == nil, "\(none)")
         }
     }
 
