@@ -185,12 +185,8 @@ extension SessionTimeline {
             if options.live { printed = index } else { context.observations.withdraw(at: index) }
         }
         guard gone.isOf(state.entry) else {
-            if let printed {
-                // Another class at its address: gone without a logged dealloc, and its leak with it.
-                let leak = context.observations[printed]
-                context.observations.withdraw(at: printed)
-                context.resolutions.append(LeakResolution(observation: printed, leak: leak, cause: .addressReused, line: clock.lastEventLine))
-            }
+            // Another class at its address: gone without a logged dealloc, and its leak with it.
+            if let printed { withdrawEmittedLeak(at: printed, .addressReused) }
             return nil
         }
         let inst = Instance(serial: context.nextSerial(), entry: state.entry, address: address, generation: Int(gone.generation),

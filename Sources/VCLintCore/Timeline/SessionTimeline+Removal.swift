@@ -180,10 +180,15 @@ extension SessionTimeline {
     func resolveEmittedLeak(_ inst: Instance, _ cause: LeakResolution.Cause) {
         guard options.live, !removals.emittedLive.isEmpty,
               let (index, _) = removals.emittedLive.removeValue(forKey: ObjectIdentifier(inst)) else { return }
-        let leak = context.observations[Int(index)]
-        context.observations.withdraw(at: Int(index))
-        context.resolutions.append(LeakResolution(observation: Int(index), leak: leak, cause: cause, line: clock.lastEventLine))
+        withdrawEmittedLeak(at: Int(index), cause)
         inst.emitted.remove(.leak)
+    }
+
+    /// The leak at `index`, emitted live, withdrawn for `cause` at the current line (`LeakResolution`).
+    func withdrawEmittedLeak(at index: Int, _ cause: LeakResolution.Cause) {
+        let leak = context.observations[index]
+        context.observations.withdraw(at: index)
+        context.resolutions.append(LeakResolution(observation: index, leak: leak, cause: cause, line: clock.lastEventLine))
     }
 
     /// Live mode, at the session's end: the leaks emitted before it, worded as a batch run words
