@@ -8,6 +8,8 @@
   stack N       N controllers (with addresses) pushed and never popped
   findings N    N unbalanced viewDidAppear lines (a finding each)
   classes N     N classes, each a sheet shown and dismissed over a visible root
+  tests N       N xcodebuild tests of distinct names, each pushing a controller with an address of
+                its own, popping it and logging its dealloc: nothing stays alive
   sheets N      N cycles of one address-less sheet over a visible root, dealloc never logged
   pids N        N lines, each from a process id of its own (N sessions of one event each; one in
                 four a memory warning, a finding)
@@ -97,6 +99,18 @@ def main():
             c = f"Sheet{i}ViewController"
             for cb in ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"):
                 line(f"-[{c} {cb}]")
+    elif kind == "tests":
+        root()
+        for i in range(n):
+            name = f"-[ShopUITests.Flow{i}Tests test{i}]"
+            (out).write(f"Test Case '{name}' started.\n")
+            m = f"<DetailViewController: 0x{0x600000000000 + 16 * i:x}>"
+            for s in (f"{m} viewDidLoad", "<HomeViewController: 0x100> viewWillDisappear:", f"{m} viewWillAppear:",
+                      "<HomeViewController: 0x100> viewDidDisappear:", f"{m} viewDidAppear:", f"{m} viewWillDisappear:",
+                      "<HomeViewController: 0x100> viewWillAppear:", f"{m} viewDidDisappear:", "<HomeViewController: 0x100> viewDidAppear:",
+                      f"{m} dealloc"):
+                line(s)
+            out.write(f"Test Case '{name}' passed (0.010 seconds).\n")
     elif kind == "sheets":
         root()
         for _ in range(n):

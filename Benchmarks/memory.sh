@@ -12,6 +12,8 @@
 #   objects       1M view models alive, owned by the root screen              ≤ 256 MiB (about 210 B each)
 #   owned         300k modal cycles, each leaving its view model behind       ≤ 96 MiB
 #   classes       100k classes, each a sheet over a visible root              ≤ 2 s
+#   names         400k classes, 400k tests (every controller gone), 400k init-only objects,
+#                 every command: lint ≤ 64 MiB, the others ≤ 256 MiB
 #   sheets        60k sheet cycles of one class, three runs                   the same time each run
 #
 # and the other commands (timeline as text and as a Chrome trace, report, leaks, inspect) on the
@@ -105,6 +107,21 @@ run findings-661k-json 256 - "$(hostile findings 661000)" --reporter json
 run classes-100k - 2 "$(hostile classes 100000)"
 sheets=$(hostile sheets 60000)
 for k in 1 2 3; do run "sheets-60k (run $k)" - 2 "$sheets"; done
+
+# Distinct names and objects that can no longer be reported (docs/performance.md#memory), every command.
+names_out=$(mktemp -d)
+for shape in classes tests objects; do
+    capture=$(hostile $shape 400000)
+    for command in lint timeline leaks report inspect; do
+        limit=256
+        [ $command = lint ] && limit=64
+        extra=()
+        [ $command = report ] && extra=(--output "$names_out/report.html")
+        run "$command-$shape-400k" $limit - "$capture" "${extra[@]}"
+    done
+done
+rm -rf "$names_out"
+command=lint
 
 # The other commands: linear in lines, sessions and files, their output streamed.
 pids=$(hostile pids 40000)

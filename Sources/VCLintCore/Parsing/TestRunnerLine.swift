@@ -145,16 +145,31 @@ struct TestRunnerLine: Equatable {
 /// finding can name its test (`Finding.test`). One entry a test (its name kept once), whatever the
 /// input's size.
 public struct TestBoundaries: Sendable {
+    /// One test in 16 bytes (a capture may run hundreds of thousands: docs/performance.md#memory).
     struct Interval: Sendable {
-        var start: Int
+        let start: Int
+        /// Lines from `start` to its outcome, `UInt32.max` while it runs (or when the capture never
+        /// showed one). A test longer than 4 billion lines ends there.
+        private var span: UInt32 = .max
+        /// Its name's number above the runner's bit.
+        private let nameAndRunner: UInt32
+
+        init(start: Int, name: Int, runner: TestRunnerLine.Runner) {
+            self.start = start
+            nameAndRunner = UInt32(truncatingIfNeeded: name) << 1 | UInt32(runner.rawValue & 1)
+        }
+
         /// The line of its outcome; `Int.max` while it runs (or when the capture never showed one).
-        var end: Int
-        var name: Int32
-        var runner: TestRunnerLine.Runner
+        var end: Int {
+            get { span == .max ? Int.max : start + Int(span) }
+            set { span = newValue == Int.max ? .max : UInt32(clamping: min(newValue - start, Int(UInt32.max - 1))) }
+        }
+        var name: Int { Int(nameAndRunner >> 1) }
+        var runner: TestRunnerLine.Runner { nameAndRunner & 1 == 0 ? .xctest : .swiftTesting }
     }
     private var intervals: [Interval] = []
-    private var names: [String] = []
-    private var nameIndex: [String: Int32] = [:]
+    /// Each test's name once (a few hundred thousand tests cost their names' bytes, not a String each).
+    private var names = StringArena()
     /// Swift Testing's suites that are running (their names), to prefix a test's name when only one is.
     private var suites: [String] = []
     /// Runner lines read (of any kind), for `vclint inspect`.
@@ -168,7 +183,7 @@ public struct TestBoundaries: Sendable {
 
     /// The tests a report read back names (`vclint merge`), without the lines they ran at.
     public init(ran tests: [String]) {
-        for t in tests { _ = intern(t) }
+        for t in tests { _ = names.intern(t) }
     }
 
     public var isEmpty: Bool { intervals.isEmpty }
@@ -191,24 +206,17 @@ public struct TestBoundaries: Sendable {
             }
             var name = line.name
             if line.runner == .swiftTesting, suites.count == 1 { name = suites[0] + "/" + name }
-            intervals.append(Interval(start: number, end: Int.max, name: intern(name), runner: line.runner))
+            guard let id = names.intern(name) else { return }
+            intervals.append(Interval(start: number, name: id, runner: line.runner))
         case .testEnded:
             var name = line.name
             if line.runner == .swiftTesting, suites.count == 1 { name = suites[0] + "/" + name }
-            guard let id = nameIndex[name] else { return }
+            guard let id = names.find(name) else { return }
             for k in intervals.indices.reversed().prefix(Self.lookBack) where intervals[k].name == id && intervals[k].end == Int.max {
                 intervals[k].end = number
                 return
             }
         }
-    }
-
-    private mutating func intern(_ name: String) -> Int32 {
-        if let id = nameIndex[name] { return id }
-        let id = Int32(names.count)
-        names.append(name)
-        nameIndex[name] = id
-        return id
     }
 
     /// The test running at `line`: the latest started that had not ended before it.
@@ -223,7 +231,7 @@ public struct TestBoundaries: Sendable {
         var k = lo - 1
         var looked = 0
         while k >= 0, looked < Self.lookBack {
-            if intervals[k].end > line { return names[Int(intervals[k].name)] }
+            if intervals[k].end > line { return names[intervals[k].name] }
             k -= 1
             looked += 1
         }
@@ -231,8 +239,8 @@ public struct TestBoundaries: Sendable {
     }
 
     /// Each test that ran, once, in the order they first started (the JUnit report's cases).
-    public var ran: [String] { names }
+    public var ran: [String] { names.all }
 
     /// The tests, in the order they started (`vclint inspect`).
-    public var tests: [String] { intervals.map { names[Int($0.name)] } }
+    public var tests: [String] { intervals.map { names[$0.name] } }
 }

@@ -270,17 +270,17 @@ struct DateTable: Sendable {
 
 /// Names by index: a capture names few classes, each many times.
 struct NameTable: Sendable {
-    private(set) var names: [String] = []
-    private var index: [String: Int] = [:]
+    /// Each name once, as its bytes (`StringArena`): a capture with 400k classes keeps 400k names.
+    private var arena = StringArena()
 
     mutating func id(_ s: String) -> Int {
-        if let k = index[s] { return k }
-        names.append(s)
-        index[s] = names.count - 1
-        return names.count - 1
+        guard let id = arena.intern(s) else { preconditionFailure("NameTable: more than 4 GiB of class names") }
+        return id
     }
 
-    var byteCount: Int { names.reduce(0) { $0 + $1.utf8.count + 48 } }
+    subscript(id: Int) -> String { arena[id] }
+
+    var byteCount: Int { arena.byteCount }
 }
 
 // MARK: - Encoding
@@ -507,7 +507,7 @@ struct ObservationReader {
         return String(decoding: bytes[at..<(at + n)], as: UTF8.self)
     }
 
-    mutating func name() -> String { nameTable.names[Int(uint())] }
+    mutating func name() -> String { nameTable[Int(uint())] }
 
     mutating func names() -> [String] { (0..<Int(uint())).map { _ in name() } }
 

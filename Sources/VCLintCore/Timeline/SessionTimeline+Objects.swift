@@ -97,6 +97,26 @@ struct SessionObjects {
 }
 
 extension SessionTimeline {
+    /// How many objects of a class are tracked one by one before a class that has never logged its
+    /// deinit is taken not to log it (`untracks`).
+    static let trackedObjectsPerClass = 4096
+
+    /// Whether `e`, an init, makes an object that is only counted (`ClassEntry.untracked`), not
+    /// tracked: its class is an object class that has made `trackedObjectsPerClass` objects in the
+    /// input without ever logging a deinit, so none of its objects can be a leak or a late dealloc
+    /// (docs/lifecycle.md#instrumentation) and memory follows what can still be reported
+    /// (docs/performance.md#memory). Not when a `lifetimes` limit counts the class, nor while a
+    /// timeline is recorded (it draws every object), nor for an address an instance of the class
+    /// still holds. A deinit logged later makes the class's next objects tracked again.
+    @inline(__always)
+    func untracks(_ e: Event, _ state: ClassState) -> Bool {
+        let entry = state.entry
+        guard entry.instancesMade >= Self.trackedObjectsPerClass, entry.isObjectClass, !entry.kinds.contains(.dealloc),
+              recorder == nil, lifetimeLimits(of: entry).isEmpty else { return false }
+        if let a = e.address, let known = identity.byAddress[a], known.entry === entry { return false }
+        return true
+    }
+
     /// After an event has been applied to `inst`: objects find their owners, controllers and
     /// views become owners.
     @inline(__always)

@@ -118,6 +118,11 @@ final class SessionTimeline {
             removals.deallocDialects.insert(family)
             removals.lastDeallocDialect = family
         }
+        if e.kind == .initialize, untracks(e, state) {
+            context.countUntracked(of: state.entry)
+            identity.lastInitInstance = nil
+            return
+        }
         let inst = resolve(e, state)
         inst.lastActivity = e.line
         let before = inst.appearance

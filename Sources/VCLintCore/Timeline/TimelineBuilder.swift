@@ -20,6 +20,14 @@ final class TimelineContext {
         return Instance(serial: nextSerial(), entry: entry, address: address, generation: g, dialect: dialect, line: line)
     }
 
+    /// An object only counted (`SessionTimeline.untracks`): numbered as if it were made, so that the
+    /// class's later instances keep their numbers and the input's count of instances stays whole.
+    func countUntracked(of entry: Instrumentation.ClassEntry) {
+        instanceCount += 1
+        entry.instancesMade += 1
+        entry.untracked += 1
+    }
+
     func nextSerial() -> Int {
         lastSerial += 1
         return lastSerial

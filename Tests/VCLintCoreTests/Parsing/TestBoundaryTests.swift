@@ -71,6 +71,24 @@ import Testing
         #expect(p.test(at: 6) == "x()")
     }
 
+    /// An interval keeps its test's runner and its end however far apart the lines are (16 bytes a
+    /// test); lines past 4 billion from the start of one test end it there.
+    @Test func packedIntervals() {
+        var t = TestBoundaries()
+        let far = 5_000_000_000
+        t.read(TestRunnerLine(kind: .testStarted, runner: .swiftTesting, name: "s()"), at: far)
+        t.read(TestRunnerLine(kind: .testEnded, runner: .swiftTesting, name: "s()"), at: far + 3_000_000_000)
+        t.read(TestRunnerLine(kind: .testStarted, runner: .xctest, name: "A/a"), at: far + 3_000_000_001)
+        #expect(MemoryLayout<TestBoundaries.Interval>.stride == 16)
+        #expect(t.test(at: far + 2_999_999_999) == "s()")
+        #expect(t.test(at: far + 3_000_000_000) == nil)
+        #expect(t.test(at: far + 9_000_000_000) == "A/a")  // still running: a start ends only XCTest's own
+        t.read(TestRunnerLine(kind: .testEnded, runner: .xctest, name: "A/a"), at: far + 3_000_000_001 + 4_300_000_000)
+        #expect(t.test(at: far + 3_000_000_001 + Int(UInt32.max) - 2) == "A/a")
+        #expect(t.test(at: far + 3_000_000_001 + Int(UInt32.max)) == nil)
+        #expect(t.ran == ["s()", "A/a"])
+    }
+
     /// The runner's lines removed: the same findings, timed the same (the leak's "session went on").
     static func withoutRunnerLines(_ fixture: String) throws -> (FileResult, FileResult) {
         let text = try String(contentsOf: packageRoot.appendingPathComponent(fixture), encoding: .utf8)
