@@ -122,8 +122,6 @@ def both(f):  # a ratio from the means, and from the fastest runs
 print(f"machine: {os.cpu_count()} cores; {s1 / 2**30:.2f} GiB capture: {lines:,} lines, {events:,} events "
       f"({100 * (1 - events / lines):.1f}% noise); {s4 / 2**30:.2f} GiB capture for the linear check")
 print("findings in the 1 GiB capture: " + ", ".join(f"{n} {k}" for k, n in rep["summary"].items() if k != "files"))
-print("| command | mean wall | fastest | |")
-print("|---|---|---|---|")
 def shape_rows(title, shape, path, report):
     inp = json.load(open(f"{d}/{report}"))["inputs"][0]
     print(f"\n{title}: {os.path.getsize(path) / 2**30:.2f} GiB, {inp['lines']:,} lines, {inp['events']:,} events "
@@ -139,6 +137,8 @@ def shape_rows(title, shape, path, report):
 shape_rows("sparse capture", "sparse", one, "report.json")
 shape_rows("dense capture", "dense", dense, "dense.json")
 print()
+print("| command | mean wall | fastest | |")
+print("|---|---|---|---|")
 row("vclint lint (1 file: scanner + events thread)", "one", f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {both(lambda m: m['one'] / m['rg'])} rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB")
 row("vclint lint -j 1 (1 file, one thread)", "single", f"{s1 / mean['single'] / 1e6:,.0f} MB/s, {both(lambda m: m['single'] / m['rg'])} rg -c")
 row("rg -c PATTERN", "rg", f"{s1 / mean['rg'] / 1e6:,.0f} MB/s")
