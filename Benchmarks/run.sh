@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # vclint's throughput next to ripgrep, GNU grep and wc on the same generated captures, in one run:
-#   - one 1 GiB capture: vclint lint (scanner and events on two threads) and vclint lint -j 1 (one
-#     thread) vs rg -c / grep -cE with the keyword pattern, and wc -l
+#   - two 1 GiB captures, each a row: the sparse one (an app's capture, about 1 lifecycle line in 16)
+#     and the dense one (an app that logs every callback: about 1 line in 8 a candidate, every dialect
+#     mixed, objects on): vclint lint (scanner and events on two threads), vclint lint -j 1 (one
+#     thread), and both with the other core busy (`yes > /dev/null` beside them) vs rg -c with the
+#     keyword pattern, wall and CPU (user + sys) and their ratios; grep -cE and wc -l on the sparse one
 #   - a 4 GiB capture: linear time, constant peak RSS
 #   - two 1 GiB captures on all cores (one thread each) vs one capture on one thread
 #   - the 1 GiB capture gzip-compressed: vclint lint FILE.gz vs zcat FILE.gz | vclint lint -
@@ -32,10 +35,19 @@ capture() {  # capture SIZE SEED [DIALECT] → path
     local dialect=${3:-objc}
     local path="Benchmarks/data/capture-$1-seed$2-v2.log"
     [ "$dialect" = objc ] || path="Benchmarks/data/capture-$1-seed$2-$dialect-v2.log"
+    generate "$path" --seed "$2" --noise 15 --size "$1" --dialect "$dialect"
+}
+# An app that logs every callback: 7 noise lines per lifecycle line (5% of them mentioning callbacks),
+# objects' init and deinit, each relaunch in the next dialect (`--dialect mixed`).
+dense_capture() {  # dense_capture SIZE SEED → path
+    generate "Benchmarks/data/dense-$1-seed$2-v1.log" --seed "$2" --noise 7 --objects --size "$1" --dialect mixed
+}
+generate() {  # generate PATH LOGGEN-OPTIONS… → PATH, made once
+    local path=$1; shift
     if [ ! -s "$path" ]; then
         echo "generating $path…" >&2
-        "$bin/vclint-loggen" --seed "$2" --envelope nslog-tz --noise 15 --mention-rate 0.05 --memory-warnings 0.01 \
-            --sessions 3 --steps 60 --size "$1" --dialect "$dialect" --style-seed 4 > "$path.tmp" 2>/dev/null
+        "$bin/vclint-loggen" --envelope nslog-tz --mention-rate 0.05 --memory-warnings 0.01 --sessions 3 --steps 60 \
+            --style-seed 4 "$@" > "$path.tmp" 2>/dev/null
         mv "$path.tmp" "$path"
     fi
     echo "$path"
@@ -44,13 +56,15 @@ one=$(capture "$small" 1)
 two=$(capture "$small" 2)
 big=$(capture "$large" 1)
 free=$(capture "$small" 1 free-form)
+dense=$(dense_capture "$small" 1)
 gz="$one.gz"
 if [ ! -s "$gz" ]; then echo "compressing $gz…" >&2; gzip -c "$one" > "$gz.tmp" && mv "$gz.tmp" "$gz"; fi
 
 pattern='view(Will|Did)(Appear|Disappear)|dealloc|deinit|viewDidLoad'
-cat "$one" "$two" "$big" "$gz" "$free" > /dev/null  # warm the page cache
+cat "$one" "$two" "$big" "$gz" "$free" "$dense" > /dev/null  # warm the page cache
 json=$(mktemp -d)
-trap 'rm -rf "$json"' EXIT
+busy=
+trap 'rm -rf "$json"; [ -z "$busy" ] || kill "$busy" 2>/dev/null' EXIT
 
 bench() {  # bench NAME RUNS COMMAND...
     local name=$1 n=$2; shift 2
@@ -58,9 +72,22 @@ bench() {  # bench NAME RUNS COMMAND...
         hyperfine -i -w 1 -r "$n" --output=pipe --style none --export-json "$json/$name.json" "$@" >/dev/null
 }
 echo "measuring…" >&2
-bench one "$runs" "$bin/vclint lint --quiet $one"
-bench single "$runs" "$bin/vclint lint --quiet -j 1 $one"
-bench rg "$runs" "rg -c '$pattern' $one"
+# Each shape's row: vclint with two threads and with one, and rg -c, one after the other; then the
+# same with the other core busy.
+shape() {  # shape NAME CAPTURE
+    bench "$1-vclint" "$runs" "$bin/vclint lint --quiet $2"
+    bench "$1-single" "$runs" "$bin/vclint lint --quiet -j 1 $2"
+    bench "$1-rg" "$runs" "rg -c '$pattern' $2"
+}
+shape sparse "$one"
+shape dense "$dense"
+yes > /dev/null &
+busy=$!
+shape sparse-busy "$one"
+shape dense-busy "$dense"
+kill "$busy"
+wait "$busy" 2>/dev/null || true
+busy=
 bench grep "$runs" "grep -cE '$pattern' $one"
 bench wc "$runs" "wc -l $one"
 bench big 5 "$bin/vclint lint --quiet $big"
@@ -73,12 +100,16 @@ rss() { /usr/bin/time -f %M -o "$json/rss" "$@" >/dev/null 2>&1 || true; tail -n
 rss_one=$(rss "$bin/vclint" lint --quiet "$one")
 rss_big=$(rss "$bin/vclint" lint --quiet "$big")
 "$bin/vclint" lint --reporter json "$one" > "$json/report.json" 2>/dev/null || true
+"$bin/vclint" lint --reporter json "$dense" > "$json/dense.json" 2>/dev/null || true
 
-python3 - "$json" "$one" "$big" "$rss_one" "$rss_big" <<'PY'
+python3 - "$json" "$one" "$big" "$rss_one" "$rss_big" "$dense" <<'PY'
 import json, os, sys
-d, one, big, rss_one, rss_big = sys.argv[1:6]
-t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("one", "single", "rg", "grep", "wc", "big", "two", "gz", "zcat", "free")}
+d, one, big, rss_one, rss_big, dense = sys.argv[1:7]
+shapes = [f"{s}-{c}" for s in ("sparse", "dense", "sparse-busy", "dense-busy") for c in ("vclint", "single", "rg")]
+t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("grep", "wc", "big", "two", "gz", "zcat", "free", *shapes)}
+t["one"], t["single"], t["rg"] = t["sparse-vclint"], t["sparse-single"], t["sparse-rg"]
 mean = {n: r["mean"] for n, r in t.items()}
+cpu = {n: r["user"] + r["system"] for n, r in t.items()}  # CPU time (user + sys), mean of the runs
 low = {n: r["min"] for n, r in t.items()}  # on a shared machine the fastest run shows the cost best
 s1, s4 = os.path.getsize(one), os.path.getsize(big)
 rep = json.load(open(f"{d}/report.json"))
@@ -91,6 +122,21 @@ def both(f):  # a ratio from the means, and from the fastest runs
 print(f"machine: {os.cpu_count()} cores; {s1 / 2**30:.2f} GiB capture: {lines:,} lines, {events:,} events "
       f"({100 * (1 - events / lines):.1f}% noise); {s4 / 2**30:.2f} GiB capture for the linear check")
 print("findings in the 1 GiB capture: " + ", ".join(f"{n} {k}" for k, n in rep["summary"].items() if k != "files"))
+def shape_rows(title, shape, path, report):
+    inp = json.load(open(f"{d}/{report}"))["inputs"][0]
+    print(f"\n{title}: {os.path.getsize(path) / 2**30:.2f} GiB, {inp['lines']:,} lines, {inp['events']:,} events "
+          f"(one line in {inp['lines'] / max(inp['events'], 1):.1f})")
+    print("| command | wall (mean) | fastest | CPU (user+sys) | wall ÷ rg -c | CPU ÷ rg -c |")
+    print("|---|---|---|---|---|---|")
+    for key, name in (("vclint", "vclint lint (two threads)"), ("single", "vclint lint -j 1"), ("rg", "rg -c PATTERN")):
+        for busy in ("", "-busy"):
+            n, r = f"{shape}{busy}-{key}", f"{shape}{busy}-rg"
+            label = name + (", other core busy" if busy else "")
+            ratio = "" if key == "rg" else f"{mean[n] / mean[r]:.2f}× | {cpu[n] / cpu[r]:.2f}×"
+            print(f"| {label:<40} | {mean[n]:7.2f} s | {low[n]:7.2f} s | {cpu[n]:7.2f} s | {ratio or ' | '} |")
+shape_rows("sparse capture", "sparse", one, "report.json")
+shape_rows("dense capture", "dense", dense, "dense.json")
+print()
 print("| command | mean wall | fastest | |")
 print("|---|---|---|---|")
 row("vclint lint (1 file: scanner + events thread)", "one", f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {both(lambda m: m['one'] / m['rg'])} rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB")

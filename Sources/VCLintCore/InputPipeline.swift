@@ -77,11 +77,15 @@ public final class InputPipeline {
             let scanner = LogScanner(sink: pipe, chunkSize: options.chunkSize, customDialects: options.customDialects,
                                      prefilter: options.prefilter, sampleInterval: sampleInterval)
             scanner.progress = options.progress
+            scanner.mapWindow = options.mapWindow
+            scanner.windowMapped = options.windowMapped
             self.scanner = .piped(scanner)
         } else {
             let scanner = LogScanner(sink: stage, chunkSize: options.chunkSize, customDialects: options.customDialects,
                                      prefilter: options.prefilter, sampleInterval: sampleInterval)
             scanner.progress = options.progress
+            scanner.mapWindow = options.mapWindow
+            scanner.windowMapped = options.windowMapped
             self.scanner = .direct(scanner)
         }
     }

@@ -74,6 +74,8 @@ public struct LintResult: Sendable {
 public struct LintOptions: Sendable {
     /// The scanner's read buffer: a line longer than this is parsed by its head.
     public static let defaultChunkSize = 1 << 20
+    /// The windows a regular file is mapped in (`MappedInput.swift`).
+    static let defaultMapWindow = 64 << 20
 
     public var timeline = TimelineOptions()
     public var rules = RuleSettings.default
@@ -92,6 +94,10 @@ public struct LintOptions: Sendable {
     public var pipelined = false
     /// The size of the batches a pipelined scanner hands over.
     var pipeBatch = EventPipe.BatchSize()
+    /// The size of the windows a regular file is mapped in; 0: read(2) always (tests compare them).
+    var mapWindow = LintOptions.defaultMapWindow
+    /// Tests: called with each mapped window's file offset before it is read.
+    var windowMapped: (@Sendable (Int) -> Void)?
     /// `vclint inspect`: record what was read (`FileResult.inspection`), with the timeline; one
     /// thread per input.
     public var inspect = false {
@@ -262,6 +268,8 @@ extension Linter {
             return .failure(InputError(path: source.displayPath, reason: String(cString: strerror(code)).lowercased()))
         } catch InputReadError.compressed(let why) {
             return .failure(InputError(path: source.displayPath, reason: why))
+        } catch InputReadError.truncated {
+            return .failure(InputError(path: source.displayPath, reason: "the file was truncated while it was read"))
         } catch {
             return .failure(InputError(path: source.displayPath, reason: "\(error)"))
         }

@@ -34,10 +34,10 @@ struct LogGen: ParsableCommand {
             transform: { try choice(EnvelopeFormat(rawValue: $0), $0, EnvelopeFormat.allCases.map(\.rawValue)) })
     var envelope: EnvelopeFormat = .nslogTZ
 
-    @Option(help: ArgumentHelp("How lifecycle lines are worded (free-form: an app's own words, one style per capture).",
-                               valueName: NavigationSimulator.Dialect.allCases.map(\.rawValue).joined(separator: "|")),
-            transform: { try choice(NavigationSimulator.Dialect(rawValue: $0), $0, NavigationSimulator.Dialect.allCases.map(\.rawValue)) })
-    var dialect: NavigationSimulator.Dialect = .objc
+    @Option(help: ArgumentHelp("How lifecycle lines are worded (free-form: an app's own words, one style per capture; mixed: each run in the next dialect, every one in turn).",
+                               valueName: DialectChoice.names.joined(separator: "|")),
+            transform: { try choice(DialectChoice(rawValue: $0), $0, DialectChoice.names) })
+    var dialect: DialectChoice = .one(.objc)
 
     @Option(help: "The seed of the free-form dialect's style (default: drawn from --seed); the style is named on stderr.")
     var styleSeed: UInt64?
@@ -101,12 +101,15 @@ struct LogGen: ParsableCommand {
             throw ValidationError("\(name) must be a number 0 or more")
         }
         if mentionRate > 1 || memoryWarnings > 1 { throw ValidationError("--mention-rate and --memory-warnings are shares between 0 and 1") }
+        if dialect == .mixed, freeFormStyle == .redacted {
+            throw ValidationError("--free-form-style redacted words a whole capture's labels <private>: not with --dialect mixed")
+        }
     }
 
     func run() throws {
         var options = NavigationSimulator.Options(seed: seed)
         options.envelope = envelope
-        options.dialect = dialect
+        options.dialect = dialect.forRun(0)
         options.fault = fault
         options.families = families
         options.objects = objects || fault?.needsObjects == true  // in every run of the capture
@@ -117,7 +120,7 @@ struct LogGen: ParsableCommand {
         options.memoryWarningRate = memoryWarnings
         // A fault's family stays on in every run of the capture (one app build, one behaviour).
         if let family = fault?.family { options.families.insert(family) }
-        if dialect == .freeForm {
+        if dialect.uses(.freeForm) {
             var rng = SplitMix64(seed: styleSeed ?? seed ^ 0x5EED_F00D)
             let style = freeFormStyle.apply(to: FreeFormStyle.random(&rng))
             options.style = style
@@ -140,12 +143,13 @@ struct LogGen: ParsableCommand {
         var written = 0
         var expected = ""
         var lineOffset = 0
+        var runs = 0
         repeat {
             let out = NavigationSimulator.generate(options)
             let text = out.text
             guard Self.write(text, to: 1) else { throw ExitCode(1) }
             written += text.utf8.count
-            if dialect == .freeForm, freeFormStyle == .redacted {
+            if dialect == .one(.freeForm), freeFormStyle == .redacted {
                 // No statement names its controller: the capture's one finding says so.
                 if expected.isEmpty, let first = out.lines.firstIndex(where: { $0.contains("<private>") }) {
                     expected = "redacted_labels \(first + 1 + lineOffset)\n"
@@ -161,6 +165,8 @@ struct LogGen: ParsableCommand {
             options.logsInit = out.logsInit
             options.logsDealloc = out.logsDealloc
             options.fault = nil  // one fault per file
+            runs += 1
+            options.dialect = dialect.forRun(runs)
         } while written < size && envelope != .bare
 
         if let truth {
@@ -185,6 +191,45 @@ struct LogGen: ParsableCommand {
             return true
         }
     }
+}
+
+/// `--dialect`: one dialect for the whole capture, or `mixed`: the runs (relaunches) take the dialects in
+/// turn, so one capture holds every dialect (the benchmark's dense capture, docs/performance.md).
+enum DialectChoice: Equatable, CustomStringConvertible {
+    case one(NavigationSimulator.Dialect)
+    case mixed
+
+    static let names = NavigationSimulator.Dialect.allCases.map(\.rawValue) + ["mixed"]
+
+    init?(rawValue: String) {
+        if rawValue == "mixed" {
+            self = .mixed
+        } else if let d = NavigationSimulator.Dialect(rawValue: rawValue) {
+            self = .one(d)
+        } else {
+            return nil
+        }
+    }
+
+    /// The dialect of the capture's run numbered `run` (0 first).
+    func forRun(_ run: Int) -> NavigationSimulator.Dialect {
+        switch self {
+        case .one(let d): return d
+        case .mixed:
+            let all = NavigationSimulator.Dialect.allCases
+            return all[all.index(all.startIndex, offsetBy: run % all.count)]
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .one(let d): return d.rawValue
+        case .mixed: return "mixed"
+        }
+    }
+
+    /// Whether some run is worded in `d`.
+    func uses(_ d: NavigationSimulator.Dialect) -> Bool { self == .mixed || self == .one(d) }
 }
 
 /// A value of a fixed list, or an error that lists them.

@@ -34,16 +34,18 @@ yams=.build/checkouts/Yams/Sources
 
 pcre_flags=$(pkg-config --cflags --libs libpcre2-8)
 zlib_flags=$(pkg-config --cflags --libs zlib)
-# The vector scanner's C kernels (CVectorScan, as Package.swift builds them) and the version that the
+# The vector scanner's C kernels and mapped windows (CVectorScan, as Package.swift builds them) and the version that the
 # VersionPlugin bakes in (here: the release alone).
-vector_flags=(-I Sources/CVectorScan/include "$work/vector.o")
+vector_flags=(-I Sources/CVectorScan/include "$work/vector.o" "$work/mapped.o")
 sources=$(find Sources/VCLintCore -name '*.swift' | sort)
 binary="$work/vclint-fuzz"
 # Rebuild when a source is newer than the binary.
 if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan Tests/Fuzz -newer "$binary" \( -name '*.swift' -o -name '*.[ch]' \) | head -1)" ]]; then
     echo "fuzz: building $binary"
     rm -f "$binary"
-    clang -c -O2 -g -fsanitize=address -I Sources/CVectorScan/include Sources/CVectorScan/vector.c -o "$work/vector.o"
+    for c in vector mapped; do
+        clang -c -O2 -g -fsanitize=address -I Sources/CVectorScan/include "Sources/CVectorScan/$c.c" -o "$work/$c.o"
+    done
     printf '%s\n' 'extension VCLintVersion { static let gitDescription = ""; static let gitRemote = "" }' > "$work/GitDescription.swift"
     # libyaml and Yams, for the configuration loader (built once; libyaml is instrumented for coverage).
     mkdir -p "$work/cyaml"

@@ -63,6 +63,11 @@ struct ReadLimit: Sendable {
         remaining = max(0, Int(st.st_size) - max(0, Int(position)))
     }
 
+    /// Bytes the reader has had another way (a mapping) than by `read`.
+    mutating func consumed(_ n: Int) {
+        if let remaining { self.remaining = max(0, remaining - n) }
+    }
+
     /// read(2) of at most what remains: 0 (the end) once the limit is reached.
     mutating func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         var wanted = count

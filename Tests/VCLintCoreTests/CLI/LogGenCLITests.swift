@@ -82,3 +82,51 @@ extension LogGenCLITests {
         #expect(try run(["--envelope", "bare", "--size", "1e9"]).status == 2)
     }
 }
+
+extension LogGenCLITests {
+    /// `--dialect mixed` (the benchmark's dense capture): the runs take every dialect in turn, each a
+    /// relaunch as with one dialect, free-form in the style drawn from the seed; the capture is clean.
+    @Test func aMixedCaptureHasEveryDialectInTurn() throws {
+        let r = try run(["--seed", "4", "--dialect", "mixed", "--objects", "--noise", "7", "--mention-rate", "0.05", "--sessions", "1", "--steps", "6",
+                         "--size", "400000"])
+        #expect(r.status == 0)
+        var options = NavigationSimulator.Options(seed: 4)
+        options.objects = true
+        options.sessions = 1
+        options.steps = 6
+        options.noise = 7
+        options.mentionRate = 0.05
+        var rng = SplitMix64(seed: 4 ^ 0x5EED_F00D)
+        options.style = FreeFormStyle.random(&rng)
+        var expected = ""
+        var dialects: [NavigationSimulator.Dialect] = []
+        for d in NavigationSimulator.Dialect.allCases.cycled() {
+            options.dialect = d
+            let out = NavigationSimulator.generate(options)
+            expected += out.text
+            dialects.append(d)
+            if expected.utf8.count >= 400_000 { break }
+            options.seed &+= 1
+            options.startTime = out.endTime + 60
+            options.firstPID = out.nextPID
+            options.logsInit = out.logsInit
+            options.logsDealloc = out.logsDealloc
+        }
+        #expect(Set(dialects) == Set(NavigationSimulator.Dialect.allCases), "only \(dialects.count) runs: size too small for every dialect")
+        #expect(r.stdout == expected)
+        #expect(r.stderr.contains("free-form style"))
+        let result = Linter().lint(text: r.stdout, path: "mixed.log")
+        #expect(result.findings.filter { $0.severity != .info }.isEmpty, "\(result.summary)")
+        #expect(try run(["--dialect", "mixed", "--free-form-style", "redacted"]).status == 2)
+    }
+}
+
+private extension Collection {
+    /// The elements over and over.
+    func cycled() -> some Sequence<Element> {
+        sequence(state: startIndex) { i in
+            defer { i = index(after: i) == endIndex ? startIndex : index(after: i) }
+            return self[i]
+        }
+    }
+}

@@ -23,9 +23,12 @@ struct LineBuffer {
     private(set) var base = 0
     /// Whether the rest of an overlong line is being skipped, up to its newline.
     private(set) var skipping = false
+    /// The buffer's own storage while it lends `bytes` to a mapped piece of the input (`lend`).
+    private var owned: UnsafeMutablePointer<UInt8>?
     private static var initialSize: Int { 64 * 1024 }
-    /// Vector loads may read this far past the data (never past the allocation).
-    private static var slack: Int { 128 }
+    /// Vector loads may read this far past the data (never past the allocation, nor past a mapped
+    /// piece's window: `MappedInput.swift`).
+    static var slack: Int { 128 }
 
     init(chunkSize: Int) {
         capacity = max(chunkSize, 256)
@@ -35,7 +38,26 @@ struct LineBuffer {
     }
 
     func deallocate() {
-        bytes.deallocate()
+        (owned ?? bytes).deallocate()
+    }
+
+    /// Scans `count` bytes at `p` (whole lines of a mapped window, with `slack` readable bytes after
+    /// them) in place of the buffer's own: they follow the input read so far, and the buffer holds
+    /// nothing unscanned.
+    mutating func lend(_ p: UnsafePointer<UInt8>, count: Int) {
+        precondition(filled == 0 && !skipping && owned == nil)
+        owned = bytes
+        bytes = UnsafeMutablePointer(mutating: p)
+        filled = count
+    }
+
+    /// The lent piece was scanned: the buffer takes its own storage back, after it.
+    mutating func giveBack() {
+        guard let own = owned else { return }
+        base += filled
+        filled = 0
+        bytes = own
+        owned = nil
     }
 
     /// Whether it has taken its whole capacity.

@@ -28,7 +28,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// reference counting (an atomic increment and decrement per candidate line otherwise).
     private let sinkRef: Unmanaged<Sink>
     @exclusivity(unchecked) private var finished = false
-    @exclusivity(unchecked) private var stats = ScanStats()
+    @exclusivity(unchecked) var stats = ScanStats()
     /// Counts the bytes read from file descriptors (the CLI's progress line).
     @exclusivity(unchecked) var progress: ProgressCounter?
 
@@ -62,6 +62,10 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     @exclusivity(unchecked) var nextCustom = Int.max
     @exclusivity(unchecked) var templates = RecentTemplates()
 #endif
+    /// The size of the windows a regular file is mapped in (`MappedInput.swift`); 0: read(2) always.
+    @exclusivity(unchecked) var mapWindow = LintOptions.defaultMapWindow
+    /// Tests: called with each window's file offset once it is mapped, before it is read.
+    @exclusivity(unchecked) var windowMapped: ((Int) -> Void)?
     /// Tests: the portable path (memchr and PCRE2) even where the vector path is built, and the
     /// numbers of the lines the candidate search let through.
     @exclusivity(unchecked) var portable = false
@@ -118,8 +122,10 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         try scan(fd: fd, limit: &limit)
     }
 
-    /// Reads a file descriptor to its end, or to `limit`.
+    /// Reads a file descriptor to its end, or to `limit`: a regular file through mapped windows
+    /// (`MappedInput.swift`), anything else (or a file that cannot be mapped) with read(2).
     func scan(fd: Int32, limit: inout ReadLimit) throws {
+        if try scanMapped(fd: fd, limit: &limit) { return }
         while true {
             makeRoom()
             let wanted = buffer.free, start = buffer.filled
@@ -168,7 +174,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     }
 
     /// `n` bytes were read into the buffer at `start`.
-    private func appended(from start: Int, count n: Int) {
+    func appended(from start: Int, count n: Int) {
         stats.bytes += n
         if buffer.skipping {
             guard buffer.skipRest(from: start), buffer.filled > 0 else { return }
@@ -206,7 +212,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
 
     /// The lines of `buffer.bytes[start..<end]`, the last possibly unfinished: the vector pass where
     /// the CPU has it, else memchr for the line ends and PCRE2 for the candidates.
-    private func process(_ start: Int, _ end: Int) {
+    func process(_ start: Int, _ end: Int) {
 #if arch(x86_64)
         if prefilter, !portable, VectorLevel.v2 { return processVectors(start, end) }
 #endif
@@ -348,6 +354,8 @@ public enum InputReadError: Error {
     case io(Int32)
     /// A compressed input that cannot be inflated; the text says why.
     case compressed(String)
+    /// A file that was truncated while it was mapped: a read of its lost bytes faulted.
+    case truncated
 }
 
 extension EnvelopeFormat {
