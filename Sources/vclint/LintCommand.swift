@@ -127,6 +127,8 @@ struct LintCommand: ParsableCommand {
                 }
                 result.attachDeclarations(under: root, settings: options.rules, note: { printError("vclint: note: \($0)") })
                 if options.location == .source { result.locateAtDeclarations() }
+            } else if options.location == .source {
+                printError("vclint: note: location: source needs --source-root (the app's sources); findings point at their log lines")
             }
             if let known {
                 let outcome = known.apply(to: result)

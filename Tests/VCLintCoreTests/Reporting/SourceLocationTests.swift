@@ -68,6 +68,17 @@ import Testing
         #expect(r.stdout == String(decoding: try Data(contentsOf: fixtureURL("suppressions/location-source.expected.xcode")), as: UTF8.self))
     }
 
+    /// Without `--source-root` there is no source to point at: the findings keep their log lines, and
+    /// one note says why (a `.vclint.yml` may ask for `location: source` in runs without sources).
+    @Test func locationSourceWithoutSourcesSaysSo() throws {
+        let r = try CLITests().run(["lint", Self.capture, "--location", "source", "--quiet"], cwd: packageRoot)
+        let plain = try CLITests().run(["lint", Self.capture, "--quiet"], cwd: packageRoot)
+        #expect(r.status == plain.status)
+        #expect(r.stdout == plain.stdout)
+        #expect(r.stderr.contains("vclint: note: location: source needs --source-root"))
+        #expect(!plain.stderr.contains("--source-root"))
+    }
+
     /// The matcher of docs/ci.md reads every error and warning line of the xcode report, with and
     /// without `--location source`, as file, line, severity, message and rule; notes are left alone.
     @Test(arguments: [FindingLocation.log, .source])
