@@ -178,21 +178,10 @@ enum AndroidTable {
 
     /// docs/lifecycle.md's Android state section, between its markers: one row per state, one column per event.
     static func markdown() -> String {
-        let events = Event.allCases.filter { $0 != .viewMisuse }
-        var out = "| state | " + events.map { "`\($0.name)`" }.joined(separator: " | ") + " |\n"
-        out += "| --- |" + String(repeating: " --- |", count: events.count) + "\n"
-        for state in State.allCases {
-            out += "| **\(state.word)** |"
-            for event in events {
-                let s = step(state, event)
-                var cell = s.next == state ? "stays" : "→ **\(s.next.word)**"
-                let words = s.facts.words
-                if !words.isEmpty { cell += ": " + words.joined(separator: "; ") }
-                out += " \(cell) |"
-            }
-            out += "\n"
+        StateTableMarkdown.render(states: State.allCases, events: Event.allCases.filter { $0 != .viewMisuse }, word: \.word, name: \.name) {
+            let s = step($0, $1)
+            return (s.next, s.facts.words)
         }
-        return out
     }
 
     static let markerBegin = "<!-- android-states:begin: generated from AndroidTable; VCLINT_UPDATE_DOCS=1 swift test --filter AndroidTableTests rewrites it -->"

@@ -139,40 +139,16 @@ import Testing
         #expect(result.stats.sessions == 2)
     }
 
-    /// Interleaved pids are sessions that overlap: one pid's lines never end the other's.
-    @Test func interleavedPidsAreOverlappingSessions() {
-        let text = """
-        04-11 09:44:57.350 11757-11757/cn.hotwoo.play:remote I/MainActivity: onCreate
-        04-11 09:44:57.351 11700-11700/cn.hotwoo.play I/MainActivity: onCreate
-        04-11 09:44:57.354 11757-11757/cn.hotwoo.play:remote I/MainActivity: onStart
-        04-11 09:44:57.355 11700-11700/cn.hotwoo.play I/MainActivity: onStart
-        04-11 09:44:57.356 11757-11757/cn.hotwoo.play:remote I/MainActivity: onResume
-        04-11 09:44:57.357 11700-11700/cn.hotwoo.play I/MainActivity: onResume
-        04-11 09:44:59.149 11757-11757/cn.hotwoo.play:remote I/MainActivity: onPause
-        04-11 09:44:59.150 11700-11700/cn.hotwoo.play I/MainActivity: onPause
-        """
-        let result = lint(text)
-        #expect(result.findings.isEmpty, "\(result.summary)")
-        #expect(result.stats.sessions == 2)
-    }
-}
-
-extension LogcatTests {
-    /// threadtime names no process: the pid alone keeps interleaved sessions apart.
-    @Test func interleavedPidsWithoutProcessNames() {
-        let text = """
-        04-11 09:44:57.350 11757 11757 I MainActivity: onCreate
-        04-11 09:44:57.351 11700 11700 I MainActivity: onCreate
-        04-11 09:44:57.354 11757 11757 I MainActivity: onStart
-        04-11 09:44:57.355 11700 11700 I MainActivity: onStart
-        04-11 09:44:57.356 11757 11757 I MainActivity: onResume
-        04-11 09:44:57.357 11700 11700 I MainActivity: onResume
-        04-11 09:44:59.149 11757 11757 I MainActivity: onPause
-        04-11 09:44:59.150 11700 11700 I MainActivity: onPause
-        04-11 09:44:59.151 11757 11757 I MainActivity: onStop
-        04-11 09:44:59.152 11700 11700 I MainActivity: onStop
-        """
-        let result = lint(text)
+    /// Interleaved pids are sessions that overlap: one pid's lines never end the other's, whether the format names the
+    /// process (Android Studio) or not (threadtime: the pid alone keeps them apart).
+    @Test(arguments: [("11757-11757/cn.hotwoo.play:remote I/", "11700-11700/cn.hotwoo.play I/"), ("11757 11757 I ", "11700 11700 I ")])
+    func interleavedPidsAreOverlappingSessions(_ first: String, _ second: String) {
+        var lines: [String] = []
+        for callback in ["onCreate", "onStart", "onResume", "onPause", "onStop"] {
+            lines.append("04-11 09:44:57.350 \(first)MainActivity: \(callback)")
+            lines.append("04-11 09:44:57.351 \(second)MainActivity: \(callback)")
+        }
+        let result = lint(lines.joined(separator: "\n"))
         #expect(result.findings.isEmpty, "\(result.summary)")
         #expect(result.stats.sessions == 2)
         #expect(result.stats.controllers == 2)
@@ -233,5 +209,33 @@ extension LogcatTests {
         #expect(result.findings.isEmpty, "\(result.summary)")
         #expect(result.stats.sessions == 2)
         #expect(result.stats.events == 7)
+    }
+}
+
+extension LogcatTests {
+    /// Android prints no dealloc: an Activity destroyed and never collected, one alive at the end, one cut in the middle
+    /// of its pause claim no leak, and no iOS rule (`leaked_controller`, `missing_did_*`, `late_dealloc`) sees them,
+    /// with every rule on.
+    @Test func noIOSRuleSeesAnAndroidInstance() {
+        let text = """
+        01-05 09:00:00.100  4242  4242 D MainActivity: onCreate
+        01-05 09:00:00.140  4242  4242 D MainActivity: onStart
+        01-05 09:00:00.150  4242  4242 D MainActivity: onResume
+        01-05 09:00:01.000  4242  4242 D MainActivity: onPause
+        01-05 09:00:01.100  4242  4242 D DetailActivity: onCreate
+        01-05 09:00:01.140  4242  4242 D DetailActivity: onStart
+        01-05 09:00:01.150  4242  4242 D DetailActivity: onResume
+        01-05 09:00:01.500  4242  4242 D MainActivity: onStop
+        01-05 09:00:02.000  4242  4242 D DetailActivity: onPause
+        01-05 09:00:02.100  4242  4242 D MainActivity: onRestart
+        01-05 09:00:02.140  4242  4242 D MainActivity: onStart
+        01-05 09:00:02.150  4242  4242 D MainActivity: onResume
+        01-05 09:00:02.500  4242  4242 D DetailActivity: onStop
+        01-05 09:00:02.600  4242  4242 D DetailActivity: onDestroy
+        01-05 09:01:00.000  4242  4242 D MainActivity: onPause
+        """
+        let result = lint(text, rules: .all, grace: 0)
+        #expect(result.findings.isEmpty, "\(result.summary)")
+        #expect(result.stats.controllers == 2)
     }
 }
