@@ -11,8 +11,8 @@ public enum EnvelopeFormat: String, Sendable, CaseIterable, Comparable {
     /// own format: the array's objects are read as ndjson lines (`JSONArrayReader`), and the input's
     /// counts name them `json` when it ends (`InputPipeline.finish`).
     case json
-    /// Android's logcat (`threadtime`, Android Studio's, `brief`): recognised so that its lines are
-    /// never read as NSLog ones; its messages are not UIKit events.
+    /// Android's logcat, in every `adb logcat -v` format and Android Studio's layouts (`LogcatEnvelope`): its
+    /// messages are Android's statements (`LogcatStatement`), never UIKit events.
     case logcat
 
     public static func < (a: EnvelopeFormat, b: EnvelopeFormat) -> Bool { a.rawValue < b.rawValue }
@@ -34,6 +34,8 @@ struct EnvelopeInfo {
     var thread: UInt64 = 0
     /// The message bytes, as a range of the line (all formats but ndjson).
     var message: Range<Int>
+    /// Logcat's tag, where the format shows one (`LogcatEnvelope`).
+    var tag: Range<Int>? = nil
     /// The decoded `eventMessage` of an ndjson line.
     var decodedMessage: [UInt8]?
     /// True for lines that belong to a capture but carry no message (`log show` header, ndjson summary).
@@ -83,8 +85,15 @@ enum EnvelopeParser {
                 var i = 14
                 if i < n, p[i] == .dot { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
                 guard i < n, p[i] == .space else { return nil }
-                while i < n, p[i] == .space { i += 1 }
-                return logcatBody(p, n, at: i) != nil ? .logcat : nil
+                var k = i
+                while k < n, p[k] == .space { k += 1 }
+                return logcatBody(p, n, at: k) != nil || LogcatEnvelope.parse(p, n) != nil ? .logcat : nil
+            }
+            // Android Studio's two-digit year (`22-01-20 14:01:32.591 6937-6937/…`), and its layout with the date
+            // cut off (`21933-21933/com.example.app I/Tag: …`).
+            if (n >= 20 && p[2] == .hyphen && p[5] == .hyphen && p[8] == .space) || memchr(p, Int32(UInt8.slash), min(n, 24)) != nil,
+               LogcatEnvelope.parse(p, n) != nil {
+                return .logcat
             }
             // A year cut short (copied from a web page or a comment): its NSLog envelope still holds.
             if let column = shortYearColumn(p, n), parseNSLogBrackets(ByteCursor(p, count: n, pos: column), time: nil, format: .nslog) != nil {
@@ -92,18 +101,12 @@ enum EnvelopeParser {
             }
             return nil
         }
-        // brief: `D/Tag( 1234): msg`.
-        if n >= 6, p[1] == .slash, b0 == UInt8(ascii: "V") || b0 == UInt8(ascii: "D") || b0 == UInt8(ascii: "I") || b0 == UInt8(ascii: "W") || b0 == UInt8(ascii: "E") || b0 == UInt8(ascii: "F") || b0 == UInt8(ascii: "A") {
-            var i = 2
-            while i < n, i < 120, p[i] != .openParen, p[i] != .colon { i += 1 }
-            if i < n, p[i] == .openParen {
-                i += 1
-                while i < n, p[i] == .space { i += 1 }
-                let s = i
-                while i < n, ByteCursor.isDigit(p[i]) { i += 1 }
-                if i > s, i + 1 < n, p[i] == .closeParen, p[i + 1] == .colon { return .logcat }
-            }
+        // brief `D/Tag( 1234): msg`, tag `D/Tag: msg`, process `D( 1234) msg  (Tag)`, thread `D( 1234:0x3e) msg`.
+        if n >= 6, p[1] == .slash || p[1] == .openParen, LogcatEnvelope.isLevel(b0), LogcatEnvelope.parse(p, n) != nil {
+            return .logcat
         }
+        // logcat's `long` header: `[ 01-05 09:00:00.100  4242: 4242 D/Tag ]`.
+        if b0 == .openBracket, n > 20, p[1] == .space, LogcatEnvelope.parse(p, n) != nil { return .logcat }
         // NSLog without its timestamp: `NAME[PID:TID] ` at the start of the line, or `[PID:TID] `.
         if b0 == .openBracket || (b0 &- UInt8(ascii: "A") < 26 || b0 &- UInt8(ascii: "a") < 26 || b0 >= 0x80 || b0 == .underscore), untimedNSLog(p, n) != nil {
             return .nslog
@@ -112,7 +115,8 @@ enum EnvelopeParser {
     }
 
     /// Where a logcat line's `PID TID L Tag:` (threadtime) or `PID-TID/package L/Tag:` (Android
-    /// Studio) body ends, from `i`, the column after its timestamp; nil when it is not one.
+    /// Studio) body ends, from `i`, the column after its timestamp; nil when it is not one. The shape alone: a line
+    /// it finds stays logcat even when `LogcatEnvelope` reads no envelope in it (a mangled line).
     static func logcatBody(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> Int? {
         var i = start
         let s = i
@@ -254,6 +258,8 @@ enum EnvelopeParser {
         // logcat with a year: `  1234  5678 D Tag:` or `6937-6937/com.example.app D/Tag:`. (A process
         // name that starts with digits, `7_1UIViewController[6679:907]`, is NSLog's.)
         if i < n, ByteCursor.isDigit(p[i]), logcatBody(p, n, at: i) != nil { return (.logcat, -1) }
+        if i < n, ByteCursor.isDigit(p[i]) || (p[i] == UInt8(ascii: "u") && i + 1 < n && ByteCursor.isDigit(p[i + 1])),
+           LogcatEnvelope.parse(p, n) != nil { return (.logcat, -1) }
         // compact: a one- or two-letter type code then the process
         var j = i
         while j < n, j - i < 3, (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 { j += 1 }

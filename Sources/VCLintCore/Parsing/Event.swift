@@ -14,11 +14,21 @@ public enum EventKind: String, Sendable, CaseIterable {
     /// A SwiftUI view's `.onAppear`/`.onDisappear` (docs/lifecycle.md#swiftui-views): a view is a
     /// value, so these only say when it was on screen; no appearance rule applies to them.
     case onAppear, onDisappear
+    /// An Android Activity's or Fragment's callbacks (docs/lifecycle.md#android-activities-and-fragments), read from logcat only.
+    case onCreate, onRestart, onStart, onRestoreInstanceState, onPostCreate, onResume, onPostResume, onPause
+    case onSaveInstanceState, onStop, onDestroy, onNewIntent, onConfigurationChanged
+    case onAttach, onCreateView, onViewCreated, onActivityCreated, onViewStateRestored, onDestroyView, onDetach
+    /// androidx's `Can't access the Fragment View's LifecycleOwner … after onDestroyView()`: a Fragment's view
+    /// used while it has none.
+    case fragmentViewMisuse
+    /// The system's line that a process died (`ActivityManager: Process … (pid N) has died`, `am_proc_died`, `am_kill`,
+    /// `Zygote: Process N exited due to signal`): it ends that pid's session (`address` holds the pid). Not a callback.
+    case processDied
 
     /// Callbacks UIKit sends to the controller (markers and warnings are not callbacks).
     public var isCallback: Bool {
         switch self {
-        case .presentBegin, .presentEnd, .dismissBegin, .dismissEnd, .uikitUnbalancedTransition, .uikitPresentationConflict: return false
+        case .presentBegin, .presentEnd, .dismissBegin, .dismissEnd, .uikitUnbalancedTransition, .uikitPresentationConflict, .fragmentViewMisuse, .processDied: return false
         default: return true
         }
     }
@@ -31,8 +41,11 @@ public enum EventKind: String, Sendable, CaseIterable {
     /// A SwiftUI view's appearance (`onAppear`, `onDisappear`).
     public var isViewAppearance: Bool { self == .onAppear || self == .onDisappear }
 
+    /// An Android Activity's or Fragment's callback, or androidx's view-misuse line (`AndroidTable`).
+    @inline(__always) public var isAndroid: Bool { bit >= EventKind.onCreate.bit }
+
     /// One bit per kind (`Instrumentation.EventKinds`).
-    var bit: UInt32 {
+    var bit: UInt64 {
         switch self {
         case .initialize: return 1 << 0
         case .loadView: return 1 << 1
@@ -58,6 +71,28 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .viewIsAppearing: return 1 << 21
         case .onAppear: return 1 << 22
         case .onDisappear: return 1 << 23
+        case .onCreate: return 1 << 24
+        case .onRestart: return 1 << 25
+        case .onStart: return 1 << 26
+        case .onRestoreInstanceState: return 1 << 27
+        case .onPostCreate: return 1 << 28
+        case .onResume: return 1 << 29
+        case .onPostResume: return 1 << 30
+        case .onPause: return 1 << 31
+        case .onSaveInstanceState: return 1 << 32
+        case .onStop: return 1 << 33
+        case .onDestroy: return 1 << 34
+        case .onNewIntent: return 1 << 35
+        case .onConfigurationChanged: return 1 << 36
+        case .onAttach: return 1 << 37
+        case .onCreateView: return 1 << 38
+        case .onViewCreated: return 1 << 39
+        case .onActivityCreated: return 1 << 40
+        case .onViewStateRestored: return 1 << 41
+        case .onDestroyView: return 1 << 42
+        case .onDetach: return 1 << 43
+        case .fragmentViewMisuse: return 1 << 44
+        case .processDied: return 1 << 45
         }
     }
 
@@ -77,6 +112,10 @@ public enum Dialect: String, Sendable {
     /// A lifecycle statement in the app's own words: one callback name with at most a label, a
     /// separator, decoration and arguments (docs/lifecycle.md#free-form-lifecycle-statements).
     case freeForm = "free-form"
+    /// An Android app's lifecycle statement in logcat (docs/lifecycle.md#android-statements).
+    case logcat
+    /// Android's event log: `am_on_*_called`, `wm_on_*_called`.
+    case eventLog = "event-log"
 
     /// The dialects that are one app's logging format for instrumentation (docs/lifecycle.md#instrumentation: a
     /// class logs what the other classes of its format log). A free-form statement is the Swift

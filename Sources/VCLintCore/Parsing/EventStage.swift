@@ -92,6 +92,8 @@ final class EventStage: LineSink {
     /// A parsed candidate line in its context: an enveloped event gives the context its process.
     func apply(_ parsed: inout ParsedLine, line: Int) {
         useContext(parsed, line: line)
+        // (Only a frame or the next logcat statement releases it: a test runner's or a `print` line may come between.)
+        if heldMisuse != nil, parsed.kind == .enveloped || parsed.frameClass != nil { releaseMisuse(parsed.frameClass) }
         switch parsed.kind {
         case .none:
             return
@@ -105,6 +107,10 @@ final class EventStage: LineSink {
         case .enveloped, .bare:
             parsed.event.line = line
             lastRead = max(lastRead, line)
+            if parsed.event.kind == .fragmentViewMisuse, parsed.event.className.isEmpty {
+                heldMisuse = parsed
+                return
+            }
             if parsed.value != nil || parsed.title != 0 || learner.waiting {
                 learner.hold(.line(parsed))
                 drain()
@@ -116,7 +122,7 @@ final class EventStage: LineSink {
 
     private func deliver(_ parsed: inout ParsedLine) {
         if parsed.phase != .none, !pairs(parsed) { return }
-        events += 1
+        if parsed.event.kind != .processDied { events += 1 }
         if parsed.event.kind == .initialize { initializers += 1 }
         if parsed.redacted {
             redacted += 1
@@ -179,8 +185,25 @@ final class EventStage: LineSink {
         }
     }
 
+    /// androidx's view-misuse exception that names no fragment: the first app frame under it does
+    /// (docs/lifecycle.md#android-statements); with none, the finding names `Fragment`.
+    @exclusivity(unchecked) private var heldMisuse: ParsedLine?
+
+    private func releaseMisuse(_ frameClass: String?) {
+        guard var held = heldMisuse else { return }
+        heldMisuse = nil
+        held.event.className = frameClass ?? "Fragment"
+        if learner.waiting {
+            learner.hold(.line(held))
+            drain()
+        } else {
+            deliver(&held)
+        }
+    }
+
     /// The end of the input: nothing waits any more (a second call finds nothing waiting).
     func finish() {
+        releaseMisuse(nil)
         learner.decideAll()
         drain()
     }

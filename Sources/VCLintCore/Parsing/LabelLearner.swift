@@ -18,7 +18,7 @@ final class LabelLearner {
 
     private struct Shape {
         /// The callbacks seen with each value (at most `valueLimit` values are followed).
-        var values: [String: UInt32] = [:]
+        var values: [String: UInt64] = [:]
         var lines = 0
         var decision: Bool?  // true: the value is a label
     }
@@ -32,8 +32,8 @@ final class LabelLearner {
     @exclusivity(unchecked) private var next = 0
     /// The callbacks seen with each title (by `ParsedLine.title`), and with each title's name in any
     /// frame (by `titleName`), which a completion marker named by the title waits for.
-    @exclusivity(unchecked) private var titles: [UInt64: UInt32] = [:]
-    @exclusivity(unchecked) private var titleNames: [UInt64: UInt32] = [:]
+    @exclusivity(unchecked) private var titles: [UInt64: UInt64] = [:]
+    @exclusivity(unchecked) private var titleNames: [UInt64: UInt64] = [:]
     static let titleLimit = 4096
     /// Held lines before this index whose title is still unconfirmed are sentences (`decideAll`).
     @exclusivity(unchecked) private var flushed = 0
@@ -97,7 +97,7 @@ final class LabelLearner {
     }
 
     /// The callback's bit to a title's, while at most `titleLimit` titles are followed.
-    private static func add(_ bit: UInt32, _ key: UInt64, to map: inout [UInt64: UInt32]) {
+    private static func add(_ bit: UInt64, _ key: UInt64, to map: inout [UInt64: UInt64]) {
         if let seen = map[key] {
             map[key] = seen | bit
         } else if map.count < titleLimit {

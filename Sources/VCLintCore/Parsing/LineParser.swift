@@ -40,6 +40,9 @@ struct ParsedLine {
     /// The line's bytes, kept for `vclint inspect` while the capture decides what a title is.
     var observed: [UInt8]? = nil
     var runner: TestRunnerLine? = nil
+    /// An app's stack frame under a crash (`at com.example.FeedFragment.onCreateDialog(…)`): its class names the
+    /// fragment of the view-misuse exception above it (`EventStage.heldMisuse`).
+    var frameClass: String? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
     static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
@@ -85,8 +88,8 @@ final class LineParser {
     /// A line the candidate search let through; `format` is its envelope (`EnvelopeParser.classify`)
     /// and `afterEnvelope` whether an enveloped line came before it.
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
-        // Android's logcat: its messages are not UIKit events, nor lines vclint failed to read.
-        if format == .logcat { return .none }
+        // Android's logcat: its own envelopes and statements (`LogcatEnvelope`, `LogcatStatement`).
+        if format == .logcat { return logcat(p, n) }
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
             if info.isMetadata { return .none }
             if let r = info.decodedMessage.map({ d in d.withUnsafeBufferPointer { TestRunnerLine.read($0) } })
@@ -117,7 +120,11 @@ final class LineParser {
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
-        if afterEnvelope, n > 0, p[0] == .space || p[0] == .tab { return .none }
+        if n > 0, p[0] == .space || p[0] == .tab {
+            // androidx's view-misuse exception, in Android Studio's multi-line copy of a crash (`logcatContinuation`).
+            if let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) { return .bare(e) }
+            if afterEnvelope { return logcatContinuation(p, n) }
+        }
         if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
             return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
         }
@@ -125,6 +132,29 @@ final class LineParser {
         var parsed = ParsedLine.bare(e)
         parsed.take(parser.note)
         return parsed
+    }
+
+    /// A logcat line: its statement, in the session of its pid (and process, where the format names it); a format
+    /// without a pid (`tag`) gives its lines to the context session, as `bare` lines are.
+    private func logcat(_ p: UnsafePointer<UInt8>, _ n: Int) -> ParsedLine {
+        guard let info = LogcatEnvelope.parse(p, n) else { return logcatContinuation(p, n) }
+        let message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
+        let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
+        guard var e = LogcatStatement.read(message, tag: tag) else { return .none }
+        e.time = LogcatEnvelope.time(p, n)
+        guard let pid = info.pid else { return .bare(e) }
+        return .enveloped(e, process: info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "",
+                          pid: pid, message: info.message, decoded: nil)
+    }
+
+    /// A line under a logcat line without an envelope of its own (a crash's lines as Android Studio copies them):
+    /// androidx's view-misuse exception, or an app's stack frame that names its fragment.
+    private func logcatContinuation(_ p: UnsafePointer<UInt8>, _ n: Int) -> ParsedLine {
+        let line = UnsafeBufferPointer(start: p, count: n)
+        if let e = LogcatStatement.continuation(line) { return .bare(e) }
+        var frame = ParsedLine.none
+        frame.frameClass = LogcatStatement.appFrameClass(line)
+        return frame
     }
 
     /// An NSLog envelope with a pid and no process name (`[7397:f803] message`).

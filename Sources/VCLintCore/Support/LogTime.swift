@@ -26,13 +26,20 @@ public struct LogTime: Sendable, Equatable {
 
     public init(seconds: Double, iso: String) {
         // For tests and callers without a parsed line: keep the text's fields when it parses.
-        var copy = iso
+        // The year-less form (`--04-01T16:30:45`, syslog's and logcat's) is read within 2000, as its lines are.
+        let yearless = iso.hasPrefix("--")
+        var copy = yearless ? "2000" + iso.dropFirst() : iso
         let parsed: LogTime? = copy.withUTF8 { buf -> LogTime? in
             guard let b = buf.baseAddress else { return nil }
             var c = ByteCursor(b, count: buf.count)
             return TimestampParser.parseISOLike(&c)?.0
         }
-        if var p = parsed { p.seconds = seconds; self = p; return }
+        if var p = parsed {
+            p.seconds = seconds
+            if yearless { p.year = 0 }
+            self = p
+            return
+        }
         self.seconds = seconds
         year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; fractionDigits = 0; offsetRaw = Int16.max
     }

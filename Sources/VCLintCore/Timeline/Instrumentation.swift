@@ -89,7 +89,7 @@ final class Instrumentation {
 
     /// A set of event kinds as one word (recorded for every event).
     struct EventKinds: ExpressibleByArrayLiteral {
-        private var bits: UInt32 = 0
+        private var bits: UInt64 = 0
         init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
         @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
         @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }

@@ -185,25 +185,35 @@ enum LifecycleTable {
 
     /// docs/lifecycle.md's state section, between its markers: one row per state, one column per event.
     static func markdown() -> String {
-        let events = Event.all.filter { $0 != .notACallback }
-        var out = "| state | " + events.map { "`\($0.name)`" }.joined(separator: " | ") + " |\n"
+        StateTableMarkdown.render(states: State.allCases, events: Event.all.filter { $0 != .notACallback }, word: \.word, name: \.name) {
+            let s = step($0, $1)
+            return (s.next, s.facts.words)
+        }
+    }
+
+    static let markerBegin = "<!-- lifecycle-states:begin: generated from LifecycleTable; VCLINT_UPDATE_DOCS=1 swift test --filter LifecycleTableTests rewrites it -->"
+    static let markerEnd = "<!-- lifecycle-states:end -->"
+}
+
+/// docs/lifecycle.md's state tables (`LifecycleTable`'s and `AndroidTable`'s): one row per state, one column per event,
+/// each cell the state the event moves it to (or `stays`) and the facts it observes on the way.
+enum StateTableMarkdown {
+    static func render<State: Equatable, Event>(states: [State], events: [Event], word: (State) -> String, name: (Event) -> String,
+                                                step: (State, Event) -> (next: State, facts: [String])) -> String {
+        var out = "| state | " + events.map { "`\(name($0))`" }.joined(separator: " | ") + " |\n"
         out += "| --- |" + String(repeating: " --- |", count: events.count) + "\n"
-        for state in State.allCases {
-            out += "| **\(state.word)** |"
+        for state in states {
+            out += "| **\(word(state))** |"
             for event in events {
                 let s = step(state, event)
-                var cell = s.next == state ? "stays" : "→ **\(s.next.word)**"
-                let words = s.facts.words
-                if !words.isEmpty { cell += ": " + words.joined(separator: "; ") }
+                var cell = s.next == state ? "stays" : "→ **\(word(s.next))**"
+                if !s.facts.isEmpty { cell += ": " + s.facts.joined(separator: "; ") }
                 out += " \(cell) |"
             }
             out += "\n"
         }
         return out
     }
-
-    static let markerBegin = "<!-- lifecycle-states:begin: generated from LifecycleTable; VCLINT_UPDATE_DOCS=1 swift test --filter LifecycleTableTests rewrites it -->"
-    static let markerEnd = "<!-- lifecycle-states:end -->"
 }
 
 extension Transition.Direction {

@@ -442,7 +442,7 @@ struct ObservationWriter {
     private mutating func requirement(_ r: Requirement?, of c: ControllerRef) {
         guard let r else { byte(0); return }
         if r.object, r.className == c.className { byte(4); return }
-        var bits: UInt32 = 0
+        var bits: UInt64 = 0
         for k in r.anyOf { bits |= k.bit }
         if r.className != c.className {
             byte(1); name(r.className); uint(UInt64(bits))
@@ -616,8 +616,8 @@ struct ObservationReader {
         switch byte() {
         case 1:
             let className = name()
-            return (className, EventKind.kinds(UInt32(uint())), false)
-        case 2: return (nil, EventKind.kinds(UInt32(uint())), false)
+            return (className, EventKind.kinds(uint()), false)
+        case 2: return (nil, EventKind.kinds(uint()), false)
         case 3: return (nil, [.dealloc], false)
         case 4: return (nil, [.dealloc], true)
         default: return nil
@@ -644,7 +644,7 @@ extension LogTime {
 
 extension EventKind {
     /// The kinds whose bits are set, by bit.
-    static func kinds(_ bits: UInt32) -> [EventKind] {
+    static func kinds(_ bits: UInt64) -> [EventKind] {
         var out: [EventKind] = []
         var rest = bits
         while rest != 0 {
@@ -656,7 +656,7 @@ extension EventKind {
 
     /// The kinds by the position of their bit (`bit.trailingZeroBitCount`).
     static let byBitIndex: [EventKind] = {
-        var out = [EventKind](repeating: .initialize, count: 32)
+        var out = [EventKind](repeating: .initialize, count: 64)
         for k in allCases { out[k.bit.trailingZeroBitCount] = k }
         return out
     }()

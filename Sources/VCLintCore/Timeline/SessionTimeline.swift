@@ -45,6 +45,8 @@ final class SessionTimeline {
     @exclusivity(unchecked) var objects = SessionObjects()
     /// Live instances per `lifetimes` limit (SessionTimeline+Lifetimes.swift).
     @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
+    /// Android's Activities and Fragments (SessionTimeline+Android.swift).
+    @exclusivity(unchecked) var android = SessionAndroid()
     /// What names transitions (TransitionNaming.swift).
     @exclusivity(unchecked) var naming = TransitionNaming()
     /// The session's clock: what every concern reads.
@@ -97,6 +99,7 @@ final class SessionTimeline {
         clock.eventCount += 1
         clock.lastEventLine = e.line
         if let t = e.time { observe(time: t) }
+        if e.kind.isAndroid { return androidEvent(e) }
         if e.kind.isUIKitWarning {
             recorder?.warning(e, session: serial)
             let known = e.address.flatMap { identity.byAddress[$0] }
@@ -196,6 +199,10 @@ final class SessionTimeline {
             // Between viewWillAppear and viewDidAppear (iOS 17): it tells where the instance is, but
             // no rule is about it, and an app that logs it may not log the other two.
             break
+        case .onCreate, .onRestart, .onStart, .onRestoreInstanceState, .onPostCreate, .onResume, .onPostResume, .onPause,
+             .onSaveInstanceState, .onStop, .onDestroy, .onNewIntent, .onConfigurationChanged, .onAttach, .onCreateView,
+             .onViewCreated, .onActivityCreated, .onViewStateRestored, .onDestroyView, .onDetach, .fragmentViewMisuse, .processDied:
+            break  // Android's: `androidEvent`, never here
         case .onAppear, .onDisappear:
             // A SwiftUI view (SessionTimeline+Views.swift): no appearance rule, never leaked.
             viewAppearance(e, ref, inst)

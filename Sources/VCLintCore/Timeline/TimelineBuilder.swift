@@ -28,6 +28,9 @@ final class TimelineContext {
         entry.untracked += 1
     }
 
+    /// An Android Activity or Fragment instance (`SessionTimeline+Android.swift`): counted with the controllers.
+    func countAndroidInstance() { instanceCount += 1 }
+
     func nextSerial() -> Int {
         lastSerial += 1
         return lastSerial
@@ -66,22 +69,43 @@ public final class TimelineBuilder {
     /// The session of the latest event; cleared whenever `current` changes.
     @exclusivity(unchecked) private var lastSession: SessionTimeline?
 
-    private func lookUpSession(process: String, pid: Int?) -> SessionTimeline {
-        if let s = current[process] {
+    private func lookUpSession(process: String, pid: Int?, key: String? = nil) -> SessionTimeline {
+        let key = key ?? process
+        if let s = current[key] {
             if pid == nil || s.pid == nil || s.pid == pid { return s }
             end(s)
         }
         sessionSerial += 1
         let s = SessionTimeline(serial: sessionSerial, processName: process, pid: pid, options: options, context: context)
-        current[process] = s
+        current[key] = s
         return s
     }
 
     /// An event with the envelope context of its line (nil process: a bare message).
     public func handle(_ event: Event, process: String?, pid: Int?) {
+        if event.kind == .processDied { return endProcess(pid: Int(truncatingIfNeeded: event.address ?? 0)) }
         if !event.kind.isUIKitWarning, ignore.matches(event.className) { return }
-        let s = session(process: process ?? "", pid: pid)
+        let s = event.kind.isAndroid ? androidSession(process: process ?? "", pid: pid) : session(process: process ?? "", pid: pid)
         s.handle(event)
+    }
+
+    /// Logcat interleaves processes: a session is one pid of one process, and a line of one pid never ends another
+    /// pid's session (docs/lifecycle.md#logcat).
+    private func androidSession(process: String, pid: Int?) -> SessionTimeline {
+        if let s = lastSession, s.processName == process, s.pid == pid { return s }
+        let s = lookUpSession(process: process, pid: pid, key: pid.map { "\(process)\u{0}\($0)" } ?? process)
+        lastSession = s
+        return s
+    }
+
+    /// A process died (docs/lifecycle.md#logcat): its pid's Android session ends, without a finding for the instances
+    /// still alive, and a line of that pid after it begins a new session.
+    private func endProcess(pid: Int) {
+        for (key, s) in current where s.pid == pid && key.utf8.contains(0) {
+            end(s)
+            current[key] = nil
+        }
+        lastSession = nil
     }
 
     /// A line without event whose envelope was read (a sample): it extends its session in time and

@@ -54,7 +54,7 @@ struct TransitionNaming {
     var joining: [(observation: Int, instance: Instance)] = []
 
     /// The kinds whose events name transitions after they are applied: markers and child moves.
-    static let markerBits: UInt32 = EventKind.presentBegin.bit | EventKind.presentEnd.bit | EventKind.dismissBegin.bit
+    static let markerBits: UInt64 = EventKind.presentBegin.bit | EventKind.presentEnd.bit | EventKind.dismissBegin.bit
         | EventKind.dismissEnd.bit | EventKind.willMoveToParent.bit | EventKind.didMoveToParent.bit
 
     /// A pop or pop/dismiss that took the controllers between along is a pop to root.

@@ -167,13 +167,17 @@ import Glibc
     @Test func rulesAndExplain() throws {
         let rules = try run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 23)  // a header row and 22 rules
+        #expect(rules.stdout.split(separator: "\n").count == 27)  // a header row and 26 rules
         #expect(rules.stdout.contains("slow_transition"))
-        #expect(rules.stdout.contains("lifetime_limit                   error     on    More instances of a class"))
+        #expect(rules.stdout.contains("lifetime_limit                    error     on    More instances of a class"))
+        #expect(rules.stdout.contains("fragment_view_after_destroy_view  error     on    A Fragment's view was used"))
         #expect(rules.stdout.contains("[lifetimes: none]"))
         let explain = try run(["explain", "leaked_controller"])
         #expect(explain.status == 0)
         #expect(explain.stdout.contains("Triggering"))
+        let android = try run(["explain", "missing_on_stop"])
+        #expect(android.status == 0)
+        #expect(android.stdout.contains("D/MainActivity: onDestroy() called"))
         let unknown = try run(["explain", "no_such_rule"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "vclint: error: unknown rule 'no_such_rule'; `vclint rules` lists them\n")

@@ -18,6 +18,16 @@ enum CandidateSearch {
         // A test runner's lines (docs/lifecycle.md#test-boundaries): XCTest's and Swift Testing's.
         #"Test Case '|Test case '|Test Suite '"#,
         #"◇ Test|✔ Test|✘ Test|➜ Test|◇ Suite|✔ Suite|✘ Suite"#,
+        // Android's callbacks in logcat (docs/lifecycle.md#android-statements), as words (`collectionView` is no
+        // `onView…`); `onCreate`, `onRestore` and `onDestroy` also find `onCreateView`, `onRestoreInstanceState`
+        // and `onDestroyView`.
+        #"\bonCreate|\bonStart|\bonStop|\bonResume|\bonRestart|\bonRestore|\bonPause|\bonDestroy|\bonAttach|\bonDetach|\bonViewCreated|\bonViewStateRestored|\bonActivityCreated|\bonSaveInstanceState|\bonPostCreate|\bonPostResume|\bonNewIntent|\bonConfigurationChanged"#,
+        // Jetpack's `Lifecycle.Event` names, the event log's tags, FragmentManager's debug lines, androidx's exception.
+        #"ON_CREATE|ON_START|ON_RESUME|ON_PAUSE|ON_STOP|ON_DESTROY"#,
+        // The event log's callbacks and the system's process-death lines (docs/lifecycle.md#logcat).
+        #"am_on_|wm_on_|am_proc_died|am_kill"#,
+        #"has died|exited due to signal"#,
+        #"moveto |movefrom |LifecycleOwner"#,
     ].map { try! PCRE2Pattern($0) }
 
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).

@@ -285,7 +285,8 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             }
             // An indented line without an envelope after enveloped ones continues the previous
             // message (the stage drops it): not worth a trip to the sink.
-            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == .space || p[0] == .tab { return }
+            // (Under logcat it may be androidx's exception in a crash's multi-line copy: `LineParser.logcatContinuation`.)
+            if format == nil || format == .bare, hadEnvelope, n > 0, p[0] == .space || p[0] == .tab, lastEnvelope != .logcat { return }
             if format == nil || format == .bare, hadEnvelope { sendContext() }
             withSink { $0.candidate(scanned, afterEnvelope: hadEnvelope) }
         }
@@ -317,8 +318,10 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         while last > 0, prev[last - 1] == .space || prev[last - 1] == .tab { last -= 1 }
         guard last > 0, prev[last - 1] == .closeBracket || prev[last - 1] == .colon, let base = prev.baseAddress else { return nil }
         let (format, skip) = EnvelopeParser.locate(base, prev.count)
-        guard let format, format != .bare, format != .ndjson, format != .logcat else { return nil }
-        guard let info = EnvelopeParser.parse(base + skip, prev.count - skip, format: format), !info.isMetadata,
+        guard let format, format != .bare, format != .ndjson else { return nil }
+        // logcat's `long` format prints its header (`[ 01-05 09:00:00.100  4242: 4242 D/Tag ]`) and the message below it.
+        let envelope = format == .logcat ? LogcatEnvelope.parse(base + skip, prev.count - skip) : EnvelopeParser.parse(base + skip, prev.count - skip, format: format)
+        guard let info = envelope, !info.isMetadata,
               TextScalars.trimmed(base + skip, info.message).isEmpty else { return nil }
         var joined = [UInt8](UnsafeBufferPointer(start: base + skip, count: info.message.lowerBound))
         if joined.last != .space { joined.append(UInt8.space) }

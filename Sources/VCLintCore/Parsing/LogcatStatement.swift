@@ -1,0 +1,264 @@
+import Foundation
+
+/// The statements of a logcat line's message (docs/lifecycle.md#android-statements): an Activity's or Fragment's
+/// callback in the spellings apps print (`onCreate`, `onStart() called`, `onCreate(Bundle) called`,
+/// `onCreate: savedInstanceState = null`, `MainActivity ⇀ onStart`, `ON_RESUME`), the event log's
+/// `am_on_*_called`/`wm_on_*_called`, FragmentManager's `moveto`/`movefrom` lines and androidx's view-misuse
+/// exception. Anything else (stack frames, object descriptions, sentences around a callback name, callbacks
+/// this version does not follow) is noise.
+enum LogcatStatement {
+    /// The callbacks by name.
+    static let callbacks: [String: EventKind] = [
+        "onCreate": .onCreate, "onRestart": .onRestart, "onStart": .onStart, "onRestoreInstanceState": .onRestoreInstanceState,
+        "onPostCreate": .onPostCreate, "onResume": .onResume, "onPostResume": .onPostResume, "onPause": .onPause,
+        "onSaveInstanceState": .onSaveInstanceState, "onStop": .onStop, "onDestroy": .onDestroy, "onNewIntent": .onNewIntent,
+        "onConfigurationChanged": .onConfigurationChanged, "onAttach": .onAttach, "onCreateView": .onCreateView,
+        "onViewCreated": .onViewCreated, "onActivityCreated": .onActivityCreated, "onViewStateRestored": .onViewStateRestored,
+        "onDestroyView": .onDestroyView, "onDetach": .onDetach,
+        // Jetpack's `Lifecycle.Event` names, as `LifecycleEventObserver`s print them.
+        "ON_CREATE": .onCreate, "ON_START": .onStart, "ON_RESUME": .onResume, "ON_PAUSE": .onPause, "ON_STOP": .onStop,
+        "ON_DESTROY": .onDestroy,
+    ]
+
+    /// The event log's `am_on_X_called`/`wm_on_X_called` by X (`paused`, sic); `top_resumed` and
+    /// `activity_result` are noise.
+    static let eventLogCallbacks: [String: EventKind] = [
+        "create": .onCreate, "start": .onStart, "restart": .onRestart, "resume": .onResume, "paused": .onPause,
+        "stop": .onStop, "destroy": .onDestroy,
+    ]
+
+    /// FragmentManager's debug lines: `moveto STATE:` and `movefrom STATE:`.
+    static let moveTo: [String: EventKind] = [
+        "ATTACHED": .onAttach, "CREATED": .onCreate, "CREATE_VIEW": .onCreateView, "RESTORE_VIEW_STATE": .onViewStateRestored,
+        "STARTED": .onStart, "RESUMED": .onResume,
+    ]
+    static let moveFrom: [String: EventKind] = [
+        "RESUMED": .onPause, "STARTED": .onStop, "CREATE_VIEW": .onDestroyView, "CREATED": .onDestroy, "ATTACHED": .onDetach,
+    ]
+
+    /// Tags of lifecycle loggers and of the tools whose lines vclint reads: never a controller's name.
+    static let loggerTags: Set<String> = ["Lifecykle", "LogLifeCycle", "LeakCanary", "StrictMode", "TestRunner", "FragmentManager"]
+
+    /// androidx's `Fragment.getViewLifecycleOwner` exception text.
+    static let misuseText: StaticString = "Can't access the Fragment View's LifecycleOwner"
+
+    /// The statement of one message (with its line's tag, when the format has one), or nil.
+    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> Event? {
+        let tagText = tag.map { String(decoding: $0, as: UTF8.self) }
+        if let t = tagText, t.hasSuffix("_called"), t.hasPrefix("am_on_") || t.hasPrefix("wm_on_") {
+            return eventLog(t, m)
+        }
+        if let t = tagText, let death = processDeath(t, m) { return death }
+        if contains(m, misuseText) { return misuse(m) }
+        if tagText == "FragmentManager" { return fragmentManager(m) }
+        return statement(m, tag: tagText.map(simpleName))
+    }
+
+    /// A line without an envelope that still says something: androidx's exception in a multi-line crash copy.
+    static func continuation(_ line: UnsafeBufferPointer<UInt8>) -> Event? {
+        contains(line, misuseText) ? misuse(line) : nil
+    }
+
+    /// `am_on_resume_called: [0,com.example/.MainActivity,RESUME_ACTIVITY]`, `wm_on_create_called:
+    /// [164222498,com.example.MainActivity,performCreate]`: the component's simple name; for `wm_`, the
+    /// number before the component is the activity record's token.
+    static func eventLog(_ tag: String, _ m: UnsafeBufferPointer<UInt8>) -> Event? {
+        let verb = String(tag.dropFirst(6).dropLast(7))
+        guard let kind = eventLogCallbacks[verb] else { return nil }
+        let text = String(decoding: m, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " []"))
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ")) }
+        guard let at = fields.firstIndex(where: { $0.contains(".") && $0.first.map { $0.isLetter } == true }) else { return nil }
+        var token: UInt64?
+        if tag.hasPrefix("wm_"), at > 0, let t = UInt64(fields[at - 1]) { token = t }
+        var e = Event(kind: kind, className: simpleName(fields[at].replacingOccurrences(of: "/", with: "")), address: token, dialect: .eventLog)
+        e.address = token
+        return e
+    }
+
+    /// The system's line that a process died: `ActivityManager: Process com.example.app (pid 3975) has died: fg TOP`,
+    /// `am_proc_died: [0,3975,com.example.app,…]`, `am_kill: [0,3975,com.example.app,…]`, `Zygote: Process 3975
+    /// exited due to signal 9`.
+    static func processDeath(_ tag: String, _ m: UnsafeBufferPointer<UInt8>) -> Event? {
+        let text = String(decoding: m, as: UTF8.self)
+        var pid: Int?, name = ""
+        switch tag {
+        case "am_proc_died", "am_kill":
+            let fields = text.trimmingCharacters(in: CharacterSet(charactersIn: " []")).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count >= 3 else { return nil }
+            pid = Int(fields[1])
+            name = fields[2]
+        case "ActivityManager", "ActivityTaskManager":
+            guard text.hasPrefix("Process "), text.contains(" has died"), let open = text.range(of: "(pid ") else { return nil }
+            pid = Int(text[open.upperBound...].prefix { $0.isNumber })
+            name = String(text.dropFirst(8).prefix { $0 != " " })
+        case "Zygote":
+            guard text.hasPrefix("Process "), text.contains(" exited due to signal") else { return nil }
+            pid = Int(text.dropFirst(8).prefix { $0.isNumber })
+        default:
+            return nil
+        }
+        guard let pid, pid > 0 else { return nil }
+        return Event(kind: .processDied, className: name, address: UInt64(pid), dialect: .logcat)
+    }
+
+    /// `moveto CREATED: MainFragment{a14e02b} (c2d8991a-… id=0x7f0a0224)`.
+    static func fragmentManager(_ m: UnsafeBufferPointer<UInt8>) -> Event? {
+        let text = String(decoding: m, as: UTF8.self)
+        let words = text.split(separator: " ", maxSplits: 2)
+        guard words.count == 3, words[1].hasSuffix(":") else { return nil }
+        let state = String(words[1].dropLast())
+        let table = words[0] == "moveto" ? moveTo : words[0] == "movefrom" ? moveFrom : [:]
+        guard let kind = table[state], let (name, address) = described(Substring(words[2])) else { return nil }
+        return Event(kind: kind, className: name, address: address, dialect: .logcat)
+    }
+
+    /// `Name{hex…}` at the start of `s`: the class's simple name and the hex.
+    static func described(_ s: Substring) -> (String, UInt64?)? {
+        guard let brace = s.firstIndex(of: "{") else { return nil }
+        let name = String(s[..<brace])
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        let hex = s[s.index(after: brace)...].prefix { $0.isHexDigit }
+        return (simpleName(name), UInt64(hex, radix: 16))
+    }
+
+    /// androidx's exception: the fragment `for X{…}` names, else a class the stage takes from the first app frame.
+    static func misuse(_ m: UnsafeBufferPointer<UInt8>) -> Event {
+        let text = String(decoding: m, as: UTF8.self)
+        var name = "", address: UInt64?
+        if let r = text.range(of: " for "), let (n, a) = described(text[r.upperBound...]) { (name, address) = (n, a) }
+        var e = Event(kind: .fragmentViewMisuse, className: name, dialect: .logcat)
+        e.address = address
+        return e
+    }
+
+    /// The class of an app's stack frame (`at com.example.ui.FeedFragment.onCreateDialog(FeedFragment.kt:148)`),
+    /// nil for a framework's (`androidx.`, `android.`, `java.`, `kotlin.`, `dalvik.`, `com.android.`).
+    static func appFrameClass(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        guard text.hasPrefix("at "), let paren = text.firstIndex(of: "(") else { return nil }
+        let qualified = text[text.index(text.startIndex, offsetBy: 3)..<paren]
+        for framework in ["androidx.", "android.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.", "com.android.", "com.google.android."]
+        where qualified.hasPrefix(framework) { return nil }
+        guard let dot = qualified.lastIndex(of: ".") else { return nil }
+        let cls = simpleName(String(qualified[..<dot]))
+        return cls.isEmpty ? nil : cls.split(separator: "$").first.map(String.init)
+    }
+
+    /// `com.example.MainActivity` → `MainActivity`.
+    static func simpleName(_ s: String) -> String {
+        guard let dot = s.lastIndex(of: ".") else { return s }
+        return String(s[s.index(after: dot)...])
+    }
+
+    // MARK: - An app's statement
+
+    /// `[decoration] [label [id]] [separator] callback [(…)] [called | : argument]`: the callback whole, at most one
+    /// label before it (else the tag names the class), nothing but an argument or decoration after it.
+    static func statement(_ m: UnsafeBufferPointer<UInt8>, tag: String?) -> Event? {
+        var i = 0
+        let n = m.count
+        skipDecoration(m, &i)
+        guard let first = identifier(m, &i) else { return nil }
+        var label: String?
+        var kind: EventKind?
+        var address: UInt64?
+        if let k = callbacks[first] {
+            kind = k
+        } else if let dot = first.lastIndex(of: "."), let k = callbacks[String(first[first.index(after: dot)...])] {
+            kind = k
+            label = simpleName(String(first[..<dot]))
+        } else {
+            label = simpleName(first)
+            address = id(m, &i)
+            let before = i
+            skipSeparator(m, &i)
+            guard i > before || address != nil, let second = identifier(m, &i), let k = callbacks[second] else { return nil }
+            kind = k
+        }
+        guard let kind, rest(m, i, n) else { return nil }
+        let name: String
+        if let label, !label.isEmpty, !loggerTags.contains(label) {
+            name = label
+        } else {
+            guard let tag, !tag.isEmpty, !loggerTags.contains(tag), tag.first.map({ $0.isLetter }) == true else { return nil }
+            name = tag
+        }
+        var e = Event(kind: kind, className: name, dialect: .logcat)
+        e.address = address
+        return e
+    }
+
+    /// Arrows, emoji and punctuation before a statement (`⟳ `, `--> `, `[`).
+    private static func skipDecoration(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < m.count, !(isIdentifierStart(m[i])) { i += 1 }
+    }
+
+    private static func skipSeparator(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        while i < m.count, m[i] == .space || m[i] == .colon || m[i] == .hyphen || m[i] == .greater || m[i] == .hash
+            || m[i] == .pipe || m[i] == .dot || m[i] >= 0x80 { i += 1 }
+    }
+
+    @inline(__always) private static func isIdentifierStart(_ b: UInt8) -> Bool {
+        (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore
+    }
+
+    /// A Java name, dotted or not (`MainActivity`, `com.example.MainActivity`, `Outer$Inner`).
+    private static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> String? {
+        guard i < m.count, isIdentifierStart(m[i]) else { return nil }
+        let s = i
+        while i < m.count, ByteCursor.isWord(m[i]) || m[i] == .dollar || (m[i] == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) { i += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: m[s..<i]), as: UTF8.self)
+    }
+
+    /// An instance id right after a label: `@b8fe3a6`, `{a14e02b}`, ` [1384162984]`.
+    private static func id(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64? {
+        var k = i
+        if k < m.count, m[k] == UInt8(ascii: "@") {
+            k += 1
+            let s = k
+            while k < m.count, ByteCursor.isHex(m[k]) { k += 1 }
+            guard k > s, let v = UInt64(String(decoding: UnsafeBufferPointer(rebasing: m[s..<k]), as: UTF8.self), radix: 16) else { return nil }
+            i = k
+            return v
+        }
+        while k < m.count, m[k] == .space { k += 1 }
+        guard k < m.count, m[k] == .openBrace || m[k] == .openBracket else { return nil }
+        let close: UInt8 = m[k] == .openBrace ? .closeBrace : .closeBracket
+        let hex = m[k] == .openBrace
+        k += 1
+        let s = k
+        while k < m.count, hex ? ByteCursor.isHex(m[k]) : ByteCursor.isDigit(m[k]) { k += 1 }
+        guard k > s, k - s <= 16 else { return nil }
+        let v = UInt64(String(decoding: UnsafeBufferPointer(rebasing: m[s..<k]), as: UTF8.self), radix: hex ? 16 : 10)
+        while k < m.count, m[k] != close, k - s < 200 { k += 1 }
+        guard k < m.count else { return nil }
+        i = k + 1
+        return v
+    }
+
+    /// What may follow the callback: nothing, a signature, `called`, `: argument` (`onDestroy:1`), decoration.
+    private static func rest(_ m: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Bool {
+        var i = start
+        if i < n, m[i] == .openParen {
+            var depth = 0
+            while i < n {
+                if m[i] == .openParen { depth += 1 } else if m[i] == .closeParen { depth -= 1; if depth == 0 { i += 1; break } }
+                i += 1
+            }
+        }
+        while i < n, m[i] == .space { i += 1 }
+        if i == n { return true }
+        if m[i] == .colon || m[i] == .equals { return true }
+        let tail = String(decoding: UnsafeBufferPointer(rebasing: m[i..<n]), as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
+        if tail == "called" || tail == "() called" || tail == "was called" || tail == "is called" { return true }
+        // Decoration only: no letter or digit left.
+        return !tail.utf8.contains { ByteCursor.isWord($0) }
+    }
+
+    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let k = needle.utf8CodeUnitCount
+        guard let h = hay.baseAddress, hay.count >= k else { return false }
+        for i in 0...(hay.count - k) where h[i] == needle.utf8Start[0] && memcmp(h + i, needle.utf8Start, k) == 0 { return true }
+        return false
+    }
+}

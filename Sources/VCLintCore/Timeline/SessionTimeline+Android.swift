@@ -1,0 +1,184 @@
+/// Android's Activities and Fragments in one session (docs/lifecycle.md#android-activities-and-fragments): which
+/// instance a callback belongs to (docs/lifecycle.md#android-identity) and what `AndroidTable` observes for it.
+/// An Android instance is not UIKit's `Instance`: it has no appearance, no transition and no dealloc, and no
+/// iOS rule (a leak inferred from a missing dealloc, a will without its did) ever sees it.
+
+/// One Activity or Fragment instance.
+final class AndroidInstance {
+    let entry: Instrumentation.ClassEntry
+    let generation: Int
+    var address: UInt64?
+    var state: AndroidTable.State = .unknown
+    /// Its `onDestroy`, once destroyed.
+    var destroyed: EventRef?
+    /// Whether an `onDetach` followed its `onDestroy` (a Fragment's last callback).
+    var detachedAfterDestroy = false
+    var afterDestroyReported = false
+    /// The callbacks the facts point back to.
+    var lastResume: EventRef?
+    var lastStart: EventRef?
+    var lastStop: EventRef?
+    var lastPause: EventRef?
+    var lastDestroyView: EventRef?
+    /// Its latest callback and who logged it: an app line and the event log's line for one callback are one
+    /// event (`SessionTimeline.isDuplicate`).
+    var lastKind: EventKind?
+    var lastDialect: Dialect = .logcat
+
+    init(entry: Instrumentation.ClassEntry, generation: Int, address: UInt64?) {
+        self.entry = entry
+        self.generation = generation
+        self.address = address
+    }
+
+    var label: String { "\(entry.name)#\(generation)" }
+    var ref: ControllerRef { ControllerRef(className: entry.name, address: address, instance: label) }
+}
+
+/// The session's Android instances.
+struct SessionAndroid {
+    /// Each class's instances not yet destroyed, oldest first.
+    var live: [String: [AndroidInstance]] = [:]
+    /// Each class's instance destroyed last.
+    var lastDestroyed: [String: AndroidInstance] = [:]
+    /// The previous Android statement (class, callback, id, time, dialect): one logger's identical statement at
+    /// the same time is one event (loglifecycle prints `⟳ onCreate` once per overload).
+    var previous: (className: String, kind: EventKind, address: UInt64?, time: LogTime?, dialect: Dialect)?
+}
+
+extension SessionTimeline {
+    /// An Android callback (`EventKind.isAndroid`).
+    func androidEvent(_ e: Event) {
+        guard let event = AndroidTable.Event(e.kind) else { return }
+        if let p = android.previous, let t = e.time, p.time == t, p.className == e.className, p.kind == e.kind, p.address == e.address,
+           p.dialect == e.dialect {
+            return
+        }
+        android.previous = (e.className, e.kind, e.address, e.time, e.dialect)
+        let entry = instrumentation.entry(e.className, dialect: e.dialect)
+        instrumentation.record(entry, e.kind, dialect: e.dialect)
+        let ref = EventRef(e)
+        if event == .viewMisuse {
+            viewMisuse(e, ref, entry)
+            return
+        }
+        let inst = androidInstance(e, event, entry)
+        if isDuplicate(e, inst) { return }
+        inst.lastKind = e.kind
+        inst.lastDialect = e.dialect
+        if inst.address == nil, let a = e.address { inst.address = a }
+        let before = inst.state
+        let step = AndroidTable.step(before, event)
+        if step.facts.contains(.missingPause) {
+            emit(MissingOnPause(callback: ref, resumed: inst.lastResume), inst.ref, line: e.line, time: e.time, requires: [.onPause])
+        }
+        if step.facts.contains(.missingStop) {
+            emit(MissingOnStop(destroy: ref, started: inst.lastStart), inst.ref, line: e.line, time: e.time, requires: [.onStop])
+        }
+        if step.facts.contains(.unbalanced) {
+            let since: EventRef?
+            let requires: [EventKind]
+            switch event {
+            case .start: (since, requires) = (inst.lastStart, [.onStop])
+            case .resume where before == .stopped: (since, requires) = (inst.lastStop, [.onStart, .onRestart])
+            // The class's onCreate says the instance is the same one (docs/lifecycle.md#android-rules).
+            case .resume: (since, requires) = (inst.lastResume, [.onPause, .onCreate])
+            case .pause: (since, requires) = (inst.lastPause, [.onResume])
+            default: (since, requires) = (inst.lastStop, [.onStart, .onRestart])
+            }
+            emit(UnbalancedAppearance.android(callback: ref, state: before.rawValue, since: since), inst.ref, line: e.line, time: e.time,
+                 requires: requires)
+        }
+        if step.facts.contains(.afterDestroy), !inst.afterDestroyReported, let destroyed = inst.destroyed {
+            inst.afterDestroyReported = true
+            emit(CallbackAfterDestroy(event: ref, destroy: destroyed), inst.ref, line: e.line, time: e.time)
+        }
+        if step.facts.contains(.viewAfterDestroyView) {
+            emit(FragmentViewAfterDestroyView.callback(ref, destroyView: inst.lastDestroyView), inst.ref, line: e.line, time: e.time,
+                 requires: [.onCreateView])
+        }
+        inst.state = step.next
+        switch event {
+        case .start: inst.lastStart = ref
+        case .resume: inst.lastResume = ref
+        case .pause: inst.lastPause = ref
+        case .stop: inst.lastStop = ref
+        case .destroyView: inst.lastDestroyView = ref
+        case .destroy where inst.destroyed == nil:
+            inst.destroyed = ref
+            android.live[e.className]?.removeAll { $0 === inst }
+            android.lastDestroyed[e.className] = inst
+        case .detach where inst.destroyed != nil: inst.detachedAfterDestroy = true
+        default: break
+        }
+        if debug { TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.word)→\(inst.state.word)") }
+    }
+
+    /// The instance a callback belongs to (docs/lifecycle.md#android-identity): a creation begins one; any other
+    /// callback goes to the instance of its id, else to the live one whose state accepts it; failing that, to the
+    /// instance destroyed last (a callback after its end), else to the latest live one (an order fault), else a
+    /// new one (the log began mid-flow).
+    private func androidInstance(_ e: Event, _ event: AndroidTable.Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
+        let live = android.live[e.className] ?? []
+        let dead = android.lastDestroyed[e.className]
+        if let a = e.address {
+            if let known = live.last(where: { $0.address == a }) { return known }
+            if let dead, dead.address == a, event != .create, event != .attach { return dead }
+        }
+        // The event log's copy of the callback an app line just logged (or the other way round).
+        if let latest = live.last ?? dead, latest.lastKind == e.kind, latest.lastDialect != e.dialect,
+           latest.lastDialect == .eventLog || e.dialect == .eventLog {
+            return latest
+        }
+        switch event {
+        case .create:
+            // A Fragment whose class logs onAttach begins at onAttach: its onCreate is the attached one's.
+            if let attached = live.last(where: { $0.state == .attached }), entry.kinds.contains(.onAttach) { return attached }
+            return newAndroidInstance(e, entry)
+        case .attach:
+            // A retained fragment attaching again is the same instance.
+            if let detached = live.last(where: { $0.state == .detached }) { return detached }
+            return newAndroidInstance(e, entry)
+        case .detach:
+            if let dead, !dead.detachedAfterDestroy, dead.destroyed != nil,
+               !live.contains(where: { $0.state == .viewDestroyed || $0.state == .stopped }) { return dead }
+        default:
+            break
+        }
+        if let accepting = live.last(where: { AndroidTable.accepts($0.state, event) }) { return accepting }
+        if let dead { return dead }
+        // A second onResume is a new instance's only when the class logs no onCreate: the log cannot show it created.
+        if let latest = live.last, event != .resume || entry.kinds.contains(.onCreate) { return latest }
+        return newAndroidInstance(e, entry)
+    }
+
+    private func newAndroidInstance(_ e: Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
+        entry.instancesMade += 1
+        context.countAndroidInstance()
+        let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address)
+        android.live[e.className, default: []].append(inst)
+        return inst
+    }
+
+    /// Whether the callback repeats the instance's latest one from the other logger (app line and event log).
+    private func isDuplicate(_ e: Event, _ inst: AndroidInstance) -> Bool {
+        guard inst.lastKind == e.kind, inst.lastDialect != e.dialect, inst.lastDialect == .eventLog || e.dialect == .eventLog else { return false }
+        if inst.address == nil, let a = e.address { inst.address = a }
+        inst.lastDialect = e.dialect
+        return true
+    }
+
+    /// androidx's exception: a finding for the fragment it names, at the exception's line, saying which side of
+    /// the view's life the timeline shows.
+    private func viewMisuse(_ e: Event, _ ref: EventRef, _ entry: Instrumentation.ClassEntry) {
+        let inst = android.live[e.className]?.last ?? android.lastDestroyed[e.className]
+        let who = inst?.ref ?? ControllerRef(className: e.className, address: e.address, instance: e.className)
+        let side: FragmentViewAfterDestroyView.Side
+        switch inst?.state {
+        case .viewDestroyed?, .detached?, .destroyed?: side = .afterDestroyView
+        case .attached?, .created?: side = .beforeCreateView
+        default: side = .unknown
+        }
+        emit(FragmentViewAfterDestroyView.exception(ref, side: side, destroyView: inst?.lastDestroyView), who, line: e.line, time: e.time)
+    }
+}
