@@ -1,0 +1,534 @@
+/// LeakCanary's logcat output read as evidence (docs/lifecycle.md#leakcanary): the watches it opens when an
+/// Activity, Fragment, view or ViewModel ends its use, the retained counts and the all-collected line, and
+/// its heap analyses with their leak traces (2.x `HEAP ANALYSIS RESULT` blocks, the 2.2 unframed traces, a
+/// trace published without its frame, and 1.x `* X has leaked:` blocks).
+///
+/// The reader takes one message at a time (the text after the logcat envelope and tag, or a continuation
+/// line as it stands) and hands back what each line completes. Every line of a block belongs to the block,
+/// whatever it says: nothing in a trace is ever a lifecycle statement (`isInsideBlock`). A block is bounded
+/// however hostile the input: a trace keeps its first `maxNodes` nodes, an analysis its first `maxTraces`
+/// traces, every text its first `maxText` bytes, and a block that is never closed ends with the input
+/// (`finish`) or at the next analysis. A trace cut before its `╰→` node proves nothing and gives nothing.
+struct LeakCanaryReader {
+    static let maxNodes = 256
+    static let maxTraces = 1024
+    static let maxText = 512
+
+    /// What ended an object's use, as the watch's reason (or the leaking node's note) names it.
+    enum EndOfUse: String, Sendable {
+        case activityDestroyed = "Activity#onDestroy()"
+        case fragmentDestroyed = "Fragment#onDestroy()"
+        case fragmentViewDestroyed = "Fragment#onDestroyView()"
+        case viewModelCleared = "ViewModel#onCleared()"
+        case rootViewDetached = "View#onDetachedFromWindow()"
+        case serviceDestroyed = "Service#onDestroy()"
+        /// The app's own description, or none.
+        case other = ""
+
+        /// The end of use a reason or note names (`… received Activity#onDestroy() callback …`).
+        init(naming text: Substring) {
+            for e in [EndOfUse.activityDestroyed, .fragmentViewDestroyed, .fragmentDestroyed, .viewModelCleared, .rootViewDetached,
+                      .serviceDestroyed] where text.contains(e.rawValue) {
+                self = e
+                return
+            }
+            // `Activity#mDestroyed is true` says it of an Activity without a watch.
+            self = text.contains("Activity#mDestroyed is true") ? .activityDestroyed : .other
+        }
+    }
+
+    /// `Watching instance of X (reason) with key K`: a watch opened on X's ended instance.
+    struct Watch: Equatable, Sendable {
+        var className: String
+        var endOfUse: EndOfUse
+        /// The reason as printed, without its parentheses ("" in the 2.0 alpha's wording).
+        var reason: String
+        var key: String
+        var line: Int
+    }
+
+    /// One node of a trace: `├─ C instance` (or the last, `╰→ C instance`) with its notes.
+    struct Node: Equatable, Sendable {
+        enum Leaking: Equatable, Sendable { case no, unknown, yes }
+        /// `com.example.ServiceActivity` (a class, an instance's class or an array's type).
+        var className: String
+        /// `instance`, `class` or `array` (`Object[] array`), as printed.
+        var kind: String
+        var line: Int
+        var leaking: Leaking = .unknown
+        /// The note after `Leaking: X` (`Service held by ActivityThread`), without its parentheses.
+        var note: String = ""
+        /// The reference to the next node (`TimeService.timeCallBack`), "" for the last node.
+        var reference: String = ""
+        /// Whether `~~~` underlines the reference: a likely cause.
+        var suspect = false
+    }
+
+    /// Which section of an analysis a trace is in: it decides the rule (docs/rules.md).
+    enum Section: Equatable, Sendable { case application, library, unreachable }
+
+    /// One leak trace: from its GC root to the leaking object (`╰→`), with LeakCanary's signature.
+    struct Trace: Equatable, Sendable {
+        var section: Section
+        /// `Signature: H` (2.0–2.4) or `Leak fingerprint: H` (2.5 and later), and its line.
+        var signature: String?
+        var signatureLine: Int?
+        /// `Leak pattern:` and the first sentence of `Description:` (library leaks).
+        var pattern: String?
+        var description: String?
+        /// `N bytes retained by leaking objects`, as printed (`98128 bytes`), if given.
+        var retainedBytes: String?
+        /// `Displaying only 1 leak trace out of K with the same signature`: K (1 without that line).
+        var sharedBy = 1
+        /// `GC Root: Global variable in native code`.
+        var gcRoot: String?
+        /// The nodes, the leaking object last (at most `maxNodes` of them: the first ones).
+        var nodes: [Node] = []
+        /// Nodes past `maxNodes`, counted only.
+        var omittedNodes = 0
+        /// The leaking object's `key = K` (its watch), `Retaining 98.1 kB …`, `watchDurationMillis` and
+        /// `retainedDurationMillis`.
+        var key: String?
+        var retaining: String?
+        var watchMillis: Int?
+        var retainedMillis: Int?
+        /// Whether it came from a LeakCanary 1.x `has leaked:` block.
+        var legacy = false
+
+        /// The leaking object (the `╰→` node).
+        var leaking: Node { nodes[nodes.count - 1] }
+        /// The line of the finding: the `╰→` node's (1.x: `* leaks X instance`).
+        var line: Int { leaking.line }
+
+        /// The end of use the leaking object's note names (`ObjectWatcher was watching this because …`).
+        var endOfUse: EndOfUse { EndOfUse(naming: Substring(leaking.note)) }
+
+        /// The retaining chain on one line: the GC root, each reference (suspects in `[…]`), the
+        /// leaking object's simple name.
+        var chain: String {
+            var parts: [String] = []
+            if let gcRoot { parts.append("GC Root: " + gcRoot) }
+            for n in nodes.dropLast() where !n.reference.isEmpty {
+                parts.append(n.suspect ? "[" + n.reference + "]" : n.reference)
+            }
+            if omittedNodes > 0 { parts.append("… \(omittedNodes) more") }
+            parts.append(String(LeakCanaryReader.simpleName(leaking.className)))
+            return parts.joined(separator: " → ")
+        }
+    }
+
+    /// One heap analysis: its traces in the order printed.
+    struct Analysis: Equatable, Sendable {
+        /// Its first line (`HEAP ANALYSIS RESULT`, `Found N paths …`, `* X has leaked:`, or the trace's `┬───`).
+        var line: Int
+        var traces: [Trace] = []
+        /// Traces past `maxTraces`, counted only.
+        var omittedTraces = 0
+        /// A test LeakCanary named itself (`helperTextHasExpectedContent(leakcanary.tests.TuPeuxPasTest)
+        /// failed because application memory leaks were detected:`), as `class/method`.
+        var test: String?
+
+        /// The traces that are findings, each with the traces it explains folded in (docs/lifecycle.md#leakcanary):
+        /// a trace whose path passes through a `Leaking: YES` node that another trace of the analysis ends
+        /// in belongs to that other trace. Unreachable objects are no finding.
+        func roots() -> [(trace: Trace, folded: [Trace])] {
+            let reported = traces.filter { $0.section != .unreachable }
+            var ends: [String: Int] = [:]
+            for (k, t) in reported.enumerated() where ends[t.leaking.className] == nil { ends[t.leaking.className] = k }
+            var into = [Int?](repeating: nil, count: reported.count)
+            for (k, t) in reported.enumerated() {
+                for n in t.nodes.dropLast() where n.leaking == .yes {
+                    if let other = ends[n.className], other != k { into[k] = other; break }
+                }
+            }
+            // Follow chains of folds to their root (a cycle keeps both).
+            func root(_ k: Int) -> Int {
+                var seen: Set<Int> = [k], r = k
+                while let next = into[r], !seen.contains(next) { seen.insert(next); r = next }
+                return into[r] == nil ? r : k
+            }
+            var folded: [Int: [Trace]] = [:]
+            var order: [Int] = []
+            for k in reported.indices {
+                let r = root(k)
+                if r == k { order.append(k) } else { folded[r, default: []].append(reported[k]) }
+            }
+            return order.map { (reported[$0], folded[$0] ?? []) }
+        }
+    }
+
+    /// What a line completed.
+    enum Evidence: Equatable, Sendable {
+        case watch(Watch)
+        /// A retained count (any of its three wordings): N watched objects survived a GC.
+        case retainedCount(Int, line: Int)
+        /// `Check for retained objects found N objects, dumping the heap`.
+        case dumpingHeap(line: Int)
+        /// `All retained objects have been garbage collected`: every open watch released.
+        case allCollected(line: Int)
+        case analysis(Analysis)
+    }
+
+    // MARK: - State
+
+    private var analysis: Analysis?
+    private var section: Section = .application
+    /// The trace being read, and whether its `╰→` node came (its details follow).
+    private var trace: Trace?
+    private var traceEnded = false
+    /// What the next trace of the section carries (lines before its `┬───`).
+    private var pending = Trace(section: .application)
+    /// The line before was a node's `↓` reference: a `~~~` line underlines it.
+    private var lastWasReference = false
+    /// The leaking node's `Leaking: YES (…` note is open (wrapped onto the next line).
+    private var noteOpen = false
+    /// A 1.x block (`* X has leaked:`) is being read.
+    private var legacy = false
+    /// A test LeakCanary named before its analysis.
+    private var namedTest: String?
+
+    /// Whether a block is being read: every line is then the block's, never a statement.
+    var isInsideBlock: Bool { analysis != nil }
+
+    // MARK: - Reading
+
+    /// Reads one message; returns what it completed (most lines complete nothing).
+    mutating func read(_ message: Substring, line: Int) -> [Evidence] {
+        let text = Self.trimmed(message)
+        var out: [Evidence] = []
+        if let e = statement(text, line: line, out: &out) { out.append(e); return out }
+        if analysis != nil { block(text, line: line, out: &out) } else if startsTrace(text) {
+            analysis = Analysis(line: line)
+            section = .application
+            block(text, line: line, out: &out)
+        }
+        return out
+    }
+
+    /// The input ended: a block still open closes (a trace cut before its `╰→` node is dropped).
+    mutating func finish() -> [Evidence] {
+        var out: [Evidence] = []
+        closeAnalysis(&out)
+        return out
+    }
+
+    /// Lines that stand alone: watches, counts, the all-collected line, and the lines that open an analysis.
+    private mutating func statement(_ t: Substring, line: Int, out: inout [Evidence]) -> Evidence? {
+        // A trace's own lines (most of a block) open with its box characters.
+        if let f = t.unicodeScalars.first, f == "│" || f == "├" || f == "╰" || f == "┬" || f == "~" { return nil }
+        if t.hasPrefix("Watching instance of ") {
+            closeAnalysis(&out)
+            return Self.watch(t.dropFirst("Watching instance of ".count), line: line).map(Evidence.watch)
+        }
+        if t.hasPrefix("All retained objects have been garbage collected") {
+            closeAnalysis(&out)
+            return .allCollected(line: line)
+        }
+        if let n = Self.retainedCount(t) {
+            closeAnalysis(&out)
+            return .retainedCount(n, line: line)
+        }
+        if t.hasPrefix("Check for retained objects found"), t.contains("dumping the heap") {
+            closeAnalysis(&out)
+            return .dumpingHeap(line: line)
+        }
+        if t.contains("failed because application memory leaks were detected"), let name = Self.testName(t) {
+            namedTest = name
+            return nil
+        }
+        if t == "HEAP ANALYSIS RESULT" || (t.hasPrefix("Found ") && t.contains(" paths to retained objects")) {
+            closeAnalysis(&out)
+            analysis = Analysis(line: line, test: namedTest)
+            namedTest = nil
+            section = .application
+            return nil
+        }
+        if t.hasPrefix("* "), t.hasSuffix(" has leaked:") {
+            closeAnalysis(&out)
+            analysis = Analysis(line: line, test: namedTest)
+            namedTest = nil
+            section = .application
+            legacy = true
+            // Its nodes follow (`* references …`), the leaked object last (`* leaks X instance`).
+            trace = Trace(section: .application, legacy: true)
+            traceEnded = false
+            return nil
+        }
+        return nil
+    }
+
+    /// A line inside an analysis.
+    private mutating func block(_ t: Substring, line: Int, out: inout [Evidence]) {
+        if legacy { return legacyLine(t, line: line, out: &out) }
+        if t.hasPrefix("====") {
+            // The frame between sections; the one after METADATA closes the block.
+            if sawMetadata { closeAnalysis(&out) } else { endTrace() }
+            return
+        }
+        if t == "METADATA" { endTrace(); sawMetadata = true; return }
+        if sawMetadata {
+            // Its last line, should the closing frame be lost.
+            if t.hasPrefix("Analysis duration:") { closeAnalysis(&out) }
+            return
+        }
+        if let s = Self.sectionHeader(t) {
+            endTrace()
+            section = s
+            pending = Trace(section: s)
+            return
+        }
+        if t.hasPrefix("Signature: ") || t.hasPrefix("Leak fingerprint: ") {
+            endTrace()
+            pending.signature = Self.capped(t[t.index(after: t.firstIndex(of: ":")!)...].drop { $0 == " " })
+            pending.signatureLine = line
+            return
+        }
+        if t.hasPrefix("Leak pattern: ") { endTrace(); pending.pattern = Self.capped(t.dropFirst("Leak pattern: ".count)); return }
+        if t.hasPrefix("Description: ") {
+            endTrace()
+            let d = t.dropFirst("Description: ".count)
+            pending.description = Self.capped(d.firstIndex(of: ".").map { d[...$0] } ?? d)
+            return
+        }
+        if let r = t.range(of: " retained by leaking objects"), r.upperBound == t.endIndex {
+            endTrace()
+            pending.retainedBytes = Self.capped(t[..<r.lowerBound])
+            return
+        }
+        if t.hasPrefix("Displaying only 1 leak trace out of "), let k = Int(t.dropFirst("Displaying only 1 leak trace out of ".count).prefix { $0.isNumber }) {
+            endTrace()
+            pending.sharedBy = k
+            return
+        }
+        if t.hasPrefix("┬") { endTrace(); beginTrace(line: line); return }
+        if t.hasPrefix("├─ ") || t.hasPrefix("╰→ ") {
+            if trace == nil || traceEnded { endTrace(); beginTrace(line: line) }
+            node(t.dropFirst(3), line: line, last: t.hasPrefix("╰→"))
+            return
+        }
+        guard trace != nil else { return }
+        // A node's details: `│` lines, and after the `╰→` node its indented ones.
+        var d = t
+        if d.hasPrefix("│") { d = Self.trimmed(d.dropFirst()) }
+        details(d, line: line)
+    }
+
+    private var sawMetadata = false
+
+    private mutating func beginTrace(line: Int) {
+        trace = pending
+        pending = Trace(section: section)
+        traceEnded = false
+        lastWasReference = false
+        noteOpen = false
+    }
+
+    private mutating func node(_ rest: Substring, line: Int, last: Bool) {
+        lastWasReference = false
+        noteOpen = false
+        guard var t = trace else { return }
+        // `com.example.Foo instance`, `com.example.Foo class`, `java.lang.Object[] array`.
+        var name = rest, kind: Substring = ""
+        if let sp = rest.lastIndex(of: " ") { (name, kind) = (rest[..<sp], rest[rest.index(after: sp)...]) }
+        let n = Node(className: Self.capped(name), kind: Self.capped(kind), line: line, leaking: last ? .yes : .unknown)
+        if last {
+            if t.nodes.count >= Self.maxNodes { t.nodes.removeLast(); t.omittedNodes += 1 }
+            t.nodes.append(n)
+            traceEnded = true
+        } else if t.nodes.count < Self.maxNodes - 1 {
+            t.nodes.append(n)
+        } else {
+            t.omittedNodes += 1
+        }
+        trace = t
+    }
+
+    /// A detail line of the current node (or of the trace before its first node).
+    private mutating func details(_ d: Substring, line: Int) {
+        guard var t = trace else { return }
+        defer { trace = t }
+        if d.hasPrefix("GC Root: ") { t.gcRoot = Self.capped(d.dropFirst("GC Root: ".count)); return }
+        if d.first == "~", lastWasReference, !t.nodes.isEmpty, d.allSatisfy({ $0 == "~" }) {
+            t.nodes[t.nodes.count - 1].suspect = true
+            lastWasReference = false
+            return
+        }
+        lastWasReference = false
+        guard !t.nodes.isEmpty else { return }
+        let k = t.nodes.count - 1
+        if d.hasPrefix("Leaking: ") {
+            let v = d.dropFirst("Leaking: ".count)
+            t.nodes[k].leaking = v.hasPrefix("YES") ? .yes : v.hasPrefix("NO") ? .no : .unknown
+            if let open = v.firstIndex(of: "(") {
+                let note = v[v.index(after: open)...]
+                noteOpen = !note.hasSuffix(")")
+                t.nodes[k].note = Self.capped(noteOpen ? note : note.dropLast())
+            }
+            return
+        }
+        if noteOpen {
+            // A note LeakCanary wrapped: its rest, up to the closing parenthesis.
+            noteOpen = !d.hasSuffix(")")
+            t.nodes[k].note = Self.capped(Substring(t.nodes[k].note + " " + (noteOpen ? d : d.dropLast())))
+            return
+        }
+        if d.hasPrefix("↓ ") {
+            t.nodes[k].reference = Self.capped(Self.reference(d.dropFirst(2)))
+            lastWasReference = true
+            return
+        }
+        guard traceEnded else { return }
+        if d.hasPrefix("key = ") { t.key = Self.capped(d.dropFirst("key = ".count)) }
+        else if d.hasPrefix("watchDurationMillis = ") { t.watchMillis = Int(d.dropFirst("watchDurationMillis = ".count)) }
+        else if d.hasPrefix("retainedDurationMillis = ") { t.retainedMillis = Int(d.dropFirst("retainedDurationMillis = ".count)) }
+        else if d.hasPrefix("Retaining ") {
+            let r = d.dropFirst("Retaining ".count)
+            t.retaining = Self.capped(r.range(of: " in ").map { r[..<$0.lowerBound] } ?? r)
+        }
+    }
+
+    /// A LeakCanary 1.x block: `* GC ROOT …`, `* references C.field`, `* leaks X instance`, `* Retaining: …`.
+    private mutating func legacyLine(_ t: Substring, line: Int, out: inout [Evidence]) {
+        guard t.hasPrefix("* ") else { return }
+        let rest = t.dropFirst(2)
+        guard var tr = trace else { return }
+        defer { trace = tr }
+        if rest.hasPrefix("GC ROOT ") {
+            tr.gcRoot = Self.capped(rest.dropFirst("GC ROOT ".count))
+        } else if rest.hasPrefix("references ") {
+            var r = rest.dropFirst("references ".count)
+            if r.hasSuffix(" (anonymous subclass of java.lang.Object)") { r = r.dropLast(" (anonymous subclass of java.lang.Object)".count) }
+            let ref = Self.capped(Self.reference(r))
+            if tr.nodes.count < Self.maxNodes - 1 {
+                let owner = ref.firstIndex(of: ".").map { String(ref[..<$0]) } ?? ref
+                tr.nodes.append(Node(className: owner, kind: "instance", line: line, leaking: .unknown, reference: ref))
+            } else {
+                tr.omittedNodes += 1
+            }
+        } else if rest.hasPrefix("leaks "), rest.hasSuffix(" instance") {
+            let name = rest.dropFirst("leaks ".count).dropLast(" instance".count)
+            tr.nodes.append(Node(className: Self.capped(name), kind: "instance", line: line, leaking: .yes))
+            traceEnded = true
+        } else if rest.hasPrefix("Retaining: ") {
+            tr.retaining = Self.capped(rest.dropFirst("Retaining: ".count).trimmingSuffix("."))
+        }
+    }
+
+    /// The trace read so far joins the analysis if it reached its `╰→` node.
+    private mutating func endTrace() {
+        defer { trace = nil; traceEnded = false; noteOpen = false; lastWasReference = false }
+        guard let t = trace, traceEnded, !t.nodes.isEmpty, analysis != nil else { return }
+        if analysis!.traces.count < Self.maxTraces { analysis!.traces.append(t) } else { analysis!.omittedTraces += 1 }
+    }
+
+    private mutating func closeAnalysis(_ out: inout [Evidence]) {
+        endTrace()
+        if let a = analysis, !a.traces.isEmpty || a.omittedTraces > 0 { out.append(.analysis(a)) }
+        analysis = nil
+        legacy = false
+        sawMetadata = false
+        section = .application
+        pending = Trace(section: .application)
+    }
+
+    /// A trace published without its frame (docs/lifecycle.md#leakcanary): its first line.
+    private func startsTrace(_ t: Substring) -> Bool {
+        t.hasPrefix("┬───") || t.hasPrefix("├─ ") || t.hasPrefix("╰→ ") || t.hasPrefix("│ ")
+    }
+
+    // MARK: - Words
+
+    static func sectionHeader(_ t: Substring) -> Section? {
+        guard let first = t.first, first.isNumber else { return nil }
+        let words = t.drop { $0.isNumber }
+        switch words {
+        case " APPLICATION LEAKS": return .application
+        case " LIBRARY LEAKS": return .library
+        case " UNREACHABLE OBJECTS": return .unreachable
+        default: return nil
+        }
+    }
+
+    static func watch(_ t: Substring, line: Int) -> Watch? {
+        guard let withKey = t.range(of: " with key ", options: .backwards) else { return nil }
+        let key = t[withKey.upperBound...].prefix { !$0.isWhitespace }
+        var head = t[..<withKey.lowerBound], reason: Substring = ""
+        if head.hasSuffix(")"), let open = head.firstIndex(of: "(") {
+            reason = head[head.index(after: open)..<head.index(before: head.endIndex)]
+            head = head[..<open].dropLast(while: { $0 == " " })
+        }
+        guard !head.isEmpty, !head.contains(" ") else { return nil }
+        return Watch(className: capped(head), endOfUse: EndOfUse(naming: reason), reason: capped(reason), key: capped(key), line: line)
+    }
+
+    /// The three wordings of a retained count (docs/lifecycle.md#leakcanary).
+    static func retainedCount(_ t: Substring) -> Int? {
+        func number(after prefix: String) -> Int? {
+            guard let r = t.range(of: prefix) else { return nil }
+            return Int(t[r.upperBound...].prefix { $0.isNumber })
+        }
+        if t.hasPrefix("Found "), t.contains(" retained instances, which is less than the visible threshold") { return number(after: "Found ") }
+        if t.hasPrefix("Rescheduling check for retained objects"), t.contains("found only ") { return number(after: "found only ") }
+        if t.hasPrefix("Found "), t.contains(" objects retained, not dumping heap yet") { return number(after: "Found ") }
+        return nil
+    }
+
+    /// `helperTextHasExpectedContent(leakcanary.tests.TuPeuxPasTest) failed because …` as
+    /// `leakcanary.tests.TuPeuxPasTest/helperTextHasExpectedContent`.
+    static func testName(_ t: Substring) -> String? {
+        guard let open = t.firstIndex(of: "("), let close = t[open...].firstIndex(of: ")") else { return nil }
+        let method = t[..<open], cls = t[t.index(after: open)..<close]
+        guard !method.isEmpty, !cls.isEmpty, !method.contains(" "), !cls.contains(" ") else { return nil }
+        return capped(cls) + "/" + capped(method)
+    }
+
+    /// `ServiceActivity$2.this$0` from `↓ ServiceActivity$2.this$0` (1.x: `static ServiceActivity.sLeak`,
+    /// `java.util.ArrayList.elementData`, read by its last class and field).
+    static func reference(_ r: Substring) -> Substring {
+        var r = r
+        for word in ["static ", "instance ", "array "] where r.hasPrefix(word) { r = r.dropFirst(word.count) }
+        if let sp = r.firstIndex(of: " ") { r = r[..<sp] }
+        return r
+    }
+
+    /// `ServiceActivity` from `com.example.space.service.ServiceActivity`.
+    static func simpleName(_ qualified: String) -> Substring {
+        qualified.lastIndex(of: ".").map { qualified[qualified.index(after: $0)...] } ?? qualified[...]
+    }
+
+    static func trimmed(_ s: Substring) -> Substring {
+        // By bytes: spaces, tabs and a zero-width space (E2 80 8B) before, spaces, tabs and CR after.
+        let u = s.utf8
+        var i = u.startIndex, j = u.endIndex
+        while i < j {
+            if u[i] == 0x20 || u[i] == 0x09 { i = u.index(after: i); continue }
+            if u[i] == 0xE2, u.index(i, offsetBy: 2, limitedBy: j).map({ $0 < j }) == true,
+               u[u.index(i, offsetBy: 1)] == 0x80, u[u.index(i, offsetBy: 2)] == 0x8B { i = u.index(i, offsetBy: 3); continue }
+            break
+        }
+        while j > i {
+            let b = u[u.index(before: j)]
+            guard b == 0x20 || b == 0x09 || b == 0x0D else { break }
+            j = u.index(before: j)
+        }
+        return s[i..<j]
+    }
+
+    static func capped<S: StringProtocol>(_ s: S) -> String {
+        if s.utf8.count <= maxText { return String(s) }
+        let u = Array(s.utf8.prefix(maxText + 1))
+        var end = maxText
+        while end > 0, UTF8.isContinuation(u[end]) { end -= 1 }
+        return String(decoding: u[..<end], as: UTF8.self) + "…"
+    }
+}
+
+private extension Substring {
+    func dropLast(while p: (Character) -> Bool) -> Substring {
+        var s = self
+        while let l = s.last, p(l) { s = s.dropLast() }
+        return s
+    }
+
+    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
+}
