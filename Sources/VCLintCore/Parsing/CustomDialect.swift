@@ -25,7 +25,7 @@ public struct CustomDialect: Sendable {
             case .pattern(let why): return "invalid pattern: \(why)"
             case .missingGroup(let g): return "the pattern has no named group (?<\(g)>…)"
             case .unknownEvent(let text, let kind):
-                return "'\(text)' maps to unknown event '\(kind)' (one of: \(EventKind.allCases.filter { !$0.isUIKitWarning }.map(\.rawValue).joined(separator: ", ")))"
+                return "'\(text)' maps to unknown event '\(kind)' (one of: \(EventKind.allCases.filter(\.isNameable).map(\.rawValue).joined(separator: ", ")))"
             case .noEvents: return "`events` must map captured event texts to event kinds"
             case .overBudget(let why): return why
             }
@@ -48,7 +48,7 @@ public struct CustomDialect: Sendable {
         guard !events.isEmpty else { throw .noEvents }
         var map: [String: EventKind] = [:]
         for (text, kind) in events {
-            guard let k = EventKind(rawValue: kind), !k.isUIKitWarning else { throw .unknownEvent(text: text, kind: kind) }
+            guard let k = EventKind(rawValue: kind), k.isNameable else { throw .unknownEvent(text: text, kind: kind) }
             map[text] = k
         }
         let alternatives = map.keys.sorted().map(Self.escape).joined(separator: "|")

@@ -38,6 +38,10 @@ public enum EventKind: String, Sendable, CaseIterable {
 
     public var isUIKitWarning: Bool { self == .uikitUnbalancedTransition || self == .uikitPresentationConflict }
 
+    /// Whether a custom dialect may map a text to it: not UIKit's warnings, whose text vclint reads itself, nor a
+    /// process's death, which carries its pid where an event carries an address.
+    var isNameable: Bool { !isUIKitWarning && self != .processDied }
+
     /// A SwiftUI view's appearance (`onAppear`, `onDisappear`).
     public var isViewAppearance: Bool { self == .onAppear || self == .onDisappear }
 

@@ -150,6 +150,9 @@ import Testing
     @Test func customDialectDefinitionErrors() {
         #expect(error("dialects: {a: 1}") == ".vclint.yml:1:1: dialects: expected a list of {pattern, events}")
         #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidSpin}")?.contains("dialects[1]: 'up' maps to unknown event 'viewDidSpin'") == true)
+        // A process's death is the system's line, not an event a dialect may name; Android's callbacks are.
+        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>gone)'\n    events: {gone: processDied}")?.contains("maps to unknown event 'processDied'") == true)
+        #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>made)'\n    events: {made: onCreate}") == nil)
         #expect(error("dialects:\n  - pattern: '(?<event>up)'\n    events: {up: viewDidAppear}") == ".vclint.yml:1:1: dialects[1]: the pattern has no named group (?<class>…)")
         #expect(error("dialects:\n  - pattern: '(?<class>'\n    events: {up: viewDidAppear}")?.hasPrefix(".vclint.yml:1:1: dialects[1]: invalid pattern") == true)
         #expect(error("dialects:\n  - pattern: '(?<class>\\w+) (?<event>up)'\n    events: {up: viewDidAppear}\n    colour: red") == ".vclint.yml:4:5: dialects[1].colour: unknown key (expected pattern, events)")
