@@ -35,32 +35,37 @@ struct StringArena: Sendable {
 
     /// The number of `s`, if it was interned.
     func find(_ s: String) -> Int? {
-        guard !slots.isEmpty else { return nil }
         var s = s
-        return s.withUTF8 { u in
-            let mask = slots.count - 1
-            var i = Int(truncatingIfNeeded: Self.hash(u)) & mask
-            while slots[i] != 0 {
-                let id = Int(slots[i] - 1)
-                if equals(id, u) { return id }
-                i = (i + 1) & mask
-            }
-            return nil
-        }
+        return s.withUTF8 { probe($0, hash: Self.hash($0)).id }
     }
 
     /// The number of `s`, interned if new; nil when the arena is full (`maxBytes`).
     mutating func intern(_ s: String) -> Int? {
-        if let id = find(s) { return id }
         var s = s
         return s.withUTF8 { u -> Int? in
+            let h = Self.hash(u)
+            let found = probe(u, hash: h)
+            if let id = found.id { return id }
             guard bytes.count + u.count <= Self.maxBytes, ends.count < Int(UInt32.max - 1) else { return nil }
             bytes.append(contentsOf: u)
             ends.append(UInt32(bytes.count))
             let id = ends.count - 1
-            if ends.count * 2 > slots.count { rehash() } else { place(id, hash: Self.hash(u)) }
+            if ends.count * 2 > slots.count { rehash() } else { slots[found.slot] = UInt32(id + 1) }
             return id
         }
+    }
+
+    /// Where `u` is in the index: its number, or the empty slot where it would go (-1: no index yet).
+    private func probe(_ u: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (id: Int?, slot: Int) {
+        guard !slots.isEmpty else { return (nil, -1) }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while slots[i] != 0 {
+            let id = Int(slots[i] - 1)
+            if equals(id, u) { return (id, i) }
+            i = (i + 1) & mask
+        }
+        return (nil, i)
     }
 
     private func equals(_ id: Int, _ u: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -14,11 +14,9 @@ final class Instrumentation {
         /// The dialect of the class's first event (whose family `instruments` consults).
         let dialect: Dialect
         /// How many instances of the class the input has had: `TimelineContext.makeInstance`
-        /// numbers them here (`Type#3`), which saves it a lookup by name.
+        /// numbers them here (`Type#3`), which saves it a lookup by name. The objects only counted
+        /// (`SessionTimeline.untracks`) are among them.
         @exclusivity(unchecked) var instancesMade = 0
-        /// How many of its objects were only counted (`SessionTimeline.untracks`): inits of a class
-        /// that never logged its deinit, past the objects tracked one by one.
-        @exclusivity(unchecked) var untracked = 0
         /// The `lifetimes` limits that count its instances, found at its first instance (`lifetimeLimits(of:)`).
         @exclusivity(unchecked) var lifetimeLimits: [Int]?
         /// The class's name (its instances read theirs here: one String per class, not per instance).

@@ -101,7 +101,7 @@ extension SessionTimeline {
     /// deinit is taken not to log it (`untracks`).
     static let trackedObjectsPerClass = 4096
 
-    /// Whether `e`, an init, makes an object that is only counted (`ClassEntry.untracked`), not
+    /// Whether `e`, an init, makes an object that is only counted (`ClassEntry.instancesMade`), not
     /// tracked: its class is an object class that has made `trackedObjectsPerClass` objects in the
     /// input without ever logging a deinit, so none of its objects can be a leak or a late dealloc
     /// (docs/lifecycle.md#instrumentation) and memory follows what can still be reported

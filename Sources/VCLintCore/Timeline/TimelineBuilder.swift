@@ -25,7 +25,6 @@ final class TimelineContext {
     func countUntracked(of entry: Instrumentation.ClassEntry) {
         instanceCount += 1
         entry.instancesMade += 1
-        entry.untracked += 1
     }
 
     /// An Android Activity or Fragment instance (`SessionTimeline+Android.swift`): counted with the controllers.
