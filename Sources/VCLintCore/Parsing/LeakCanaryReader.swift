@@ -400,7 +400,8 @@ struct LeakCanaryReader {
             if r.hasSuffix(" (anonymous subclass of java.lang.Object)") { r = r.dropLast(" (anonymous subclass of java.lang.Object)".count) }
             let ref = Self.capped(Self.reference(r))
             if tr.nodes.count < Self.maxNodes - 1 {
-                let owner = ref.firstIndex(of: ".").map { String(ref[..<$0]) } ?? ref
+                // The field's owner: `com.example.Holder` of `com.example.Holder.sContext`.
+                let owner = ref.lastIndex(of: ".").map { String(ref[..<$0]) } ?? ref
                 tr.nodes.append(Node(className: owner, kind: "instance", line: line, leaking: .unknown, reference: ref))
             } else {
                 tr.omittedNodes += 1

@@ -240,6 +240,7 @@ import Testing
         #expect(t.line == 5)
         #expect(t.leaking.className == "com.example.leakdemo.LeakActivity")
         #expect(t.gcRoot == "static com.example.leakdemo.Holder.sContext")
+        #expect(t.nodes.map(\.className) == ["com.example.leakdemo.Holder", "com.example.leakdemo.LeakActivity"])
         #expect(t.retaining == "46 KB")
     }
 
