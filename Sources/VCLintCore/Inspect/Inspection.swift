@@ -180,7 +180,7 @@ final class InspectRecorder: LineObserver {
 
     func line(_ number: Int, _ parsed: ParsedLine, _ bytes: UnsafeBufferPointer<UInt8>) {
         switch parsed.kind {
-        case .none, .runner:
+        case .none, .runner, .evidence:
             return
         case .enveloped, .bare:
             let key = ShapeKey(dialect: parsed.event.dialect, template: parsed.event.dialect == .freeForm ? parsed.template : nil)

@@ -104,6 +104,9 @@ final class EventStage: LineSink {
         case .runner:
             if let r = parsed.runner { tests.read(r, at: line) }
             return
+        case .evidence:
+            if let e = parsed.evidence { evidence(e, parsed, line: line) }
+            return
         case .enveloped, .bare:
             parsed.event.line = line
             lastRead = max(lastRead, line)
@@ -201,8 +204,50 @@ final class EventStage: LineSink {
         }
     }
 
+    // MARK: - Android's evidence
+
+    /// LeakCanary's lines, read in order (a block spans many lines).
+    @exclusivity(unchecked) private var leakCanary = LeakCanaryReader()
+    /// The session of the latest LeakCanary line: what its block completes at the input's end belongs there.
+    @exclusivity(unchecked) private var leakCanaryContext: (process: String?, pid: Int?, time: LogTime?) = (nil, nil, nil)
+
+    /// An evidence line (docs/lifecycle.md#android-evidence): it reaches the timeline in its line's session (a line
+    /// without a pid: the context's), and counts as read.
+    private func evidence(_ e: AndroidEvidence, _ parsed: ParsedLine, line: Int) {
+        lastRead = max(lastRead, line)
+        let process = parsed.pid == nil ? contextProcess : parsed.process
+        let pid = parsed.pid ?? (parsed.process == nil ? contextPID : nil)
+        if parsed.pid != nil {
+            contextProcess = parsed.process
+            contextPID = parsed.pid
+        }
+        let time = parsed.event.time
+        switch e {
+        case .leakCanary(let text):
+            leakCanaryContext = (process, pid, time)
+            for found in leakCanary.read(Substring(text), line: line) { deliver(found, process: process, pid: pid, time: time) }
+        case .strictMode, .displayed:
+            events += 1
+            builder.evidence(.line(e, line: line), process: process, pid: pid, time: time)
+        }
+    }
+
+    /// What LeakCanary's reader completed, with the test it names (its own, or the one running at its line, or
+    /// the one that ended just before a run listener analysed: docs/lifecycle.md#android-tests).
+    private func deliver(_ found: LeakCanaryReader.Evidence, process: String?, pid: Int?, time: LogTime?) {
+        events += 1
+        var test: String?
+        if case .analysis(let a) = found {
+            test = a.test ?? a.traces.first.flatMap { tests.test(at: $0.line) } ?? tests.lastEnded
+        }
+        builder.evidence(.leakCanary(found, test: test), process: process, pid: pid, time: time)
+    }
+
     /// The end of the input: nothing waits any more (a second call finds nothing waiting).
     func finish() {
+        for found in leakCanary.finish() {
+            deliver(found, process: leakCanaryContext.process, pid: leakCanaryContext.pid, time: leakCanaryContext.time)
+        }
         releaseMisuse(nil)
         learner.decideAll()
         drain()

@@ -239,13 +239,24 @@ struct LeakCanaryReader {
         if t == "HEAP ANALYSIS RESULT" || (t.hasPrefix("Found ") && t.contains(" paths to retained objects")) {
             closeAnalysis(&out)
             analysis = Analysis(line: line, test: namedTest)
+            announced = true
             namedTest = nil
             section = .application
+            return nil
+        }
+        if analysis == nil, let s = Self.sectionHeader(t) {
+            // A block copied without its `HEAP ANALYSIS RESULT` header (capture 60 begins at `1 LIBRARY LEAKS`).
+            analysis = Analysis(line: line, test: namedTest)
+            announced = true
+            namedTest = nil
+            section = s
+            pending = Trace(section: s)
             return nil
         }
         if t.hasPrefix("* "), t.hasSuffix(" has leaked:") {
             closeAnalysis(&out)
             analysis = Analysis(line: line, test: namedTest)
+            announced = true
             namedTest = nil
             section = .application
             legacy = true
@@ -306,6 +317,8 @@ struct LeakCanaryReader {
             node(t.dropFirst(3), line: line, last: t.hasPrefix("╰→"))
             return
         }
+        // A trace copied from its middle: its first `│` line begins it.
+        if trace == nil, t.hasPrefix("│") { beginTrace(line: line) }
         guard trace != nil else { return }
         // A node's details: `│` lines, and after the `╰→` node its indented ones.
         var d = t
@@ -314,6 +327,8 @@ struct LeakCanaryReader {
     }
 
     private var sawMetadata = false
+    /// The open analysis began with LeakCanary's own header (not a bare trace).
+    private var announced = false
 
     private mutating func beginTrace(line: Int) {
         trace = pending
@@ -354,8 +369,17 @@ struct LeakCanaryReader {
             return
         }
         lastWasReference = false
-        guard !t.nodes.isEmpty else { return }
+        // A trace copied from its middle: the details before its first node line are a node's whose line was cut.
+        if t.nodes.isEmpty {
+            guard d.hasPrefix("Leaking: ") || d.hasPrefix("↓ ") else { return }
+            t.nodes.append(Node(className: "", kind: "instance", line: line))
+        }
         let k = t.nodes.count - 1
+        if t.nodes[k].className.isEmpty, d.hasPrefix("↓ ") {
+            // Its class is the owner of the field it references.
+            let ref = Self.reference(d.dropFirst(2))
+            t.nodes[k].className = Self.capped(ref.lastIndex(of: ".").map { ref[..<$0] } ?? ref)
+        }
         if d.hasPrefix("Leaking: ") {
             let v = d.dropFirst("Leaking: ".count)
             t.nodes[k].leaking = v.hasPrefix("YES") ? .yes : v.hasPrefix("NO") ? .no : .unknown
@@ -424,8 +448,11 @@ struct LeakCanaryReader {
 
     private mutating func closeAnalysis(_ out: inout [Evidence]) {
         endTrace()
-        if let a = analysis, !a.traces.isEmpty || a.omittedTraces > 0 { out.append(.analysis(a)) }
+        // An analysis LeakCanary announced is one even when it found nothing (it resolves the retained counts); a
+        // trace published alone proves something only when it reached its `╰→` node.
+        if let a = analysis, announced || !a.traces.isEmpty || a.omittedTraces > 0 { out.append(.analysis(a)) }
         analysis = nil
+        announced = false
         legacy = false
         sawMetadata = false
         section = .application
@@ -438,6 +465,37 @@ struct LeakCanaryReader {
     }
 
     // MARK: - Words
+
+    /// Whether a message that no `LeakCanary` tag introduced is one of LeakCanary's lines all the same: a trace
+    /// published as text, or another tag's copy (`AndroidEvidence.unenveloped`). Its box characters, the leaking
+    /// node's indented details, and the sentences `statement` reads.
+    static func mayRead(_ m: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = m.first else { return false }
+        if first == 0xE2, m.count >= 3 {
+            // │ ├ ┬ (E2 94 82/9C/AC) and ╰ (E2 95 B0).
+            let b1 = m[1], b2 = m[2]
+            return (b1 == 0x94 && (b2 == 0x82 || b2 == 0x9C || b2 == 0xAC)) || (b1 == 0x95 && b2 == 0xB0)
+        }
+        for prefix in lineStarts where AndroidEvidence.startsWith(m, prefix) { return true }
+        if AndroidEvidence.startsWith(m, "Found ") { return AndroidEvidence.contains(m, " retained") }
+        if first == UInt8(ascii: "*"), m.count > 2, m[1] == .space {
+            for word in legacyStarts where AndroidEvidence.startsWith(UnsafeBufferPointer(rebasing: m[2...]), word) { return true }
+            return AndroidEvidence.contains(m, " has leaked:")
+        }
+        if ByteCursor.isDigit(first) {
+            return AndroidEvidence.contains(m, " APPLICATION LEAKS") || AndroidEvidence.contains(m, " LIBRARY LEAKS")
+                || AndroidEvidence.contains(m, " UNREACHABLE OBJECTS") || AndroidEvidence.contains(m, " retained by leaking objects")
+        }
+        return false
+    }
+
+    private static let lineStarts: [StaticString] = [
+        "Watching instance of ", "All retained objects have been garbage collected", "Rescheduling check for retained objects",
+        "Check for retained objects found", "HEAP ANALYSIS RESULT", "Leaking: ", "Signature: ", "Leak fingerprint: ", "Leak pattern: ",
+        "Displaying only 1 leak trace out of ",
+    ]
+    private static let legacyStarts: [StaticString] = ["GC ROOT ", "references ", "leaks ", "Retaining: "]
+
 
     static func sectionHeader(_ t: Substring) -> Section? {
         guard let first = t.first, first.isNumber else { return nil }

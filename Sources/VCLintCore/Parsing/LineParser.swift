@@ -21,6 +21,9 @@ struct ParsedLine {
         case unread
         /// A test runner's line (`runner`): which test was running (docs/lifecycle.md#test-boundaries).
         case runner
+        /// Android's evidence about instances (`evidence`): LeakCanary, StrictMode, `Displayed`
+        /// (docs/lifecycle.md#android-evidence). `process`, `pid` and `event.time` are its envelope's.
+        case evidence
     }
     var kind: Kind
     /// Meaningless for `.none` and `.unread`.
@@ -40,6 +43,7 @@ struct ParsedLine {
     /// The line's bytes, kept for `vclint inspect` while the capture decides what a title is.
     var observed: [UInt8]? = nil
     var runner: TestRunnerLine? = nil
+    var evidence: AndroidEvidence? = nil
     /// An app's stack frame under a crash (`at com.example.FeedFragment.onCreateDialog(…)`): its class names the
     /// fragment of the view-misuse exception above it (`EventStage.heldMisuse`).
     var frameClass: String? = nil
@@ -52,6 +56,13 @@ struct ParsedLine {
     }
 
     static func bare(_ e: consuming Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
+
+    static func evidence(_ e: AndroidEvidence, process: String?, pid: Int?, time: LogTime?) -> ParsedLine {
+        var parsed = ParsedLine(kind: .evidence, event: Event(kind: .dealloc, className: "", dialect: .logcat), process: process, pid: pid)
+        parsed.event.time = time
+        parsed.evidence = e
+        return parsed
+    }
 
     static func unread(message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
         ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit), message: message, decoded: decoded)
@@ -120,6 +131,9 @@ final class LineParser {
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
+        if let evidence = AndroidEvidence.unenveloped(UnsafeBufferPointer(start: p, count: n)) {
+            return .evidence(evidence, process: nil, pid: nil, time: AndroidEvidence.clockTime(UnsafeBufferPointer(start: p, count: n)))
+        }
         if n > 0, p[0] == .space || p[0] == .tab {
             // androidx's view-misuse exception, in Android Studio's multi-line copy of a crash (`logcatContinuation`).
             if let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) { return .bare(e) }
@@ -140,11 +154,18 @@ final class LineParser {
         guard let info = LogcatEnvelope.parse(p, n) else { return logcatContinuation(p, n) }
         let message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
         let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
+        let process = { info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "" }
+        if let evidence = AndroidEvidence.read(message, tag: tag) {
+            return .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n))
+        }
+        if let tag, tag.count == 10, AndroidEvidence.startsWith(tag, "TestRunner") {
+            guard let r = TestRunnerLine.androidx(message) else { return .none }
+            return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+        }
         guard var e = LogcatStatement.read(message, tag: tag) else { return .none }
         e.time = LogcatEnvelope.time(p, n)
         guard let pid = info.pid else { return .bare(e) }
-        return .enveloped(e, process: info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "",
-                          pid: pid, message: info.message, decoded: nil)
+        return .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)
     }
 
     /// A line under a logcat line without an envelope of its own (a crash's lines as Android Studio copies them):

@@ -35,6 +35,24 @@ struct TestRunnerLine: Equatable {
         return swiftTesting(b, from: i)
     }
 
+    /// androidx.test's runner (the `TestRunner` tag, docs/lifecycle.md#android-tests): `started: testFoo(com.example.FooTest)`,
+    /// `finished: …`, `failed: …`, and its other lines (`run started: 2 tests`, `ignored: …`, …), which name no
+    /// test that starts or ends. The test is `com.example.FooTest/testFoo`, as XCTest's are named.
+    static func androidx(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
+        let text = String(decoding: b, as: UTF8.self)
+        let kind: Kind, rest: Substring
+        if text.hasPrefix("started: ") { (kind, rest) = (.testStarted, text.dropFirst(9)) }
+        else if text.hasPrefix("finished: ") { (kind, rest) = (.testEnded, text.dropFirst(10)) }
+        else if text.hasPrefix("failed: ") { (kind, rest) = (.testEnded, text.dropFirst(8)) }
+        else { return TestRunnerLine(kind: .other, runner: .xctest, name: "") }
+        guard let open = rest.firstIndex(of: "("), let close = rest.lastIndex(of: ")"), open < close else {
+            return TestRunnerLine(kind: .other, runner: .xctest, name: "")
+        }
+        let method = rest[..<open], cls = rest[rest.index(after: open)..<close]
+        guard !method.isEmpty, !cls.isEmpty else { return TestRunnerLine(kind: .other, runner: .xctest, name: "") }
+        return TestRunnerLine(kind: kind, runner: .xctest, name: String((cls + "/" + method).prefix(maxName)))
+    }
+
     private static func hasPrefix(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ s: StaticString) -> Bool {
         let k = s.utf8CodeUnitCount
         guard i + k <= b.count else { return false }
@@ -174,6 +192,8 @@ public struct TestBoundaries: Sendable {
     private var suites: [String] = []
     /// Runner lines read (of any kind), for `vclint inspect`.
     public private(set) var lines = 0
+    /// The test that ended last (a run listener's heap analysis after it names it: docs/lifecycle.md#android-tests).
+    private(set) var lastEnded: String?
     /// Tests beyond this many are not recorded (their findings name no test).
     static let maxTests = 1 << 20
     /// How many started tests the lookup looks back over for one that is still running (parallel runs).
@@ -214,6 +234,7 @@ public struct TestBoundaries: Sendable {
             guard let id = names.find(name) else { return }
             for k in intervals.indices.reversed().prefix(Self.lookBack) where intervals[k].name == id && intervals[k].end == Int.max {
                 intervals[k].end = number
+                lastEnded = name
                 return
             }
         }

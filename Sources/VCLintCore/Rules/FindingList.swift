@@ -62,7 +62,7 @@ public struct FindingList: RandomAccessCollection, Sendable, ExpressibleByArrayL
             let (o, v) = RuleRegistry.all[Int(e.rule)].word(observations, at: Int(e.observation), options: options)
             var f = RuleEngine.finding(o, rule: RuleRegistry.descriptions[Int(e.rule)], verdict: v, severity: e.severity, path: path)
             f.declaration = declarations[o.controller.className]
-            f.test = tests?.test(at: f.line)
+            if f.test == nil { f.test = tests?.test(at: f.line) }
             return atDeclarations ? f.locatedAtDeclaration() : f
         }
     }

@@ -1,5 +1,5 @@
 struct LeakedObjectRule: Rule {
-    typealias Fact = ObjectLeak
+    typealias Fact = ObjectLeakFact
     static let factTag: UInt8 = 8
 
     init() {}
@@ -80,7 +80,14 @@ struct LeakedObjectRule: Rule {
         ]
     )
 
-    func verdict(for o: Observation, _ fact: ObjectLeak, options: TimelineOptions) -> RuleVerdict {
+    func verdict(for o: Observation, _ fact: ObjectLeakFact, options: TimelineOptions) -> RuleVerdict {
+        switch fact {
+        case .outlived(let leak): return verdict(for: o, leak, options: options)
+        case .heap(let leak): return leak.verdict(rule: Self.description.identifier)
+        }
+    }
+
+    private func verdict(for o: Observation, _ fact: ObjectLeak, options: TimelineOptions) -> RuleVerdict {
         let grace = Wording.seconds(options.leakGraceSeconds)
         let owner = fact.owner.display
         let deallocLine = fact.ownerGone.anchor.line
@@ -101,13 +108,34 @@ struct LeakedObjectRule: Rule {
     }
 }
 
+/// What leaked_object words: an object that outlived its owner (iOS: a missing deinit, docs/lifecycle.md#objects),
+/// or one LeakCanary proved retained (Android: a ViewModel, a detached root view, a destroyed Service, an object
+/// the app watches; docs/lifecycle.md#leakcanary). The first keeps a fixed-width encoding (`ObservationList.complete`).
+/// Emitted by `SessionTimeline+Objects.swift` (`objectLeakObservation`) and `SessionTimeline+Evidence.swift` (`analysis`);
+/// completed in place by `SessionTimeline+Removal.swift` (`completeLeak`).
+enum ObjectLeakFact: Fact {
+    case outlived(ObjectLeak)
+    case heap(HeapLeak)
+
+    func write(to w: inout ObservationWriter) {
+        switch self {
+        case .outlived(let leak): w.byte(0); leak.write(to: &w)
+        case .heap(let leak): w.byte(1); leak.write(to: &w)
+        }
+    }
+
+    init(reading r: inout ObservationReader) {
+        self = r.byte() == 0 ? .outlived(ObjectLeak(reading: &r)) : .heap(HeapLeak(reading: &r))
+    }
+}
+
 /// An object still alive after its owner's dealloc: the owner, its dealloc (`ownerGone.anchor`) and
 /// removal (`ownerGone.evidence`), the object's init, and how long its session went on after the
 /// owner's dealloc. `wentOn` and `confirmed` have a fixed width: a leak decided before its session
 /// ends is completed in place (`ObservationList.complete`).
 /// Emitted by `SessionTimeline+Objects.swift` (`objectLeakObservation`, at the session's end or, in live mode, once
 /// the grace period has passed).
-struct ObjectLeak: Fact {
+struct ObjectLeak: Sendable {
     var ownerGone: Removal
     var made: EventRef?
     var owner: ControllerRef

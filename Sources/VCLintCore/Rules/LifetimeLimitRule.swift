@@ -7,7 +7,7 @@ struct LifetimeLimitRule: Rule {
         identifier: "lifetime_limit",
         name: "Lifetime limit",
         severity: .error,
-        summary: "More instances of a class, of the classes a glob matches or of a group alive at once than lifetimes allows; checks only the limits lifetimes sets.",
+        summary: "More instances of a class, of the classes a glob matches or of a group alive at once than lifetimes allows (on Android, also StrictMode's instance counts); checks only the limits lifetimes sets.",
         rationale: """
         Some objects must exist once at a time: one player, one detail screen, a handful of \
         coordinators. A second one alive means the first leaked or is still held, and both keep \
@@ -45,6 +45,14 @@ struct LifetimeLimitRule: Rule {
     static let relatedLines = 4
 
     func verdict(for o: Observation, _ fact: LifetimeExceeded, options: TimelineOptions) -> RuleVerdict {
+        if let strict = fact.strictMode {
+            var message = "StrictMode counted \(fact.alive) instances of \(fact.limit) alive after a GC; its limit is \(fact.max)"
+            guard let made = strict.recreated else {
+                return RuleVerdict(message: message + ": expected the old instances to be collected", cause: "strictmode")
+            }
+            message += ", right after \(fact.limit) was recreated at line \(made.line): StrictMode may have counted the old instance before the GC collected it"
+            return RuleVerdict(message: message, related: [(made.line, made.kind.rawValue)], cause: "strictmode", severityCap: .warning)
+        }
         let what: String
         switch fact.scope {
         case .class: what = fact.limit
@@ -78,7 +86,8 @@ struct LifetimeLimitRule: Rule {
 /// A new instance took the count of a `lifetimes` limit over its maximum (`alive` instances it counts
 /// are alive at once, this one included); `others`: the first few of the others, with the event that
 /// made each; `owner`: the new instance's, when it is an object that has one (docs/lifecycle.md#owners).
-/// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, once the event that made the instance is applied).
+/// Emitted by `SessionTimeline+Lifetimes.swift` (`observeOver`, once the event that made the instance is applied) and, for
+/// StrictMode's counts, `SessionTimeline+Evidence.swift` (`strictMode`).
 struct LifetimeExceeded: Fact {
     struct Other: Sendable {
         var controller: ControllerRef
@@ -92,6 +101,13 @@ struct LifetimeExceeded: Fact {
     var alive: Int
     var others: [Other]
     var owner: ControllerRef?
+    /// StrictMode's count (docs/lifecycle.md#strictmode), not a `lifetimes` limit: `recreated`, the new instance's
+    /// creation when the count is one over right after a recreate.
+    var strictMode: StrictModeCount? = nil
+
+    struct StrictModeCount: Sendable {
+        var recreated: EventRef?
+    }
 
     func write(to w: inout ObservationWriter) {
         w.ref(created)
@@ -106,6 +122,12 @@ struct LifetimeExceeded: Fact {
             w.ref(other.created)
         }
         if let owner { w.byte(1); w.controller(owner) } else { w.byte(0) }
+        if let strictMode {
+            w.byte(1)
+            w.optionalRef(strictMode.recreated)
+        } else {
+            w.byte(0)
+        }
     }
 }
 
@@ -119,5 +141,6 @@ extension LifetimeExceeded {
         alive = r.int()
         others = (0..<Int(r.uint())).map { _ in Other(controller: r.controller(), created: r.ref()) }
         owner = r.byte() == 0 ? nil : r.controller()
+        strictMode = r.byte() == 0 ? nil : StrictModeCount(recreated: r.optionalRef())
     }
 }

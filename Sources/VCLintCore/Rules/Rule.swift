@@ -61,13 +61,18 @@ public struct RuleVerdict: Sendable {
     var severityCap: Severity?
     /// The owner of the object the finding is about (docs/lifecycle.md#objects).
     var owner: ControllerRef?
+    /// The test the evidence names itself (LeakCanary's analysis: docs/lifecycle.md#android-tests); nil: the
+    /// test running at the finding's line.
+    var test: String?
 
-    public init(message: String, related: [(line: Int, note: String)] = [], cause: String, severityCap: Severity? = nil, owner: ControllerRef? = nil) {
+    public init(message: String, related: [(line: Int, note: String)] = [], cause: String, severityCap: Severity? = nil, owner: ControllerRef? = nil,
+                test: String? = nil) {
         self.message = message
         self.related = related
         self.cause = cause
         self.severityCap = severityCap
         self.owner = owner
+        self.test = test
     }
 }
 
@@ -128,6 +133,11 @@ public enum RuleRegistry {
         DeallocWhileVisibleRule(),
         LeakedControllerRule(),
         LeakedObjectRule(),
+        LeakedActivityRule(),
+        LeakedFragmentRule(),
+        LeakedFragmentViewRule(),
+        LibraryLeakRule(),
+        RetainedUnconfirmedRule(),
         LateDeallocRule(),
         CompletionBeforeDisappearanceRule(),
         CompletionBeforeAppearanceRule(),
@@ -211,7 +221,7 @@ public enum RuleRegistry {
 
     /// The tag of leaks: persistent classes never leak (`TimelineBuilder.decision`).
     static let leakTag = tag(of: ControllerLeak.self)
-    static let objectLeakTag = tag(of: ObjectLeak.self)
+    static let objectLeakTag = tag(of: ObjectLeakFact.self)
 
     static func readFact(tag: Int, _ r: inout ObservationReader) -> any Fact {
         type(of: rule(tag: tag)).readFact(&r)

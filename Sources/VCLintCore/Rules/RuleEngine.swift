@@ -114,7 +114,7 @@ public enum RuleEngine {
                 controller: o.controller,
                 related: v.related.filter { $0.line != o.line }.map { Finding.Related(path: path, line: $0.line, note: $0.note) },
                 fingerprint: Fingerprint.make(rule: d.identifier, className: o.controller.className, cause: v.cause),
-                owner: v.owner, transition: o.transition)
+                test: v.test, owner: v.owner, transition: o.transition)
     }
 }
 

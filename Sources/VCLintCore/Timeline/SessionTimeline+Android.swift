@@ -20,6 +20,8 @@ final class AndroidInstance {
     var lastStop: EventRef?
     var lastPause: EventRef?
     var lastDestroyView: EventRef?
+    /// The callback that began it (StrictMode's recreate window: docs/lifecycle.md#strictmode).
+    var created: EventRef?
     /// Its latest callback and who logged it: an app line and the event log's line for one callback are one
     /// event (`SessionTimeline.isDuplicate`).
     var lastKind: EventKind?
@@ -108,6 +110,7 @@ extension SessionTimeline {
             inst.destroyed = ref
             android.live[e.className]?.removeAll { $0 === inst }
             android.lastDestroyed[e.className] = inst
+            evidenceState.lastDestroyed = inst
         case .detach where inst.destroyed != nil: inst.detachedAfterDestroy = true
         default: break
         }
@@ -156,6 +159,7 @@ extension SessionTimeline {
         entry.instancesMade += 1
         context.countAndroidInstance()
         let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address)
+        inst.created = EventRef(e)
         android.live[e.className, default: []].append(inst)
         return inst
     }

@@ -355,7 +355,7 @@ extension SessionTimeline {
     func objectLeakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool) -> Observation {
         let made = inst.loadLine
         let ownerRef = inst.owner?.ref ?? ControllerRef(className: r.takenAlongBy ?? "", address: nil, instance: r.takenAlongBy ?? "")
-        return Observation(ObjectLeak(ownerGone: r, made: made, owner: ownerRef, wentOn: wentOn, confirmed: confirmed),
+        return Observation(ObjectLeakFact.outlived(ObjectLeak(ownerGone: r, made: made, owner: ownerRef, wentOn: wentOn, confirmed: confirmed)),
                            controller: inst.ref, requires: Requirement(className: inst.className, anyOf: [.dealloc], object: true),
                            line: r.anchor.line, time: r.anchor.time)
     }

@@ -204,9 +204,9 @@ extension SessionTimeline {
         let tag = context.observations.tag(at: Int(index))
         if tag == Int(ObservationList.withdrawnTag) { return }  // brought back (`bringBack`), or resolved
         if tag == RuleRegistry.objectLeakTag {
-            var leak = context.observations.fact(at: Int(index), as: ObjectLeak.self)
+            guard case .outlived(var leak) = context.observations.fact(at: Int(index), as: ObjectLeakFact.self) else { return }
             (leak.wentOn, leak.confirmed) = leakTiming(leak.ownerGone)
-            context.observations.complete(at: Int(index), fact: leak, requiresOwnDealloc: true)
+            context.observations.complete(at: Int(index), fact: ObjectLeakFact.outlived(leak), requiresOwnDealloc: true)
             return
         }
         var leak = context.observations.fact(at: Int(index), as: ControllerLeak.self)
@@ -328,6 +328,7 @@ extension SessionTimeline {
     /// A relaunch is judged as the capture's end is: a UI test's runner kills the app between tests,
     /// often in the middle of an animation, and a relaunch after the last event changes no finding.
     func finish() {
+        finishEvidence()
         // A transition a completion marker proved over is judged even if the capture ends at once.
         var endedByMarker: [ObjectIdentifier: EventRef] = [:]
         if let t = transitions.current, !t.settled {

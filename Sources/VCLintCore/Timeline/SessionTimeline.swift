@@ -47,6 +47,7 @@ final class SessionTimeline {
     @exclusivity(unchecked) var lifetimeCounts = LifetimeCounts()
     /// Android's Activities and Fragments (SessionTimeline+Android.swift).
     @exclusivity(unchecked) var android = SessionAndroid()
+    @exclusivity(unchecked) var evidenceState = SessionEvidence()
     /// What names transitions (TransitionNaming.swift).
     @exclusivity(unchecked) var naming = TransitionNaming()
     /// The session's clock: what every concern reads.

@@ -88,6 +88,22 @@ public final class TimelineBuilder {
         s.handle(event)
     }
 
+    /// Android's evidence (docs/lifecycle.md#android-evidence), in the session of its line; LeakCanary's analysis
+    /// process (`com.example:leakcanary`) reports on its app's, and the system's `Displayed` line on the app it names.
+    func evidence(_ item: EvidenceItem, process: String?, pid: Int?, time: LogTime?) {
+        var app: String?
+        if let process, process.hasSuffix(":leakcanary") { app = String(process.dropLast(":leakcanary".count)) }
+        if case .line(.displayed(_, let package, _), _) = item { app = package }
+        let s = app.flatMap(latestSession(named:)) ?? androidSession(process: process ?? "", pid: pid)
+        if let time { s.observe(time: time) }
+        s.evidence(item, time: time)
+    }
+
+    /// The open session of a process name that began last.
+    private func latestSession(named name: String) -> SessionTimeline? {
+        current.values.filter { $0.processName == name }.max { $0.serial < $1.serial }
+    }
+
     /// Logcat interleaves processes: a session is one pid of one process, and a line of one pid never ends another
     /// pid's session (docs/lifecycle.md#logcat).
     private func androidSession(process: String, pid: Int?) -> SessionTimeline {

@@ -849,7 +849,7 @@ final class TimelineRecorder {
             return labelSession?[label] ?? 0
         }
         for o in observations {
-            if let leak = o.fact as? ObjectLeak {
+            if case .outlived(let leak)? = o.fact as? ObjectLeakFact {
                 leaks.append(LeakRecord(controller: o.controller, session: session(of: o.controller.instance), removal: leak.ownerGone,
                                         anchor: leak.ownerGone.anchor, will: nil, wentOn: leak.wentOn, confirmed: leak.confirmed,
                                         owner: leak.owner, made: leak.made))

@@ -128,7 +128,9 @@ import Testing
         #expect(r.isInsideBlock)
         let closed = r.read("Watching instance of com.example.A (com.example.A received Activity#onDestroy() callback) with key k1", line: 3)
         #expect(!r.isInsideBlock)
-        #expect(closed.count == 1)  // an empty analysis is nothing; the watch is
+        // The analysis LeakCanary announced found nothing (it still resolves the counts); then the watch.
+        #expect(closed.count == 2)
+        if case .analysis(let a)? = closed.first { #expect(a.traces.isEmpty) } else { Issue.record("expected the empty analysis first") }
     }
 
     @Test func watchesCountsAndCollection() {
@@ -180,11 +182,18 @@ import Testing
         #expect(t.line == 5)
     }
 
-    /// A trace cut before its `╰→` node proves nothing.
+    /// A trace cut before its `╰→` node proves nothing: the analysis holds no trace.
     @Test func aCutTraceIsNothing() {
         #expect(Self.analyses("""
         HEAP ANALYSIS RESULT
         1 APPLICATION LEAKS
+        ┬───
+        │ GC Root: System class
+        ├─ com.example.Holder class
+        │    ↓ static Holder.sInstance
+        """).allSatisfy { $0.traces.isEmpty })
+        // Published without its frame, it is nothing at all.
+        #expect(Self.analyses("""
         ┬───
         │ GC Root: System class
         ├─ com.example.Holder class

@@ -59,6 +59,14 @@ struct CandidateLiterals {
         ("am_on_", 1, 7, false), ("wm_on_", 0, 3, false), ("am_proc_died", 6, 7, false), ("am_kill", 2, 3, false),
         ("has died", 4, 4, false), ("exited due to signal", 14, 3, false),
         ("moveto ", 0, 4, false), ("movefrom ", 0, 4, false), ("LifecycleOwner", 4, 7, false),
+        // Android's evidence (docs/lifecycle.md#android-evidence): LeakCanary's tag, sentences and box characters
+        // (three-byte scalars, rare in console text), StrictMode's counts, `Displayed`, androidx's runner.
+        ("LeakCanary", 3, 7, false), ("Leaking: ", 5, 7, false), ("LEAKS", 2, 3, false),
+        ("Watching instance", 0, 4, false), ("garbage collected", 2, 4, false),
+        ("retained instances", 7, 3, false), ("retained objects", 7, 3, false), ("objects retained", 7, 3, false),
+        ("├─ ", 0, 5, false), ("╰→ ", 0, 5, false), ("┬───", 0, 5, false), ("│ ", 0, 5, false),
+        ("HEAP ANALYSIS", 3, 4, false), ("has leaked:", 8, 7, false),
+        ("; instances=", 0, 3, false), ("Displayed ", 0, 4, false), ("TestRunner", 3, 7, false),
     ]
 
     /// Built once: the tables are immutable, and scanners copy them (arrays shared, not copied).

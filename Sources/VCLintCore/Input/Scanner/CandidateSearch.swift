@@ -28,6 +28,15 @@ enum CandidateSearch {
         #"am_on_|wm_on_|am_proc_died|am_kill"#,
         #"has died|exited due to signal"#,
         #"moveto |movefrom |LifecycleOwner"#,
+        // Android's evidence (docs/lifecycle.md#android-evidence): LeakCanary's tag, its sentences and its traces'
+        // box characters (a trace published without a tag), StrictMode's counts, `Displayed`, androidx's runner.
+        #"LeakCanary|Leaking: |LEAKS"#,
+        #"Watching instance|garbage collected"#,
+        #"retained instances|retained objects|objects retained"#,
+        #"├─ |╰→ |┬───|│ "#,
+        #"HEAP ANALYSIS|has leaked:"#,
+        #"; instances="#,
+        #"Displayed |TestRunner"#,
     ].map { try! PCRE2Pattern($0) }
 
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).

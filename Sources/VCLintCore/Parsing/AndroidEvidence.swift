@@ -1,0 +1,126 @@
+/// A logcat line that is evidence about instances rather than a callback of one (docs/lifecycle.md#android-evidence):
+/// LeakCanary's lines (read in order by `LeakCanaryReader`, which the stage owns), StrictMode's instance counts and
+/// the system's `Displayed` lines. Context-free, like the rest of `LineParser`: the line alone says which it is.
+enum AndroidEvidence: Equatable, Sendable {
+    /// A line for `LeakCanaryReader`: its message, as the reader takes it.
+    case leakCanary(String)
+    /// `StrictMode: class com.example.MainActivity; instances=2; limit=1`: after StrictMode's own GC, `instances`
+    /// of the class were alive. The class by its simple name.
+    case strictMode(className: String, instances: Int, limit: Int)
+    /// `ActivityTaskManager: Displayed com.example/.MainActivity: +1s230ms`: the screen's first frame, that long
+    /// after its launch. The class by its simple name, the package as printed.
+    case displayed(className: String, package: String, milliseconds: Int)
+
+    /// Longer messages are not evidence (LeakCanary's own lines are short; `LeakCanaryReader` caps what it keeps).
+    static let maxMessage = 4096
+
+    /// The evidence in a logcat line's message, given its tag.
+    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> AndroidEvidence? {
+        guard m.count <= maxMessage else { return nil }
+        if let tag {
+            if equals(tag, "LeakCanary") { return .leakCanary(String(decoding: m, as: UTF8.self)) }
+            if equals(tag, "StrictMode") { return strictMode(m) }
+            if equals(tag, "ActivityTaskManager") || equals(tag, "ActivityManager") {
+                if let d = displayed(m) { return d }
+            }
+        }
+        return unenveloped(m)
+    }
+
+    /// Evidence in a line without a logcat envelope (a trace published as text, LeakCanary's 2.2 note
+    /// `14:40:13.697 : Watching instance of …`), or in a message whose tag is another logger's.
+    static func unenveloped(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        guard m.count <= maxMessage else { return nil }
+        var i = 0
+        while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
+        if let after = clockPrefix(m, from: i) { i = after }
+        let rest = UnsafeBufferPointer(rebasing: m[i...])
+        if LeakCanaryReader.mayRead(rest) { return .leakCanary(String(decoding: rest, as: UTF8.self)) }
+        if startsWith(rest, "class "), contains(rest, "; instances=") { return strictMode(rest) }
+        return nil
+    }
+
+    /// The time of day of a `HH:MM:SS.mmm : ` prefix, as seconds of the day (the line has no date).
+    static func clockTime(_ m: UnsafeBufferPointer<UInt8>) -> LogTime? {
+        var i = 0
+        while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
+        guard let end = clockPrefix(m, from: i) else { return nil }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: m[i..<(end - 3)]), as: UTF8.self)
+        let parts = text.split(separator: ":")
+        guard parts.count == 3, let h = Double(parts[0]), let mi = Double(parts[1]), let sec = Double(parts[2]) else { return nil }
+        return LogTime(seconds: h * 3600 + mi * 60 + sec, iso: text)
+    }
+
+    /// `HH:MM:SS.mmm : ` before a message (LeakCanary's 2.2 note): where the message starts.
+    private static func clockPrefix(_ m: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start, digits = 0, colons = 0
+        while i < m.count, ByteCursor.isDigit(m[i]) || m[i] == .colon || m[i] == .dot {
+            if m[i] == .colon { colons += 1 } else if ByteCursor.isDigit(m[i]) { digits += 1 }
+            i += 1
+        }
+        guard colons == 2, digits >= 6, i + 2 < m.count, m[i] == .space, m[i + 1] == .colon, m[i + 2] == .space else { return nil }
+        return i + 3
+    }
+
+    /// `class X; instances=N; limit=M`, alone or with the violation's exception text after it on the line.
+    static func strictMode(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        let text = String(decoding: m, as: UTF8.self)
+        guard text.hasPrefix("class "), let semi = text.firstIndex(of: ";") else { return nil }
+        let name = text[text.index(text.startIndex, offsetBy: 6)..<semi]
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        func number(after key: String) -> Int? {
+            guard let r = text.range(of: key) else { return nil }
+            return Int(text[r.upperBound...].prefix { $0.isNumber })
+        }
+        guard let n = number(after: "; instances="), let limit = number(after: "; limit=") else { return nil }
+        return .strictMode(className: String(LogcatStatement.simpleName(String(name))), instances: n, limit: limit)
+    }
+
+    /// `Displayed com.example/.MainActivity: +1s230ms` (also `for user 0: +23s157ms`, `+173ms`, and the total
+    /// `(total +2s)` after it, which is not read).
+    static func displayed(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        let text = String(decoding: m, as: UTF8.self)
+        guard text.hasPrefix("Displayed "), let slash = text.firstIndex(of: "/") else { return nil }
+        let package = text[text.index(text.startIndex, offsetBy: 10)..<slash]
+        let component = text[text.index(after: slash)...].prefix { $0 != " " && $0 != ":" }
+        guard !package.isEmpty, !package.contains(" "), !component.isEmpty,
+              let plus = text.range(of: ": +") else { return nil }
+        var ms = 0, value = 0, sawDigit = false
+        var i = plus.upperBound
+        while i < text.endIndex {
+            let c = text[i]
+            if let d = c.wholeNumberValue, c.isASCII { value = value * 10 + d; sawDigit = true; if value > 1 << 40 { return nil } }
+            else if text[i...].hasPrefix("ms") { ms += value; value = 0; break }
+            else if c == "s" { ms += value * 1000; value = 0 }
+            else if c == "m" { ms += value * 60_000; value = 0 }
+            else { break }
+            i = text.index(after: i)
+        }
+        guard sawDigit else { return nil }
+        let qualified = component.hasPrefix(".") ? String(package) + String(component) : String(component)
+        return .displayed(className: String(LogcatStatement.simpleName(qualified)), package: String(package), milliseconds: ms)
+    }
+
+    private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
+        b.count == s.utf8CodeUnitCount && startsWith(b, s)
+    }
+
+    static func startsWith(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
+        let k = s.utf8CodeUnitCount
+        guard b.count >= k else { return false }
+        return s.withUTF8Buffer { p in (0..<k).allSatisfy { b[$0] == p[$0] } }
+    }
+
+    static func contains(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
+        let k = s.utf8CodeUnitCount
+        guard b.count >= k else { return false }
+        return s.withUTF8Buffer { p in
+            for i in 0...(b.count - k) where b[i] == p[0] {
+                var j = 1
+                while j < k, b[i + j] == p[j] { j += 1 }
+                if j == k { return true }
+            }
+            return false
+        }
+    }
+}
