@@ -7,6 +7,7 @@
 //   args      the command line, through the built `vclint` binary (FuzzArgs.swift)
 //   views     inspect, timeline, leaks and the HTML report of a capture (FuzzViews.swift)
 //   merge     a shard's lint or leak report, as merge and leaks read it (FuzzViews.swift)
+//   logcat    each input line as a logcat line's message, then the pipeline's oracles (FuzzTarget.swift)
 import Foundation
 
 nonisolated(unsafe) private var fuzzTarget = "pipeline"
@@ -14,7 +15,7 @@ nonisolated(unsafe) private var fuzzTarget = "pipeline"
 @_cdecl("LLVMFuzzerInitialize")
 public func vclintFuzzInitialize(_ argc: UnsafeMutablePointer<Int32>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
     fuzzTarget = ProcessInfo.processInfo.environment["VCLINT_FUZZ_TARGET"] ?? "pipeline"
-    guard ["pipeline", "gzip", "live", "config", "args", "views", "merge"].contains(fuzzTarget) else { fuzzFail("unknown target \(fuzzTarget)") }
+    guard ["pipeline", "gzip", "live", "config", "args", "views", "merge", "logcat"].contains(fuzzTarget) else { fuzzFail("unknown target \(fuzzTarget)") }
     return 0
 }
 
@@ -28,6 +29,7 @@ public func vclintFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> In
     case "args": return fuzzArgs(bytes)
     case "views": return fuzzViews(bytes)
     case "merge": return fuzzMerge(bytes)
+    case "logcat": return fuzzLogcat(bytes)
     default: return fuzzPipeline(bytes)
     }
 }

@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 target=pipeline
 if [[ $# -ge 2 && "$1" == --target ]]; then target="$2"; shift 2; fi
-case "$target" in pipeline|gzip|live|config|args|views|merge) ;; *) echo "fuzz: unknown target $target (pipeline, gzip, live, config, args, views, merge)" >&2; exit 2 ;; esac
+case "$target" in pipeline|gzip|live|config|args|views|merge|logcat) ;; *) echo "fuzz: unknown target $target (pipeline, gzip, live, config, args, views, merge, logcat)" >&2; exit 2 ;; esac
 reproduce=()
 seconds=60
 if [[ $# -gt 0 && -f "$1" ]]; then reproduce=("$@"); set --
@@ -67,6 +67,12 @@ logs() { find Fixtures -type f \( -name '*.log' -o -name '*.ndjson' -o -name '*.
 case "$target" in
     pipeline|views)
         logs | while read -r f; do cp -n "$f" "$corpus/seed-${f//\//_}"; done ;;
+    logcat)
+        # The Android fixtures' messages (the target puts an envelope around each line).
+        for f in Fixtures/android/*.log; do
+            s="$corpus/seed-${f//\//_}"
+            [[ -e "$s" ]] || sed -E 's/^.*[VDIWEF]\/[^:]*: //' "$f" > "$s"
+        done ;;
     merge)
         # Shards' reports: a lint report and a leak report of some fixtures, as the debug binary writes them.
         for f in Fixtures/seeds/navtest-missing-dealloc.log Fixtures/hostile/terminal-nslog.log Fixtures/tests/xcodebuild-hosted-leak.log; do

@@ -719,6 +719,7 @@ extension RemovalKind {
         case .poppedWithTop: return 3
         case .closed: return 4
         case .ownerDeallocated: return 5
+        case .retainedInHeap: return 6
         }
     }
 
@@ -729,6 +730,7 @@ extension RemovalKind {
         case 2: self = .popped
         case 3: self = .poppedWithTop
         case 5: self = .ownerDeallocated
+        case 6: self = .retainedInHeap
         default: self = .closed
         }
     }

@@ -38,6 +38,9 @@ public enum RemovalKind: String, Sendable {
     case closed         // it disappeared and nothing appeared (sheet dismissal, child removal)
     /// An object (docs/lifecycle.md#objects): its owner was deallocated, so it must go too.
     case ownerDeallocated = "owner deallocated"
+    /// Android (docs/lifecycle.md#android-evidence): its use ended (`onDestroy`, `onDestroyView`, `onCleared`) and
+    /// LeakCanary's heap analysis found it still retained.
+    case retainedInHeap = "retained in the heap"
 
     var verb: String {
         switch self {
@@ -47,6 +50,7 @@ public enum RemovalKind: String, Sendable {
         case .poppedWithTop: return "removed together with the controller above it"
         case .closed: return "closed (it disappeared and nothing replaced it)"
         case .ownerDeallocated: return "left behind by its owner"
+        case .retainedInHeap: return "ended its use and was found in a heap dump"
         }
     }
 }

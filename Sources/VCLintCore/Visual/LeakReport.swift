@@ -99,6 +99,10 @@ public struct LeakReport: Sendable {
             }
             // What the leaks need of their input (its sessions by id, the tests at their lines) is
             // looked up only when it has leaks: it words every finding.
+            // Android's, which LeakCanary proved (the timeline records iOS's).
+            for entry in Self.heapLeaks(input) {
+                if let fp = entry.fingerprint, input.baselined.contains(fp) { baselined.append(entry) } else { confirmed.append(entry) }
+            }
             if input.timeline.leaks.isEmpty { continue }
             var sessionAt: [Int: Int] = [:]
             let sessions = input.timeline.sessions
@@ -153,6 +157,29 @@ public struct LeakReport: Sendable {
         self.baselined = baselined
     }
 
+    /// The rules whose findings LeakCanary proved (docs/lifecycle.md#android-evidence); Android's `leaked_object` is
+    /// the one the timeline did not record as an iOS object's.
+    static let heapRules: Set<String> = ["leaked_activity", "leaked_fragment", "leaked_fragment_view", "leaked_object"]
+
+    /// An input's Android leaks: each finding LeakCanary proved, with its chain (the message) and every node of its
+    /// trace as evidence, grouped by class and named after its test like the others.
+    static func heapLeaks(_ input: TimelineInput) -> [Entry] {
+        var iosObjects = Set<String>()
+        for leak in input.timeline.leaks where leak.owner != nil { iosObjects.insert("\(leak.anchor.line)\u{1F}\(leak.controller.instance)") }
+        var entries: [Entry] = []
+        for f in input.findings where heapRules.contains(f.rule) {
+            if f.rule == "leaked_object", iosObjects.contains("\(f.line)\u{1F}\(f.controller.instance)") { continue }
+            var evidence = f.related.map { Evidence(line: $0.line, event: "", note: $0.note) }
+            evidence.append(Evidence(line: f.line, event: "╰→", note: f.message))
+            evidence.sort { $0.line < $1.line }
+            let ended = f.related.first { $0.note == "onDestroy" || $0.note == "onDestroyView" }?.line ?? f.line
+            entries.append(Entry(path: input.path, session: 0, process: "", pid: nil, controller: f.controller,
+                                 removal: RemovalFacts(kind: .retainedInHeap, line: ended, takenAlongBy: nil), line: f.line,
+                                 wentOn: nil, confirmed: true, evidence: evidence, test: f.test, owner: f.owner, fingerprint: f.fingerprint))
+        }
+        return entries
+    }
+
     /// The report of these leaks: confirmed ones grouped by class (most leaks first), unjudged
     /// classes without those judged anywhere.
     init(graceSeconds: Double, files: Int, confirmed: [Entry], unconfirmed: [Entry], unjudged: [Unjudged], judged: Set<String>) {
@@ -182,6 +209,12 @@ public struct LeakReport: Sendable {
     }
 
     static func how(_ e: Entry) -> String {
+        if e.removal.kind == .retainedInHeap {
+            // Android: no dealloc to wait for; LeakCanary's heap analysis is the proof.
+            let ended = e.removal.line == e.line ? "" : "its use ended at line \(e.removal.line); "
+            let owner = e.owner.map { " (it served \($0.display))" } ?? ""
+            return ended + "LeakCanary's heap analysis found it retained at line \(e.line)" + owner
+        }
         var s: String
         if let owner = e.owner {
             s = "its owner \(owner.display) was deallocated at line \(e.line)"

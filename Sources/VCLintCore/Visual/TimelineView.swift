@@ -474,6 +474,7 @@ extension RemovalKind {
         case .poppedWithTop: return "with the controller above (inferred)"
         case .closed: return "sheet/child closed (inferred)"
         case .ownerDeallocated: return "owner deallocated"
+        case .retainedInHeap: return "end of use, proven by a heap dump"
         }
     }
 }

@@ -167,7 +167,7 @@ import Glibc
     @Test func rulesAndExplain() throws {
         let rules = try run(["rules"])
         #expect(rules.status == 0)
-        #expect(rules.stdout.split(separator: "\n").count == 27)  // a header row and 26 rules
+        #expect(rules.stdout.split(separator: "\n").count == 32)  // a header row and 31 rules
         #expect(rules.stdout.contains("slow_transition"))
         #expect(rules.stdout.contains("lifetime_limit                    error     on    More instances of a class"))
         #expect(rules.stdout.contains("fragment_view_after_destroy_view  error     on    A Fragment's view was used"))

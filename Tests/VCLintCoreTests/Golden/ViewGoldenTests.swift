@@ -30,6 +30,9 @@ import Testing
         LeakCase(name: "described-leak", fixtures: ["Fixtures/objects/described-leak.log"]),
         LeakCase(name: "html-injection", fixtures: ["Fixtures/hostile/html-injection.log"]),
         LeakCase(name: "terminal-nslog", fixtures: ["Fixtures/hostile/terminal-nslog.log"]),
+        // Android: LeakCanary's proven leaks, with their chains, grouped by the test LeakCanary's analysis names.
+        LeakCase(name: "android-leakcanary", fixtures: ["Fixtures/android/leakcanary-application-leak-in-test.log",
+                                                        "Fixtures/android/leaked-object.log", "Fixtures/android/leaked-fragment-view.log"]),
         LeakCase(name: "matrix", fixtures: ["Fixtures/flows/leak-pop.log", "Fixtures/seeds/navtest-missing-dealloc.log",
                                             "Fixtures/tests/xcodebuild-hosted-leak.log", "Fixtures/dialects/named-invoke.log",
                                             "Fixtures/objects/late-object.log", "Fixtures/flows/late-dealloc.log"],

@@ -171,4 +171,27 @@ import Testing
         #expect(f.map(\.rule) == ["missing_on_stop", "callback_after_destroy"])
         #expect(f.map(\.test) == ["com.example.MainTest/testRotate", nil])
     }
+
+    /// A hostile block: a trace of 100,000 nodes never closed, after box characters everywhere. The trace keeps its
+    /// first nodes (and the leaking one), the finding stays one line of bounded size, and nothing is lost around it.
+    @Test func aHostileBlockIsBounded() {
+        var lines = (0..<2000).map { _ in "│ ├─ ╰→ ┬─── │ ~~~ ║ Leaking: YES (" }
+        lines.append(line("01.000", "D/MainActivity", "onCreate"))
+        lines.append(line("01.100", "D/MainActivity", "onDestroy"))
+        lines.append("┬───")
+        for k in 0..<100_000 {
+            lines.append("├─ com.example.Node\(k) instance")
+            lines.append("│    Leaking: UNKNOWN")
+            lines.append("│    ↓ Node\(k).next")
+        }
+        lines.append("╰→ com.example.MainActivity instance")
+        lines.append("     Leaking: YES (Activity#mDestroyed is true)")
+        let r = lint(lines.joined(separator: "\n"))
+        let f = r.findings.map { $0 }
+        #expect(f.map(\.rule) == ["leaked_activity"])
+        #expect(f.first?.controller.instance == "MainActivity#1")
+        #expect((f.first?.related.count ?? 0) <= LeakCanaryReader.maxNodes + 4)
+        #expect((f.first?.message.utf8.count ?? 0) < 64 * 1024)
+        #expect(f.first?.message.contains("more") == true)
+    }
 }

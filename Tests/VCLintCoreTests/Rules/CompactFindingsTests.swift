@@ -49,7 +49,22 @@ import Testing
             Removal(kind: removalKinds[r.int(5)], evidence: e(), takenAlongBy: r.bool() ? nil : "Parent#\(r.int(9))", anchor: e())
         }
         let fact: any Fact
-        switch r.int(20) {
+        func heap() -> HeapLeak {
+            HeapLeak(ended: "MainActivity#\(r.int(9)) was destroyed", endKnown: r.bool(), chain: "GC Root: x → [A.b] → MainActivity",
+                     sizes: r.bool() ? "" : "98.1 kB; watched 6.9 s", sharedBy: 1 + r.int(4), folded: ["ReportFragment", "VM"].prefix(r.int(3)).map { $0 },
+                     pattern: r.bool() ? nil : "instance field a.B#c", description: r.bool() ? nil : "A bug.", signature: r.bool() ? nil : "f3f4",
+                     related: (0..<r.int(4)).map { HeapLeak.Related(line: r.int(1 << 30), note: "node \($0) é") },
+                     owner: r.bool() ? nil : controller(&r), test: r.bool() ? nil : "a.BTest/testC")
+        }
+        switch r.int(27) {
+        case 20: fact = ActivityLeak(heap())
+        case 21: fact = FragmentLeak(heap())
+        case 22: fact = FragmentViewLeak(heap())
+        case 23: fact = LibraryLeak(heap())
+        case 24: fact = ObjectLeakFact.heap(heap())
+        case 25: fact = RetainedUnconfirmed(count: r.int(9), watches: ["A#1", "B#?"].prefix(r.int(3)).map { $0 }, watchLines: [r.int(99)], moreWatches: r.int(3))
+        case 26: fact = LifetimeExceeded(created: e(), scope: .class, limit: "MainActivity", classes: ["MainActivity"], max: 1, alive: 2 + r.int(3),
+                                         others: [], owner: nil, strictMode: .init(recreated: oe()))
         case 0: fact = UnfinishedAppearance(will: e(), reason: reason(&r, t))
         case 1: fact = UnfinishedDisappearance(will: e(), reason: reason(&r, t))
         case 2: fact = UnbalancedAppearance.didWithoutWill(did: e(), state: states[r.int(5)])
