@@ -83,7 +83,7 @@ struct UnreadShape {
                 while i < n, FreeFormReader.isIdentByte(p[i]) || (p[i] == .dot && i + 1 < n && FreeFormReader.isIdentStart(p[i + 1])) { i += 1 }
                 let w = s..<i
                 if !(s > r.lowerBound && FreeFormReader.isIdentByte(p[s - 1])), memchr(p + s, Int32(UInt8.dot), w.count) == nil,
-                   FreeFormReader.isCallbackName(p + s, w.count) {
+                   FreeFormReader.isCallbackName(p + s, w.count) || Self.isAndroidCallback(p, w) {
                     let sig = signature(p, after: i, n)
                     tokens.append(.callback(w, signature: i..<sig))
                     i = sig
@@ -173,6 +173,7 @@ struct UnreadShape {
                     kind = MethodTable.kind(UnsafeBufferPointer(start: p + w.lowerBound, count: w.count),
                                             signature: UnsafeBufferPointer(start: p + sig.lowerBound, count: sig.count), foldCase: true)
                         ?? MethodTable.kind(UnsafeBufferPointer(start: p + w.lowerBound, count: w.count), signature: UnsafeBufferPointer(start: nil, count: 0), foldCase: true)
+                        ?? LogcatStatement.callbacks[text(w)]
                     pattern += "(?<event>\(events))" + #"(?:\([\w\s:,]*\)|:(?:[A-Za-z_]\w*:)*)?"#
                 } else {
                     template += text(w.lowerBound..<sig.upperBound)
@@ -266,9 +267,26 @@ struct UnreadShape {
         return uppers >= 2 && lowers >= 1 || name.hasSuffix("Controller") || name.hasSuffix("VC")
     }
 
+    /// An Activity's or Fragment's callback (`onCreate`, `ON_RESUME`; docs/lifecycle.md#android-statements).
+    static func isAndroidCallback(_ p: UnsafePointer<UInt8>, _ w: Range<Int>) -> Bool {
+        w.count >= 6 && w.count <= 24 && (p[w.lowerBound] == UInt8(ascii: "o") || p[w.lowerBound] == UInt8(ascii: "O"))
+            && LogcatStatement.callbacks[String(decoding: UnsafeBufferPointer(start: p + w.lowerBound, count: w.count), as: UTF8.self)] != nil
+    }
+
     /// The dialect that reads the group's lines: the callbacks seen, then the usual ones in the same
-    /// spelling, as the `event` alternatives.
+    /// spelling, as the `event` alternatives (Android's when the callbacks seen are an Activity's or Fragment's).
     func dialect(callbacks seen: [String]) -> Inspection.SuggestedDialect {
+        if let first = seen.first, let _ = LogcatStatement.callbacks[first] {
+            var events: [(String, EventKind)] = []
+            let usual = first.hasPrefix("ON_") ? ["ON_CREATE", "ON_START", "ON_RESUME", "ON_PAUSE", "ON_STOP", "ON_DESTROY"]
+                : ["onCreate", "onStart", "onResume", "onPause", "onStop", "onDestroy"]
+            for t in seen + usual where !events.contains(where: { $0.0 == t }) {
+                if let kind = LogcatStatement.callbacks[t] { events.append((t, kind)) }
+            }
+            let alternatives = events.map { Self.escapeText($0.0) }.joined(separator: "|")
+            return Inspection.SuggestedDialect(pattern: pattern.replacingOccurrences(of: Self.events, with: alternatives),
+                                               events: events.map { (text: $0.0, kind: $0.1) })
+        }
         let capital = seen.first.map { $0.first?.isUppercase == true } ?? false
         var events: [(String, EventKind)] = []
         func add(_ text: String) {

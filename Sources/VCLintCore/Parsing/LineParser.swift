@@ -162,7 +162,10 @@ final class LineParser {
             guard let r = TestRunnerLine.androidx(message) else { return .none }
             return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
         }
-        guard var e = LogcatStatement.read(message, tag: tag) else { return .none }
+        // Android's statements, else the user's dialects (`vclint inspect` suggests them for a logcat capture too).
+        guard var e = LogcatStatement.read(message, tag: tag) ?? parser.customOnly(message) else {
+            return LogcatStatement.mentionsCallback(message) ? .unread(message: info.message, decoded: nil) : .none
+        }
         e.time = LogcatEnvelope.time(p, n)
         guard let pid = info.pid else { return .bare(e) }
         return .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)

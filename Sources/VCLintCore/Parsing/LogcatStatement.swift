@@ -145,6 +145,28 @@ enum LogcatStatement {
     }
 
     /// `com.example.MainActivity` → `MainActivity`.
+    /// Whether a message that is no statement still names a callback as a word (`screen MainActivity lifecycle onCreate
+    /// fired`): such a line counts as unread, so that a capture in a shape vclint cannot read never looks clean
+    /// (docs/lifecycle.md#mentions-and-unread-lines). A stack frame (`at com.example.MainActivity.onCreate(…)`) is not one.
+    static func mentionsCallback(_ m: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
+        if i + 3 <= m.count, m[i] == UInt8(ascii: "a"), m[i + 1] == UInt8(ascii: "t"), m[i + 2] == .space { return false }
+        var k = i
+        while k < m.count {
+            // A word: letters, digits and underscores after a non-word byte.
+            guard ByteCursor.isWord(m[k]), k == 0 || !ByteCursor.isWord(m[k - 1]) else { k += 1; continue }
+            var e = k
+            while e < m.count, ByteCursor.isWord(m[e]) { e += 1 }
+            if e - k >= 6, e - k <= 24, m[k] == UInt8(ascii: "o") || m[k] == UInt8(ascii: "O"),
+               callbacks[String(decoding: UnsafeBufferPointer(rebasing: m[k..<e]), as: UTF8.self)] != nil {
+                return true
+            }
+            k = e
+        }
+        return false
+    }
+
     static func simpleName(_ s: String) -> String {
         guard let dot = s.lastIndex(of: ".") else { return s }
         return String(s[s.index(after: dot)...])

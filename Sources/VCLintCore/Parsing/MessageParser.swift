@@ -278,6 +278,11 @@ public final class MessageParser {
         }
     }
 
+    /// A logcat message read by the user's dialects only (`LineParser.logcat`: Android's statements have their own reader).
+    func customOnly(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        custom.isEmpty ? nil : customEvent(bytes)
+    }
+
     /// The user's dialects, tried after the built-in ones.
     private func customEvent(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         guard let base = bytes.baseAddress else { return nil }

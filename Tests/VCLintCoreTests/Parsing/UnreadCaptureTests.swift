@@ -163,4 +163,32 @@ import Testing
         #expect(groups[1]["dialect"] is NSNull && groups[1]["yaml"] is NSNull)
         #expect((groups[1]["reason"] as? String)?.hasSuffix("no dialect suggested") == true)
     }
+
+    /// A logcat capture in a shape vclint does not read is unread, never clean: its lines that name an Activity's
+    /// callback count, `vclint inspect` suggests the dialect that reads them, and that dialect reads logcat messages.
+    /// A stack frame that names a callback is no such line.
+    @Test func logcatInAnUnknownShapeGetsADialect() throws {
+        let capture = """
+        2023-05-10 10:00:01.000 4321-4321/com.example.app D/Nav: [Nav] MainActivity -> onCreate
+        2023-05-10 10:00:01.100 4321-4321/com.example.app D/Nav: [Nav] MainActivity -> onStart
+        2023-05-10 10:00:01.200 4321-4321/com.example.app D/Nav: [Nav] DetailActivity -> onCreate
+        2023-05-10 10:00:01.300 4321-4321/com.example.app E/AndroidRuntime:     at com.example.app.MainActivity.onCreate(MainActivity.kt:20)
+        2023-05-10 10:00:02.100 4321-4321/com.example.app D/Nav: [Nav] MainActivity -> onDestroy
+        """
+        var o = LintOptions()
+        o.inspect = true
+        let before = Linter(options: o).lint(text: capture)
+        #expect(before.stats.events == 0)
+        #expect(before.stats.unrecognized == 4)
+        #expect(before.findings.map(\.rule) == ["no_lifecycle_events"])
+        let inspection = try #require(before.inspection)
+        let suggested = try #require(inspection.unreadGroups.first?.dialect)
+        #expect(suggested.events.map(\.kind) == [.onCreate, .onStart, .onDestroy, .onResume, .onPause, .onStop])
+        var withDialect = LintOptions()
+        withDialect.customDialects = [try CustomDialect(pattern: suggested.pattern,
+                                                        events: Dictionary(uniqueKeysWithValues: suggested.events.map { ($0.text, $0.kind.rawValue) }))]
+        let after = Linter(options: withDialect).lint(text: capture)
+        #expect(after.stats.events == 4)
+        #expect(after.findings.isEmpty, "\(after.summary)")
+    }
 }

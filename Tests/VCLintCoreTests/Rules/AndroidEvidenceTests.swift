@@ -194,4 +194,18 @@ import Testing
         #expect((f.first?.message.utf8.count ?? 0) < 64 * 1024)
         #expect(f.first?.message.contains("more") == true)
     }
+
+    /// An iOS capture and an Android capture in one run: one report, both platforms' findings, each test named.
+    @Test func iosAndAndroidCapturesLintIntoOneReport() throws {
+        let ios = try lintFixture("Fixtures/flows/leak-pop.log")
+        let android = try lintFixture("Fixtures/android/leakcanary-application-leak-in-test.log")
+        let result = LintResult(files: [ios, android])
+        let json = try #require(JSONSerialization.jsonObject(with: Data(JSONReporter().report(result).utf8)) as? [String: Any])
+        let rules = (json["violations"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(rules == ["leaked_controller", "leaked_activity"])
+        let sarif = try #require(ReporterRegistry.reporter(named: "sarif", rules: .default)).report(result)
+        #expect(sarif.contains("\"ruleId\": \"leaked_activity\"") || sarif.contains("\"ruleId\":\"leaked_activity\""))
+        let junit = try #require(ReporterRegistry.reporter(named: "junit", rules: .default)).report(result)
+        #expect(junit.contains("classname=\"com.example.space.ServiceActivityTest\" name=\"leaksServiceActivity\""))
+    }
 }
