@@ -183,7 +183,10 @@ enum InspectionWording {
         var notes: [String] = []
         let logs = Set(c.callbacks)
         if c.isView { return ["a SwiftUI view: a value, never judged; it may own objects"] }
-        if !c.deallocJudged { notes.append("no dealloc/deinit logged: its leaks are not judged") }
+        if !c.deallocJudged {
+            notes.append(c.callbacks.contains(where: \.isAndroid) ? "no LeakCanary evidence in the capture: its leaks are not judged (add LeakCanary, or log finalize)"
+                         : "no dealloc/deinit logged: its leaks are not judged")
+        }
         if logs.contains(.viewWillAppear) && !logs.contains(.viewDidAppear) { notes.append("no viewDidAppear logged: missing_did_appear does not apply") }
         if logs.contains(.viewWillDisappear) && !logs.contains(.viewDidDisappear) { notes.append("no viewDidDisappear logged: missing_did_disappear does not apply") }
         if logs.contains(.willMoveToParent) && !logs.contains(.didMoveToParent) { notes.append("no didMoveToParent logged: child_containment does not apply") }

@@ -126,6 +126,9 @@ public enum Dialect: String, Sendable {
     /// `Class method` grammar with more room around it, so one capture's lines read by either are
     /// one format (`[Lifecycle] Home.viewDidLoad` and `[Lifecycle] Home.viewWillAppear animated: true`).
     var family: Dialect { self == .freeForm ? .swiftFunction : self }
+
+    /// Android's loggers (logcat's statements and the event log).
+    var isAndroid: Bool { self == .logcat || self == .eventLog }
 }
 
 /// What a move-to-parent line says about its argument.

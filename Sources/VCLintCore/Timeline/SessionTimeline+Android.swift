@@ -7,6 +7,8 @@
 final class AndroidInstance {
     let entry: Instrumentation.ClassEntry
     let generation: Int
+    /// Its number among the input's instances (its timeline lane's id).
+    let serial: Int
     var address: UInt64?
     var state: AndroidTable.State = .unknown
     /// Its `onDestroy`, once destroyed.
@@ -27,9 +29,10 @@ final class AndroidInstance {
     var lastKind: EventKind?
     var lastDialect: Dialect = .logcat
 
-    init(entry: Instrumentation.ClassEntry, generation: Int, address: UInt64?) {
+    init(entry: Instrumentation.ClassEntry, generation: Int, address: UInt64?, serial: Int) {
         self.entry = entry
         self.generation = generation
+        self.serial = serial
         self.address = address
     }
 
@@ -66,6 +69,8 @@ extension SessionTimeline {
         }
         let inst = androidInstance(e, event, entry)
         if isDuplicate(e, inst) { return }
+        recorder?.androidCallback(e, inst, session: serial)
+        defer { recorder?.androidApplied(e, inst, session: serial) }
         inst.lastKind = e.kind
         inst.lastDialect = e.dialect
         if inst.address == nil, let a = e.address { inst.address = a }
@@ -158,7 +163,7 @@ extension SessionTimeline {
     private func newAndroidInstance(_ e: Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
         entry.instancesMade += 1
         context.countAndroidInstance()
-        let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address)
+        let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address, serial: context.nextSerial())
         inst.created = EventRef(e)
         android.live[e.className, default: []].append(inst)
         return inst

@@ -39,6 +39,7 @@ struct SessionEvidence {
 
 extension SessionTimeline {
     func evidence(_ item: EvidenceItem, time: LogTime?) {
+        if case .leakCanary = item { recorder?.heapEvidence = true }
         switch item {
         case .line(.strictMode(let className, let instances, let limit), let line):
             strictMode(className, instances: instances, limit: limit, line: line, time: time)

@@ -504,7 +504,10 @@ final class CompactTimeline: Sendable {
 /// input's flat lists (`CompactTimeline`) and the session's own objects are released.
 final class TimelineRecorder {
     final class InstanceLog {
-        let instance: Instance
+        /// UIKit's instance; an Android instance's log has `android` instead (its lane: `androidApplied`).
+        let instance: Instance?
+        let android: AndroidInstance?
+        let serial: Int
         /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
         @exclusivity(unchecked) var callbacks: [UInt64] = []
         @exclusivity(unchecked) var intervals: [UInt64] = []
@@ -518,7 +521,19 @@ final class TimelineRecorder {
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
         @exclusivity(unchecked) var viewShown: Bool?
 
-        init(_ instance: Instance) { self.instance = instance }
+        init(_ instance: Instance) {
+            self.instance = instance
+            android = nil
+            serial = instance.serial
+        }
+
+        init(_ android: AndroidInstance) {
+            instance = nil
+            self.android = android
+            serial = android.serial
+        }
+
+        var dialect: Dialect { instance?.dialect ?? android?.lastDialect ?? .logcat }
     }
 
     final class SessionLog {
@@ -542,6 +557,9 @@ final class TimelineRecorder {
             self.pid = pid
         }
     }
+
+    /// Whether the input holds LeakCanary's evidence (its Android classes' leaks are judged).
+    @exclusivity(unchecked) var heapEvidence = false
 
     /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
     /// callback and one of each other kind, and no interval, transition or warning is kept.
@@ -638,6 +656,56 @@ final class TimelineRecorder {
         }
     }
 
+    /// An Android callback routed to `inst` (docs/lifecycle.md#android-activities-and-fragments), before its table
+    /// applies it.
+    func androidCallback(_ e: Event, _ inst: AndroidInstance, session serial: Int) {
+        guard let s = sessionBySerial[serial] else { return }
+        stamp(e, s)
+        let log: InstanceLog
+        if let known = instances[inst.serial] {
+            log = known
+        } else {
+            log = InstanceLog(inst)
+            instances[inst.serial] = log
+            s.instances.append(log)
+        }
+        let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
+        if lanes || log.kinds & bit == 0 {
+            log.kinds |= bit
+            log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil))
+        }
+    }
+
+    /// After Android's table applied the callback: the lane, in the swimlanes' states (created: loaded, started:
+    /// appearing, resumed: visible, paused: disappearing, stopped: hidden); it ends at `onDestroy`.
+    func androidApplied(_ e: Event, _ inst: AndroidInstance, session serial: Int) {
+        guard let log = instances[inst.serial], log.dealloc < 0 else { return }
+        let st = keepCurrent()
+        guard lanes else {
+            if inst.state == .destroyed { log.dealloc = st }
+            return
+        }
+        if inst.state == .destroyed {
+            close(log, at: st, openAtEnd: false)
+            log.dealloc = st
+            return
+        }
+        let state: LaneState
+        switch inst.state {
+        case .unknown: state = .unknown
+        case .attached, .created, .viewCreated: state = log.beenOnScreen ? .hidden : .loaded
+        case .started: log.beenOnScreen = true; state = .appearing
+        case .resumed: log.beenOnScreen = true; state = .visible
+        case .paused: state = .disappearing
+        case .stopped, .viewDestroyed, .detached, .destroyed: state = .hidden
+        }
+        if state != log.openState {
+            close(log, at: st, openAtEnd: false)
+            log.openState = state
+            log.openStart = st
+        }
+    }
+
     /// After the state machine applied the event: the instance's lane.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
         guard let log = instances[inst.serial] else { return }
@@ -728,7 +796,7 @@ final class TimelineRecorder {
             if end < 0 { end = s.last.map { stampIndex($0) } ?? keepCurrent() }
             close(log, at: end, openAtEnd: true)
         }
-        move(s, judged: { deallocDialects.contains($0.instance.dialect.family) })
+        move(s, judged: { $0.instance != nil && deallocDialects.contains($0.dialect.family) })
     }
 
     /// Moves a session's lanes, transitions and warnings into the flat lists and releases its logs
@@ -737,22 +805,26 @@ final class TimelineRecorder {
         sessionBySerial[s.serial] = nil
         let laneStart = lanesDone.count
         for log in s.instances {
-            let i = log.instance
-            instances[i.serial] = nil
+            instances[log.serial] = nil
             var extra = CompactTimeline.LaneExtra()
-            extra.removal = i.removal
-            if let owner = i.owner {
-                extra.owner = owner.ref
-                extra.ownerReason = i.ownerReason
+            if let i = log.instance {
+                extra.removal = i.removal
+                if let owner = i.owner {
+                    extra.owner = owner.ref
+                    extra.ownerReason = i.ownerReason
+                }
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
             if hasExtra { laneExtras[lanesDone.count] = extra }
+            let className = log.instance?.className ?? log.android?.entry.name ?? ""
+            let address = log.instance?.address ?? log.android?.address ?? 0
+            let generation = log.instance?.generation ?? log.android?.generation ?? 0
             lanesDone.append(CompactTimeline.Lane(
-                serial: i.serial, className: i.className, address: i.address ?? 0, generation: i.generation,
+                serial: log.serial, className: className, address: address, generation: generation,
                 callbackStart: callbacks.count, callbackCount: Int32(log.callbacks.count),
                 intervalCount: Int32(log.intervals.count / 2), intervalStart: intervals.count,
-                dealloc: log.dealloc, dialect: i.dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
-            laneEntries.append(i.entry)
+                dealloc: log.dealloc, dialect: log.dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
+            laneEntries.append(log.instance?.entry ?? log.android!.entry)
             laneJudgedInSession.append(judged(log))
             callbacks.append(contentsOf: log.callbacks)
             intervals.append(contentsOf: log.intervals)
@@ -811,7 +883,9 @@ final class TimelineRecorder {
             let logs: Bool
             if let known = deallocLogged[key] { logs = known } else { logs = instrumentation.logs(entry.name, .dealloc); deallocLogged[key] = logs }
             // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
-            let judged = kind == .object ? logs : laneJudgedInSession[j] || logs
+            // An Android instance is judged by the garbage collector's evidence, which no dealloc line gives
+            // (docs/lifecycle.md#android-evidence): when the input holds LeakCanary's lines.
+            let judged = lanesDone[j].dialect.isAndroid ? heapEvidence : kind == .object ? logs : laneJudgedInSession[j] || logs
             lanesDone[j].kind = kind
             lanesDone[j].deallocInstrumented = judged
             if kind != .object, lanesDone[j].hasExtra, laneExtras[j]?.owner != nil {

@@ -162,7 +162,8 @@ public struct TimelineTextRenderer: ViewFormat {
                     facts.append("removed (\(r.kind.reportName)) at line \(r.evidence.line)")
                 }
             }
-            if let d = i.dealloc, layout.inWindow(d) { facts.append("deallocated at line \(d.line)") }
+            // An Android lane ends at its onDestroy, which frees nothing (docs/lifecycle.md#android-evidence).
+            if let d = i.dealloc, layout.inWindow(d) { facts.append((i.dialect.isAndroid ? "destroyed at line " : "deallocated at line ") + "\(d.line)") }
             if facts.isEmpty { continue }
             out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"
         }

@@ -30,6 +30,9 @@ func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> 
         "Fixtures/objects/swiftui-only.log",
         "Fixtures/dialects/uikit-warnings.log",
         "Fixtures/dialects/swift-function.log",
+        // Android: Activity lanes across three pids, a rotation recreate, and a leak LeakCanary proved.
+        "Fixtures/android/capture-57-studio-rotation-recreate-pids.log",
+        "Fixtures/android/leakcanary-application-leak-in-test.log",
     ]
 
     static func golden(_ fixture: String, _ suffix: String) -> URL {
