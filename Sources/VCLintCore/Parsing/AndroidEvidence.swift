@@ -18,7 +18,13 @@ enum AndroidEvidence: Equatable, Sendable {
     static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> AndroidEvidence? {
         guard m.count <= maxMessage else { return nil }
         if let tag {
-            if equals(tag, "LeakCanary") { return .leakCanary(String(decoding: m, as: UTF8.self)) }
+            if equals(tag, "LeakCanary") {
+                // (LeakCanary 2.2's note prefix, `14:40:13.697 : `, may stand before its message too.)
+                var i = 0
+                while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
+                let start = clockPrefix(m, from: i) ?? 0
+                return .leakCanary(String(decoding: UnsafeBufferPointer(rebasing: m[start...]), as: UTF8.self))
+            }
             if equals(tag, "StrictMode") { return strictMode(m) }
             if equals(tag, "ActivityTaskManager") || equals(tag, "ActivityManager") {
                 if let d = displayed(m) { return d }

@@ -471,13 +471,16 @@ struct LeakCanaryReader {
     /// node's indented details, and the sentences `statement` reads.
     static func mayRead(_ m: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = m.first else { return false }
-        if first == 0xE2, m.count >= 3 {
-            // │ ├ ┬ (E2 94 82/9C/AC) and ╰ (E2 95 B0).
-            let b1 = m[1], b2 = m[2]
-            return (b1 == 0x94 && (b2 == 0x82 || b2 == 0x9C || b2 == 0xAC)) || (b1 == 0x95 && b2 == 0xB0)
+        if first == 0xE2 {
+            // As the candidate search's literals spell them: `│ `, `├─ `, `┬───`, `╰→ `.
+            return AndroidEvidence.startsWith(m, "│ ") || AndroidEvidence.startsWith(m, "├─ ") || AndroidEvidence.startsWith(m, "┬───")
+                || AndroidEvidence.startsWith(m, "╰→ ")
         }
         for prefix in lineStarts where AndroidEvidence.startsWith(m, prefix) { return true }
-        if AndroidEvidence.startsWith(m, "Found ") { return AndroidEvidence.contains(m, " retained") }
+        if AndroidEvidence.startsWith(m, "Found ") {
+            return AndroidEvidence.contains(m, "retained instances") || AndroidEvidence.contains(m, "retained objects")
+                || AndroidEvidence.contains(m, "objects retained")
+        }
         if first == UInt8(ascii: "*"), m.count > 2, m[1] == .space {
             for word in legacyStarts where AndroidEvidence.startsWith(UnsafeBufferPointer(rebasing: m[2...]), word) { return true }
             return AndroidEvidence.contains(m, " has leaked:")
@@ -495,6 +498,7 @@ struct LeakCanaryReader {
         "Displaying only 1 leak trace out of ",
     ]
     private static let legacyStarts: [StaticString] = ["GC ROOT ", "references ", "leaks ", "Retaining: "]
+    // (Every line `mayRead` takes holds one of the candidate search's literals: `CandidateSearch.patterns`.)
 
 
     static func sectionHeader(_ t: Substring) -> Section? {

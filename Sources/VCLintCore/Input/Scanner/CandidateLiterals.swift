@@ -65,7 +65,10 @@ struct CandidateLiterals {
         ("Watching instance", 0, 4, false), ("garbage collected", 2, 4, false),
         ("retained instances", 7, 3, false), ("retained objects", 7, 3, false), ("objects retained", 7, 3, false),
         ("├─ ", 0, 5, false), ("╰→ ", 0, 5, false), ("┬───", 0, 5, false), ("│ ", 0, 5, false),
-        ("HEAP ANALYSIS", 3, 4, false), ("has leaked:", 8, 7, false),
+        ("HEAP ANALYSIS", 3, 4, false), ("has leaked:", 8, 7, false), ("GC ROOT ", 2, 4, false),
+        ("Signature: ", 7, 3, false), ("Leak fingerprint", 5, 7, false), ("Leak pattern", 5, 7, false),
+        ("Displaying only 1 leak", 8, 4, false), ("UNREACHABLE OBJECTS", 10, 3, false),
+        ("* references ", 0, 3, false), ("* leaks ", 0, 3, false), ("* Retaining", 0, 3, false), ("retained by leaking", 8, 4, false),
         ("; instances=", 0, 3, false), ("Displayed ", 0, 4, false), ("TestRunner", 3, 7, false),
     ]
 

@@ -34,7 +34,9 @@ enum CandidateSearch {
         #"Watching instance|garbage collected"#,
         #"retained instances|retained objects|objects retained"#,
         #"├─ |╰→ |┬───|│ "#,
-        #"HEAP ANALYSIS|has leaked:"#,
+        #"HEAP ANALYSIS|has leaked:|GC ROOT "#,
+        #"Signature: |Leak fingerprint|Leak pattern|Displaying only 1 leak|UNREACHABLE OBJECTS"#,
+        #"\* references |\* leaks |\* Retaining|retained by leaking"#,
         #"; instances="#,
         #"Displayed |TestRunner"#,
     ].map { try! PCRE2Pattern($0) }
