@@ -108,6 +108,27 @@ public struct LogTime: Sendable, Equatable {
     var fieldSeconds: Double {
         let days = CivilTime.daysFromCivil(year: year == 0 ? 2000 : Int(year), month: Int(month), day: Int(day))
         let offsetSeconds = offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
+        // The digits as read, most significant first: taken from the low end by a constant division
+        // (packed four bits each, the most significant lowest), then summed in the parser's order.
+        var f = 0.0
+        let count = Int(fractionDigits)
+        guard count <= 16 else { return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + longFraction }
+        var v = fraction, packed: UInt64 = 0
+        for _ in 0..<count {
+            packed = packed << 4 | UInt64(v % 10)
+            v /= 10
+        }
+        for i in 0..<count {
+            f += Double(packed & 15) * TimestampParser.fractionScale(i)
+            packed >>= 4
+        }
+        return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + f
+    }
+}
+
+extension LogTime {
+    /// `fieldSeconds`' fraction digit by digit, for more digits than fit its packed word (no parser reads so many).
+    fileprivate var longFraction: Double {
         var f = 0.0
         var scale = 1
         for _ in 1..<max(1, Int(fractionDigits)) { scale *= 10 }
@@ -116,7 +137,7 @@ public struct LogTime: Sendable, Equatable {
             f += Double(digit) * TimestampParser.fractionScale(i)
             scale /= 10
         }
-        return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + f
+        return f
     }
 }
 

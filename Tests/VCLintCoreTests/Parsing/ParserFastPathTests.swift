@@ -152,3 +152,46 @@ import Testing
         #expect(parsed > 5_000)
     }
 }
+
+/// `LogTime.fieldSeconds` (digits taken by a constant division) gives the parser's seconds for every
+/// parsed stamp, and the digit-by-digit sum it replaced for any fraction and digit count.
+@Suite struct FieldSecondsTests {
+    static func digitByDigit(_ t: LogTime) -> Double {
+        let days = CivilTime.daysFromCivil(year: t.year == 0 ? 2000 : Int(t.year), month: Int(t.month), day: Int(t.day))
+        let offsetSeconds = t.offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
+        var f = 0.0
+        var scale = 1
+        for _ in 1..<max(1, Int(t.fractionDigits)) { scale *= 10 }
+        for i in 0..<Int(t.fractionDigits) {
+            f += Double(Int(t.fraction) / scale % 10) * TimestampParser.fractionScale(i)
+            scale /= 10
+        }
+        return Double(days * 86400 + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second) - offsetSeconds) + f
+    }
+
+    @Test func fieldSecondsAreTheParsedSeconds() {
+        var rng = SplitMix(seed: 23)
+        var checked = 0
+        for _ in 0..<5_000 {
+            let digits = Int(rng.next() % 10)
+            var fraction = ""
+            for _ in 0..<digits { fraction += String(rng.next() % 10) }
+            let offsets = ["", "Z", "+0800", "-05:00", "+1400", "+2460"]
+            let text = "2024-0\(1 + rng.next() % 9)-1\(rng.next() % 10) 1\(rng.next() % 10):3\(rng.next() % 10):5\(rng.next() % 10)"
+                + (digits > 0 ? "." + fraction : "") + offsets[Int(rng.next() % UInt64(offsets.count))]
+            var bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeMutableBufferPointer { b -> LogTime? in
+                var c = ByteCursor(UnsafePointer(b.baseAddress!), count: b.count)
+                return TimestampParser.parseISOLike(&c)?.0
+            }
+            guard let t = parsed else { Issue.record("\(text) did not parse"); continue }
+            #expect(t.fieldSeconds.bitPattern == t.seconds.bitPattern, "\(text)")
+            var odd = t
+            odd.fraction = UInt32(truncatingIfNeeded: rng.next())
+            odd.fractionDigits = UInt8(rng.next() % 20)
+            #expect(odd.fieldSeconds.bitPattern == Self.digitByDigit(odd).bitPattern, "\(odd.fraction) \(odd.fractionDigits)")
+            checked += 1
+        }
+        #expect(checked == 5_000)
+    }
+}
