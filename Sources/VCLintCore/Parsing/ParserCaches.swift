@@ -162,7 +162,7 @@ struct StatementCache {
     func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         guard n <= 256 else { return nil }
         let k = Self.slot(p, n)
-        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) else { return nil }
+        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p, n) }) else { return nil }
         return k
     }
 
@@ -198,7 +198,7 @@ struct NameCache {
         var h: UInt32 = 2166136261
         for b in bytes { h = (h ^ UInt32(b)) &* 16777619 }
         let slot = Int((h ^ h >> 8 ^ h >> 16) & 0xFF)
-        let hit = keys[slot].count == bytes.count && keys[slot].withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        let hit = keys[slot].count == bytes.count && keys[slot].withUnsafeBufferPointer { bytesEqual($0.baseAddress!, base, bytes.count) }
         if hit { return values[slot] }
         let s = String(decoding: bytes, as: UTF8.self)
         keys[slot] = Array(bytes)
