@@ -419,7 +419,7 @@ enum EnvelopeParser {
         let start = c.pos
         let keyLength = cache.key.count
         if cache.start == start, cache.format == format, start + keyLength <= n,
-           cache.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p + start, keyLength) == 0 }) {
+           cache.key.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p + start, keyLength) }) {
             var info = EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + keyLength)..<n)
             info.thread = cache.thread
             return info

@@ -196,7 +196,7 @@ final class LineParser {
         guard let r = info.process else { return Self.isNameless(info) ? "" : nil }
         let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
         if bytes.count == internedBytes.count, bytes.count > 0,
-           internedBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+           internedBytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, bytes.baseAddress!, bytes.count) }) {
             return internedName
         }
         internedBytes = Array(bytes)

@@ -320,6 +320,9 @@ public final class MessageParser {
             }
             return callback(objc, objcGroups, m, dialect: .objcFunction)
         case .less:  // <
+            if shapeFastPaths, let (g, a) = Self.describedShape(m) {
+                return event(m, cls: g.cls, method: g.method, signature: g.signature, rest: g.rest, address: Self.hexValue(m.bytes(a)), dialect: .describedObject)
+            }
             return callback(described, describedGroups, m, dialect: .describedObject)
         case UInt8(ascii: "U"), UInt8(ascii: "A"), UInt8(ascii: "W"), UInt8.openBracket:  // Unbalanced…, Attempt…, Warning:…, [Presentation] …
             if let e = uikitWarning(m) { return e }
@@ -329,7 +332,13 @@ public final class MessageParser {
         // A label cannot start with `[`: tagged messages (`[Lifecycle] X.viewDidAppear(_:)`) are Swift-style.
         if p[0] != .openBracket {
             if let e = namedDialect(m) { return e }
-            if memchr(p, Int32(UInt8.colon), n) != nil, let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) { return e }
+            if memchr(p, Int32(UInt8.colon), n) != nil {
+                if shapeFastPaths, let g = Self.methodClassShape(m) {
+                    if let e = event(m, cls: g.cls, method: g.method, signature: g.signature, rest: g.rest, address: nil, dialect: .methodClass) { return e }
+                } else if let e = callback(methodClass, methodClassGroups, m, dialect: .methodClass) {
+                    return e
+                }
+            }
         }
         if twoWordFastPath {
             switch Self.twoWordShape(m) {
@@ -360,12 +369,18 @@ public final class MessageParser {
         }
         /// `..` or `…` somewhere: seed 000's `.......dealloc.......`.
         var hasDotRun: Bool {
+            // (Two memchr passes, one per first byte: most messages have a dot or two and no `…`.)
             var i = 0
-            while i + 1 < count {
-                let b = base[i]
-                if b == .dot, base[i + 1] == .dot { return true }
-                if b == 0xE2, base[i + 1] == 0x80, i + 2 < count, base[i + 2] == 0xA6 { return true }
-                i += 1
+            while i + 1 < count, let hit = memchr(base + i, Int32(UInt8.dot), count - 1 - i) {
+                let j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                if base[j + 1] == .dot { return true }
+                i = j + 1
+            }
+            i = 0
+            while i + 2 < count, let hit = memchr(base + i, 0xE2, count - 2 - i) {
+                let j = UnsafePointer(hit.assumingMemoryBound(to: UInt8.self)) - base
+                if base[j + 1] == 0x80, base[j + 2] == 0xA6 { return true }
+                i = j + 1
             }
             return false
         }
@@ -393,17 +408,26 @@ public final class MessageParser {
         // Cheap guards first: most candidate lines are noise.
         let last = m.base[m.count - 1]
         if last == UInt8(ascii: "n") || last == UInt8(ascii: "t") || last == UInt8(ascii: "d") || last == UInt8(ascii: "e") {
-            if let e = markerEvent(marker, m) { return e }
-            if m.base[0].isASCIIUppercase, let e = markerEvent(titleMarker, m) {
-                // The title's key by its name alone: the capture confirms it with callbacks, in any frame.
-                note.title = LabelLearner.titleName(e.className)
-                return e
+            // Both marker grammars end in `\s+(present|dismiss)\s+(phase)`: without that tail neither can match.
+            let tail = shapeFastPaths ? Self.markerTail(m) : nil
+            if let tail, let c = Self.markerLabel(m, verb: tail.verb) { return markerEvent(m, cls: c, verb: tail.verb, phase: tail.phase) }
+            if tail != nil || !shapeFastPaths {
+                if let e = markerEvent(marker, m) { return e }
+                if m.base[0].isASCIIUppercase, let e = markerEvent(titleMarker, m) {
+                    // The title's key by its name alone: the capture confirms it with callbacks, in any frame.
+                    note.title = LabelLearner.titleName(e.className)
+                    return e
+                }
             }
         }
-        if m.hasDotRun, dots.search(m.base, length: m.count) == .match, let c = dots.range(1), !c.isEmpty {
-            return Event(kind: .dealloc, className: m.text(c), dialect: .namedInvoke)
+        if m.hasDotRun {
+            let c = shapeFastPaths ? Self.dotsShape(m) : dots.search(m.base, length: m.count) == .match ? dots.range(1) : nil
+            if let c, !c.isEmpty { return Event(kind: .dealloc, className: m.text(c), dialect: .namedInvoke) }
         }
         guard m.contains(" invoke ") else { return nil }  // (memmem only runs on label-shaped messages)
+        if shapeFastPaths, let g = Self.invokeShape(m) {
+            return event(m, cls: g.cls, method: g.method, signature: g.signature, rest: g.rest, address: nil, dialect: .namedInvoke)
+        }
         return callback(invoke, invokeGroups, m, dialect: .namedInvoke)
     }
 
@@ -411,6 +435,11 @@ public final class MessageParser {
     private func markerEvent(_ matcher: PCRE2Matcher, _ m: Message) -> Event? {
         guard matcher.search(m.base, length: m.count) == .match, let c = matcher.range(1), let v = matcher.range(2),
               let ph = matcher.range(3) else { return nil }
+        return markerEvent(m, cls: c, verb: v, phase: ph)
+    }
+
+    /// The completion marker of a name, a verb and a phase.
+    private func markerEvent(_ m: Message, cls c: Range<Int>, verb v: Range<Int>, phase ph: Range<Int>) -> Event {
         let present = m.base[v.lowerBound] == UInt8(ascii: "p")
         let begin = m.base[ph.lowerBound] == UInt8(ascii: "b") || m.base[ph.lowerBound] == UInt8(ascii: "s")
         let kind: EventKind = present ? (begin ? .presentBegin : .presentEnd) : (begin ? .dismissBegin : .dismissEnd)
@@ -431,6 +460,8 @@ public final class MessageParser {
     @exclusivity(unchecked) var objcFastPath = true
     /// Tests: off, every message the other grammars left goes through the `twoWord` regex.
     @exclusivity(unchecked) var twoWordFastPath = true
+    /// Tests: off, the described, method-class, invoke, marker and dots grammars go through their regexes (`MessageShapes.swift`).
+    @exclusivity(unchecked) var shapeFastPaths = true
 
     /// What `twoWordShape` found without the regex.
     enum Shape {
@@ -451,10 +482,6 @@ public final class MessageParser {
     /// whose second word cannot start a method nor an address (`[Memory] footprint 925 MB …`).
     static func twoWordShape(_ m: Message) -> Shape {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore || b == .dollar || b >= 0x80 }
-        @inline(__always) func isClassByte(_ b: UInt8) -> Bool { ByteCursor.isWord(b) || b == .dollar || b >= 0x80 }
-        // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == .space || b &- UInt8.tab < 5 }
         guard n > 0, p[0] < 0x80 else { return .undecided }
         var i = 0
         if p[0] == .openBracket {
@@ -464,7 +491,7 @@ public final class MessageParser {
             while j < n, j <= 61, p[j] != .closeBracket { j += 1 }
             guard j < n, j <= 61, p[j] == .closeBracket, j >= 2 else { return .noMatch }
             i = j + 1
-            while i < n, isSpace(p[i]) { i += 1 }
+            while i < n, isRegexSpace(p[i]) { i += 1 }
         }
         // The class starts here (spaces and the tag cannot be part of it).
         guard i < n, isClassStart(p[i]) else { return .noMatch }
@@ -472,7 +499,7 @@ public final class MessageParser {
         while e < n, isClassByte(p[e]) { e += 1 }
         guard e < n, p[e] != .dot else { return .undecided }  // MyApp.Class or Class.method: the regex
         var j = e
-        while j < n, isSpace(p[j]) { j += 1 }
+        while j < n, isRegexSpace(p[j]) { j += 1 }
         // Spaces, then a method name: neither the address group nor the `.`, `:`, `-`, `->`
         // separators can match here, and `\s+` takes all the spaces.
         guard j > e, j < n, (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == .underscore else {
@@ -489,21 +516,8 @@ public final class MessageParser {
             }
             return .noMatch
         }
-        var k = j + 1
-        while k < n, ByteCursor.isWord(p[k]) { k += 1 }
-        var s = k
-        if s < n, p[s] == .openParen {
-            // `\((?:[\w ]*:)*[\w ]*\)` takes `(…)` when only word bytes, spaces and colons come
-            // before the `)`; else the other alternative, `(?::\w*)*`, matches nothing.
-            var t = s + 1
-            while t < n, ByteCursor.isWord(p[t]) || p[t] == .space || p[t] == .colon { t += 1 }
-            if t < n, p[t] == .closeParen { s = t + 1 }
-        } else {
-            while s < n, p[s] == .colon {
-                s += 1
-                while s < n, ByteCursor.isWord(p[s]) { s += 1 }
-            }
-        }
+        let k = methodEnd(p, n, j)
+        let s = signatureEnd(p, n, k)
         return .match(cls: i..<e, method: j..<k, signature: k..<s, rest: s..<n)
     }
 
@@ -514,16 +528,13 @@ public final class MessageParser {
     /// path succeeds too, with the same groups.
     static func objcShape(_ m: Message) -> (cls: Range<Int>, method: Range<Int>, signature: Range<Int>, rest: Range<Int>)? {
         let p = m.base, n = m.count
-        @inline(__always) func isClassStart(_ b: UInt8) -> Bool { (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore || b == .dollar || b >= 0x80 }
-        // PCRE2's \s without UCP: space, \t, \n, \v, \f, \r.
-        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == .space || b &- UInt8.tab < 5 }
         guard n > 3, p[0] == .hyphen || p[0] == .plus, p[1] == .openBracket, isClassStart(p[2]) else { return nil }
         var i = 3
         while i < n, ByteCursor.isWord(p[i]) || p[i] == .dollar || p[i] >= 0x80 { i += 1 }
         guard i < n, p[i] != .dot else { return nil }  // MyApp.Class: the regex
         let cls = 2..<i
         var j = i
-        while j < n, isSpace(p[j]) { j += 1 }
+        while j < n, isRegexSpace(p[j]) { j += 1 }
         guard j > i, j < n, p[j] != .openParen else { return nil }  // a category `(Name)`: the regex
         guard (p[j] | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || p[j] == .underscore else { return nil }
         var k = j + 1

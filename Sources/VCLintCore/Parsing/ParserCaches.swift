@@ -23,16 +23,23 @@ struct ShapeRoutes {
         var f = Folded()
         let raw = UnsafeRawPointer(p)
         var i = 0
-        while i + 8 <= n {
+        while i &+ 8 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             if !hasDigit(w) {
                 f.word(w)
             } else {
-                for k in i..<(i + 8) { f.byte(p[k]) }
+                for k in i..<(i &+ 8) { f.byte(p[k]) }
             }
-            i += 8
+            i &+= 8
         }
-        while i < n { f.byte(p[i]); i += 1 }
+        // The last bytes: in one go when they hold no digit (read as the end of the message's last
+        // eight bytes, which the folding gathers as it would gather them one by one).
+        let left = n &- i
+        if left > 0, n >= 8, case let w = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(8 &* (8 &- left)), !hasDigit(w) {
+            f.bytes(w, left)
+        } else {
+            while i < n { f.byte(p[i]); i &+= 1 }
+        }
         let h = f.finish()
         return (h & ~3) | 1 << 63
     }
@@ -65,9 +72,24 @@ struct ShapeRoutes {
         @inline(__always) mutating func word(_ w: UInt64) {
             inDigits = false
             if count == 0 { mixWord(w); return }
-            let shift = UInt64(8 * count)
+            let shift = UInt64(truncatingIfNeeded: 8 &* count)
             mixWord(acc | w &<< shift)
-            acc = w &>> (64 - shift)
+            acc = w &>> (64 &- shift)
+        }
+
+        /// The `k` (1…7) low bytes of `w`, none a digit: what `byte` would make of them one by one.
+        @inline(__always) mutating func bytes(_ w: UInt64, _ k: Int) {
+            inDigits = false
+            let shift = UInt64(truncatingIfNeeded: 8 &* count)
+            if count &+ k < 8 {
+                acc |= w &<< shift
+                count &+= k
+                return
+            }
+            mixWord(acc | w &<< shift)
+            // (`count` is at least 1 here, so the shift is below 64.)
+            acc = w &>> (64 &- shift)
+            count = count &+ k &- 8
         }
 
         @inline(__always) mutating func byte(_ b: UInt8) {
@@ -80,8 +102,8 @@ struct ShapeRoutes {
             } else {
                 inDigits = false
             }
-            acc |= UInt64(b) &<< UInt64(8 * count)
-            count += 1
+            acc |= UInt64(b) &<< UInt64(truncatingIfNeeded: 8 &* count)
+            count &+= 1
             if count == 8 {
                 mixWord(acc)
                 acc = 0
@@ -140,7 +162,7 @@ struct StatementCache {
     func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
         guard n <= 256 else { return nil }
         let k = Self.slot(p, n)
-        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) else { return nil }
+        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p, n) }) else { return nil }
         return k
     }
 
@@ -176,7 +198,7 @@ struct NameCache {
         var h: UInt32 = 2166136261
         for b in bytes { h = (h ^ UInt32(b)) &* 16777619 }
         let slot = Int((h ^ h >> 8 ^ h >> 16) & 0xFF)
-        let hit = keys[slot].count == bytes.count && keys[slot].withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        let hit = keys[slot].count == bytes.count && keys[slot].withUnsafeBufferPointer { bytesEqual($0.baseAddress!, base, bytes.count) }
         if hit { return values[slot] }
         let s = String(decoding: bytes, as: UTF8.self)
         keys[slot] = Array(bytes)

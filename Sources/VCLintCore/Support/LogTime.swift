@@ -108,6 +108,27 @@ public struct LogTime: Sendable, Equatable {
     var fieldSeconds: Double {
         let days = CivilTime.daysFromCivil(year: year == 0 ? 2000 : Int(year), month: Int(month), day: Int(day))
         let offsetSeconds = offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
+        // The digits as read, most significant first: taken from the low end by a constant division
+        // (packed four bits each, the most significant lowest), then summed in the parser's order.
+        var f = 0.0
+        let count = Int(fractionDigits)
+        guard count <= 16 else { return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + longFraction }
+        var v = fraction, packed: UInt64 = 0
+        for _ in 0..<count {
+            packed = packed << 4 | UInt64(v % 10)
+            v /= 10
+        }
+        for i in 0..<count {
+            f += Double(packed & 15) * TimestampParser.fractionScale(i)
+            packed >>= 4
+        }
+        return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + f
+    }
+}
+
+extension LogTime {
+    /// `fieldSeconds`' fraction digit by digit, for more digits than fit its packed word (no parser reads so many).
+    fileprivate var longFraction: Double {
         var f = 0.0
         var scale = 1
         for _ in 1..<max(1, Int(fractionDigits)) { scale *= 10 }
@@ -116,7 +137,7 @@ public struct LogTime: Sendable, Equatable {
             f += Double(digit) * TimestampParser.fractionScale(i)
             scale /= 10
         }
-        return Double(days * 86400 + Int(hour) * 3600 + Int(minute) * 60 + Int(second) - offsetSeconds) + f
+        return f
     }
 }
 
@@ -231,6 +252,16 @@ enum TimestampParser {
         fileprivate var year = 0, month = 0, day = 0, hour = 0, minute = 0
         /// `CivilTime.daysFromCivil` of the date.
         fileprivate var days = 0
+        /// The last stamp's `:SS` (three bytes) and its second, when it had a fraction.
+        fileprivate var secondKey: UInt32 = 0
+        fileprivate var second = -1
+        /// The six bytes after its fraction, which decide its offset (`+HHMM`, `+HH:MM`, `Z` or none),
+        /// and what they gave: the bytes the offset took and its value.
+        fileprivate var offsetKey: UInt64 = 0
+        fileprivate var offsetValid = false
+        fileprivate var offsetLength = 0
+        fileprivate var offsetSeconds = 0
+        fileprivate var offsetMinutes: Int16?
     }
 
     /// `parseISOLike`, through `cache`: the same result and cursor for every input.
@@ -239,10 +270,14 @@ enum TimestampParser {
         let raw = UnsafeRawPointer(c.base + c.pos)
         let key = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         if cache.valid, key == cache.key {
+            if let t = sameSecondTemplate(&c, cache: cache) { return t }
             var k = c
             k.pos += 16
-            return parseISOSeconds(&c, k, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
-                                   requireOffset: false, days: cache.days)
+            let from = c.pos
+            let parsed = parseISOSeconds(&c, k, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
+                                         requireOffset: false, days: cache.days)
+            if let parsed { remember(parsed.0, from: from, to: c, in: &cache) }
+            return parsed
         }
         let start = c
         guard let parsed = parseISOLike(&c) else { return nil }
@@ -251,8 +286,56 @@ enum TimestampParser {
         if c.pos - start.pos >= 16 {
             cache = MinuteCache(key: key, valid: true, year: Int(t.year), month: Int(t.month), day: Int(t.day), hour: Int(t.hour), minute: Int(t.minute),
                                 days: CivilTime.daysFromCivil(year: Int(t.year), month: Int(t.month), day: Int(t.day)))
+            remember(t, from: start.pos, to: c, in: &cache)
         }
         return parsed
+    }
+
+    /// A stamp of the cached minute whose `:SS` and offset bytes are the last stamp's (the envelope's
+    /// template: `2024-03-01 22:13:35.264917+0800`, lines after lines): only its fraction is read, at
+    /// its fixed place. nil when it is not such a stamp (`parseISOSeconds` reads it then).
+    @inline(__always)
+    private static func sameSecondTemplate(_ c: inout ByteCursor, cache: MinuteCache) -> (LogTime, hasOffset: Bool)? {
+        let p = c.base, end = c.end, q = c.pos + 16
+        guard cache.second >= 0, cache.offsetValid, q + 4 < end, p[q + 3] == .dot || p[q + 3] == .comma,
+              UInt32(p[q]) | UInt32(p[q + 1]) << 8 | UInt32(p[q + 2]) << 16 == cache.secondKey else { return nil }
+        var i = q + 4
+        var fraction = 0.0
+        var fracValue: UInt32 = 0
+        var fracDigits = 0
+        while i < end, fracDigits < 9, case let d = p[i] &- UInt8(ascii: "0"), d < 10 {
+            fraction += Double(d) * fractionScale(fracDigits)
+            fracValue = fracValue * 10 + UInt32(d)
+            i += 1
+            fracDigits += 1
+        }
+        guard fracDigits > 0 else { return nil }
+        while i < end, p[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+        guard i + 6 <= end, UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF == cache.offsetKey else { return nil }
+        let secs = Double(cache.days * 86400 + cache.hour * 3600 + cache.minute * 60 + cache.second - cache.offsetSeconds) + fraction
+        c.pos = i + cache.offsetLength
+        let t = LogTime(seconds: secs, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
+                        second: cache.second, fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: cache.offsetMinutes)
+        return (t, cache.offsetMinutes != nil)
+    }
+
+    /// What a stamp of the cached minute, read from `start` to `end`, says for the next one
+    /// (`sameSecondTemplate`): its `:SS`, and its offset's six bytes when it had a fraction.
+    private static func remember(_ t: LogTime, from start: Int, to end: ByteCursor, in cache: inout MinuteCache) {
+        let p = end.base, q = start + 16
+        cache.second = -1
+        cache.offsetValid = false
+        guard q + 4 < end.end, p[q + 3] == .dot || p[q + 3] == .comma else { return }
+        var r = q + 4
+        while r < end.end, p[r] &- UInt8(ascii: "0") < 10 { r += 1 }
+        guard r + 6 <= end.end, end.pos >= r else { return }
+        cache.secondKey = UInt32(p[q]) | UInt32(p[q + 1]) << 8 | UInt32(p[q + 2]) << 16
+        cache.second = Int(t.second)
+        cache.offsetKey = UnsafeRawPointer(p + r).loadUnaligned(as: UInt64.self) & 0xFFFF_FFFF_FFFF
+        cache.offsetValid = true
+        cache.offsetLength = end.pos - r
+        cache.offsetMinutes = t.offsetMinutes
+        cache.offsetSeconds = t.offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
     }
 
     /// The rest of an ISO timestamp after `HH:MM` (`k` is there; `c` moves on success).

@@ -229,6 +229,45 @@ import Testing
         }
     }
 
+    /// Messages of every length (the last bytes of a message are folded one by one or, without a
+    /// digit, in one word): the same words with digit runs of other lengths share a key; a changed
+    /// byte that is no digit gives another.
+    @Test func shapeKeysFoldDigitRunsAtEveryLength() {
+        func key(_ b: [UInt8]) -> UInt64 { b.withUnsafeBufferPointer { ShapeRoutes.key($0.baseAddress!, $0.count) } }
+        var rng = SplitMix(seed: 31)
+        let letters = Array("ab #:.-[]".utf8)
+        var checked = 0
+        for _ in 0..<4_000 {
+            // Words and digit runs, the runs written twice with other lengths.
+            var a: [UInt8] = [], b: [UInt8] = []
+            let parts = Int(1 + rng.next() % 8)
+            for _ in 0..<parts {
+                if rng.next() % 3 == 0 {
+                    for _ in 0..<Int(1 + rng.next() % 5) { a.append(UInt8(ascii: "0") + UInt8(rng.next() % 10)) }
+                    for _ in 0..<Int(1 + rng.next() % 5) { b.append(UInt8(ascii: "0") + UInt8(rng.next() % 10)) }
+                } else {
+                    for _ in 0..<Int(1 + rng.next() % 9) {
+                        let c = letters[Int(rng.next() % UInt64(letters.count))]
+                        a.append(c)
+                        b.append(c)
+                    }
+                }
+                // (Two runs side by side are one run.)
+                if let l = a.last, l &- UInt8(ascii: "0") < 10 { a.append(UInt8(ascii: "x")); b.append(UInt8(ascii: "x")) }
+            }
+            guard a.count <= 256, b.count <= 256 else { continue }
+            #expect(key(a) == key(b), "\(String(decoding: a, as: UTF8.self)) / \(String(decoding: b, as: UTF8.self))")
+            var c = a
+            let i = Int(rng.next() % UInt64(c.count))
+            if c[i] &- UInt8(ascii: "0") >= 10 {
+                c[i] = c[i] == UInt8(ascii: "a") ? UInt8(ascii: "b") : UInt8(ascii: "a")
+                #expect(key(a) != key(c), "\(String(decoding: a, as: UTF8.self)) / \(String(decoding: c, as: UTF8.self))")
+            }
+            checked += 1
+        }
+        #expect(checked > 3_900)
+    }
+
     /// A parser that has seen a capture answers every line as a fresh parser does.
     @Test func cachedAnswersEqualFreshOnes() {
         let lines = [

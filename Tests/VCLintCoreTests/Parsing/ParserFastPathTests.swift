@@ -9,22 +9,16 @@ import Testing
         return "\(e.kind) \(e.className) \(e.address.map { String($0, radix: 16) } ?? "-") \(e.parent) \(e.dialect)"
     }
 
-    @Test func objcShapeAgreesWithTheRegex() {
-        let seeds = [
-            "-[HomeViewController viewWillAppear:]", "+[Foo initialize]", "-[ChildViewController willMoveToParentViewController:] nil",
-            "-[ChildViewController didMoveToParentViewController:] <ContainerViewController: 0x7fa1c8d0a200>",
-            "-[VC initWithNibName:bundle:]", "-[LifeCycleViewController dealloc]", "-[A viewDidAppear:] animated",
-            "-[A(Category) viewDidLoad]", "-[A (Cat) viewDidLoad]", "-[MyApp.A viewDidLoad]", "-[A\tviewDidLoad]",
-            "-[A  viewDidDisappear:] 0x1234", "-[_A$b viewDidLoad]", "-[\u{e9}cran viewDidLoad]", "-[A viewDidLoad] extra words",
-            "-[A viewDidLoad:x:y]", "-[A 1viewDidLoad]", "-[A viewDidLoad", "-[A]", "-[ viewDidLoad]", "-[A viewDidLoad]]",
-        ]
-        let alphabet = Array("-+[]():. \t\u{0B}_$xA0a9vd".utf8) + [0xC3, 0xA9, 0x80, 0x0A]
-        var rng = SplitMix(seed: 3)
-        let fast = MessageParser(), slow = MessageParser()
-        slow.objcFastPath = false
+    /// Parses every seed and `rounds - 1` mutations of it (bytes replaced, removed or inserted from
+    /// `alphabet`) with the fast paths on and with `slow`'s off: the two must agree. Returns how many
+    /// of the lines were events.
+    static func compareMutations(_ seeds: [String], alphabet: [UInt8], seed: UInt64, rounds: Int, slow: (MessageParser) -> Void) -> Int {
+        var rng = SplitMix(seed: seed)
+        let fast = MessageParser(), regex = MessageParser()
+        slow(regex)
         var compared = 0, events = 0
         for seed in seeds {
-            for round in 0..<600 {
+            for round in 0..<rounds {
                 var bytes = Array(seed.utf8)
                 if round > 0 {
                     for _ in 0..<Int(1 + rng.next() % 3) {
@@ -36,13 +30,28 @@ import Testing
                         }
                     }
                 }
-                let (a, b) = bytes.withUnsafeBufferPointer { (fast.parse($0), slow.parse($0)) }
-                #expect(Self.describe(a) == Self.describe(b), "\(String(decoding: bytes, as: UTF8.self))")
+                let (a, b) = bytes.withUnsafeBufferPointer { (fast.parse($0), regex.parse($0)) }
+                #expect(describe(a) == describe(b), "\(String(decoding: bytes, as: UTF8.self))")
+                #expect(fast.note.title == regex.note.title, "\(String(decoding: bytes, as: UTF8.self))")
                 compared += 1
                 if a != nil { events += 1 }
             }
         }
-        #expect(compared == seeds.count * 600)
+        #expect(compared == seeds.count * rounds)
+        return events
+    }
+
+    @Test func objcShapeAgreesWithTheRegex() {
+        let seeds = [
+            "-[HomeViewController viewWillAppear:]", "+[Foo initialize]", "-[ChildViewController willMoveToParentViewController:] nil",
+            "-[ChildViewController didMoveToParentViewController:] <ContainerViewController: 0x7fa1c8d0a200>",
+            "-[VC initWithNibName:bundle:]", "-[LifeCycleViewController dealloc]", "-[A viewDidAppear:] animated",
+            "-[A(Category) viewDidLoad]", "-[A (Cat) viewDidLoad]", "-[MyApp.A viewDidLoad]", "-[A\tviewDidLoad]",
+            "-[A  viewDidDisappear:] 0x1234", "-[_A$b viewDidLoad]", "-[\u{e9}cran viewDidLoad]", "-[A viewDidLoad] extra words",
+            "-[A viewDidLoad:x:y]", "-[A 1viewDidLoad]", "-[A viewDidLoad", "-[A]", "-[ viewDidLoad]", "-[A viewDidLoad]]",
+        ]
+        let alphabet = Array("-+[]():. \t\u{0B}_$xA0a9vd".utf8) + [0xC3, 0xA9, 0x80, 0x0A]
+        let events = Self.compareMutations(seeds, alphabet: alphabet, seed: 3, rounds: 600) { $0.objcFastPath = false }
         #expect(events > 800)
     }
 
@@ -64,31 +73,38 @@ import Testing
             "VC , viewDidLoad", "[T]VC\u{e9} 1 deinit", "[T] 9VC deinit", "[\(String(repeating: "t", count: 61))] VC deinit",
         ]
         let alphabet = Array("[]():.-> \t\u{0B}_$xA0a9vd".utf8) + [0xC3, 0xA9, 0x80, 0x85, 0xA0, 0x0A]
-        var rng = SplitMix(seed: 11)
-        let fast = MessageParser(), slow = MessageParser()
-        slow.twoWordFastPath = false
-        var compared = 0, events = 0
-        for seed in seeds {
-            for round in 0..<500 {
-                var bytes = Array(seed.utf8)
-                if round > 0 {
-                    for _ in 0..<Int(1 + rng.next() % 3) {
-                        let i = Int(rng.next() % UInt64(bytes.count))
-                        switch rng.next() % 3 {
-                        case 0: bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                        case 1: if bytes.count > 3 { bytes.remove(at: i) }
-                        default: bytes.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
-                        }
-                    }
-                }
-                let (a, b) = bytes.withUnsafeBufferPointer { (fast.parse($0), slow.parse($0)) }
-                #expect(Self.describe(a) == Self.describe(b), "\(String(decoding: bytes, as: UTF8.self))")
-                compared += 1
-                if a != nil { events += 1 }
-            }
-        }
-        #expect(compared == seeds.count * 500)
+        let events = Self.compareMutations(seeds, alphabet: alphabet, seed: 11, rounds: 500) { $0.twoWordFastPath = false }
         #expect(events > 1_000)
+    }
+
+    /// The described, method-class, invoke, marker and dots readings (`MessageShapes.swift`) against
+    /// their regexes: each dialect's statements as the simulator writes them, their odd spellings
+    /// (descriptions after `;`, dotted classes, separators, titles, ellipses) and noise shaped like
+    /// them, mutated.
+    @Test func grammarShapesAgreeWithTheirRegexes() {
+        let seeds = [
+            // described
+            "<ComposeViewController: 0x600003d0c000> viewWillAppear:", "<ChildViewController: 0x1f> willMoveToParentViewController: nil",
+            "<ChildViewController: 0x1f> didMoveToParentViewController: <ContainerViewController: 0x600003d0c000>",
+            "<HomeViewController: 0x7fa1; frame = (0 0; 320 480)> viewDidLoad", "<MyApp.Home: 0xab> - dealloc", "<Home:0xAB>: viewDidAppear(_:)",
+            "<Home: 0x12>viewDidLoad() extra", "<Home: 12> viewDidLoad", "<\u{e9}cran: 0x1> deinit", "<Home: 0x1> 9view",
+            // method + class
+            "init:Tab0RootCoordinator", "viewDidLoad:Tab0RootViewController", "viewWillAppear(_:): MyApp.HomeViewController",
+            "willMove(toParent:) : Child.Inner.VC nil", "deinit : HomeViewModel", "viewDidLoad: Home Screen", "response: {",
+            "Reachability: network changed to wifi (323 ms since last change)", "viewDidLoad(x): Home", "viewDidLoad(a:b): Home",
+            "CoreData: annotation: fetch request took 8 ms, 648 rows", "dealloc: <null>", "init:_$Home.9x",
+            // named: invoke, markers, dots
+            "ModalViewController invoke viewWillAppear", "ComposeViewController invoke viewDidLoad:", "Home  invoke\tdeinit extra",
+            "Home invoke viewWillAppear(_:) animated", "Home invokes viewDidLoad", "[Home] invoke viewDidLoad", "A.B invoke dealloc",
+            "ModalViewController present end", "ComposeViewController present begin", "Home dismiss completed", "Home  dismiss\tfinished",
+            "Home Screen dismiss end", "Home Screen Two present start", "home screen present done", "Home present the end",
+            "[Router] will present login if the token expires (dismiss later)", "Home dismiss complete", "Homepresent end",
+            ".......dealloc.......", "Home.......dealloc", "Home ... deinit ...", "Home\u{2026}\u{2026}dealloc\u{2026}", "..dealloc",
+            "Home..dealloc x", "a.b..deinit..", "[Home]...dealloc", "Home . . dealloc",
+        ]
+        let alphabet = Array("[]()<>:;.- \t\u{0B}_$xA0a9vdpe".utf8) + [0xC3, 0xA9, 0x80, 0xE2, 0xA6, 0x0A]
+        let events = Self.compareMutations(seeds, alphabet: alphabet, seed: 17, rounds: 400) { $0.shapeFastPaths = false }
+        #expect(events > 4_000)
     }
 }
 
@@ -110,12 +126,14 @@ import Testing
         let seeds = ["2024-03-01 22:13:28.546420+0800 x", "2024-03-01 22:13:29,5 y", "2024-03-01T22:13:59Z",
                      "2024-03-01 22:14:00.000-05:00 z", "2024-13-01 22:13:28 bad month", "2024-03-01 22:13:61 leap?",
                      "2024-03-01 22:13", "2024-03-01 22:13:", "2024-02-30 23:59:59.999999999999 long fraction",
-                     "1999-12-31 23:59:60+14:00"]
+                     "1999-12-31 23:59:60+14:00", "2024-03-01 22:13:28.546420+08001 x", "2024-03-01 22:13:28.5+08:0 y",
+                     "2024-03-01 22:13:28.123Zq", "2024-03-01 22:13:28.123456789123+0800", "2024-03-01 22:13:28.546420+0800",
+                     "2024-03-01 22:13:28.9-0800 z", "2024-03-01 22:13:28.25 +0800"]
         let alphabet = Array("0123456789:-.,+ TZ".utf8)
         var rng = SplitMix(seed: 5)
         var cache = TimestampParser.MinuteCache()
         var compared = 0, parsed = 0
-        for _ in 0..<20_000 {
+        for _ in 0..<40_000 {
             var bytes = Array(seeds[Int(rng.next() % UInt64(seeds.count))].utf8)
             if rng.next() % 2 == 0 {
                 let i = Int(rng.next() % UInt64(bytes.count))
@@ -132,7 +150,50 @@ import Testing
             }
             compared += 1
         }
-        #expect(compared == 20_000)
-        #expect(parsed > 5_000)
+        #expect(compared == 40_000)
+        #expect(parsed > 10_000)
+    }
+}
+
+/// `LogTime.fieldSeconds` (digits taken by a constant division) gives the parser's seconds for every
+/// parsed stamp, and the digit-by-digit sum it replaced for any fraction and digit count.
+@Suite struct FieldSecondsTests {
+    static func digitByDigit(_ t: LogTime) -> Double {
+        let days = CivilTime.daysFromCivil(year: t.year == 0 ? 2000 : Int(t.year), month: Int(t.month), day: Int(t.day))
+        let offsetSeconds = t.offsetMinutes.map { $0 == Int16.min ? 0 : Int($0) * 60 } ?? 0
+        var f = 0.0
+        var scale = 1
+        for _ in 1..<max(1, Int(t.fractionDigits)) { scale *= 10 }
+        for i in 0..<Int(t.fractionDigits) {
+            f += Double(Int(t.fraction) / scale % 10) * TimestampParser.fractionScale(i)
+            scale /= 10
+        }
+        return Double(days * 86400 + Int(t.hour) * 3600 + Int(t.minute) * 60 + Int(t.second) - offsetSeconds) + f
+    }
+
+    @Test func fieldSecondsAreTheParsedSeconds() {
+        var rng = SplitMix(seed: 23)
+        var checked = 0
+        for _ in 0..<5_000 {
+            let digits = Int(rng.next() % 10)
+            var fraction = ""
+            for _ in 0..<digits { fraction += String(rng.next() % 10) }
+            let offsets = ["", "Z", "+0800", "-05:00", "+1400", "+2460"]
+            let text = "2024-0\(1 + rng.next() % 9)-1\(rng.next() % 10) 1\(rng.next() % 10):3\(rng.next() % 10):5\(rng.next() % 10)"
+                + (digits > 0 ? "." + fraction : "") + offsets[Int(rng.next() % UInt64(offsets.count))]
+            var bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeMutableBufferPointer { b -> LogTime? in
+                var c = ByteCursor(UnsafePointer(b.baseAddress!), count: b.count)
+                return TimestampParser.parseISOLike(&c)?.0
+            }
+            guard let t = parsed else { Issue.record("\(text) did not parse"); continue }
+            #expect(t.fieldSeconds.bitPattern == t.seconds.bitPattern, "\(text)")
+            var odd = t
+            odd.fraction = UInt32(truncatingIfNeeded: rng.next())
+            odd.fractionDigits = UInt8(rng.next() % 20)
+            #expect(odd.fieldSeconds.bitPattern == Self.digitByDigit(odd).bitPattern, "\(odd.fraction) \(odd.fractionDigits)")
+            checked += 1
+        }
+        #expect(checked == 5_000)
     }
 }

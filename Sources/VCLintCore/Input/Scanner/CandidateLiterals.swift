@@ -137,7 +137,7 @@ struct CandidateLiterals {
         let n = literal.bytes.count
         guard start >= 0, start + n <= end else { return false }
         if literal.wordStart, start > 0, ByteCursor.isWord(buffer[start - 1]) { return false }
-        return literal.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, buffer + start, n) == 0 }
+        return literal.bytes.withUnsafeBufferPointer { bytesEqual($0.baseAddress!, buffer + start, n) }
     }
 }
 

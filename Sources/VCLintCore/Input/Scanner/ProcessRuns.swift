@@ -154,7 +154,7 @@ struct RunTracker {
     /// Whether a timed line whose key is the `count` bytes at `k` is of this run.
     @inline(__always)
     func isOf(key k: UnsafePointer<UInt8>, count: Int) -> Bool {
-        active && key.count == count && key.withUnsafeBufferPointer { memcmp($0.baseAddress!, k, count) == 0 }
+        active && key.count == count && key.withUnsafeBufferPointer { bytesEqual($0.baseAddress!, k, count) }
     }
 
     /// A run of the key at `k` begins (its line is set next).
