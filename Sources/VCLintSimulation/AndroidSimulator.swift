@@ -189,7 +189,7 @@ public struct AndroidSimulator {
     var pid: Int
     var nextAddress: Int
     /// LeakCanary: watches open since the last resolution, and whether a retained count awaits one.
-    var openWatches: [(className: String, key: String)] = []
+    var openWatches: [(className: String, key: String, reason: String)] = []
     var countOpen = false
     var otherState = 0
     var testNumber = 0
@@ -500,8 +500,9 @@ public struct AndroidSimulator {
         let key = uuid()
         let name = qualified(k)
         tick(1, 5)
-        emit("LeakCanary", "Watching instance of \(name) (\(name) received \(callback) callback) with key \(key)")
-        openWatches.append((name, key))
+        let reason = "\(name) received \(callback) callback"
+        emit("LeakCanary", "Watching instance of \(name) (\(reason)) with key \(key)")
+        openWatches.append((name, key, reason))
         return key
     }
 
@@ -510,8 +511,9 @@ public struct AndroidSimulator {
         guard leakCanary else { return "" }
         let key = uuid()
         tick(1, 5)
-        emit("LeakCanary", "Watching instance of android.widget.FrameLayout (\(qualified(f)) received Fragment#onDestroyView() callback (references to its views should be cleared to prevent leaks)) with key \(key)")
-        openWatches.append(("android.widget.FrameLayout", key))
+        let reason = "\(qualified(f)) received Fragment#onDestroyView() callback (references to its views should be cleared to prevent leaks)"
+        emit("LeakCanary", "Watching instance of android.widget.FrameLayout (\(reason)) with key \(key)")
+        openWatches.append(("android.widget.FrameLayout", key, reason))
         return key
     }
 
@@ -581,7 +583,7 @@ public struct AndroidSimulator {
         var lines = [Self.frame, "HEAP ANALYSIS RESULT", Self.frame, "0 APPLICATION LEAKS", "", Self.frame, "0 LIBRARY LEAKS", ""]
         lines += Self.libraryIntro + [Self.frame, "\(objects.count) UNREACHABLE OBJECTS", ""] + Self.unreachableIntro
         for o in objects {
-            lines += ["", "\(o.className) instance", "\u{200B}  Leaking: YES (ObjectWatcher was watching this because it was retained)", "\u{200B}  key = \(o.key)"]
+            lines += ["", "\(o.className) instance", "\u{200B}  Leaking: YES (ObjectWatcher was watching this because \(o.reason))", "\u{200B}  key = \(o.key)"]
         }
         lines += metadata()
         tick(3000, 9000)

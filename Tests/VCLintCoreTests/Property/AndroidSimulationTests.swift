@@ -147,6 +147,31 @@ import VCLintSimulation
         }
     }
 
+    /// Fault-free LeakCanary traffic proves no leak: its heap analyses find the watched objects unreachable (some
+    /// seed prints one), and every retained count is resolved before the session ends, by the all-collected line
+    /// or by a heap dump (whose analysis `LeakCanaryReader` reports only when it holds a trace).
+    @Test func legalLeakCanaryTrafficProvesNoLeak() {
+        var unreachable = 0
+        for seed in UInt64(1)...8 {
+            var o = AndroidSimulator.Options(seed: seed &* 3_571)
+            o.leakCanary = true
+            o.launches = 1
+            let out = AndroidSimulator.generate(o)
+            unreachable += out.lines.filter { $0.hasSuffix(" UNREACHABLE OBJECTS") && !$0.hasSuffix(": 0 UNREACHABLE OBJECTS") }.count
+            var open = false
+            for e in Self.leakCanaryEvidence(out) {
+                switch e {
+                case .retainedCount(let n, _): open = n > 0
+                case .allCollected, .dumpingHeap: open = false
+                case .analysis(let a): Issue.record("\(Self.reproduce(o)): an analysis with traces at line \(a.line)")
+                default: break
+                }
+            }
+            #expect(!open, "\(Self.reproduce(o)): a retained count left open")
+        }
+        #expect(unreachable > 0, "no seed printed an analysis of unreachable objects")
+    }
+
     @Test func theSameSeedGivesTheSameBytes() {
         var o = AndroidSimulator.Options(seed: 5)
         o.leakCanary = true
