@@ -18,7 +18,7 @@
 # With --platform android, instead: vclint-accuracy --platform android, every seed × logcat format × scenario
 # (fault-free, fault-free with LeakCanary's lines, each Android fault of AndroidSimulator), every rule's target
 # precision 99 % and recall 98 %; then seeds 1–50 fault-free (with LeakCanary) in every format, which must give no
-# finding at all (lifecycle.md §7). About a minute on 2 cores after the release build.
+# finding at all (docs/lifecycle.md#android-rules). About a minute on 2 cores after the release build.
 # usage: Benchmarks/accuracy.sh [--platform ios|android] [--seeds N] [--show N] [--objects] [--big PATH|--no-big]
 #   --seeds N   seeds per envelope × dialect × scenario (default 10)
 #   --platform  ios (default) or android

@@ -2,7 +2,7 @@ import VCLintCore
 
 /// A deterministic simulator of an Android app's logcat (docs/lifecycle.md#android-activities-and-fragments): a few
 /// Activities (some hosting Fragments, some owning a ViewModel) in launches of one pid each, with the legal traffic of
-/// lifecycle.md's legal orders (launches, A→B→back, rotation recreates, back-stack fragments, ViewPager pages,
+/// docs/lifecycle.md#android-legal-orders (launches, A→B→back, rotation recreates, back-stack fragments, ViewPager pages,
 /// multi-window pauses, `finish()` from `onCreate`, `onNewIntent`, `onSaveInstanceState` anywhere, host and fragment
 /// callbacks interleaved), process deaths between launches and sometimes mid-flow, the system's `START` and
 /// `Displayed` lines, another app's lines and noise. Optionally LeakCanary's watches, retained counts and heap
@@ -34,7 +34,7 @@ public struct AndroidSimulator {
         case jetpack
     }
 
-    /// One fault per Android rule of lifecycle.md §7.8, injected once in the first launch.
+    /// One fault per Android rule (docs/lifecycle.md#android-rules, and LeakCanary's and StrictMode's: docs/lifecycle.md#leakcanary), injected once in the first launch.
     public enum Fault: String, CaseIterable, Sendable {
         case missingOnPause = "missing-on-pause"
         case missingOnStop = "missing-on-stop"
@@ -164,7 +164,7 @@ public struct AndroidSimulator {
     static let detail = ActivitySpec(name: "DetailActivity", fragments: ["DetailFragment"], pushed: "RelatedFragment", viewModel: "DetailViewModel")
     /// Opened only by the order faults' scripts: its first instance in the session, so the faulty callback can
     /// only be for the live instance (without ids, a callback that no live instance accepts goes to an
-    /// instance destroyed before: lifecycle.md §7.8 `callback_after_destroy`).
+    /// instance destroyed before: `callback_after_destroy`, docs/lifecycle.md#android-identity).
     static let profile = ActivitySpec(name: "ProfileActivity", fragments: ["ProfileFragment"], pushed: "EditProfileFragment")
     static let settings = ActivitySpec(name: "SettingsActivity")
     static let gallery = ActivitySpec(name: "GalleryActivity", pages: ["PhotosPageFragment", "AlbumsPageFragment", "VideosPageFragment"])
@@ -348,7 +348,7 @@ public struct AndroidSimulator {
         return instances.count - 1
     }
 
-    /// One phase's callback of host `a` and of `fragments`, in either order (lifecycle.md: no order between
+    /// One phase's callback of host `a` and of `fragments`, in either order (docs/lifecycle.md#android-legal-orders: no order between
     /// classes is checked); the fragments move to `state`.
     mutating func phase(_ a: Int, _ callback: String, fragments: [Int], to state: State, host: Bool = true) {
         let hostFirst = chance(0.5)

@@ -4,7 +4,7 @@ import VCLintSimulation
 // vclint-accuracy --platform android [--seeds N] [--jobs N] [--scenario NAME…] [--format NAME…] [--show N]:
 // every seed × logcat format × scenario (fault-free; fault-free with LeakCanary's watches, counts and analyses;
 // each Android fault of `AndroidSimulator.Fault`), linted in process and scored as iOS's captures are. Every rule's
-// target is precision 99 %, recall 98 % (lifecycle.md §7).
+// target is precision 99 %, recall 98 %.
 
 struct AndroidScenario: Sendable {
     var name: String

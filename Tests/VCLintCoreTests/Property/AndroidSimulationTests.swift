@@ -98,7 +98,7 @@ import VCLintSimulation
         return evidence + reader.finish()
     }
 
-    /// The leak faults' truth is where lifecycle.md §7.8 puts the finding, in LeakCanary's own shape: a trace's `╰→`
+    /// The leak faults' truth is where docs/lifecycle.md#leakcanary puts the finding, in LeakCanary's own shape: a trace's `╰→`
     /// node in the right section with the right end of use, the session's last retained count with nothing after
     /// it, the StrictMode line itself.
     @Test(arguments: AndroidSimulator.Fault.allCases.filter { !orderFaults.contains($0) })
