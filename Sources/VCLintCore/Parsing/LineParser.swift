@@ -138,6 +138,9 @@ final class LineParser {
             // androidx's view-misuse exception, in Android Studio's multi-line copy of a crash (`logcatContinuation`).
             if let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) { return .bare(e) }
             if afterEnvelope { return logcatContinuation(p, n) }
+        } else if afterEnvelope, let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) {
+            // The same exception under a `long` header: logcat prints a crash's lines there unindented.
+            return .bare(e)
         }
         if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
             return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)

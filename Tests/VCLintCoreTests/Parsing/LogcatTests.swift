@@ -171,6 +171,23 @@ extension LogcatTests {
         #expect(result.stats.events == 2)
     }
 
+    /// A crash in the `long` format: one header, the message's lines under it unindented, androidx's exception among them.
+    @Test func theViewMisuseExceptionUnderALongHeader() {
+        let text = """
+        [ 01-05 09:00:00.100  4242: 4242 D/FeedFragment ]
+        onDestroyView
+
+        [ 01-05 09:00:01.000  4242: 4242 E/AndroidRuntime ]
+        FATAL EXCEPTION: main
+        Process: com.example.app, PID: 4242
+        java.lang.IllegalStateException: Can't access the Fragment View's LifecycleOwner when getView() is null i.e., before onCreateView() or after onDestroyView()
+        \tat androidx.fragment.app.Fragment.getViewLifecycleOwner(Fragment.java:361)
+        \tat com.example.app.ui.FeedFragment.onFeedLoaded(FeedFragment.kt:50)
+
+        """
+        #expect(lint(text).summary == ["fragment_view_after_destroy_view@7"])
+    }
+
     /// A crash as Android Studio copies it: androidx's exception on an indented line, the fragment from the first app frame.
     @Test func theViewMisuseExceptionInACrashCopy() {
         let text = """
