@@ -167,7 +167,12 @@ final class LineParser {
         }
         // Android's statements, else the user's dialects (`vclint inspect` suggests them for a logcat capture too).
         guard var e = LogcatStatement.read(message, tag: tag) ?? parser.customOnly(message) else {
-            return LogcatStatement.mentionsCallback(message) ? .unread(message: info.message, decoded: nil) : .none
+            if LogcatStatement.mentionsCallback(message) { return .unread(message: info.message, decoded: nil) }
+            // A crash's frame with an envelope of its own (`threadtime`, `long`): its class may name the fragment of
+            // androidx's view-misuse exception above it, as in Android Studio's copy.
+            var frame = ParsedLine.none
+            frame.frameClass = LogcatStatement.appFrameClass(message)
+            return frame
         }
         e.time = LogcatEnvelope.time(p, n)
         guard let pid = info.pid else { return .bare(e) }
