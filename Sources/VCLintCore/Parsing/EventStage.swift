@@ -125,6 +125,9 @@ final class EventStage: LineSink {
 
     private func deliver(_ parsed: inout ParsedLine) {
         if parsed.phase != .none, !pairs(parsed) { return }
+        // A process died: a LeakCanary block still open is over (in `long` format its closing lines carry no literal the
+        // candidate search finds), and belongs to the session that ends now.
+        if parsed.event.kind == .processDied, leakCanary.isInsideBlock { flushLeakCanary() }
         if parsed.event.kind != .processDied { events += 1 }
         if parsed.event.kind == .initialize { initializers += 1 }
         if parsed.redacted {
@@ -208,7 +211,7 @@ final class EventStage: LineSink {
 
     /// LeakCanary's lines, read in order (a block spans many lines).
     @exclusivity(unchecked) private var leakCanary = LeakCanaryReader()
-    /// The session of the latest LeakCanary line: what its block completes at the input's end belongs there.
+    /// The session of the LeakCanary block being read (where it began): what it completes belongs there.
     @exclusivity(unchecked) private var leakCanaryContext: (process: String?, pid: Int?, time: LogTime?) = (nil, nil, nil)
 
     /// An evidence line (docs/lifecycle.md#android-evidence): it reaches the timeline in its line's session (a line
@@ -224,8 +227,17 @@ final class EventStage: LineSink {
         let time = parsed.event.time
         switch e {
         case .leakCanary(let text):
-            leakCanaryContext = (process, pid, time)
-            for found in leakCanary.read(Substring(text), line: line) { deliver(found, process: process, pid: pid, time: time) }
+            // An analysis belongs to the session its block began in, whichever line closed it (the next watch may
+            // be another process's).
+            let block = leakCanaryContext
+            for found in leakCanary.read(Substring(text), line: line) {
+                if case .analysis = found {
+                    deliver(found, process: block.process, pid: block.pid, time: block.time)
+                } else {
+                    deliver(found, process: process, pid: pid, time: time)
+                }
+            }
+            if leakCanary.blockLine == line { leakCanaryContext = (process, pid, time) }
         case .strictMode, .displayed:
             events += 1
             builder.evidence(.line(e, line: line), process: process, pid: pid, time: time)
@@ -244,10 +256,14 @@ final class EventStage: LineSink {
     }
 
     /// The end of the input: nothing waits any more (a second call finds nothing waiting).
-    func finish() {
+    private func flushLeakCanary() {
         for found in leakCanary.finish() {
             deliver(found, process: leakCanaryContext.process, pid: leakCanaryContext.pid, time: leakCanaryContext.time)
         }
+    }
+
+    func finish() {
+        flushLeakCanary()
         releaseMisuse(nil)
         learner.decideAll()
         drain()

@@ -189,6 +189,8 @@ struct LeakCanaryReader {
 
     /// Whether a block is being read: every line is then the block's, never a statement.
     var isInsideBlock: Bool { analysis != nil }
+    /// The first line of the block being read.
+    var blockLine: Int? { analysis?.line }
 
     // MARK: - Reading
 

@@ -49,6 +49,8 @@ enum LogcatStatement {
             return eventLog(t, m)
         }
         if let t = tagText, let death = processDeath(t, m) { return death }
+        // A format without tags (`thread`): the system's wordings alone.
+        if tagText == nil, let death = processDeath("ActivityManager", m) ?? processDeath("Zygote", m) { return death }
         if contains(m, misuseText) { return misuse(m) }
         if tagText == "FragmentManager" { return fragmentManager(m) }
         return statement(m, tag: tagText.map(simpleName))
