@@ -237,7 +237,10 @@ final class EventStage: LineSink {
                     deliver(found, process: process, pid: pid, time: time)
                 }
             }
-            if leakCanary.blockLine == line { leakCanaryContext = (process, pid, time) }
+            // (A block that began on a line without a session, a trace copied as text, takes the first one it sees.)
+            if leakCanary.blockLine == line || (leakCanary.isInsideBlock && leakCanaryContext.process == nil && leakCanaryContext.pid == nil) {
+                leakCanaryContext = (process, pid, time)
+            }
         case .strictMode, .displayed:
             events += 1
             builder.evidence(.line(e, line: line), process: process, pid: pid, time: time)

@@ -479,28 +479,23 @@ struct LeakCanaryReader {
                 || AndroidEvidence.startsWith(m, "╰→ ")
         }
         for prefix in lineStarts where AndroidEvidence.startsWith(m, prefix) { return true }
-        if AndroidEvidence.startsWith(m, "Found ") {
-            return AndroidEvidence.contains(m, "retained instances") || AndroidEvidence.contains(m, "retained objects")
+        // The counts and the analysis's first line (`Found 3 paths to retained objects`), in their three wordings.
+        if AndroidEvidence.startsWith(m, "Found ") || AndroidEvidence.startsWith(m, "Rescheduling check ") || AndroidEvidence.startsWith(m, "Check for ") {
+            return AndroidEvidence.contains(m, "retained objects") || AndroidEvidence.contains(m, "retained instances")
                 || AndroidEvidence.contains(m, "objects retained")
-        }
-        if first == UInt8(ascii: "*"), m.count > 2, m[1] == .space {
-            for word in legacyStarts where AndroidEvidence.startsWith(UnsafeBufferPointer(rebasing: m[2...]), word) { return true }
-            return AndroidEvidence.contains(m, " has leaked:")
         }
         if ByteCursor.isDigit(first) {
             return AndroidEvidence.contains(m, " APPLICATION LEAKS") || AndroidEvidence.contains(m, " LIBRARY LEAKS")
-                || AndroidEvidence.contains(m, " UNREACHABLE OBJECTS") || AndroidEvidence.contains(m, " retained by leaking objects")
+                || AndroidEvidence.contains(m, " UNREACHABLE OBJECTS")
         }
         return false
     }
 
+    /// (Each holds one of the candidate search's literals, `CandidateSearch.patterns`: what the search never lets through
+    /// must not be read when it does not run either. Signatures and 1.x blocks are read under LeakCanary's tag.)
     private static let lineStarts: [StaticString] = [
-        "Watching instance of ", "All retained objects have been garbage collected", "Rescheduling check for retained objects",
-        "Check for retained objects found", "HEAP ANALYSIS RESULT", "Leaking: ", "Signature: ", "Leak fingerprint: ", "Leak pattern: ",
-        "Displaying only 1 leak trace out of ",
+        "Watching instance of ", "All retained objects have been garbage collected", "HEAP ANALYSIS RESULT", "Leaking: ",
     ]
-    private static let legacyStarts: [StaticString] = ["GC ROOT ", "references ", "leaks ", "Retaining: "]
-    // (Every line `mayRead` takes holds one of the candidate search's literals: `CandidateSearch.patterns`.)
 
 
     static func sectionHeader(_ t: Substring) -> Section? {
