@@ -510,7 +510,24 @@ struct LeakCanaryReader {
     }
 
     static func watch(_ t: Substring, line: Int) -> Watch? {
-        guard let withKey = t.range(of: " with key ", options: .backwards) else { return nil }
+        // ` with key ` found from the end by bytes (Foundation's backwards search cost a fifth of a LeakCanary-heavy lint).
+        let u = t.utf8
+        let needle = Array(" with key ".utf8)
+        var found: String.Index?
+        var j = u.endIndex
+        var matched = needle.count
+        while j > u.startIndex {
+            j = u.index(before: j)
+            if u[j] == needle[matched - 1] {
+                matched -= 1
+                if matched == 0 { found = j; break }
+            } else {
+                // Restart after a mismatch (the needle's bytes do not repeat its last byte's prefix).
+                if matched != needle.count { j = u.index(j, offsetBy: needle.count - matched); matched = needle.count }
+            }
+        }
+        guard let start = found else { return nil }
+        let withKey = start..<u.index(start, offsetBy: needle.count)
         let key = t[withKey.upperBound...].prefix { !$0.isWhitespace }
         var head = t[..<withKey.lowerBound], reason: Substring = ""
         if head.hasSuffix(")"), let open = head.firstIndex(of: "(") {

@@ -136,6 +136,10 @@ enum LogcatStatement {
     /// The class of an app's stack frame (`at com.example.ui.FeedFragment.onCreateDialog(FeedFragment.kt:148)`),
     /// nil for a framework's (`androidx.`, `android.`, `java.`, `kotlin.`, `dalvik.`, `com.android.`).
     static func appFrameClass(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+        // Most lines are no frame: `at ` after white space, by bytes, before any String is made.
+        var i = 0
+        while i < line.count, line[i] == .space || line[i] == .tab { i += 1 }
+        guard i + 3 < line.count, line[i] == UInt8(ascii: "a"), line[i + 1] == UInt8(ascii: "t"), line[i + 2] == .space else { return nil }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
         guard text.hasPrefix("at "), let paren = text.firstIndex(of: "(") else { return nil }
         let qualified = text[text.index(text.startIndex, offsetBy: 3)..<paren]
