@@ -42,7 +42,7 @@ enum AndroidEvidence: Equatable, Sendable {
         if let after = clockPrefix(m, from: i) { i = after }
         let rest = UnsafeBufferPointer(rebasing: m[i...])
         if LeakCanaryReader.mayRead(rest) { return .leakCanary(String(decoding: rest, as: UTF8.self)) }
-        if startsWith(rest, "class "), contains(rest, "; instances=") { return strictMode(rest) }
+        if startsWith(rest, "class "), LogcatStatement.contains(rest, "; instances=") { return strictMode(rest) }
         return nil
     }
 
@@ -115,18 +115,5 @@ enum AndroidEvidence: Equatable, Sendable {
         let k = s.utf8CodeUnitCount
         guard b.count >= k else { return false }
         return s.withUTF8Buffer { p in (0..<k).allSatisfy { b[$0] == p[$0] } }
-    }
-
-    static func contains(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
-        let k = s.utf8CodeUnitCount
-        guard b.count >= k else { return false }
-        return s.withUTF8Buffer { p in
-            for i in 0...(b.count - k) where b[i] == p[0] {
-                var j = 1
-                while j < k, b[i + j] == p[j] { j += 1 }
-                if j == k { return true }
-            }
-            return false
-        }
     }
 }

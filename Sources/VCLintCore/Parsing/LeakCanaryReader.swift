@@ -481,12 +481,12 @@ struct LeakCanaryReader {
         for prefix in lineStarts where AndroidEvidence.startsWith(m, prefix) { return true }
         // The counts and the analysis's first line (`Found 3 paths to retained objects`), in their three wordings.
         if AndroidEvidence.startsWith(m, "Found ") || AndroidEvidence.startsWith(m, "Rescheduling check ") || AndroidEvidence.startsWith(m, "Check for ") {
-            return AndroidEvidence.contains(m, "retained objects") || AndroidEvidence.contains(m, "retained instances")
-                || AndroidEvidence.contains(m, "objects retained")
+            return LogcatStatement.contains(m, "retained objects") || LogcatStatement.contains(m, "retained instances")
+                || LogcatStatement.contains(m, "objects retained")
         }
         if ByteCursor.isDigit(first) {
-            return AndroidEvidence.contains(m, " APPLICATION LEAKS") || AndroidEvidence.contains(m, " LIBRARY LEAKS")
-                || AndroidEvidence.contains(m, " UNREACHABLE OBJECTS")
+            return LogcatStatement.contains(m, " APPLICATION LEAKS") || LogcatStatement.contains(m, " LIBRARY LEAKS")
+                || LogcatStatement.contains(m, " UNREACHABLE OBJECTS")
         }
         return false
     }

@@ -283,7 +283,8 @@ enum LogcatStatement {
         return !tail.utf8.contains { ByteCursor.isWord($0) }
     }
 
-    private static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+    /// Whether the bytes hold the text (the evidence readers' too: `AndroidEvidence`, `LeakCanaryReader.mayRead`).
+    static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         let k = needle.utf8CodeUnitCount
         guard let h = hay.baseAddress, hay.count >= k else { return false }
         for i in 0...(hay.count - k) where h[i] == needle.utf8Start[0] && memcmp(h + i, needle.utf8Start, k) == 0 { return true }
