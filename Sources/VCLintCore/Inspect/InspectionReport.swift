@@ -80,7 +80,7 @@ public struct InspectionText: ViewFormat {
             for c in objects {
                 var lines = "    \(field(c.name))  \(count(c.instances, "instance")), \(InspectionWording.dialects(c)): \(InspectionWording.callbacks(c))\n"
                 lines += "      owners: \(c.owners.map { InspectionWording.ownerText($0) }.joined(separator: "; "))\n"
-                if !c.deallocJudged { lines += "      no deinit logged: its leaks are not judged\n" }
+                if !c.deallocJudged { lines += "      \(InspectionWording.unjudged(c, ios: "no deinit logged"))\n" }
                 try put(lines)
             }
         }
@@ -177,16 +177,19 @@ enum InspectionWording {
         return "\(who) ×\(o.count)"
     }
 
+    /// Why a class's leaks are not judged: on Android, no evidence of the heap; on iOS, no dealloc logged.
+    static func unjudged(_ c: Inspection.ClassInfo, ios: String) -> String {
+        c.dialects.contains(where: \.isAndroid) ? "no LeakCanary evidence in the capture: its leaks are not judged (add LeakCanary, or log finalize)"
+            : "\(ios): its leaks are not judged"
+    }
+
     /// Which rules cannot apply to a class because it does not log their callbacks
     /// (docs/lifecycle.md#instrumentation).
     static func instrumentationNotes(_ c: Inspection.ClassInfo) -> [String] {
         var notes: [String] = []
         let logs = Set(c.callbacks)
         if c.isView { return ["a SwiftUI view: a value, never judged; it may own objects"] }
-        if !c.deallocJudged {
-            notes.append(c.callbacks.contains(where: \.isAndroid) ? "no LeakCanary evidence in the capture: its leaks are not judged (add LeakCanary, or log finalize)"
-                         : "no dealloc/deinit logged: its leaks are not judged")
-        }
+        if !c.deallocJudged { notes.append(unjudged(c, ios: "no dealloc/deinit logged")) }
         if logs.contains(.viewWillAppear) && !logs.contains(.viewDidAppear) { notes.append("no viewDidAppear logged: missing_did_appear does not apply") }
         if logs.contains(.viewWillDisappear) && !logs.contains(.viewDidDisappear) { notes.append("no viewDidDisappear logged: missing_did_disappear does not apply") }
         if logs.contains(.willMoveToParent) && !logs.contains(.didMoveToParent) { notes.append("no didMoveToParent logged: child_containment does not apply") }

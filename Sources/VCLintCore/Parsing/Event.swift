@@ -24,6 +24,10 @@ public enum EventKind: String, Sendable, CaseIterable {
     /// The system's line that a process died (`ActivityManager: Process … (pid N) has died`, `am_proc_died`, `am_kill`,
     /// `Zygote: Process N exited due to signal`): it ends that pid's session (`address` holds the pid). Not a callback.
     case processDied
+    /// A ViewModel's `onCleared` (docs/lifecycle.md#android-objects-and-composables): its end of use, not its release.
+    case onCleared
+    /// A JVM object's `finalize` (an Activity's, a Fragment's or a ViewModel's): the garbage collector released it.
+    case finalize
 
     /// Callbacks UIKit sends to the controller (markers and warnings are not callbacks).
     public var isCallback: Bool {
@@ -97,6 +101,8 @@ public enum EventKind: String, Sendable, CaseIterable {
         case .onDetach: return 1 << 43
         case .fragmentViewMisuse: return 1 << 44
         case .processDied: return 1 << 45
+        case .onCleared: return 1 << 46
+        case .finalize: return 1 << 47
         }
     }
 

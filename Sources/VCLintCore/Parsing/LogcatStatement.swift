@@ -53,7 +53,9 @@ enum LogcatStatement {
         if tagText == nil, let death = processDeath("ActivityManager", m) ?? processDeath("Zygote", m) { return death }
         if contains(m, misuseText) { return misuse(m) }
         if tagText == "FragmentManager" { return fragmentManager(m) }
-        return statement(m, tag: tagText.map(simpleName))
+        let name = tagText.map(simpleName)
+        // The objects' and composables' statements, where no Activity or Fragment callback was found.
+        return statement(m, tag: name) ?? LogcatObjectStatement.read(m, tag: name)
     }
 
     /// A line without an envelope that still says something: androidx's exception in a multi-line crash copy.
@@ -197,7 +199,7 @@ enum LogcatStatement {
             label = simpleName(String(first[..<dot]))
         } else {
             label = simpleName(first)
-            address = id(m, &i)
+            address = instanceID(m, &i)
             let before = i
             skipSeparator(m, &i)
             guard i > before || address != nil, let second = identifier(m, &i), let k = callbacks[second] else { return nil }
@@ -239,7 +241,7 @@ enum LogcatStatement {
     }
 
     /// An instance id right after a label: `@b8fe3a6`, `{a14e02b}`, ` [1384162984]`.
-    private static func id(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64? {
+    static func instanceID(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64? {
         var k = i
         if k < m.count, m[k] == UInt8(ascii: "@") {
             k += 1
@@ -264,6 +266,9 @@ enum LogcatStatement {
         return v
     }
 
+    /// Whether what follows a statement's word from `i` on is what may follow a callback (`rest`).
+    static func isStatementEnd(_ m: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool { rest(m, i, m.count) }
+
     /// What may follow the callback: nothing, a signature, `called`, `: argument` (`onDestroy:1`), decoration.
     private static func rest(_ m: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Bool {
         var i = start
@@ -279,6 +284,8 @@ enum LogcatStatement {
         if m[i] == .colon || m[i] == .equals { return true }
         let tail = String(decoding: UnsafeBufferPointer(rebasing: m[i..<n]), as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " .!"))
         if tail == "called" || tail == "() called" || tail == "was called" || tail == "is called" { return true }
+        // The app's arguments as `name=value` pairs (`onDestroy isFinishing=false`).
+        if tail.split(separator: " ").allSatisfy({ $0.contains("=") && $0.first.map { $0.isLetter } == true }) { return true }
         // Decoration only: no letter or digit left.
         return !tail.utf8.contains { ByteCursor.isWord($0) }
     }

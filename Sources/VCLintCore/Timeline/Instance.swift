@@ -149,8 +149,14 @@ final class Instance {
         get { link as? Instance }
         set { link = newValue }
     }
+    /// An Android object's owner (a ViewModel's Activity or Fragment, docs/lifecycle.md#android-objects-and-composables).
+    var androidOwner: AndroidInstance? {
+        get { link as? AndroidInstance }
+        set { link = newValue }
+    }
     /// Why it has its owner: its owner shares its name stem, else the owner's setup made it.
     var ownerReason: OwnerReason? {
+        if androidOwner != nil { return .stem }
         guard let owner else { return nil }
         return !entry.stem.isEmpty && owner.entry.stem == entry.stem ? .stem : .setup
     }

@@ -36,7 +36,8 @@ final class Instrumentation {
             self.number = number
             self.dialect = dialect
             self.times = times
-            self.objectName = ObjectNames.mayBeObject(name)
+            // On Android an Activity or a Fragment is a controller by its name, whatever it logs (its constructor alone).
+            self.objectName = ObjectNames.mayBeObject(name) && !(dialect.isAndroid && ObjectNames.isAndroidController(name))
             self.stem = ObjectNames.stem(name)
         }
 
@@ -95,8 +96,10 @@ final class Instrumentation {
         @inline(__always) var onlyMarkers: Bool {
             bits & ~(EventKind.presentBegin.bit | EventKind.presentEnd.bit | EventKind.dismissBegin.bit | EventKind.dismissEnd.bit) == 0
         }
-        /// Nothing but init and dealloc (an object's statements).
-        @inline(__always) var onlyLifetime: Bool { bits & ~(EventKind.initialize.bit | EventKind.dealloc.bit) == 0 }
+        /// Only an object's statements: init and dealloc, and on Android `onCleared` and `finalize`.
+        @inline(__always) var onlyLifetime: Bool {
+            bits & ~(EventKind.initialize.bit | EventKind.dealloc.bit | EventKind.onCleared.bit | EventKind.finalize.bit) == 0
+        }
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {

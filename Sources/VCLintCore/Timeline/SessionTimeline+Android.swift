@@ -13,6 +13,8 @@ final class AndroidInstance {
     var state: AndroidTable.State = .unknown
     /// Its `onDestroy`, once destroyed.
     var destroyed: EventRef?
+    /// Its `finalize`: the collector released it (docs/lifecycle.md#android-evidence).
+    var finalized: EventRef?
     /// Whether an `onDetach` followed its `onDestroy` (a Fragment's last callback).
     var detachedAfterDestroy = false
     var afterDestroyReported = false
@@ -46,6 +48,12 @@ struct SessionAndroid {
     var live: [String: [AndroidInstance]] = [:]
     /// Each class's instance destroyed last.
     var lastDestroyed: [String: AndroidInstance] = [:]
+    /// The Activity and Fragment classes by name stem (`MainActivity` and `MainFragment` under `Main`): a ViewModel's
+    /// owner shares its stem.
+    var classesByStem: [String: [String]] = [:]
+    /// The ViewModels each instance serves (by the instance's identity), not cleared yet: when its class is created again
+    /// after its destroy (a recreate), they serve the new instance. Only ViewModels still in use are listed.
+    var served: [ObjectIdentifier: [Instance]] = [:]
     /// The previous Android statement (class, callback, id, time, dialect): one logger's identical statement at
     /// the same time is one event (loglifecycle prints `⟳ onCreate` once per overload).
     var previous: (className: String, kind: EventKind, address: UInt64?, time: LogTime?, dialect: Dialect)?
@@ -54,6 +62,8 @@ struct SessionAndroid {
 extension SessionTimeline {
     /// An Android callback (`EventKind.isAndroid`).
     func androidEvent(_ e: Event) {
+        if e.kind == .onCleared || e.kind == .finalize { return androidObjectEvent(e) }
+        if e.kind == .initialize { return construct(e) }
         guard let event = AndroidTable.Event(e.kind) else { return }
         if let p = android.previous, let t = e.time, p.time == t, p.className == e.className, p.kind == e.kind, p.address == e.address,
            p.dialect == e.dialect {
@@ -142,11 +152,11 @@ extension SessionTimeline {
         case .create:
             // A Fragment whose class logs onAttach begins at onAttach: its onCreate is the attached one's.
             if let attached = live.last(where: { $0.state == .attached }), entry.kinds.contains(.onAttach) { return attached }
-            return newAndroidInstance(e, entry)
+            return constructed(live) ?? newAndroidInstance(e, entry)
         case .attach:
             // A retained fragment attaching again is the same instance.
             if let detached = live.last(where: { $0.state == .detached }) { return detached }
-            return newAndroidInstance(e, entry)
+            return constructed(live) ?? newAndroidInstance(e, entry)
         case .detach:
             if let dead, !dead.detachedAfterDestroy, dead.destroyed != nil,
                !live.contains(where: { $0.state == .viewDestroyed || $0.state == .stopped }) { return dead }
@@ -160,11 +170,38 @@ extension SessionTimeline {
         return newAndroidInstance(e, entry)
     }
 
+    /// The instance a constructor line began and no callback placed yet: its `onCreate` (or `onAttach`) is its own.
+    private func constructed(_ live: [AndroidInstance]) -> AndroidInstance? {
+        live.last { $0.state == .unknown && $0.lastKind == .initialize }
+    }
+
+    /// An Activity's or Fragment's constructor line (docs/lifecycle.md#android-identity): a new instance, not placed
+    /// in any state until its first callback.
+    private func construct(_ e: Event) {
+        let entry = instrumentation.entry(e.className, dialect: e.dialect)
+        instrumentation.record(entry, e.kind, dialect: e.dialect)
+        if let a = e.address, let known = android.live[e.className]?.last(where: { $0.address == a }), known.lastKind == .initialize { return }
+        let inst = newAndroidInstance(e, entry)
+        recorder?.androidCallback(e, inst, session: serial)
+        inst.lastKind = .initialize
+        inst.lastDialect = e.dialect
+        recorder?.androidApplied(e, inst, session: serial)
+        if debug { TimelineDebug.print("\(e.line): init → \(inst.label) constructed") }
+    }
+
     private func newAndroidInstance(_ e: Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
         entry.instancesMade += 1
         context.countAndroidInstance()
         let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address, serial: context.nextSerial())
         inst.created = EventRef(e)
+        if let old = android.lastDestroyed[e.className], let vms = android.served.removeValue(forKey: ObjectIdentifier(old)) {
+            let inUse = vms.filter(\.isAlive)
+            for vm in inUse { vm.androidOwner = inst }
+            if !inUse.isEmpty { android.served[ObjectIdentifier(inst)] = inUse }
+        }
+        if android.live[e.className] == nil, android.lastDestroyed[e.className] == nil {
+            android.classesByStem[ObjectNames.androidStem(e.className), default: []].append(e.className)
+        }
         android.live[e.className, default: []].append(inst)
         return inst
     }

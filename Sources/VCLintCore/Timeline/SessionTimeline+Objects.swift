@@ -39,6 +39,22 @@ enum ObjectNames {
         return !TypeNames.isController(String(lastComponent(name)))
     }
 
+    /// An Activity's or Fragment's name (docs/lifecycle.md#android-identity).
+    static func isAndroidController(_ name: String) -> Bool {
+        let last = lastComponent(name)
+        return last.hasSuffix("Activity") || last.hasSuffix("Fragment")
+    }
+
+    /// The stem of an Activity's or Fragment's name: `Main` for `MainActivity` and `com.example.MainFragment`.
+    static func androidStem(_ name: String) -> String {
+        var last = lastComponent(name)
+        for suffix in ["Activity", "Fragment"] where last.hasSuffix(suffix) && last.count > suffix.count {
+            last = last.dropLast(suffix.count)
+            break
+        }
+        return stem(String(last))
+    }
+
     static func lastComponent(_ name: String) -> Substring {
         if let dot = name.lastIndex(of: ".") { return name[name.index(after: dot)...] }
         return name[...]
@@ -169,7 +185,9 @@ extension SessionTimeline {
         // An object loads no view: its init is kept where a controller keeps its viewDidLoad.
         inst.loadLine = EventRef(e)
         let stem = inst.entry.stem
-        if !stem.isEmpty, let owner = stemOwner(stem) {
+        if inst.dialect.isAndroid, !stem.isEmpty, let owner = androidStemOwner(stem) {
+            serve(inst, owner)
+        } else if !stem.isEmpty, let owner = stemOwner(stem) {
             assign(inst, to: owner, .stem)
         } else {
             if let setup = latestSetup(thread: e.thread) { assign(inst, to: setup, .setup) }

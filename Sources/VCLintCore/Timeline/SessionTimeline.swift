@@ -100,7 +100,7 @@ final class SessionTimeline {
         clock.eventCount += 1
         clock.lastEventLine = e.line
         if let t = e.time { observe(time: t) }
-        if e.kind.isAndroid { return androidEvent(e) }
+        if e.kind.isAndroid || isAndroidConstruction(e) { return androidEvent(e) }
         if e.kind.isUIKitWarning {
             recorder?.warning(e, session: serial)
             let known = e.address.flatMap { identity.byAddress[$0] }
@@ -202,7 +202,8 @@ final class SessionTimeline {
             break
         case .onCreate, .onRestart, .onStart, .onRestoreInstanceState, .onPostCreate, .onResume, .onPostResume, .onPause,
              .onSaveInstanceState, .onStop, .onDestroy, .onNewIntent, .onConfigurationChanged, .onAttach, .onCreateView,
-             .onViewCreated, .onActivityCreated, .onViewStateRestored, .onDestroyView, .onDetach, .fragmentViewMisuse, .processDied:
+             .onViewCreated, .onActivityCreated, .onViewStateRestored, .onDestroyView, .onDetach, .fragmentViewMisuse, .processDied,
+             .onCleared, .finalize:
             break  // Android's: `androidEvent`, never here
         case .onAppear, .onDisappear:
             // A SwiftUI view (SessionTimeline+Views.swift): no appearance rule, never leaked.

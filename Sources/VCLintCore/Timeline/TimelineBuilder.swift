@@ -84,7 +84,9 @@ public final class TimelineBuilder {
     public func handle(_ event: Event, process: String?, pid: Int?) {
         if event.kind == .processDied { return endProcess(pid: Int(truncatingIfNeeded: event.address ?? 0)) }
         if !event.kind.isUIKitWarning, ignore.matches(event.className) { return }
-        let s = event.kind.isAndroid ? androidSession(process: process ?? "", pid: pid) : session(process: process ?? "", pid: pid)
+        // Logcat's statements (an Activity's callbacks, a ViewModel's, a composable's) live in per-pid sessions that overlap.
+        let android = event.kind.isAndroid || event.dialect.isAndroid
+        let s = android ? androidSession(process: process ?? "", pid: pid) : session(process: process ?? "", pid: pid)
         s.handle(event)
     }
 

@@ -202,8 +202,11 @@ public struct LeakRecord: Sendable {
 public struct UnjudgedClass: Sendable, Equatable {
     public var className: String
     public var instances: Int
-    /// Instances that were removed and never deallocated: they might be leaks, or fine.
+    /// Instances that were removed and never deallocated: they might be leaks, or fine. On Android, the instances whose
+    /// use ended (`onDestroy`, `onCleared`): only the garbage collector's evidence could tell whether they were released.
     public var removedWithoutDealloc: Int
+    /// An Android class: its leaks need LeakCanary's evidence (docs/lifecycle.md#android-evidence).
+    public var android = false
 }
 
 /// The timeline of one input.
@@ -692,7 +695,8 @@ final class TimelineRecorder {
         }
         let state: LaneState
         switch inst.state {
-        case .unknown: state = .unknown
+        // A constructed instance is made, not yet placed: drawn as loaded.
+        case .unknown: state = inst.lastKind == .initialize ? .loaded : .unknown
         case .attached, .created, .viewCreated: state = log.beenOnScreen ? .hidden : .loaded
         case .started: log.beenOnScreen = true; state = .appearing
         case .resumed: log.beenOnScreen = true; state = .visible
@@ -812,6 +816,9 @@ final class TimelineRecorder {
                 if let owner = i.owner {
                     extra.owner = owner.ref
                     extra.ownerReason = i.ownerReason
+                } else if let owner = i.androidOwner {
+                    extra.owner = owner.ref
+                    extra.ownerReason = .stem
                 }
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
@@ -871,7 +878,7 @@ final class TimelineRecorder {
         // A session that never finished (its input stopped midway) is moved as it stands.
         for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, judged: { _ in false }) }
         done.sort { $0.serial < $1.serial }
-        var perClass: [String: (instances: Int, removed: Int, judged: Bool)] = [:]
+        var perClass: [String: (instances: Int, removed: Int, judged: Bool, android: Bool)] = [:]
         // Kinds are decided once per class, by what it logged in the whole input.
         var kindOf: [ObjectIdentifier: LaneKind] = [:]
         var deallocLogged: [ObjectIdentifier: Bool] = [:]
@@ -894,11 +901,14 @@ final class TimelineRecorder {
             }
             // A view is a value: it has no dealloc to judge.
             if kind == .view { continue }
+            let android = lanesDone[j].dialect.isAndroid
             let removed = lanesDone[j].hasExtra && laneExtras[j]?.removal != nil
-            var c = perClass[entry.name] ?? (0, 0, false)
+            var c = perClass[entry.name] ?? (0, 0, false, false)
             c.instances += 1
-            if removed && lanesDone[j].dealloc < 0 { c.removed += 1 }
+            // An Android lane ends at its end of use (onDestroy, onCleared), which frees nothing.
+            if android ? lanesDone[j].dealloc >= 0 : removed && lanesDone[j].dealloc < 0 { c.removed += 1 }
             c.judged = c.judged || judged
+            c.android = c.android || android
             perClass[entry.name] = c
         }
         laneEntries = []
@@ -934,7 +944,7 @@ final class TimelineRecorder {
                                     anchor: leak.anchor, will: leak.will, wentOn: leak.wentOn, confirmed: leak.confirmed))
         }
         let unjudged = perClass.filter { !$0.value.judged }
-            .map { UnjudgedClass(className: $0.key, instances: $0.value.instances, removedWithoutDealloc: $0.value.removed) }
+            .map { UnjudgedClass(className: $0.key, instances: $0.value.instances, removedWithoutDealloc: $0.value.removed, android: $0.value.android) }
             .sorted { $0.className < $1.className }
         return TimelineRecording(recorded: RecordedSessions(compact), leaks: leaks, unjudgedClasses: unjudged)
     }

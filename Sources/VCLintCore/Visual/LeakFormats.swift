@@ -37,7 +37,7 @@ public struct LeakText: ViewFormat {
         }
         try put("\nClasses whose dealloc is not logged (a leak cannot be judged): \(r.unjudged.isEmpty ? "none" : String(r.unjudged.count))\n")
         for u in r.unjudged {
-            try put("  \(safe(u.className)): \(plural(u.instances, "instance")), \(u.removedWithoutDealloc) removed and never deallocated; in \(u.paths.map(safe).joined(separator: ", "))\n")
+            try put("  \(safe(u.className)): \(plural(u.instances, "instance")), \(LeakReport.unjudgedCount(u)); in \(u.paths.map(safe).joined(separator: ", "))\n")
         }
     }
 
@@ -109,8 +109,10 @@ public struct LeakJSON: ViewFormat {
         try json.value(.array(r.appLifetime.map { .string($0) }), key: "app_lifetime_objects")
         try json.openArray("dealloc_not_logged")
         for u in r.unjudged {
-            try json.value(.object([("class", .string(u.className)), ("instances", .int(u.instances)),
-                                    ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))]))
+            var fields: [(String, JSONValue)] = [("class", .string(u.className)), ("instances", .int(u.instances)),
+                                                 ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))]
+            if u.android { fields.append(("android", .bool(true))) }
+            try json.value(.object(fields))
         }
         try json.close()
         if configuration != nil { try json.value(.array(r.judgedClasses.sorted().map { .string($0) }), key: "dealloc_logged") }
@@ -183,7 +185,7 @@ public struct LeakMarkdown: ViewFormat {
         if !r.unjudged.isEmpty {
             try out.write("\n### Classes whose dealloc is not logged (a leak cannot be judged)\n\n| class | instances | removed, never deallocated | files |\n| --- | --- | --- | --- |\n")
             for u in r.unjudged {
-                try out.write("| \(cell(u.className)) | \(u.instances) | \(u.removedWithoutDealloc) | \(cell(u.paths.joined(separator: ", "))) |\n")
+                try out.write("| \(cell(u.className))\(u.android ? " (Android: \(LeakReport.androidFix))" : "") | \(u.instances) | \(u.removedWithoutDealloc) | \(cell(u.paths.joined(separator: ", "))) |\n")
             }
         }
     }
@@ -237,7 +239,7 @@ public struct LeakHTML: ViewFormat {
         } else {
             try out.write("<table><thead><tr><th>class</th><th>instances</th><th>removed, never deallocated</th><th>files</th></tr></thead><tbody>\n")
             for u in r.unjudged {
-                try out.write("<tr><td>\(h(u.className))</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n")
+                try out.write("<tr><td>\(h(u.className))\(u.android ? " (Android: \(h(LeakReport.androidFix)))" : "")</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n")
             }
             try out.write("</tbody></table>\n")
         }

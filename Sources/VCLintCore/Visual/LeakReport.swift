@@ -61,6 +61,8 @@ public struct LeakReport: Sendable {
         public var instances: Int
         public var removedWithoutDealloc: Int
         public var paths: [String]
+        /// An Android class: instances whose use ended, which only LeakCanary's evidence could judge.
+        public var android = false
     }
 
     public var graceSeconds: Double
@@ -95,7 +97,7 @@ public struct LeakReport: Sendable {
                 // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
                 let listed = listedPaths[u.className, default: []].insert(input.path).inserted
                 Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
-                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [])
+                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [], android: u.android)
             }
             // What the leaks need of their input (its sessions by id, the tests at their lines) is
             // looked up only when it has leaks: it words every finding.
@@ -194,8 +196,18 @@ public struct LeakReport: Sendable {
         judgedClasses = judged
     }
 
+    /// What an Android class's leaks need (docs/lifecycle.md#android-evidence).
+    static let androidFix = "no GC evidence: add LeakCanary, or log finalize"
+
+    /// An unjudged class's count, in its platform's words.
+    static func unjudgedCount(_ u: Unjudged) -> String {
+        u.android ? "\(u.removedWithoutDealloc) ended their use (\(androidFix))"
+            : "\(u.removedWithoutDealloc) removed and never deallocated"
+    }
+
     /// Adds an input's (or a shard's) counts and new paths to a class's entry, in place.
-    static func tally(_ g: inout Unjudged, _ instances: Int, _ removed: Int, paths: [String]) {
+    static func tally(_ g: inout Unjudged, _ instances: Int, _ removed: Int, paths: [String], android: Bool) {
+        g.android = g.android || android
         g.instances += instances
         g.removedWithoutDealloc += removed
         g.paths += paths
@@ -359,7 +371,7 @@ extension LeakReport {
             guard LoadedReport.countRange.contains(n), LoadedReport.countRange.contains(removed) else {
                 throw .malformed("an entry of dealloc_not_logged has a count out of range")
             }
-            unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths))
+            unjudged.append(Unjudged(className: cls, instances: n, removedWithoutDealloc: removed, paths: paths, android: o["android"] as? Bool ?? false))
         }
         guard let judged = value("dealloc_logged") as? [String] else { throw .noConfiguration }
         var report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
@@ -389,7 +401,7 @@ extension LeakReport {
             for u in r.report.unjudged {
                 let new = u.paths.filter { listedPaths[u.className, default: []].insert($0).inserted }
                 tally(&unjudged[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
-                      u.instances, u.removedWithoutDealloc, paths: new)
+                      u.instances, u.removedWithoutDealloc, paths: new, android: u.android)
             }
         }
         var report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,

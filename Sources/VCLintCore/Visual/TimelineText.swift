@@ -162,8 +162,12 @@ public struct TimelineTextRenderer: ViewFormat {
                     facts.append("removed (\(r.kind.reportName)) at line \(r.evidence.line)")
                 }
             }
-            // An Android lane ends at its onDestroy, which frees nothing (docs/lifecycle.md#android-evidence).
-            if let d = i.dealloc, layout.inWindow(d) { facts.append((i.dialect.isAndroid ? "destroyed at line " : "deallocated at line ") + "\(d.line)") }
+            // An Android lane ends at its onDestroy (a ViewModel's at its onCleared, or a finalize), which frees nothing
+            // (docs/lifecycle.md#android-evidence).
+            if let d = i.dealloc, layout.inWindow(d) {
+                let word = !i.dialect.isAndroid ? "deallocated" : i.kind == .object ? "ended" : "destroyed"
+                facts.append("\(word) at line \(d.line)")
+            }
             if facts.isEmpty { continue }
             out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"
         }

@@ -370,4 +370,19 @@ import Testing
         let refused = try cli.run(["leaks", shard.path, "--baseline", file.path])
         #expect(refused.status == 2)
     }
+
+    /// An Android class without LeakCanary's evidence keeps its platform's words through a shard's JSON and the merge.
+    @Test func anAndroidClassWithoutEvidenceSurvivesTheMerge() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-android-leaks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shard = dir.appendingPathComponent("leaks-1.json")
+        let made = try cli.run(["leaks", "Fixtures/android/capture-57-studio-rotation-recreate-pids.log", "--format", "json", "--output", shard.path])
+        #expect(made.status == 0)
+        #expect(try String(contentsOf: shard, encoding: .utf8).contains("\"android\": true"))
+        let merged = try cli.run(["leaks", shard.path])
+        #expect(merged.status == 0)
+        #expect(merged.stdout.contains("MainActivity: 4 instances, 2 ended their use (no GC evidence: add LeakCanary, or log finalize)"),
+                "\(merged.stdout)")
+    }
 }

@@ -33,6 +33,9 @@ import Testing
         // Android: LeakCanary's proven leaks, with their chains, grouped by the test LeakCanary's analysis names.
         LeakCase(name: "android-leakcanary", fixtures: ["Fixtures/android/leakcanary-application-leak-in-test.log",
                                                         "Fixtures/android/leaked-object.log", "Fixtures/android/leaked-fragment-view.log"]),
+        // Android without LeakCanary: the classes it could not judge, with the fix; a ViewModel under its owner.
+        LeakCase(name: "android-no-evidence", fixtures: ["Fixtures/android/capture-57-studio-rotation-recreate-pids.log",
+                                                         "Fixtures/android/viewmodel-compose-recreate-legal.log"], recordsConfiguration: true),
         LeakCase(name: "matrix", fixtures: ["Fixtures/flows/leak-pop.log", "Fixtures/seeds/navtest-missing-dealloc.log",
                                             "Fixtures/tests/xcodebuild-hosted-leak.log", "Fixtures/dialects/named-invoke.log",
                                             "Fixtures/objects/late-object.log", "Fixtures/flows/late-dealloc.log"],

@@ -108,6 +108,48 @@ import Testing
         #expect(Self.statement(message, tag: tag) == nil, "\(message)")
     }
 
+    /// Objects and composables (docs/lifecycle.md#android-objects-and-composables).
+    @Test(arguments: [
+        ("init", "MainViewModel", "MainViewModel init"),
+        ("INIT", "MainViewModel", "MainViewModel init"),
+        ("<init>", "MainViewModel", "MainViewModel init"),
+        ("onCreated()", "MainViewModel", "MainViewModel init"),
+        ("MainViewModel init", "App", "MainViewModel init"),
+        ("com.example.MainViewModel@1f2e3d init", "Lifecycle", "MainViewModel init 2043453"),
+        ("MainViewModel.onCleared()", "App", "MainViewModel onCleared"),
+        ("onCleared() called", "MainViewModel", "MainViewModel onCleared"),
+        ("onCleared", "MainViewModel", "MainViewModel onCleared"),
+        ("finalize() called", "MainActivity", "MainActivity finalize"),
+        ("MainActivity finalize", "App", "MainActivity finalize"),
+        ("MainActivity()", "MainActivity", "MainActivity init"),
+        ("com.example.DetailViewModel()", "App", "DetailViewModel init"),
+        ("HomeScreen DisposableEffect started", "Compose", "HomeScreen onAppear"),
+        ("HomeScreen: LaunchedEffect(Unit) launched", "Compose", "HomeScreen onAppear"),
+        ("DisposableEffect", "HomeScreen", "HomeScreen onAppear"),
+        ("HomeScreen onDispose", "Compose", "HomeScreen onDisappear"),
+        ("onDispose()", "HomeScreen", "HomeScreen onDisappear"),
+        ("onDestroy isFinishing=false", "MainActivity", "MainActivity onDestroy"),
+        ("onDestroy isFinishing=true isChangingConfigurations=false", "MainActivity", "MainActivity onDestroy"),
+    ])
+    func objectsAndComposables(_ message: String, _ tag: String, _ expected: String) {
+        #expect(Self.statement(message, tag: tag) == expected, "\(message)")
+    }
+
+    @Test(arguments: [
+        ("init failed: no network", "OkHttp"),
+        ("finalize the order", "Checkout"),
+        ("Disposable Effect Started", "jashwant"),
+        ("onDispose", "jashwant"),
+        ("cleanup onDispose", "Compose"),
+        ("DetailFragment()", "App"),
+        ("doWork()", "Worker"),
+        ("init", "LeakCanary"),
+        ("onCleared called twice for no reason", "MainViewModel"),
+    ])
+    func objectNoiseStaysNoise(_ message: String, _ tag: String) {
+        #expect(Self.statement(message, tag: tag) == nil, "\(message)")
+    }
+
     @Test func aStatementWithoutATagNeedsALabel() {
         #expect(Self.statement("onStart", tag: nil) == nil)
         #expect(Self.statement("HomeActivity onStart", tag: nil) == "HomeActivity onStart")

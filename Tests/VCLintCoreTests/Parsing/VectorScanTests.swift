@@ -13,7 +13,8 @@ import Testing
         var fromPatterns: [String] = []
         for pattern in CandidateSearch.patterns {
             for alternative in pattern.source.split(separator: "|") {
-                fromPatterns.append(alternative.replacingOccurrences(of: #"\b"#, with: "").replacingOccurrences(of: #"\*"#, with: "*"))
+                fromPatterns.append(alternative.replacingOccurrences(of: #"\b"#, with: "").replacingOccurrences(of: #"\*"#, with: "*")
+                    .replacingOccurrences(of: #"\("#, with: "(").replacingOccurrences(of: #"\)"#, with: ")"))
             }
         }
         #expect(vector.sorted() == fromPatterns.sorted())

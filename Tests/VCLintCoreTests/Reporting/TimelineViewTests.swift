@@ -33,6 +33,8 @@ func timelineInput(text: String, path: String = "<text>", grace: Double = 3) -> 
         // Android: Activity lanes across three pids, a rotation recreate, and a leak LeakCanary proved.
         "Fixtures/android/capture-57-studio-rotation-recreate-pids.log",
         "Fixtures/android/leakcanary-application-leak-in-test.log",
+        // A ViewModel across a recreate, a composable's effects, constructors and finalize lines.
+        "Fixtures/android/viewmodel-compose-recreate-legal.log",
     ]
 
     static func golden(_ fixture: String, _ suffix: String) -> URL {

@@ -68,6 +68,14 @@ struct CandidateLiterals {
         ("├─ ", 3, 4, false), ("╰→ ", 2, 4, false), ("┬───", 3, 4, false), ("│ ", 0, 5, false),
         ("; instances=", 9, 7, false), ("Displayed ", 6, 1, false), ("TestRunner", 4, 0, false),
         ("retained objects", 5, 1, false), ("retained instances", 7, 5, false), ("objects retained", 13, 1, false),
+        // Android's objects and composables (docs/lifecycle.md#android-objects-and-composables), chosen the same way
+        // (`onC` and `onD` would do too, but `red` and `nDi` pass fewer positions; `created` alone is not read: every
+        // fingerprint of it passed a tenth more positions).
+        ("onCleared", 6, 1, true), ("onDispose", 1, 1, true), ("finalize", 4, 4, false), ("DisposableEffect", 2, 3, false),
+        ("LaunchedEffect", 7, 2, false),
+        // Constructors printed as calls (docs/lifecycle.md#android-identity); not `Fragment()`, whose every fingerprint
+        // passed 6 % more positions (`nt(` is in every `Event(`): a Fragment's constructor is read by its `init`.
+        ("Activity()", 7, 1, false), ("ViewModel()", 3, 3, false),
     ]
 
     /// Built once: the tables are immutable, and scanners copy them (arrays shared, not copied).

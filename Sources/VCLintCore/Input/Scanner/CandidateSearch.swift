@@ -36,6 +36,11 @@ enum CandidateSearch {
         #"retained objects|retained instances|objects retained"#,
         #"├─ |╰→ |┬───|│ "#,
         #"; instances=|Displayed |TestRunner"#,
+        // Android's objects and composables (docs/lifecycle.md#android-objects-and-composables): a ViewModel's end of use,
+        // a release, Compose's effects (`init` and `onCreated` are found above).
+        #"\bonCleared|\bonDispose|finalize"#,
+        #"Activity\(\)|ViewModel\(\)"#,
+        #"DisposableEffect|LaunchedEffect"#,
     ].map { try! PCRE2Pattern($0) }
 
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).

@@ -1,0 +1,130 @@
+/// The statements of an Android app's objects and composables (docs/lifecycle.md#android-objects-and-composables),
+/// read after `LogcatStatement.statement` found no Activity or Fragment callback in a message:
+///
+/// - a constructor (`MainViewModel init`, `INIT`, `<init>`, `onCreated()`, `MainActivity()`): an object's `init` (a
+///   ViewModel's), or the first line of an Activity or Fragment instance. Not `created`, a word too common to look
+///   for, nor `MainFragment()`, whose literal costs the candidate search too much (a Fragment's `init` is read);
+/// - `onCleared` (a ViewModel's end of use) and `finalize` (the garbage collector released the object);
+/// - a named Compose effect: `HomeScreen DisposableEffect` or `LaunchedEffect` (started) is the composable's
+///   `onAppear`, `HomeScreen onDispose` its `onDisappear`.
+///
+/// The shape is the callback statement's: `[decoration] [label [id]] [separator] word [(…)] [called | : argument]`,
+/// or `Label.word()`; without a label the tag names the class. Read from bytes: a message that is none of these
+/// costs no allocation.
+enum LogcatObjectStatement {
+    /// The words and their events. An effect may be followed by `start`, `started`, `launched` or `entered`.
+    static let words: [(word: StaticString, kind: EventKind, effect: Bool)] = [
+        ("init", .initialize, false), ("INIT", .initialize, false),
+        ("onCreated", .initialize, false), ("onCleared", .onCleared, false), ("finalize", .finalize, false),
+        ("DisposableEffect", .onAppear, true), ("LaunchedEffect", .onAppear, true), ("onDispose", .onDisappear, true),
+    ]
+
+    /// What may follow an effect's name.
+    static let effectTails: [StaticString] = ["start", "started", "launched", "entered", "enter"]
+
+    /// The statement of one message (`tag`: the line's tag by its simple name, when the format has one), or nil.
+    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: String?) -> Event? {
+        let n = m.count
+        var i = 0
+        while i < n, !isIdentifierStart(m[i]) { i += 1 }
+        guard let first = identifier(m, &i) else { return nil }
+        var labelRange: Range<Int>?
+        var word: (kind: EventKind, effect: Bool)?
+        var address: UInt64?
+        if i + 1 < n, m[i] == .openParen, m[i + 1] == .closeParen, isConstructor(m, first) {
+            // `MainActivity()`, `com.example.MainViewModel()`: a constructor printed as its call.
+            i += 2
+            word = (.initialize, false)
+            labelRange = first
+        } else if let w = Self.word(m, first) {
+            word = w
+        } else if let dot = lastDot(m, first), let w = Self.word(m, dot + 1..<first.upperBound) {
+            // `MainViewModel.onCleared()`, `com.example.MainViewModel.init`.
+            word = w
+            labelRange = first.lowerBound..<dot
+        } else {
+            labelRange = first
+            address = LogcatStatement.instanceID(m, &i)
+            let before = i
+            while i < n, m[i] == .space || m[i] == .colon || m[i] == .hyphen || m[i] == .greater || m[i] == .hash || m[i] == .pipe
+                || m[i] == .dot || m[i] == UInt8(ascii: "<") || m[i] >= 0x80 { i += 1 }
+            guard i > before || address != nil, let second = identifier(m, &i), let w = Self.word(m, second) else { return nil }
+            word = w
+        }
+        guard let word else { return nil }
+        if word.effect { skipEffectTail(m, &i) }
+        guard LogcatStatement.isStatementEnd(m, i) else { return nil }
+        let name: String
+        if let r = labelRange {
+            name = LogcatStatement.simpleName(String(decoding: UnsafeBufferPointer(rebasing: m[r]), as: UTF8.self))
+        } else {
+            guard let tag, !tag.isEmpty, !LogcatStatement.loggerTags.contains(tag), tag.first.map({ $0.isLetter }) == true else { return nil }
+            name = tag
+        }
+        // A composable is named in PascalCase: `onDispose` after a lowercase word is a sentence.
+        if word.effect, name.utf8.first.map({ $0 &- UInt8(ascii: "A") >= 26 }) ?? true { return nil }
+        guard !name.isEmpty, !LogcatStatement.loggerTags.contains(name) else { return nil }
+        var e = Event(kind: word.kind, className: name, dialect: .logcat)
+        e.address = address
+        return e
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always) private static func isIdentifierStart(_ b: UInt8) -> Bool {
+        (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore
+    }
+
+    /// A Java name's range, dotted or not.
+    private static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Range<Int>? {
+        guard i < m.count, isIdentifierStart(m[i]) else { return nil }
+        let s = i
+        while i < m.count, ByteCursor.isWord(m[i]) || m[i] == .dollar || (m[i] == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) { i += 1 }
+        return s..<i
+    }
+
+    /// An Activity's or ViewModel's name (the candidate search finds `Activity()` and `ViewModel()`, not `Fragment()`).
+    private static func isConstructor(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
+        for suffix: StaticString in ["Activity", "ViewModel"] {
+            let k = suffix.utf8CodeUnitCount
+            if r.count > k, equals(m, r.upperBound - k..<r.upperBound, suffix) { return true }
+        }
+        return false
+    }
+
+    private static func lastDot(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
+        var k = r.upperBound - 1
+        while k > r.lowerBound {
+            if m[k] == .dot { return k }
+            k -= 1
+        }
+        return nil
+    }
+
+    private static func word(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (kind: EventKind, effect: Bool)? {
+        for w in words where equals(m, r, w.word) { return (w.kind, w.effect) }
+        return nil
+    }
+
+    @inline(__always) private static func equals(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ s: StaticString) -> Bool {
+        guard r.count == s.utf8CodeUnitCount else { return false }
+        for k in 0..<r.count where m[r.lowerBound + k] != s.utf8Start[k] { return false }
+        return true
+    }
+
+    /// ` start`, `: started`, `(Unit) launched`: the effect's own words after its name (the key in parentheses first).
+    private static func skipEffectTail(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        var k = i
+        if k < m.count, m[k] == .openParen {
+            var depth = 0
+            while k < m.count {
+                if m[k] == .openParen { depth += 1 } else if m[k] == .closeParen { depth -= 1; if depth == 0 { k += 1; break } }
+                k += 1
+            }
+        }
+        while k < m.count, m[k] == .space || m[k] == .colon || m[k] == .hyphen { k += 1 }
+        let s = k
+        guard let r = identifier(m, &k), r.lowerBound == s, effectTails.contains(where: { equals(m, r, $0) }) else { return }
+        i = k
+    }
+}
