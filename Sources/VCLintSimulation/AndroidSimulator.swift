@@ -145,6 +145,8 @@ public struct AndroidSimulator {
         var pages: [Int] = []
         var page = 0
         var viewModel: Int?
+        /// An Activity whose content is a composable that logs its `DisposableEffect`.
+        var composed = false
     }
 
     enum State { case created, started, resumed, paused, stopped, destroyed }
@@ -417,7 +419,19 @@ public struct AndroidSimulator {
         if chance(0.2) { log(a, "onPostResume") }
         tick(40, 400)
         system("ActivityTaskManager", "Displayed \(Self.package)/.\(name): +\(80 + pick(600))ms")
+        // Some screens are composables that log their effect: a view's appearance, never a finding.
+        if chance(0.3) {
+            instances[a].composed = true
+            tick()
+            emit("Compose", "\(Self.screen(name)) DisposableEffect started")
+            noise()
+        }
         return a
+    }
+
+    /// The composable an Activity shows (`MainActivity`: `MainScreen`).
+    static func screen(_ activity: String) -> String {
+        (activity.hasSuffix("Activity") ? String(activity.dropLast("Activity".count)) : activity) + "Screen"
     }
 
     mutating func emitVM(_ vm: Int, _ callback: String) {
@@ -465,6 +479,11 @@ public struct AndroidSimulator {
 
     /// `onDestroy` of a stopped Activity and its fragments; `finishing` clears its ViewModel. LeakCanary watches each.
     mutating func destroy(_ a: Int, finishing: Bool, skipHost: Bool = false) {
+        if instances[a].composed {
+            instances[a].composed = false
+            tick()
+            emit("Compose", "\(Self.screen(instances[a].className)) onDispose")
+        }
         let hostFirst = chance(0.5)
         if hostFirst, !skipHost { log(a, "onDestroy") }
         for f in instances[a].stack + instances[a].pages {
@@ -484,6 +503,11 @@ public struct AndroidSimulator {
             emitVM(vm, "onCleared")
             set(vm, .destroyed)
             watch(vm, "ViewModel#onCleared()")
+        }
+        // Without LeakCanary an app may log its release (with it, a release would close the watches its faults need).
+        if !leakCanary, !skipHost, chance(0.3) {
+            tick(200, 2000)
+            log(a, "finalize")
         }
     }
 
