@@ -405,6 +405,6 @@ extension SessionTimeline {
     @inline(__always)
     func leaveLive(_ inst: Instance) {
         if inst.appearance.isVisible { transitions.visibleCount -= 1 }
-        if !options.lifetimes.isEmpty { countDeath(inst) }
+        if !options.lifetimes.isEmpty { countDeath(inst, entry: inst.entry) }
     }
 }

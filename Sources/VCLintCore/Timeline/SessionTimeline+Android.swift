@@ -123,12 +123,14 @@ extension SessionTimeline {
         case .destroyView: inst.lastDestroyView = ref
         case .destroy where inst.destroyed == nil:
             inst.destroyed = ref
+            if !options.lifetimes.isEmpty { countDeath(inst, entry: inst.entry) }
             android.live[e.className]?.removeAll { $0 === inst }
             android.lastDestroyed[e.className] = inst
             evidenceState.lastDestroyed = inst
         case .detach where inst.destroyed != nil: inst.detachedAfterDestroy = true
         default: break
         }
+        if !lifetimeCounts.over.isEmpty { observeOver() }
         if debug { TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) \(before.word)→\(inst.state.word)") }
     }
 
@@ -186,6 +188,7 @@ extension SessionTimeline {
         inst.lastKind = .initialize
         inst.lastDialect = e.dialect
         recorder?.androidApplied(e, inst, session: serial)
+        if !lifetimeCounts.over.isEmpty { observeOver() }
         if debug { TimelineDebug.print("\(e.line): init → \(inst.label) constructed") }
     }
 
@@ -203,6 +206,7 @@ extension SessionTimeline {
             android.classesByStem[ObjectNames.androidStem(e.className), default: []].append(e.className)
         }
         android.live[e.className, default: []].append(inst)
+        if !options.lifetimes.isEmpty { countBirth(inst, entry: entry, e) }
         return inst
     }
 

@@ -63,7 +63,7 @@ extension SessionTimeline {
     func newInstance(_ e: Event, _ state: ClassState) -> Instance {
         let inst = context.makeInstance(className: e.className, address: e.address, dialect: e.dialect, line: e.line, of: state.entry)
         state.live.append(inst)
-        if !options.lifetimes.isEmpty { countBirth(inst, e) }
+        if !options.lifetimes.isEmpty { countBirth(inst, entry: inst.entry, e) }
         if let a = e.address { identity.byAddress[a] = inst } else { state.hasUnbound = true }
         if state.live.count > state.evictAt { evictUnreachable(state) }
         return inst

@@ -74,13 +74,14 @@ struct LifetimeCounts {
         var alive = 0
         /// The count went over the limit and has not come back within it since (the episode was reported).
         var over = false
-        /// The first live instances it counts, with the event that made each: the ones a finding names.
-        var members: [(instance: Instance, created: EventRef)] = []
+        /// The first live instances it counts (an `Instance`, or Android's `AndroidInstance`), with the event that
+        /// made each: the ones a finding names.
+        var members: [(instance: AnyObject, created: EventRef)] = []
     }
     var tallies: [Tally] = []
     /// Counts taken over their limit by the event being handled, observed once it is applied: an
     /// object's owner is found then, and the finding names it.
-    var over: [(limit: Int, alive: Int, others: [LifetimeExceeded.Other], instance: Instance, created: EventRef)] = []
+    var over: [(limit: Int, alive: Int, others: [LifetimeExceeded.Other], instance: AnyObject, created: EventRef)] = []
     /// How many live instances a limit keeps for its findings' messages and related lines.
     static let memberLimit = 8
 }
@@ -95,10 +96,16 @@ extension SessionTimeline {
         return found
     }
 
+    /// A counted instance's name: UIKit's or Android's.
+    static func countedRef(_ counted: AnyObject) -> ControllerRef {
+        (counted as? Instance)?.ref ?? (counted as! AndroidInstance).ref
+    }
+
     /// A new instance (`newInstance`), made by `e`: counted by every limit that applies to its class;
-    /// one that takes a count over its limit is observed, once per episode.
-    func countBirth(_ inst: Instance, _ e: Event) {
-        let applying = lifetimeLimits(of: inst.entry)
+    /// one that takes a count over its limit is observed, once per episode. An Android instance
+    /// (`newAndroidInstance`) is counted from its creation to its `onDestroy`.
+    func countBirth(_ inst: AnyObject, entry: Instrumentation.ClassEntry, _ e: Event) {
+        let applying = lifetimeLimits(of: entry)
         if applying.isEmpty { return }
         if lifetimeCounts.tallies.isEmpty {
             lifetimeCounts.tallies = Array(repeating: LifetimeCounts.Tally(), count: options.lifetimes.limits.count)
@@ -111,7 +118,7 @@ extension SessionTimeline {
             if lifetimeCounts.tallies[k].alive > limit.max, !lifetimeCounts.tallies[k].over {
                 lifetimeCounts.tallies[k].over = true
                 let tally = lifetimeCounts.tallies[k]
-                let others = tally.members.map { LifetimeExceeded.Other(controller: $0.instance.ref, created: $0.created) }
+                let others = tally.members.map { LifetimeExceeded.Other(controller: Self.countedRef($0.instance), created: $0.created) }
                 lifetimeCounts.over.append((k, tally.alive, others, inst, created))
             }
             if lifetimeCounts.tallies[k].members.count < LifetimeCounts.memberLimit {
@@ -128,16 +135,16 @@ extension SessionTimeline {
             // The configuration asked for this limit: the count is what the log shows, even for a class
             // that never logs its deinit (then its instances stay counted, and the one episode says so).
             emit(LifetimeExceeded(created: o.created, scope: limit.scope, limit: limit.name, classes: limit.classes,
-                                  max: limit.max, alive: o.alive, others: o.others, owner: o.instance.owner?.ref),
-                 o.instance.ref, line: o.created.line, time: o.created.time)
+                                  max: limit.max, alive: o.alive, others: o.others, owner: (o.instance as? Instance)?.owner?.ref),
+                 Self.countedRef(o.instance), line: o.created.line, time: o.created.time)
         }
         lifetimeCounts.over.removeAll()
     }
 
     /// An instance leaves the live ones (`leaveLive`: deallocated, or forgotten when another object
     /// took its address): the limits that counted it count one less; back within a limit ends its episode.
-    func countDeath(_ inst: Instance) {
-        guard let applying = inst.entry.lifetimeLimits, !applying.isEmpty, !lifetimeCounts.tallies.isEmpty else { return }
+    func countDeath(_ inst: AnyObject, entry: Instrumentation.ClassEntry) {
+        guard let applying = entry.lifetimeLimits, !applying.isEmpty, !lifetimeCounts.tallies.isEmpty else { return }
         for k in applying where lifetimeCounts.tallies[k].alive > 0 {
             lifetimeCounts.tallies[k].alive -= 1
             if lifetimeCounts.tallies[k].over, lifetimeCounts.tallies[k].alive <= options.lifetimes.limits[k].max {

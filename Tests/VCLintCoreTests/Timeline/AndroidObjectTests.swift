@@ -90,6 +90,23 @@ import Testing
         #expect(lint(lines.joined(separator: "\n") + "\n").findings.isEmpty)
     }
 
+    /// `lifetimes` counts an Activity from its creation to its onDestroy: a rotation stays within a limit of 1, a second
+    /// instance launched over the first goes over it at its onCreate.
+    @Test func lifetimesCountAnActivityUntilItIsDestroyed() throws {
+        let yaml = "lifetimes: {MainActivity: 1}"
+        #expect(try LifetimeLimitTests.lint(Self.recreate, yaml).findings.isEmpty)
+        let stacked = [
+            Self.at("00.000", "MainActivity", "onCreate"), Self.at("00.010", "MainActivity", "onStart"),
+            Self.at("00.020", "MainActivity", "onResume"), Self.at("01.000", "MainActivity", "onPause"),
+            Self.at("01.010", "MainActivity", "onCreate"), Self.at("01.020", "MainActivity", "onStart"),
+        ]
+        let r = try LifetimeLimitTests.lint(stacked, yaml)
+        #expect(r.summary == ["lifetime_limit@5"])
+        let f = try #require(r.findings.first)
+        #expect(f.message.hasPrefix("MainActivity#2 is the 2nd instance of MainActivity alive at once; the limit is 1 (alive: MainActivity#1 since line 1)"),
+                "\(f.message)")
+    }
+
     /// `lifetimes` counts a ViewModel from its init to its onCleared: a second one after the first was cleared is
     /// within a limit of 1, one made while the first is in use is over it.
     @Test func lifetimesCountAViewModelUntilItIsCleared() throws {
