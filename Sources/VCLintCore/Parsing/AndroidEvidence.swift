@@ -85,6 +85,8 @@ enum AndroidEvidence: Equatable, Sendable {
     /// `Displayed com.example/.MainActivity: +1s230ms` (also `for user 0: +23s157ms`, `+173ms`, and the total
     /// `(total +2s)` after it, which is not read).
     static func displayed(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        // Most of the system's lines are other sentences: no `String` for them.
+        guard startsWith(m, "Displayed ") else { return nil }
         let text = String(decoding: m, as: UTF8.self)
         guard text.hasPrefix("Displayed "), let slash = text.firstIndex(of: "/") else { return nil }
         let package = text[text.index(text.startIndex, offsetBy: 10)..<slash]
