@@ -423,14 +423,34 @@ enum LogcatStatement {
         return s..<e
     }
 
-    /// Without the white space at either end, as `CharacterSet.whitespaces` says (space, tab and Unicode's spaces).
+    /// Without the white space at either end, as `CharacterSet.whitespaces` says (tab and Unicode's space separators).
     private static func trimmedWhiteSpace(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Range<Int> {
-        guard m[r].contains(where: { !$0.isASCII }) else { return trimmed(m, r, of: " \t") }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: m[r]), as: UTF8.self)
-        let inner = text.trimmingCharacters(in: .whitespaces)
-        guard let at = text.range(of: inner) else { return r.lowerBound..<r.lowerBound }
-        let s = r.lowerBound + text.utf8.distance(from: text.startIndex, to: at.lowerBound)
-        return s..<(s + inner.utf8.count)
+        var s = r.lowerBound, e = r.upperBound
+        while s < e, let k = spaceLength(m, at: s, before: e) { s += k }
+        while e > s {
+            if m[e - 1] == .space || m[e - 1] == .tab { e -= 1; continue }
+            // A separator of two or three bytes ending here.
+            if e - 2 >= s, spaceLength(m, at: e - 2, before: e) == 2 { e -= 2; continue }
+            if e - 3 >= s, spaceLength(m, at: e - 3, before: e) == 3 { e -= 3; continue }
+            break
+        }
+        return s..<e
+    }
+
+    /// The length of the space separator (Unicode's Zs) or tab at `i`, or nil.
+    private static func spaceLength(_ m: UnsafeBufferPointer<UInt8>, at i: Int, before end: Int) -> Int? {
+        let b = m[i]
+        if b == .space || b == .tab { return 1 }
+        if b == 0xC2, i + 1 < end, m[i + 1] == 0xA0 { return 2 }  // U+00A0
+        guard b == 0xE1 || b == 0xE2 || b == 0xE3, i + 2 < end else { return nil }
+        let (b1, b2) = (m[i + 1], m[i + 2])
+        switch b {
+        case 0xE1: return b1 == 0x9A && b2 == 0x80 ? 3 : nil  // U+1680
+        case 0xE2:
+            // U+2000–U+200A, U+202F, U+205F.
+            return (b1 == 0x80 && (b2 <= 0x8A && b2 >= 0x80 || b2 == 0xAF)) || (b1 == 0x81 && b2 == 0x9F) ? 3 : nil
+        default: return b1 == 0x80 && b2 == 0x80 ? 3 : nil  // U+3000
+        }
     }
 
     private static func startsWithLetter(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {

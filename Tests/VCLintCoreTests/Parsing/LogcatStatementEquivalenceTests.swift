@@ -97,10 +97,10 @@ import VCLintSimulation
     @Test func everyStatementSpellingReadsAsBefore() {
         var failures: [String] = []
         let messages = Self.statements()
-        // Each message under a tag that names the class, under none, and under one more of the tags in turn.
+        // Each message under a tag that names the class and under one more of the tags in turn (none among them).
         var compared = 0
         for (k, m) in messages.enumerated() {
-            for tag in ["MainActivity", nil, Self.tags[k % Self.tags.count]] {
+            for tag in ["MainActivity", Self.tags[k % Self.tags.count]] {
                 compared += 1
                 if let f = Self.compare(Array(m.utf8), tag: tag.map { Array($0.utf8) }) { failures.append(f) }
             }
@@ -178,6 +178,51 @@ import VCLintSimulation
             var w = word
             let byBytes = w.withUTF8 { LogcatStatement.callbackBytes.value($0) }
             #expect(byBytes == LogcatStatement.callbacks[word], "\(word)")
+        }
+    }
+}
+
+/// LeakCanary's watch and the system's `Displayed` line read by bytes as the String-based readings read them.
+@Suite struct LeakCanaryEquivalenceTests {
+    static let watches = [
+        "com.example.MainActivity (Activity received Activity#onDestroy() callback) with key 8d4f2e31-7c61-4a38-9d5e-0b1f6a2c3e4d",
+        "android.widget.FrameLayout (com.example.DetailFragment received Fragment#onDestroyView() callback (references to its views should be cleared to prevent leaks)) with key 1",
+        "com.example.MainViewModel (com.example.MainViewModel received ViewModel#onCleared() callback) with key k",
+        "com.example.Service (Service received Service#onDestroy() callback) with key k2",
+        "com.example.Root (View#onDetachedFromWindow() callback) with key k3", "com.example.X (Activity#mDestroyed is true) with key k4",
+        "com.example.Frag (Fragment#onDestroy() called) with key a b", "com.example.X with key k", "com.example.X   (r) with key k",
+        "com.example.X (r) with key ", "com.example.X (r) with key\tk", "com.example.X (r) with key k\u{00A0}tail", "com.example.X (r) with key k\u{2028}x",
+        "com.example.X (r) with key kéy", "two words (r) with key k", " (r) with key k", "(r) with key k", "com.example.X (r with key k",
+        "com.example.X r) with key k", "com.example.X (a) (b) with key k", "com.example.X (r) with key k with key j", "with key k", "",
+        "com.example.X (r)with key k", "com.example.Ünï (rëason) with key ключ",
+    ]
+
+    @Test func watchesReadAsBefore() {
+        var variants = Self.watches
+        for w in Self.watches { variants += [w + " ", w + "\r", "x" + w, String(w.dropLast()), String(w.dropFirst())] }
+        for text in variants {
+            let t = Substring(text)
+            #expect(LeakCanaryReader.watch(t, line: 7) == LeakCanaryOracle.watch(t, line: 7), "\(text)")
+            #expect(LeakCanaryReader.EndOfUse(naming: t) == LeakCanaryOracle.endOfUse(naming: t), "\(text)")
+        }
+    }
+
+    static let displayed = [
+        "Displayed com.example/.MainActivity: +1s230ms", "Displayed com.example/com.example.MainActivity: +173ms",
+        "Displayed com.example/.MainActivity for user 0: +23s157ms", "Displayed com.example/.Main: +1m2s3ms (total +2s)",
+        "Displayed com.example/.Main: +5s", "Displayed com.example/.Main: +", "Displayed com.example/.Main: +ms", "Displayed com.example/.Main: 5ms",
+        "Displayed com.example/.Main", "Displayed /x: +1ms", "Displayed com.example/: +1ms", "Displayed com example/.Main: +1ms",
+        "Displayed com.example/.: +1ms", "Displayed com.example.Main: +1ms", "Displayed com.example/.Main: +99999999999999999ms",
+        "Displayed com.example/.Main: +1x", "Displayed com.example/.Mäin: +1ms", "Displayed com.example/.Main: +1ꙮms", "Displayed x/y:+1ms: +2ms",
+        "Displayed", "Displayed  com.example/.Main: +1ms", "Displayedcom.example/.Main: +1ms", "START u0 {cmp=com.example/.Main}",
+    ]
+
+    @Test func displayedLinesReadAsBefore() {
+        for text in Self.displayed {
+            var copy = text
+            copy.withUTF8 { m in
+                #expect(AndroidEvidence.displayed(m) == LeakCanaryOracle.displayed(m), "\(text)")
+            }
         }
     }
 }

@@ -247,3 +247,74 @@ enum LogcatStatementOracle {
     }
 
 }
+
+/// The String-based readings of LeakCanary's watch, of an end of use's name and of the system's `Displayed` line that
+/// `LeakCanaryReader` and `AndroidEvidence` replaced with readings by bytes, kept verbatim as their oracle.
+enum LeakCanaryOracle {
+    static func watch(_ t: Substring, line: Int) -> LeakCanaryReader.Watch? {
+        // ` with key ` found from the end by bytes (Foundation's backwards search cost a fifth of a LeakCanary-heavy lint).
+        let u = t.utf8
+        let needle = Array(" with key ".utf8)
+        var found: String.Index?
+        var j = u.endIndex
+        var matched = needle.count
+        while j > u.startIndex {
+            j = u.index(before: j)
+            if u[j] == needle[matched - 1] {
+                matched -= 1
+                if matched == 0 { found = j; break }
+            } else {
+                // Restart after a mismatch (the needle's bytes do not repeat its last byte's prefix).
+                if matched != needle.count { j = u.index(j, offsetBy: needle.count - matched); matched = needle.count }
+            }
+        }
+        guard let start = found else { return nil }
+        let withKey = start..<u.index(start, offsetBy: needle.count)
+        let key = t[withKey.upperBound...].prefix { !$0.isWhitespace }
+        var head = t[..<withKey.lowerBound], reason: Substring = ""
+        if head.hasSuffix(")"), let open = head.firstIndex(of: "(") {
+            reason = head[head.index(after: open)..<head.index(before: head.endIndex)]
+            head = dropTrailingSpaces(head[..<open])
+        }
+        guard !head.isEmpty, !head.contains(" ") else { return nil }
+        return LeakCanaryReader.Watch(className: LeakCanaryReader.capped(head), endOfUse: endOfUse(naming: reason), reason: LeakCanaryReader.capped(reason), key: LeakCanaryReader.capped(key), line: line)
+    }
+
+    static func endOfUse(naming text: Substring) -> LeakCanaryReader.EndOfUse {
+        for e in [LeakCanaryReader.EndOfUse.activityDestroyed, .fragmentViewDestroyed, .fragmentDestroyed, .viewModelCleared, .rootViewDetached,
+                  .serviceDestroyed] where text.contains(e.rawValue) {
+            return e
+        }
+        return text.contains("Activity#mDestroyed is true") ? .activityDestroyed : .other
+    }
+
+    private static func dropTrailingSpaces(_ s: Substring) -> Substring {
+        var s = s
+        while s.last == " " { s = s.dropLast() }
+        return s
+    }
+
+    static func displayed(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        let text = String(decoding: m, as: UTF8.self)
+        guard text.hasPrefix("Displayed "), let slash = text.firstIndex(of: "/") else { return nil }
+        let package = text[text.index(text.startIndex, offsetBy: 10)..<slash]
+        let component = text[text.index(after: slash)...].prefix { $0 != " " && $0 != ":" }
+        guard !package.isEmpty, !package.contains(" "), !component.isEmpty,
+              let plus = text.range(of: ": +") else { return nil }
+        var ms = 0, value = 0, sawDigit = false
+        var i = plus.upperBound
+        while i < text.endIndex {
+            let c = text[i]
+            if let d = c.wholeNumberValue, c.isASCII { value = value * 10 + d; sawDigit = true; if value > 1 << 40 { return nil } }
+            else if text[i...].hasPrefix("ms") { ms += value; value = 0; break }
+            else if c == "s" { ms += value * 1000; value = 0 }
+            else if c == "m" { ms += value * 60_000; value = 0 }
+            else { break }
+            i = text.index(after: i)
+        }
+        guard sawDigit else { return nil }
+        let qualified = component.hasPrefix(".") ? String(package) + String(component) : String(component)
+        return AndroidEvidence.displayed(className: String(LogcatStatement.simpleName(qualified)), package: String(package), milliseconds: ms)
+    }
+
+}
