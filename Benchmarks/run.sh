@@ -5,6 +5,8 @@
 #     mixed, objects on): vclint lint (scanner and events on two threads), vclint lint -j 1 (one
 #     thread), and both with the other core busy (`yes > /dev/null` beside them) vs rg -c with the
 #     keyword pattern, wall and CPU (user + sys) and their ratios; grep -cE and wc -l on the sparse one
+#   - a 1 GiB Android logcat capture (threadtime, LeakCanary on: vclint-loggen --platform android), a row like the
+#     two above (vclint beside rg -c with Android's callbacks as the pattern), and its CPU time over the dense one's
 #   - a 4 GiB capture: linear time, constant peak RSS
 #   - two 1 GiB captures on all cores (one thread each) vs one capture on one thread
 #   - the 1 GiB capture gzip-compressed: vclint lint FILE.gz vs zcat FILE.gz | vclint lint -
@@ -42,6 +44,17 @@ capture() {  # capture SIZE SEED [DIALECT] → path
 dense_capture() {  # dense_capture SIZE SEED → path
     generate "Benchmarks/data/dense-$1-seed$2-v1.log" --seed "$2" --noise 7 --objects --size "$1" --dialect mixed
 }
+# An Android app's logcat (AndroidSimulator): every callback, LeakCanary's watches, counts and analyses, the
+# system's lines, noise with stack frames; threadtime, one launch per pid.
+logcat_capture() {  # logcat_capture SIZE SEED → path
+    local path="Benchmarks/data/logcat-$1-seed$2-v1.log"
+    if [ ! -s "$path" ]; then
+        echo "generating $path…" >&2
+        "$bin/vclint-loggen" --platform android --seed "$2" --envelope threadtime --leakcanary --size "$1" > "$path.tmp" 2>/dev/null
+        mv "$path.tmp" "$path"
+    fi
+    echo "$path"
+}
 generate() {  # generate PATH LOGGEN-OPTIONS… → PATH, made once
     local path=$1; shift
     if [ ! -s "$path" ]; then
@@ -57,11 +70,13 @@ two=$(capture "$small" 2)
 big=$(capture "$large" 1)
 free=$(capture "$small" 1 free-form)
 dense=$(dense_capture "$small" 1)
+logcat=$(logcat_capture "$small" 1)
 gz="$one.gz"
 if [ ! -s "$gz" ]; then echo "compressing $gz…" >&2; gzip -c "$one" > "$gz.tmp" && mv "$gz.tmp" "$gz"; fi
 
 pattern='view(Will|Did)(Appear|Disappear)|dealloc|deinit|viewDidLoad'
-cat "$one" "$two" "$big" "$gz" "$free" "$dense" > /dev/null  # warm the page cache
+android='on(Create|Start|Resume|Pause|Stop|Destroy)|LeakCanary'
+cat "$one" "$two" "$big" "$gz" "$free" "$dense" "$logcat" > /dev/null  # warm the page cache
 json=$(mktemp -d)
 busy=
 trap 'rm -rf "$json"; [ -z "$busy" ] || kill "$busy" 2>/dev/null' EXIT
@@ -74,17 +89,19 @@ bench() {  # bench NAME RUNS COMMAND...
 echo "measuring…" >&2
 # Each shape's row: vclint with two threads and with one, and rg -c, one after the other; then the
 # same with the other core busy.
-shape() {  # shape NAME CAPTURE
+shape() {  # shape NAME CAPTURE [PATTERN]
     bench "$1-vclint" "$runs" "$bin/vclint lint --quiet $2"
     bench "$1-single" "$runs" "$bin/vclint lint --quiet -j 1 $2"
-    bench "$1-rg" "$runs" "rg -c '$pattern' $2"
+    bench "$1-rg" "$runs" "rg -c '${3:-$pattern}' $2"
 }
 shape sparse "$one"
 shape dense "$dense"
+shape logcat "$logcat" "$android"
 yes > /dev/null &
 busy=$!
 shape sparse-busy "$one"
 shape dense-busy "$dense"
+shape logcat-busy "$logcat" "$android"
 kill "$busy"
 wait "$busy" 2>/dev/null || true
 busy=
@@ -101,11 +118,12 @@ rss_one=$(rss "$bin/vclint" lint --quiet "$one")
 rss_big=$(rss "$bin/vclint" lint --quiet "$big")
 "$bin/vclint" lint --reporter json "$one" > "$json/report.json" 2>/dev/null || true
 "$bin/vclint" lint --reporter json "$dense" > "$json/dense.json" 2>/dev/null || true
+"$bin/vclint" lint --reporter json "$logcat" > "$json/logcat.json" 2>/dev/null || true
 
-python3 - "$json" "$one" "$big" "$rss_one" "$rss_big" "$dense" <<'PY'
+python3 - "$json" "$one" "$big" "$rss_one" "$rss_big" "$dense" "$logcat" <<'PY'
 import json, os, sys
-d, one, big, rss_one, rss_big, dense = sys.argv[1:7]
-shapes = [f"{s}-{c}" for s in ("sparse", "dense", "sparse-busy", "dense-busy") for c in ("vclint", "single", "rg")]
+d, one, big, rss_one, rss_big, dense, logcat = sys.argv[1:8]
+shapes = [f"{s}-{c}" for s in ("sparse", "dense", "logcat", "sparse-busy", "dense-busy", "logcat-busy") for c in ("vclint", "single", "rg")]
 t = {n: json.load(open(f"{d}/{n}.json"))["results"][0] for n in ("grep", "wc", "big", "two", "gz", "zcat", "free", *shapes)}
 t["one"], t["single"], t["rg"] = t["sparse-vclint"], t["sparse-single"], t["sparse-rg"]
 mean = {n: r["mean"] for n, r in t.items()}
@@ -136,6 +154,10 @@ def shape_rows(title, shape, path, report):
             print(f"| {label:<40} | {mean[n]:7.2f} s | {low[n]:7.2f} s | {cpu[n]:7.2f} s | {ratio or ' | '} |")
 shape_rows("sparse capture", "sparse", one, "report.json")
 shape_rows("dense capture", "dense", dense, "dense.json")
+shape_rows("logcat capture (rg -c with Android's callbacks)", "logcat", logcat, "logcat.json")
+per_byte = lambda n, path: cpu[n] / os.path.getsize(path)
+print(f"logcat ÷ dense, CPU per byte: {per_byte('logcat-single', logcat) / per_byte('dense-single', dense):.2f}× with -j 1, "
+      f"{per_byte('logcat-vclint', logcat) / per_byte('dense-vclint', dense):.2f}× with two threads (aim: at most 1.5×)")
 print()
 print("| command | mean wall | fastest | |")
 print("|---|---|---|---|")

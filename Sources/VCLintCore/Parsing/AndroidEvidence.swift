@@ -85,26 +85,28 @@ enum AndroidEvidence: Equatable, Sendable {
     /// `Displayed com.example/.MainActivity: +1s230ms` (also `for user 0: +23s157ms`, `+173ms`, and the total
     /// `(total +2s)` after it, which is not read).
     static func displayed(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
-        let text = String(decoding: m, as: UTF8.self)
-        guard text.hasPrefix("Displayed "), let slash = text.firstIndex(of: "/") else { return nil }
-        let package = text[text.index(text.startIndex, offsetBy: 10)..<slash]
-        let component = text[text.index(after: slash)...].prefix { $0 != " " && $0 != ":" }
-        guard !package.isEmpty, !package.contains(" "), !component.isEmpty,
-              let plus = text.range(of: ": +") else { return nil }
+        // By bytes: most of the system's lines are other sentences, and a `String` is made only of what is kept.
+        guard startsWith(m, "Displayed "), let slash = m.firstIndex(of: .slash) else { return nil }
+        let package = 10..<slash
+        var end = slash + 1
+        while end < m.count, m[end] != .space, m[end] != .colon { end += 1 }
+        let component = UnsafeBufferPointer(rebasing: m[(slash + 1)..<end])
+        guard !package.isEmpty, !m[package].contains(.space), !component.isEmpty, let plus = LogcatStatement.find(m, ": +") else { return nil }
         var ms = 0, value = 0, sawDigit = false
-        var i = plus.upperBound
-        while i < text.endIndex {
-            let c = text[i]
-            if let d = c.wholeNumberValue, c.isASCII { value = value * 10 + d; sawDigit = true; if value > 1 << 40 { return nil } }
-            else if text[i...].hasPrefix("ms") { ms += value; value = 0; break }
-            else if c == "s" { ms += value * 1000; value = 0 }
-            else if c == "m" { ms += value * 60_000; value = 0 }
+        var i = plus + 3
+        while i < m.count {
+            let c = m[i]
+            if ByteCursor.isDigit(c) { value = value * 10 + Int(c - UInt8(ascii: "0")); sawDigit = true; if value > 1 << 40 { return nil } }
+            else if c == UInt8(ascii: "m"), i + 1 < m.count, m[i + 1] == UInt8(ascii: "s") { ms += value; value = 0; break }
+            else if c == UInt8(ascii: "s") { ms += value * 1000; value = 0 }
+            else if c == UInt8(ascii: "m") { ms += value * 60_000; value = 0 }
             else { break }
-            i = text.index(after: i)
+            i += 1
         }
         guard sawDigit else { return nil }
-        let qualified = component.hasPrefix(".") ? String(package) + String(component) : String(component)
-        return .displayed(className: String(LogcatStatement.simpleName(qualified)), package: String(package), milliseconds: ms)
+        // `com.example/.MainActivity` or `com.example/com.example.MainActivity`: the simple name is the component's.
+        return .displayed(className: LogcatStatement.string(LogcatStatement.simpleName(component)),
+                          package: LogcatStatement.string(UnsafeBufferPointer(rebasing: m[package])), milliseconds: ms)
     }
 
     private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {

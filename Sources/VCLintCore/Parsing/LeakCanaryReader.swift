@@ -28,12 +28,25 @@ struct LeakCanaryReader {
         /// The end of use a reason or note names (`… received Activity#onDestroy() callback …`).
         init(naming text: Substring) {
             for e in [EndOfUse.activityDestroyed, .fragmentViewDestroyed, .fragmentDestroyed, .viewModelCleared, .rootViewDetached,
-                      .serviceDestroyed] where text.contains(e.rawValue) {
+                      .serviceDestroyed] where text.has(e.literal) {
                 self = e
                 return
             }
             // `Activity#mDestroyed is true` says it of an Activity without a watch.
-            self = text.contains("Activity#mDestroyed is true") ? .activityDestroyed : .other
+            self = text.has("Activity#mDestroyed is true") ? .activityDestroyed : .other
+        }
+
+        /// The raw value, for a search by bytes.
+        var literal: StaticString {
+            switch self {
+            case .activityDestroyed: return "Activity#onDestroy()"
+            case .fragmentDestroyed: return "Fragment#onDestroy()"
+            case .fragmentViewDestroyed: return "Fragment#onDestroyView()"
+            case .viewModelCleared: return "ViewModel#onCleared()"
+            case .rootViewDetached: return "View#onDetachedFromWindow()"
+            case .serviceDestroyed: return "Service#onDestroy()"
+            case .other: return ""
+            }
         }
     }
 
@@ -218,11 +231,11 @@ struct LeakCanaryReader {
     private mutating func statement(_ t: Substring, line: Int, out: inout [Evidence]) -> Evidence? {
         // A trace's own lines (most of a block) open with its box characters.
         if let f = t.unicodeScalars.first, f == "│" || f == "├" || f == "╰" || f == "┬" || f == "~" { return nil }
-        if t.hasPrefix("Watching instance of ") {
+        if let rest = t.after("Watching instance of ") {
             closeAnalysis(&out)
-            return Self.watch(t.dropFirst("Watching instance of ".count), line: line).map(Evidence.watch)
+            return Self.watch(rest, line: line).map(Evidence.watch)
         }
-        if t.hasPrefix("All retained objects have been garbage collected") {
+        if t.begins("All retained objects have been garbage collected") {
             closeAnalysis(&out)
             return .allCollected(line: line)
         }
@@ -230,15 +243,15 @@ struct LeakCanaryReader {
             closeAnalysis(&out)
             return .retainedCount(n, line: line)
         }
-        if t.hasPrefix("Check for retained objects found"), t.contains("dumping the heap") {
+        if t.begins("Check for retained objects found"), t.has("dumping the heap") {
             closeAnalysis(&out)
             return .dumpingHeap(line: line)
         }
-        if t.contains("failed because application memory leaks were detected"), let name = Self.testName(t) {
+        if t.has("failed because application memory leaks were detected"), let name = Self.testName(t) {
             namedTest = name
             return nil
         }
-        if t == "HEAP ANALYSIS RESULT" || (t.hasPrefix("Found ") && t.contains(" paths to retained objects")) {
+        if t.equals("HEAP ANALYSIS RESULT") || (t.begins("Found ") && t.has(" paths to retained objects")) {
             closeAnalysis(&out)
             analysis = Analysis(line: line, test: namedTest)
             announced = true
@@ -255,7 +268,7 @@ struct LeakCanaryReader {
             pending = Trace(section: s)
             return nil
         }
-        if t.hasPrefix("* "), t.hasSuffix(" has leaked:") {
+        if t.begins("* "), t.ends(" has leaked:") {
             closeAnalysis(&out)
             analysis = Analysis(line: line, test: namedTest)
             announced = true
@@ -273,15 +286,15 @@ struct LeakCanaryReader {
     /// A line inside an analysis.
     private mutating func block(_ t: Substring, line: Int, out: inout [Evidence]) {
         if legacy { return legacyLine(t, line: line, out: &out) }
-        if t.hasPrefix("====") {
+        if t.begins("====") {
             // The frame between sections; the one after METADATA closes the block.
             if sawMetadata { closeAnalysis(&out) } else { endTrace() }
             return
         }
-        if t == "METADATA" { endTrace(); sawMetadata = true; return }
+        if t.equals("METADATA") { endTrace(); sawMetadata = true; return }
         if sawMetadata {
             // Its last line, should the closing frame be lost.
-            if t.hasPrefix("Analysis duration:") { closeAnalysis(&out) }
+            if t.begins("Analysis duration:") { closeAnalysis(&out) }
             return
         }
         if let s = Self.sectionHeader(t) {
@@ -290,41 +303,40 @@ struct LeakCanaryReader {
             pending = Trace(section: s)
             return
         }
-        if t.hasPrefix("Signature: ") || t.hasPrefix("Leak fingerprint: ") {
+        if t.begins("Signature: ") || t.begins("Leak fingerprint: ") {
             endTrace()
             pending.signature = Self.capped(t[t.index(after: t.firstIndex(of: ":")!)...].drop { $0 == " " })
             pending.signatureLine = line
             return
         }
-        if t.hasPrefix("Leak pattern: ") { endTrace(); pending.pattern = Self.capped(t.dropFirst("Leak pattern: ".count)); return }
-        if t.hasPrefix("Description: ") {
+        if let pattern = t.after("Leak pattern: ") { endTrace(); pending.pattern = Self.capped(pattern); return }
+        if let d = t.after("Description: ") {
             endTrace()
-            let d = t.dropFirst("Description: ".count)
             pending.description = Self.capped(d.firstIndex(of: ".").map { d[...$0] } ?? d)
             return
         }
-        if let r = t.range(of: " retained by leaking objects"), r.upperBound == t.endIndex {
+        if let r = t.firstRange(" retained by leaking objects"), r.upperBound == t.endIndex {
             endTrace()
             pending.retainedBytes = Self.capped(t[..<r.lowerBound])
             return
         }
-        if t.hasPrefix("Displaying only 1 leak trace out of "), let k = Int(t.dropFirst("Displaying only 1 leak trace out of ".count).prefix { $0.isNumber }) {
+        if let shown = t.after("Displaying only 1 leak trace out of "), let k = Int(shown.prefix { $0.isNumber }) {
             endTrace()
             pending.sharedBy = k
             return
         }
-        if t.hasPrefix("┬") { endTrace(); beginTrace(line: line); return }
-        if t.hasPrefix("├─ ") || t.hasPrefix("╰→ ") {
+        if t.begins("┬") { endTrace(); beginTrace(line: line); return }
+        if t.begins("├─ ") || t.begins("╰→ ") {
             if trace == nil || traceEnded { endTrace(); beginTrace(line: line) }
-            node(t.dropFirst(3), line: line, last: t.hasPrefix("╰→"))
+            node(t.dropFirst(3), line: line, last: t.begins("╰→"))
             return
         }
         // A trace copied from its middle: its first `│` line begins it.
-        if trace == nil, t.hasPrefix("│") { beginTrace(line: line) }
+        if trace == nil, t.begins("│") { beginTrace(line: line) }
         guard trace != nil else { return }
         // A node's details: `│` lines, and after the `╰→` node its indented ones.
         var d = t
-        if d.hasPrefix("│") { d = Self.trimmed(d.dropFirst()) }
+        if d.begins("│") { d = Self.trimmed(d.dropFirst()) }
         details(d, line: line)
     }
 
@@ -364,7 +376,7 @@ struct LeakCanaryReader {
     private mutating func details(_ d: Substring, line: Int) {
         guard var t = trace else { return }
         defer { trace = t }
-        if d.hasPrefix("GC Root: ") { t.gcRoot = Self.capped(d.dropFirst("GC Root: ".count)); return }
+        if let root = d.after("GC Root: ") { t.gcRoot = Self.capped(root); return }
         if d.first == "~", lastWasReference, !t.nodes.isEmpty, d.allSatisfy({ $0 == "~" }) {
             t.nodes[t.nodes.count - 1].suspect = true
             lastWasReference = false
@@ -373,57 +385,55 @@ struct LeakCanaryReader {
         lastWasReference = false
         // A trace copied from its middle: the details before its first node line are a node's whose line was cut.
         if t.nodes.isEmpty {
-            guard d.hasPrefix("Leaking: ") || d.hasPrefix("↓ ") else { return }
+            guard d.begins("Leaking: ") || d.begins("↓ ") else { return }
             t.nodes.append(Node(className: "", kind: "instance", line: line))
         }
         let k = t.nodes.count - 1
-        if t.nodes[k].className.isEmpty, d.hasPrefix("↓ ") {
+        if t.nodes[k].className.isEmpty, d.begins("↓ ") {
             // Its class is the owner of the field it references.
             let ref = Self.reference(d.dropFirst(2))
             t.nodes[k].className = Self.capped(ref.lastIndex(of: ".").map { ref[..<$0] } ?? ref)
         }
-        if d.hasPrefix("Leaking: ") {
-            let v = d.dropFirst("Leaking: ".count)
-            t.nodes[k].leaking = v.hasPrefix("YES") ? .yes : v.hasPrefix("NO") ? .no : .unknown
+        if let v = d.after("Leaking: ") {
+            t.nodes[k].leaking = v.begins("YES") ? .yes : v.begins("NO") ? .no : .unknown
             if let open = v.firstIndex(of: "(") {
                 let note = v[v.index(after: open)...]
-                noteOpen = !note.hasSuffix(")")
+                noteOpen = !note.ends(")")
                 t.nodes[k].note = Self.capped(noteOpen ? note : note.dropLast())
             }
             return
         }
         if noteOpen {
             // A note LeakCanary wrapped: its rest, up to the closing parenthesis.
-            noteOpen = !d.hasSuffix(")")
+            noteOpen = !d.ends(")")
             t.nodes[k].note = Self.capped(Substring(t.nodes[k].note + " " + (noteOpen ? d : d.dropLast())))
             return
         }
-        if d.hasPrefix("↓ ") {
+        if d.begins("↓ ") {
             t.nodes[k].reference = Self.capped(Self.reference(d.dropFirst(2)))
             lastWasReference = true
             return
         }
         guard traceEnded else { return }
-        if d.hasPrefix("key = ") { t.key = Self.capped(d.dropFirst("key = ".count)) }
-        else if d.hasPrefix("watchDurationMillis = ") { t.watchMillis = Int(d.dropFirst("watchDurationMillis = ".count)) }
-        else if d.hasPrefix("retainedDurationMillis = ") { t.retainedMillis = Int(d.dropFirst("retainedDurationMillis = ".count)) }
-        else if d.hasPrefix("Retaining ") {
-            let r = d.dropFirst("Retaining ".count)
-            t.retaining = Self.capped(r.range(of: " in ").map { r[..<$0.lowerBound] } ?? r)
+        if let key = d.after("key = ") { t.key = Self.capped(key) }
+        else if let ms = d.after("watchDurationMillis = ") { t.watchMillis = Int(ms) }
+        else if let ms = d.after("retainedDurationMillis = ") { t.retainedMillis = Int(ms) }
+        else if let r = d.after("Retaining ") {
+            t.retaining = Self.capped(r.firstRange(" in ").map { r[..<$0.lowerBound] } ?? r)
         }
     }
 
     /// A LeakCanary 1.x block: `* GC ROOT …`, `* references C.field`, `* leaks X instance`, `* Retaining: …`.
     private mutating func legacyLine(_ t: Substring, line: Int, out: inout [Evidence]) {
-        guard t.hasPrefix("* ") else { return }
+        guard t.begins("* ") else { return }
         let rest = t.dropFirst(2)
         guard var tr = trace else { return }
         defer { trace = tr }
-        if rest.hasPrefix("GC ROOT ") {
+        if rest.begins("GC ROOT ") {
             tr.gcRoot = Self.capped(rest.dropFirst("GC ROOT ".count))
-        } else if rest.hasPrefix("references ") {
+        } else if rest.begins("references ") {
             var r = rest.dropFirst("references ".count)
-            if r.hasSuffix(" (anonymous subclass of java.lang.Object)") { r = r.dropLast(" (anonymous subclass of java.lang.Object)".count) }
+            if r.ends(" (anonymous subclass of java.lang.Object)") { r = r.dropLast(" (anonymous subclass of java.lang.Object)".count) }
             let ref = Self.capped(Self.reference(r))
             if tr.nodes.count < Self.maxNodes - 1 {
                 // The field's owner: `com.example.Holder` of `com.example.Holder.sContext`.
@@ -432,11 +442,11 @@ struct LeakCanaryReader {
             } else {
                 tr.omittedNodes += 1
             }
-        } else if rest.hasPrefix("leaks "), rest.hasSuffix(" instance") {
+        } else if rest.begins("leaks "), rest.ends(" instance") {
             let name = rest.dropFirst("leaks ".count).dropLast(" instance".count)
             tr.nodes.append(Node(className: Self.capped(name), kind: "instance", line: line, leaking: .yes))
             traceEnded = true
-        } else if rest.hasPrefix("Retaining: ") {
+        } else if rest.begins("Retaining: ") {
             tr.retaining = Self.capped(rest.dropFirst("Retaining: ".count).trimmingSuffix("."))
         }
     }
@@ -463,7 +473,7 @@ struct LeakCanaryReader {
 
     /// A trace published without its frame (docs/lifecycle.md#leakcanary): its first line.
     private func startsTrace(_ t: Substring) -> Bool {
-        t.hasPrefix("┬───") || t.hasPrefix("├─ ") || t.hasPrefix("╰→ ") || t.hasPrefix("│ ")
+        t.begins("┬───") || t.begins("├─ ") || t.begins("╰→ ") || t.begins("│ ")
     }
 
     // MARK: - Words
@@ -510,43 +520,56 @@ struct LeakCanaryReader {
     }
 
     static func watch(_ t: Substring, line: Int) -> Watch? {
-        // ` with key ` found from the end by bytes (Foundation's backwards search cost a fifth of a LeakCanary-heavy lint).
+        // By bytes: ` with key ` from the end, the key up to white space, the reason between the head's parentheses
+        // (Foundation's backwards search, then `Character`-wise slicing, cost a fifth of a LeakCanary-heavy lint).
         let u = t.utf8
-        let needle = Array(" with key ".utf8)
-        var found: String.Index?
-        var j = u.endIndex
-        var matched = needle.count
-        while j > u.startIndex {
-            j = u.index(before: j)
-            if u[j] == needle[matched - 1] {
-                matched -= 1
-                if matched == 0 { found = j; break }
-            } else {
-                // Restart after a mismatch (the needle's bytes do not repeat its last byte's prefix).
-                if matched != needle.count { j = u.index(j, offsetBy: needle.count - matched); matched = needle.count }
+        guard let (at, keyEnd, open, headEnd) = u.withContiguousStorageIfAvailable({ b -> (Int, Int?, Int?, Int)? in
+            guard let at = lastIndex(b, of: " with key ") else { return nil }
+            var k = at + 10
+            while k < b.count, b[k].isASCII, !isASCIIWhiteSpace(b[k]) { k += 1 }
+            // A byte of another script: `Character.isWhitespace` decides where the key ends.
+            let keyEnd: Int? = k < b.count && !b[k].isASCII ? nil : k
+            var headEnd = at, open: Int?
+            if at > 0, b[at - 1] == .closeParen, let o = b[..<at].firstIndex(of: .openParen) {
+                open = o
+                headEnd = o
+                while headEnd > 0, b[headEnd - 1] == .space { headEnd -= 1 }
             }
-        }
-        guard let start = found else { return nil }
-        let withKey = start..<u.index(start, offsetBy: needle.count)
-        let key = t[withKey.upperBound...].prefix { !$0.isWhitespace }
-        var head = t[..<withKey.lowerBound], reason: Substring = ""
-        if head.hasSuffix(")"), let open = head.firstIndex(of: "(") {
-            reason = head[head.index(after: open)..<head.index(before: head.endIndex)]
-            head = head[..<open].dropLast(while: { $0 == " " })
-        }
-        guard !head.isEmpty, !head.contains(" ") else { return nil }
+            return (at, keyEnd, open, headEnd)
+        }) ?? nil else { return nil }
+        func index(_ k: Int) -> String.Index { u.index(t.startIndex, offsetBy: k) }
+        let afterKey = t[index(at + 10)...]
+        let key = keyEnd.map { afterKey[..<index($0)] } ?? afterKey.prefix { !$0.isWhitespace }
+        let head = t[..<index(headEnd)]
+        let reason = open.map { t[index($0 + 1)..<index(at - 1)] } ?? ""
+        guard !head.isEmpty, !head.has(" ") else { return nil }
         return Watch(className: capped(head), endOfUse: EndOfUse(naming: reason), reason: capped(reason), key: capped(key), line: line)
     }
 
+    /// Where the text last occurs in the bytes.
+    private static func lastIndex(_ b: UnsafeBufferPointer<UInt8>, of needle: StaticString) -> Int? {
+        let k = needle.utf8CodeUnitCount
+        guard let h = b.baseAddress, b.count >= k else { return nil }
+        var i = b.count - k
+        while i >= 0 {
+            if h[i] == needle.utf8Start[0], bytesEqual(h + i, needle.utf8Start, k) { return i }
+            i -= 1
+        }
+        return nil
+    }
+
+    /// Space, tab, line feed, vertical tab, form feed, carriage return: ASCII's white space, as `Character` says.
+    @inline(__always) private static func isASCIIWhiteSpace(_ b: UInt8) -> Bool { b == .space || (b >= 0x09 && b <= 0x0D) }
+
     /// The three wordings of a retained count (docs/lifecycle.md#leakcanary).
     static func retainedCount(_ t: Substring) -> Int? {
-        func number(after prefix: String) -> Int? {
-            guard let r = t.range(of: prefix) else { return nil }
+        func number(after prefix: StaticString) -> Int? {
+            guard let r = t.firstRange(prefix) else { return nil }
             return Int(t[r.upperBound...].prefix { $0.isNumber })
         }
-        if t.hasPrefix("Found "), t.contains(" retained instances, which is less than the visible threshold") { return number(after: "Found ") }
-        if t.hasPrefix("Rescheduling check for retained objects"), t.contains("found only ") { return number(after: "found only ") }
-        if t.hasPrefix("Found "), t.contains(" objects retained, not dumping heap yet") { return number(after: "Found ") }
+        if t.begins("Found "), t.has(" retained instances, which is less than the visible threshold") { return number(after: "Found ") }
+        if t.begins("Rescheduling check for retained objects"), t.has("found only ") { return number(after: "found only ") }
+        if t.begins("Found "), t.has(" objects retained, not dumping heap yet") { return number(after: "Found ") }
         return nil
     }
 
@@ -555,7 +578,7 @@ struct LeakCanaryReader {
     static func testName(_ t: Substring) -> String? {
         guard let open = t.firstIndex(of: "("), let close = t[open...].firstIndex(of: ")") else { return nil }
         let method = t[..<open], cls = t[t.index(after: open)..<close]
-        guard !method.isEmpty, !cls.isEmpty, !method.contains(" "), !cls.contains(" ") else { return nil }
+        guard !method.isEmpty, !cls.isEmpty, !method.has(" "), !cls.has(" ") else { return nil }
         return capped(cls) + "/" + capped(method)
     }
 
@@ -563,7 +586,7 @@ struct LeakCanaryReader {
     /// `java.util.ArrayList.elementData`, read by its last class and field).
     static func reference(_ r: Substring) -> Substring {
         var r = r
-        for word in ["static ", "instance ", "array "] where r.hasPrefix(word) { r = r.dropFirst(word.count) }
+        for word in ["static ", "instance ", "array "] as [StaticString] { if let after = r.after(word) { r = after } }
         if let sp = r.firstIndex(of: " ") { r = r[..<sp] }
         return r
     }
@@ -601,11 +624,34 @@ struct LeakCanaryReader {
 }
 
 private extension Substring {
-    func dropLast(while p: (Character) -> Bool) -> Substring {
-        var s = self
-        while let l = s.last, p(l) { s = s.dropLast() }
-        return s
+    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
+}
+
+/// LeakCanary's literals found by bytes, not by `Character`s (a `Character`-wise `hasPrefix` or Foundation's `contains`
+/// cost more than the rest of a line's reading). The literals are ASCII or box-drawing text.
+extension Substring {
+    /// The bytes of the text, and what `body` makes of them.
+    @inline(__always)
+    private func bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let r = utf8.withContiguousStorageIfAvailable(body) { return r }
+        var copy = String(self)
+        return copy.withUTF8(body)
     }
 
-    func trimmingSuffix(_ suffix: String) -> Substring { hasSuffix(suffix) ? dropLast(suffix.count) : self }
+    func begins(_ s: StaticString) -> Bool { bytes { AndroidEvidence.startsWith($0, s) } }
+    func ends(_ s: StaticString) -> Bool { bytes { LogcatStatement.endsWith($0, s) } }
+    func has(_ s: StaticString) -> Bool { bytes { LogcatStatement.contains($0, s) } }
+    func equals(_ s: StaticString) -> Bool { bytes { $0.count == s.utf8CodeUnitCount && AndroidEvidence.startsWith($0, s) } }
+
+    /// The text after the literal it begins with, or nil.
+    func after(_ s: StaticString) -> Substring? {
+        begins(s) ? self[utf8.index(startIndex, offsetBy: s.utf8CodeUnitCount)...] : nil
+    }
+
+    /// Where the literal first occurs.
+    func firstRange(_ s: StaticString) -> Range<Index>? {
+        guard let at = bytes({ LogcatStatement.find($0, s) }) else { return nil }
+        let lower = utf8.index(startIndex, offsetBy: at)
+        return lower..<utf8.index(lower, offsetBy: s.utf8CodeUnitCount)
+    }
 }

@@ -159,7 +159,7 @@ final class LineParser {
         let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
         let process = { info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "" }
         if let evidence = AndroidEvidence.read(message, tag: tag) {
-            return .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n))
+            return .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n, cache: &minuteCache))
         }
         if let tag, tag.count == 10, AndroidEvidence.startsWith(tag, "TestRunner") {
             guard let r = TestRunnerLine.androidx(message) else { return .none }
@@ -174,7 +174,7 @@ final class LineParser {
             frame.frameClass = LogcatStatement.appFrameClass(message)
             return frame
         }
-        e.time = LogcatEnvelope.time(p, n)
+        e.time = LogcatEnvelope.time(p, n, cache: &minuteCache)
         guard let pid = info.pid else { return .bare(e) }
         return .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)
     }

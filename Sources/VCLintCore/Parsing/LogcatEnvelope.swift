@@ -228,6 +228,13 @@ enum LogcatEnvelope {
     /// The line's time: `YYYY-MM-DD`, a two-digit year, or `MM-DD` (no year: counted within a leap year, as
     /// syslog's). Nil for the formats without a time.
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int) -> LogTime? {
+        var cache = TimestampParser.MinuteCache()
+        return time(p, n, cache: &cache)
+    }
+
+    /// The same through a cache of the last minute read (`TimestampParser.MinuteCache`: lines of a capture share
+    /// their date and minute), the year-less stamp padded on the stack.
+    static func time(_ p: UnsafePointer<UInt8>, _ n: Int, cache: inout TimestampParser.MinuteCache) -> LogTime? {
         var q = p, k = n
         if k > 2, p[0] == .openBracket, p[1] == .space {  // long
             var i = 1
@@ -238,15 +245,17 @@ enum LogcatEnvelope {
         guard k >= 14, ByteCursor.isDigit(q[0]) else { return nil }
         if k > 4, q[4] == .hyphen {
             var c = ByteCursor(q, count: k)
-            return TimestampParser.parseISOLike(&c)?.0
+            return TimestampParser.parseISOLike(&c, cache: &cache)?.0
         }
         if k > 5, q[2] == .hyphen, q[5] == .hyphen { return TimestampParser.parseShortYear(q, k) }
         guard q[2] == .hyphen, q[5] == .space else { return nil }
-        var padded = [UInt8]("2000-".utf8)
-        padded.append(contentsOf: UnsafeBufferPointer(start: q, count: min(k, 40)))
-        return padded.withUnsafeBufferPointer { b -> LogTime? in
-            var c = ByteCursor(b.baseAddress!, count: b.count)
-            guard var t = TimestampParser.parseISOLike(&c)?.0 else { return nil }
+        let count = 5 + min(k, 40)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { b -> LogTime? in
+            let year: StaticString = "2000-"
+            year.withUTF8Buffer { y in for i in 0..<5 { b[i] = y[i] } }
+            for i in 0..<(count - 5) { b[5 + i] = q[i] }
+            var c = ByteCursor(UnsafePointer(b.baseAddress!), count: count)
+            guard var t = TimestampParser.parseISOLike(&c, cache: &cache)?.0 else { return nil }
             t.year = 0
             return t
         }

@@ -23,7 +23,7 @@ enum LogcatObjectStatement {
     static let effectTails: [StaticString] = ["start", "started", "launched", "entered", "enter"]
 
     /// The statement of one message (`tag`: the line's tag by its simple name, when the format has one), or nil.
-    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: String?) -> Event? {
+    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> Event? {
         let n = m.count
         var i = 0
         while i < n, !isIdentifierStart(m[i]) { i += 1 }
@@ -54,16 +54,20 @@ enum LogcatObjectStatement {
         guard let word else { return nil }
         if word.effect { skipEffectTail(m, &i) }
         guard LogcatStatement.isStatementEnd(m, i) else { return nil }
-        let name: String
+        let nameBytes: UnsafeBufferPointer<UInt8>
         if let r = labelRange {
-            name = LogcatStatement.simpleName(String(decoding: UnsafeBufferPointer(rebasing: m[r]), as: UTF8.self))
+            nameBytes = LogcatStatement.simpleName(UnsafeBufferPointer(rebasing: m[r]))
         } else {
-            guard let tag, !tag.isEmpty, !LogcatStatement.loggerTags.contains(tag), tag.first.map({ $0.isLetter }) == true else { return nil }
-            name = tag
+            // The tag names the class when it is a name (not a logger's own tag).
+            guard let tag, let first = tag.first, (first | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || first >= 0x80 else { return nil }
+            nameBytes = tag
         }
         // A composable is named in PascalCase: `onDispose` after a lowercase word is a sentence.
-        if word.effect, name.utf8.first.map({ $0 &- UInt8(ascii: "A") >= 26 }) ?? true { return nil }
-        guard !name.isEmpty, !LogcatStatement.loggerTags.contains(name) else { return nil }
+        if word.effect, nameBytes.first.map({ $0 &- UInt8(ascii: "A") >= 26 }) ?? true { return nil }
+        guard !nameBytes.isEmpty, LogcatStatement.loggerTagBytes.value(nameBytes) == nil else { return nil }
+        let name = LogcatStatement.string(nameBytes)
+        // A tag in another script names a class only if it begins with a letter, as `Character.isLetter` says.
+        if labelRange == nil, nameBytes[0] >= 0x80, name.first?.isLetter != true { return nil }
         var e = Event(kind: word.kind, className: name, dialect: .logcat)
         e.address = address
         return e
