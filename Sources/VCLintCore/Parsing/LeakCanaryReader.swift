@@ -593,7 +593,7 @@ struct LeakCanaryReader {
 
     /// `ServiceActivity` from `com.example.space.service.ServiceActivity`.
     static func simpleName(_ qualified: String) -> Substring {
-        qualified.lastIndex(of: ".").map { qualified[qualified.index(after: $0)...] } ?? qualified[...]
+        qualified.utf8.lastIndex(of: .dot).map { qualified[qualified.utf8.index(after: $0)...] } ?? qualified[...]
     }
 
     static func trimmed(_ s: Substring) -> Substring {

@@ -255,8 +255,9 @@ enum LogcatStatement {
 
     /// `com.example.MainActivity` → `MainActivity`.
     static func simpleName(_ s: String) -> String {
-        guard let dot = s.lastIndex(of: ".") else { return s }
-        return String(s[s.index(after: dot)...])
+        // By bytes: a `.` is one byte, and its index is a character's (Character-wise search cost a watch's binding a sixth).
+        guard let dot = s.utf8.lastIndex(of: .dot) else { return s }
+        return String(s[s.utf8.index(after: dot)...])
     }
 
     /// The same by bytes: the bytes after the last dot.
@@ -311,8 +312,13 @@ enum LogcatStatement {
         }
         var e = Event(kind: kind, className: name, dialect: .logcat)
         e.address = address
+        // `onDestroy isFinishing=true`: the instance ends for good, and its ViewModel does not move to a next instance.
+        if kind == .onDestroy, i < n, contains(UnsafeBufferPointer(rebasing: m[i...]), "isFinishing=true") { e.text = finishing }
         return e
     }
+
+    /// The text of an `onDestroy` whose arguments say `isFinishing=true` (`Event.text`).
+    static let finishing = "isFinishing=true"
 
     /// Arrows, emoji and punctuation before a statement (`⟳ `, `--> `, `[`).
     private static func skipDecoration(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {

@@ -15,6 +15,8 @@ final class AndroidInstance {
     var destroyed: EventRef?
     /// Its `finalize`: the collector released it (docs/lifecycle.md#android-evidence).
     var finalized: EventRef?
+    /// Its `onDestroy` said `isFinishing=true`: it ended for good, and its ViewModels stay with it.
+    var finishing = false
     /// Whether an `onDetach` followed its `onDestroy` (a Fragment's last callback).
     var detachedAfterDestroy = false
     var afterDestroyReported = false
@@ -123,6 +125,7 @@ extension SessionTimeline {
         case .destroyView: inst.lastDestroyView = ref
         case .destroy where inst.destroyed == nil:
             inst.destroyed = ref
+            inst.finishing = e.text == LogcatStatement.finishing
             if !options.lifetimes.isEmpty { countDeath(inst, entry: inst.entry) }
             android.live[e.className]?.removeAll { $0 === inst }
             android.lastDestroyed[e.className] = inst
@@ -197,7 +200,7 @@ extension SessionTimeline {
         context.countAndroidInstance()
         let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address, serial: context.nextSerial())
         inst.created = EventRef(e)
-        if let old = android.lastDestroyed[e.className], let vms = android.served.removeValue(forKey: ObjectIdentifier(old)) {
+        if let old = android.lastDestroyed[e.className], let vms = android.served.removeValue(forKey: ObjectIdentifier(old)), !old.finishing {
             let inUse = vms.filter(\.isAlive)
             for vm in inUse { vm.androidOwner = inst }
             if !inUse.isEmpty { android.served[ObjectIdentifier(inst)] = inUse }

@@ -64,12 +64,40 @@ extension SessionTimeline {
     }
 
     /// `X` of `… because X received Activity#onDestroy() callback …` (a watch's reason or a leaking node's note).
+    /// Read by bytes: Foundation's `range(of:)` on every watch's reason was a sixth of a logcat lint's instructions.
     static func receiver(_ text: String) -> String? {
-        guard let r = text.range(of: " received ") else { return nil }
-        var head = text[..<r.lowerBound]
-        if let b = head.range(of: "because ", options: .backwards) { head = head[b.upperBound...] }
-        let name = head.split(separator: " ").last.map(String.init) ?? ""
-        return name.isEmpty ? nil : name
+        var text = text
+        return text.withUTF8 { b -> String? in
+            guard let r = find(b, " received ", from: 0) else { return nil }
+            // After the last `because ` before it, else from the start.
+            var start = 0, k = 0
+            while let f = find(b, "because ", from: k), f + 8 <= r {
+                start = f + 8
+                k = f + 1
+            }
+            // The last space-separated word of the head.
+            var end = r
+            while end > start, b[end - 1] == .space { end -= 1 }
+            var wordStart = end
+            while wordStart > start, b[wordStart - 1] != .space { wordStart -= 1 }
+            return wordStart < end ? String(decoding: UnsafeBufferPointer(rebasing: b[wordStart..<end]), as: UTF8.self) : nil
+        }
+    }
+
+    /// Where `needle` first occurs in `b` at or after `from`.
+    private static func find(_ b: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
+        let k = needle.utf8CodeUnitCount
+        guard b.count >= k, from <= b.count - k else { return nil }
+        var i = from
+        while i <= b.count - k {
+            if b[i] == needle.utf8Start[0] {
+                var j = 1
+                while j < k, b[i + j] == needle.utf8Start[j] { j += 1 }
+                if j == k { return i }
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// The instance an end of use names (docs/lifecycle.md#leakcanary): the receiver's instance whose end of use came

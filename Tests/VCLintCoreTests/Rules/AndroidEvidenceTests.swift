@@ -34,6 +34,24 @@ import Testing
         #expect(evidence("Found 3 items in the cart", tag: "MyApp") == nil)
     }
 
+    /// The receiver of a watch's reason or a leaking node's note, as Foundation's searches read it before it was read by bytes.
+    @Test func theReceiverIsTheWordBeforeReceived() {
+        func oracle(_ text: String) -> String? {
+            guard let r = text.range(of: " received ") else { return nil }
+            var head = text[..<r.lowerBound]
+            if let b = head.range(of: "because ", options: .backwards) { head = head[b.upperBound...] }
+            let name = head.split(separator: " ").last.map(String.init) ?? ""
+            return name.isEmpty ? nil : name
+        }
+        let cases = [
+            "com.example.MainActivity received Activity#onDestroy() callback",
+            "ObjectWatcher was watching this because com.example.HomeFragment received Fragment#onDestroyView() callback",
+            "because because X received Y", "because received Y", "  received x", "X  received  Y", "no receiver here", "",
+            "a because b because C received D received E", "ÜberActivity received Activity#onDestroy()", "because\u{301} X received Y",
+        ]
+        for c in cases { #expect(SessionTimeline.receiver(c) == oracle(c), "\(c)") }
+    }
+
     @Test func theTwoTwoNotePrefixGivesTheTime() {
         var line = Array(" 14:40:13.697 : Watching instance of a.B (a.B received Activity#onDestroy() callback) with key k".utf8)
         let (e, t) = line.withUnsafeMutableBufferPointer { b in

@@ -50,6 +50,20 @@ import Testing
         #expect(vm.owner?.instance == "MainActivity#1")
     }
 
+    /// `isFinishing=true` ends the owner for good: its ViewModel does not move to the class's next instance.
+    @Test func aFinishingOwnerKeepsItsViewModel() throws {
+        let lines = [
+            Self.at("00.000", "MainActivity", "onCreate"), Self.at("00.010", "MainViewModel", "init"),
+            Self.at("01.000", "MainActivity", "onDestroy isFinishing=true"), Self.at("02.000", "MainActivity", "onCreate"),
+        ]
+        let vm = try #require(Self.recorded(lines).first { $0.controller.className == "MainViewModel" })
+        #expect(vm.owner?.instance == "MainActivity#1")
+        var recreated = lines
+        recreated[2] = Self.at("01.000", "MainActivity", "onDestroy isFinishing=false")
+        let moved = try #require(Self.recorded(recreated).first { $0.controller.className == "MainViewModel" })
+        #expect(moved.owner?.instance == "MainActivity#2")
+    }
+
     /// A constructor line begins the instance its `onCreate` then places: one instance, not two.
     @Test func aConstructorBeginsTheInstanceItsOnCreateContinues() {
         let lines = [
