@@ -82,6 +82,8 @@ struct CandidateLiterals {
         // Constructors printed as calls (docs/lifecycle.md#android-identity); not `Fragment()`, whose every fingerprint
         // passed 6 % more positions (`nt(` is in every `Event(`): a Fragment's constructor is read by its `init`.
         ("Activity()", 7, 1, false), ("ViewModel()", 3, 3, false),
+        // A ViewModel's constructor log in capitals.
+        ("INIT", 0, 3, true),
     ]
 
     /// Built once: the tables are immutable, and scanners copy them (arrays shared, not copied).

@@ -40,6 +40,7 @@ enum CandidateSearch {
         // a release, Compose's effects (`init` and `onCreated` are found above).
         #"\bonCleared|\bonDispose|finalize"#,
         #"Activity\(\)|ViewModel\(\)"#,
+        #"\bINIT"#,
         #"DisposableEffect|LaunchedEffect"#,
     ].map { try! PCRE2Pattern($0) }
 
