@@ -44,12 +44,24 @@ final class AndroidInstance {
     var ref: ControllerRef { ControllerRef(className: entry.name, address: address, instance: label) }
 }
 
+/// One Activity or Fragment class in a session: one lookup by name per callback finds all of it.
+final class AndroidClass {
+    let entry: Instrumentation.ClassEntry
+    /// Its instances not yet destroyed, oldest first.
+    var live: [AndroidInstance] = []
+    /// Its instance destroyed last.
+    var lastDestroyed: AndroidInstance?
+    init(entry: Instrumentation.ClassEntry) { self.entry = entry }
+}
+
 /// The session's Android instances.
 struct SessionAndroid {
-    /// Each class's instances not yet destroyed, oldest first.
-    var live: [String: [AndroidInstance]] = [:]
-    /// Each class's instance destroyed last.
-    var lastDestroyed: [String: AndroidInstance] = [:]
+    /// The classes seen, by name.
+    var classes: [String: AndroidClass] = [:]
+    /// A class's instances not yet destroyed, oldest first.
+    func live(_ name: String) -> [AndroidInstance] { classes[name]?.live ?? [] }
+    /// A class's instance destroyed last.
+    func lastDestroyed(_ name: String) -> AndroidInstance? { classes[name]?.lastDestroyed }
     /// The Activity and Fragment classes by name stem (`MainActivity` and `MainFragment` under `Main`): a ViewModel's
     /// owner shares its stem.
     var classesByStem: [String: [String]] = [:]
@@ -72,14 +84,15 @@ extension SessionTimeline {
             return
         }
         android.previous = (e.className, e.kind, e.address, e.time, e.dialect)
-        let entry = instrumentation.entry(e.className, dialect: e.dialect)
+        let cls = androidClass(e)
+        let entry = cls.entry
         instrumentation.record(entry, e.kind, dialect: e.dialect)
         let ref = EventRef(e)
         if event == .viewMisuse {
             viewMisuse(e, ref, entry)
             return
         }
-        let inst = androidInstance(e, event, entry)
+        let inst = androidInstance(e, event, cls)
         if isDuplicate(e, inst) { return }
         recorder?.androidCallback(e, inst, session: serial)
         defer { recorder?.androidApplied(e, inst, session: serial) }
@@ -127,8 +140,8 @@ extension SessionTimeline {
             inst.destroyed = ref
             inst.finishing = e.text == LogcatStatement.finishing
             if !options.lifetimes.isEmpty { countDeath(inst, entry: inst.entry) }
-            android.live[e.className]?.removeAll { $0 === inst }
-            android.lastDestroyed[e.className] = inst
+            cls.live.removeAll { $0 === inst }
+            cls.lastDestroyed = inst
             evidenceState.lastDestroyed = inst
         case .detach where inst.destroyed != nil: inst.detachedAfterDestroy = true
         default: break
@@ -141,9 +154,10 @@ extension SessionTimeline {
     /// callback goes to the instance of its id, else to the live one whose state accepts it; failing that, to the
     /// instance destroyed last (a callback after its end), else to the latest live one (an order fault), else a
     /// new one (the log began mid-flow).
-    private func androidInstance(_ e: Event, _ event: AndroidTable.Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
-        let live = android.live[e.className] ?? []
-        let dead = android.lastDestroyed[e.className]
+    private func androidInstance(_ e: Event, _ event: AndroidTable.Event, _ cls: AndroidClass) -> AndroidInstance {
+        let live = cls.live
+        let dead = cls.lastDestroyed
+        let entry = cls.entry
         if let a = e.address {
             if let known = live.last(where: { $0.address == a }) { return known }
             if let dead, dead.address == a, event != .create, event != .attach { return dead }
@@ -157,11 +171,11 @@ extension SessionTimeline {
         case .create:
             // A Fragment whose class logs onAttach begins at onAttach: its onCreate is the attached one's.
             if let attached = live.last(where: { $0.state == .attached }), entry.kinds.contains(.onAttach) { return attached }
-            return constructed(live) ?? newAndroidInstance(e, entry)
+            return constructed(live) ?? newAndroidInstance(e, cls)
         case .attach:
             // A retained fragment attaching again is the same instance.
             if let detached = live.last(where: { $0.state == .detached }) { return detached }
-            return constructed(live) ?? newAndroidInstance(e, entry)
+            return constructed(live) ?? newAndroidInstance(e, cls)
         case .detach:
             if let dead, !dead.detachedAfterDestroy, dead.destroyed != nil,
                !live.contains(where: { $0.state == .viewDestroyed || $0.state == .stopped }) { return dead }
@@ -172,7 +186,7 @@ extension SessionTimeline {
         if let dead { return dead }
         // A second onResume is a new instance's only when the class logs no onCreate: the log cannot show it created.
         if let latest = live.last, event != .resume || entry.kinds.contains(.onCreate) { return latest }
-        return newAndroidInstance(e, entry)
+        return newAndroidInstance(e, cls)
     }
 
     /// The instance a constructor line began and no callback placed yet: its `onCreate` (or `onAttach`) is its own.
@@ -183,10 +197,10 @@ extension SessionTimeline {
     /// An Activity's or Fragment's constructor line (docs/lifecycle.md#android-identity): a new instance, not placed
     /// in any state until its first callback.
     private func construct(_ e: Event) {
-        let entry = instrumentation.entry(e.className, dialect: e.dialect)
-        instrumentation.record(entry, e.kind, dialect: e.dialect)
-        if let a = e.address, let known = android.live[e.className]?.last(where: { $0.address == a }), known.lastKind == .initialize { return }
-        let inst = newAndroidInstance(e, entry)
+        let cls = androidClass(e)
+        instrumentation.record(cls.entry, e.kind, dialect: e.dialect)
+        if let a = e.address, let known = cls.live.last(where: { $0.address == a }), known.lastKind == .initialize { return }
+        let inst = newAndroidInstance(e, cls)
         recorder?.androidCallback(e, inst, session: serial)
         inst.lastKind = .initialize
         inst.lastDialect = e.dialect
@@ -195,20 +209,27 @@ extension SessionTimeline {
         if debug { TimelineDebug.print("\(e.line): init → \(inst.label) constructed") }
     }
 
-    private func newAndroidInstance(_ e: Event, _ entry: Instrumentation.ClassEntry) -> AndroidInstance {
+    /// The class of a callback's name in this session, made at its first callback.
+    private func androidClass(_ e: Event) -> AndroidClass {
+        if let known = android.classes[e.className] { return known }
+        let made = AndroidClass(entry: instrumentation.entry(e.className, dialect: e.dialect))
+        android.classes[e.className] = made
+        android.classesByStem[ObjectNames.androidStem(e.className), default: []].append(e.className)
+        return made
+    }
+
+    private func newAndroidInstance(_ e: Event, _ cls: AndroidClass) -> AndroidInstance {
+        let entry = cls.entry
         entry.instancesMade += 1
         context.countAndroidInstance()
         let inst = AndroidInstance(entry: entry, generation: entry.instancesMade, address: e.address, serial: context.nextSerial())
         inst.created = EventRef(e)
-        if let old = android.lastDestroyed[e.className], let vms = android.served.removeValue(forKey: ObjectIdentifier(old)), !old.finishing {
+        if let old = cls.lastDestroyed, let vms = android.served.removeValue(forKey: ObjectIdentifier(old)), !old.finishing {
             let inUse = vms.filter(\.isAlive)
             for vm in inUse { vm.androidOwner = inst }
             if !inUse.isEmpty { android.served[ObjectIdentifier(inst)] = inUse }
         }
-        if android.live[e.className] == nil, android.lastDestroyed[e.className] == nil {
-            android.classesByStem[ObjectNames.androidStem(e.className), default: []].append(e.className)
-        }
-        android.live[e.className, default: []].append(inst)
+        cls.live.append(inst)
         if !options.lifetimes.isEmpty { countBirth(inst, entry: entry, e) }
         return inst
     }
@@ -224,7 +245,7 @@ extension SessionTimeline {
     /// androidx's exception: a finding for the fragment it names, at the exception's line, saying which side of
     /// the view's life the timeline shows.
     private func viewMisuse(_ e: Event, _ ref: EventRef, _ entry: Instrumentation.ClassEntry) {
-        let inst = android.live[e.className]?.last ?? android.lastDestroyed[e.className]
+        let inst = android.live(e.className).last ?? android.lastDestroyed(e.className)
         let who = inst?.ref ?? ControllerRef(className: e.className, address: e.address, instance: e.className)
         let side: FragmentViewAfterDestroyView.Side
         switch inst?.state {

@@ -12,8 +12,7 @@ extension SessionTimeline {
     /// Android instances in the session.
     func isAndroidConstruction(_ e: Event) -> Bool {
         guard e.kind == .initialize, e.dialect.isAndroid else { return false }
-        return ObjectNames.isAndroidController(e.className) || android.live[e.className] != nil
-            || android.lastDestroyed[e.className] != nil
+        return ObjectNames.isAndroidController(e.className) || android.classes[e.className] != nil
     }
 
     /// A ViewModel's owner (docs/lifecycle.md#android-objects-and-composables): the live Activity or Fragment of its
@@ -21,7 +20,7 @@ extension SessionTimeline {
     func androidStemOwner(_ stem: String) -> AndroidInstance? {
         var chosen: AndroidInstance?
         for cls in android.classesByStem[stem] ?? [] {
-            if let latest = android.live[cls]?.last, latest.serial > chosen?.serial ?? 0 { chosen = latest }
+            if let latest = android.classes[cls]?.live.last, latest.serial > chosen?.serial ?? 0 { chosen = latest }
         }
         return chosen
     }
@@ -73,8 +72,8 @@ extension SessionTimeline {
     /// The Activity or Fragment instance a `finalize` releases: the one of its id, else the one destroyed last (the
     /// collector frees what nothing uses); nil for a class that is no Activity or Fragment of the session.
     private func finalizedAndroidInstance(_ e: Event) -> AndroidInstance? {
-        let dead = android.lastDestroyed[e.className]
-        let live = android.live[e.className] ?? []
+        let dead = android.lastDestroyed(e.className)
+        let live = android.live(e.className)
         if let a = e.address {
             if let dead, dead.address == a { return dead }
             if let known = live.last(where: { $0.address == a }) { return known }

@@ -107,12 +107,12 @@ extension SessionTimeline {
         let unbound = ControllerRef(className: cls, address: nil, instance: cls + "#?")
         switch endOfUse {
         case .activityDestroyed, .fragmentDestroyed, .serviceDestroyed:
-            if let inst = android.lastDestroyed[cls] {
+            if let inst = android.lastDestroyed(cls) {
                 return .init(ref: inst.ref, endOfUse: inst.destroyed, ended: "\(inst.ref.display) was destroyed")
             }
             return .init(ref: unbound, ended: "\(unbound.display) was destroyed")
         case .fragmentViewDestroyed:
-            let candidates = (android.live[cls] ?? []) + (android.lastDestroyed[cls].map { [$0] } ?? [])
+            let candidates = android.live(cls) + (android.lastDestroyed(cls).map { [$0] } ?? [])
             let view = leakingName == cls ? "" : " (\(leakingName))"
             if let inst = candidates.filter({ $0.lastDestroyView != nil }).max(by: { $0.lastDestroyView!.line < $1.lastDestroyView!.line }) {
                 return .init(ref: inst.ref, endOfUse: inst.lastDestroyView, ended: "\(inst.ref.display)'s view\(view) was destroyed")
@@ -268,7 +268,7 @@ extension SessionTimeline {
         guard instances > limit else { return }
         var recreated: EventRef?
         if instances == limit + 1, androidKind(cls) == .activityDestroyed || cls.hasSuffix("Activity"),
-           let newest = android.live[cls]?.last, let made = newest.created, let old = android.lastDestroyed[cls], let gone = old.destroyed,
+           let newest = android.live(cls).last, let made = newest.created, let old = android.lastDestroyed(cls), let gone = old.destroyed,
            gone.line < made.line || old.generation < newest.generation {
             if let t = time?.seconds, let m = made.time?.seconds {
                 if t - m <= options.leakGraceSeconds { recreated = made }
@@ -277,7 +277,7 @@ extension SessionTimeline {
             }
         }
         let ref = EventRef(Event(kind: .onCreate, className: cls, dialect: .logcat, line: line, time: time))
-        let who = android.live[cls]?.last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
+        let who = android.live(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
         emit(LifetimeExceeded(created: ref, scope: .class, limit: cls, classes: [cls], max: limit, alive: instances, others: [], owner: nil,
                               strictMode: .init(recreated: recreated)), who, line: line, time: time)
     }
@@ -287,7 +287,7 @@ extension SessionTimeline {
         guard Double(milliseconds) > options.slowTransitionMilliseconds else { return }
         // The launch that Displayed measures from: its line is the Displayed line (the launch itself is the system's).
         let ref = EventRef(Event(kind: .onCreate, className: cls, dialect: .logcat, line: line, time: time))
-        let who = android.live[cls]?.last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
+        let who = android.live(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
         emit(SlowTransition(will: ref, did: ref, milliseconds: Double(milliseconds), displayed: true), who, line: line, time: time)
     }
 }
