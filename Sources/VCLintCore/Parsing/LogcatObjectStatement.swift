@@ -12,33 +12,41 @@
 /// or `Label.word()`; without a label the tag names the class. Read from bytes: a message that is none of these
 /// costs no allocation.
 enum LogcatObjectStatement {
-    /// The words and their events. An effect may be followed by `start`, `started`, `launched` or `entered`.
-    static let words: [(word: StaticString, kind: EventKind, effect: Bool)] = [
-        ("init", .initialize, false), ("INIT", .initialize, false),
-        ("onCreated", .initialize, false), ("onCleared", .onCleared, false), ("finalize", .finalize, false),
-        ("DisposableEffect", .onAppear, true), ("LaunchedEffect", .onAppear, true), ("onDispose", .onDisappear, true),
-    ]
+    /// A statement's word: its event, and whether it is a Compose effect's.
+    struct Word: Sendable {
+        var kind: EventKind
+        var effect = false
+    }
+
+    /// The words, looked up by bytes. An effect may be followed by `start`, `started`, `launched` or `entered`.
+    static let words = ByteKeyTable([
+        "init": Word(kind: .initialize), "INIT": Word(kind: .initialize), "onCreated": Word(kind: .initialize),
+        "onCleared": Word(kind: .onCleared), "finalize": Word(kind: .finalize),
+        "DisposableEffect": Word(kind: .onAppear, effect: true), "LaunchedEffect": Word(kind: .onAppear, effect: true),
+        "onDispose": Word(kind: .onDisappear, effect: true),
+    ])
 
     /// What may follow an effect's name.
-    static let effectTails: [StaticString] = ["start", "started", "launched", "entered", "enter"]
+    static let effectTails = ByteKeyTable(["start": true, "started": true, "launched": true, "entered": true, "enter": true])
 
     /// The statement of one message (`tag`: the line's tag by its simple name, when the format has one), or nil.
     static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> Event? {
         let n = m.count
         var i = 0
-        while i < n, !isIdentifierStart(m[i]) { i += 1 }
-        guard let first = identifier(m, &i) else { return nil }
+        while i < n, !LogcatStatement.isIdentifierStart(m[i]) { i += 1 }
+        guard let first = LogcatStatement.identifier(m, &i) else { return nil }
         var labelRange: Range<Int>?
-        var word: (kind: EventKind, effect: Bool)?
+        var word: Word?
         var address: UInt64?
-        if i + 1 < n, m[i] == .openParen, m[i + 1] == .closeParen, isConstructor(m, first) {
+        if i + 1 < n, m[i] == .openParen, m[i + 1] == .closeParen, isConstructor(UnsafeBufferPointer(rebasing: m[first])) {
             // `MainActivity()`, `com.example.MainViewModel()`: a constructor printed as its call.
             i += 2
-            word = (.initialize, false)
+            word = Word(kind: .initialize)
             labelRange = first
         } else if let w = Self.word(m, first) {
             word = w
-        } else if let dot = lastDot(m, first), let w = Self.word(m, dot + 1..<first.upperBound) {
+        } else if let dot = LogcatStatement.lastIndex(UnsafeBufferPointer(rebasing: m[first]), of: .dot).map({ first.lowerBound + $0 }),
+                  let w = Self.word(m, dot + 1..<first.upperBound) {
             // `MainViewModel.onCleared()`, `com.example.MainViewModel.init`.
             word = w
             labelRange = first.lowerBound..<dot
@@ -48,7 +56,7 @@ enum LogcatObjectStatement {
             let before = i
             while i < n, m[i] == .space || m[i] == .colon || m[i] == .hyphen || m[i] == .greater || m[i] == .hash || m[i] == .pipe
                 || m[i] == .dot || m[i] == UInt8(ascii: "<") || m[i] >= 0x80 { i += 1 }
-            guard i > before || address != nil, let second = identifier(m, &i), let w = Self.word(m, second) else { return nil }
+            guard i > before || address != nil, let second = LogcatStatement.identifier(m, &i), let w = Self.word(m, second) else { return nil }
             word = w
         }
         guard let word else { return nil }
@@ -75,60 +83,21 @@ enum LogcatObjectStatement {
 
     // MARK: - Bytes
 
-    @inline(__always) private static func isIdentifierStart(_ b: UInt8) -> Bool {
-        (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore
-    }
-
-    /// A Java name's range, dotted or not.
-    private static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Range<Int>? {
-        guard i < m.count, isIdentifierStart(m[i]) else { return nil }
-        let s = i
-        while i < m.count, ByteCursor.isWord(m[i]) || m[i] == .dollar || (m[i] == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) { i += 1 }
-        return s..<i
-    }
-
     /// An Activity's or ViewModel's name (the candidate search finds `Activity()` and `ViewModel()`, not `Fragment()`).
-    private static func isConstructor(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Bool {
-        for suffix: StaticString in ["Activity", "ViewModel"] {
-            let k = suffix.utf8CodeUnitCount
-            if r.count > k, equals(m, r.upperBound - k..<r.upperBound, suffix) { return true }
-        }
-        return false
+    private static func isConstructor(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        (name.count > 8 && LogcatStatement.endsWith(name, "Activity")) || (name.count > 9 && LogcatStatement.endsWith(name, "ViewModel"))
     }
 
-    private static func lastDot(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
-        var k = r.upperBound - 1
-        while k > r.lowerBound {
-            if m[k] == .dot { return k }
-            k -= 1
-        }
-        return nil
-    }
-
-    private static func word(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> (kind: EventKind, effect: Bool)? {
-        for w in words where equals(m, r, w.word) { return (w.kind, w.effect) }
-        return nil
-    }
-
-    @inline(__always) private static func equals(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ s: StaticString) -> Bool {
-        guard r.count == s.utf8CodeUnitCount else { return false }
-        for k in 0..<r.count where m[r.lowerBound + k] != s.utf8Start[k] { return false }
-        return true
+    @inline(__always) private static func word(_ m: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Word? {
+        words.value(UnsafeBufferPointer(rebasing: m[r]))
     }
 
     /// ` start`, `: started`, `(Unit) launched`: the effect's own words after its name (the key in parentheses first).
     private static func skipEffectTail(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
         var k = i
-        if k < m.count, m[k] == .openParen {
-            var depth = 0
-            while k < m.count {
-                if m[k] == .openParen { depth += 1 } else if m[k] == .closeParen { depth -= 1; if depth == 0 { k += 1; break } }
-                k += 1
-            }
-        }
+        LogcatStatement.skipParenthesised(m, &k)
         while k < m.count, m[k] == .space || m[k] == .colon || m[k] == .hyphen { k += 1 }
-        let s = k
-        guard let r = identifier(m, &k), r.lowerBound == s, effectTails.contains(where: { equals(m, r, $0) }) else { return }
+        guard let r = LogcatStatement.identifier(m, &k), effectTails.contains(UnsafeBufferPointer(rebasing: m[r])) else { return }
         i = k
     }
 }

@@ -330,12 +330,12 @@ enum LogcatStatement {
             || m[i] == .pipe || m[i] == .dot || m[i] >= 0x80 { i += 1 }
     }
 
-    @inline(__always) private static func isIdentifierStart(_ b: UInt8) -> Bool {
+    @inline(__always) static func isIdentifierStart(_ b: UInt8) -> Bool {
         (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore
     }
 
     /// A Java name, dotted or not (`MainActivity`, `com.example.MainActivity`, `Outer$Inner`): where it is.
-    private static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Range<Int>? {
+    static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Range<Int>? {
         guard i < m.count, isIdentifierStart(m[i]) else { return nil }
         let s = i
         while i < m.count, ByteCursor.isWord(m[i]) || m[i] == .dollar || (m[i] == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) { i += 1 }
@@ -368,19 +368,23 @@ enum LogcatStatement {
         return v
     }
 
+    /// A signature or argument in parentheses at `i` (`(Bundle)`, `((x))`), nested ones included; to the end when unclosed.
+    static func skipParenthesised(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) {
+        guard i < m.count, m[i] == .openParen else { return }
+        var depth = 0
+        while i < m.count {
+            if m[i] == .openParen { depth += 1 } else if m[i] == .closeParen { depth -= 1; if depth == 0 { i += 1; break } }
+            i += 1
+        }
+    }
+
     /// Whether what follows a statement's word from `i` on is what may follow a callback (`rest`).
     static func isStatementEnd(_ m: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool { rest(m, i, m.count) }
 
     /// What may follow the callback: nothing, a signature, `called`, `: argument` (`onDestroy:1`), decoration.
     private static func rest(_ m: UnsafeBufferPointer<UInt8>, _ start: Int, _ n: Int) -> Bool {
         var i = start
-        if i < n, m[i] == .openParen {
-            var depth = 0
-            while i < n {
-                if m[i] == .openParen { depth += 1 } else if m[i] == .closeParen { depth -= 1; if depth == 0 { i += 1; break } }
-                i += 1
-            }
-        }
+        skipParenthesised(m, &i)
         while i < n, m[i] == .space { i += 1 }
         if i == n { return true }
         if m[i] == .colon || m[i] == .equals { return true }
@@ -533,10 +537,5 @@ enum LogcatStatement {
     }
 
     /// Whether the bytes hold the text (the evidence readers' too: `AndroidEvidence`, `LeakCanaryReader.mayRead`).
-    static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
-        let k = needle.utf8CodeUnitCount
-        guard let h = hay.baseAddress, hay.count >= k else { return false }
-        for i in 0...(hay.count - k) where h[i] == needle.utf8Start[0] && memcmp(h + i, needle.utf8Start, k) == 0 { return true }
-        return false
-    }
+    static func contains(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool { find(hay, needle) != nil }
 }

@@ -42,8 +42,7 @@ extension SessionTimeline {
     func androidObjectEvent(_ e: Event) {
         let ref = EventRef(e)
         if e.kind == .finalize, let inst = finalizedAndroidInstance(e) {
-            let entry = instrumentation.entry(e.className, dialect: e.dialect)
-            instrumentation.record(entry, e.kind, dialect: e.dialect)
+            instrumentation.record(inst.entry, e.kind, dialect: e.dialect)
             recorder?.androidCallback(e, inst, session: serial)
             if inst.finalized == nil {
                 inst.finalized = ref

@@ -86,18 +86,8 @@ extension SessionTimeline {
 
     /// Where `needle` first occurs in `b` at or after `from`.
     private static func find(_ b: UnsafeBufferPointer<UInt8>, _ needle: StaticString, from: Int) -> Int? {
-        let k = needle.utf8CodeUnitCount
-        guard b.count >= k, from <= b.count - k else { return nil }
-        var i = from
-        while i <= b.count - k {
-            if b[i] == needle.utf8Start[0] {
-                var j = 1
-                while j < k, b[i + j] == needle.utf8Start[j] { j += 1 }
-                if j == k { return i }
-            }
-            i += 1
-        }
-        return nil
+        guard from <= b.count else { return nil }
+        return LogcatStatement.find(UnsafeBufferPointer(rebasing: b[from...]), needle).map { $0 + from }
     }
 
     /// The instance an end of use names (docs/lifecycle.md#leakcanary): the receiver's instance whose end of use came

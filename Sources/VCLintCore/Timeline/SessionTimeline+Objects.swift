@@ -41,8 +41,9 @@ enum ObjectNames {
 
     /// An Activity's or Fragment's name (docs/lifecycle.md#android-identity).
     static func isAndroidController(_ name: String) -> Bool {
-        let last = lastComponent(name)
-        return last.hasSuffix("Activity") || last.hasSuffix("Fragment")
+        // By bytes, as `stem` (the suffixes hold no dot: the name's ending is its last component's).
+        var name = name
+        return name.withUTF8 { LogcatStatement.endsWith($0, "Activity") || LogcatStatement.endsWith($0, "Fragment") }
     }
 
     /// The stem of an Activity's or Fragment's name: `Main` for `MainActivity` and `com.example.MainFragment`.
