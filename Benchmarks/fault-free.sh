@@ -53,7 +53,7 @@ check() {  # check SEED SIZE
     printf 'seed %-4s %11s bytes: %d errors, %d warnings (%d s)\n' "$seed" "$size" "$errors" "$warnings" "$(($(date +%s) - start))"
     if [ $((errors + warnings)) -gt 0 ]; then
         failed=1
-        grep -E ': (error|warning): ' <<<"$findings" | head -n "$show" | sed 's/^/    /'
+        grep -E ': (error|warning): ' <<<"$findings" | sed -n "1,${show}p" | sed 's/^/    /'
         echo "    rebuild: $bin/vclint-loggen --seed $seed --size $size > capture.log && $bin/vclint lint capture.log"
     fi
 }

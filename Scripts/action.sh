@@ -178,7 +178,7 @@ install_release() {
 
 case "${1:-}" in
 key)
-    swift_version=$(swift --version 2>/dev/null | head -1 || echo "no swift")
+    swift_version=$(swift --version 2>/dev/null | sed -n 1p || echo "no swift")
     sources=$(cd "$here" && find Package.swift Sources Scripts/install.sh -type f | LC_ALL=C sort | xargs cat | sha | cut -c1-16)
     key="vclint-$(uname -s)-$(uname -m)-$(printf '%s' "$swift_version" | sha | cut -c1-8)-$sources"
     output dir "${HOME}/.cache/vclint-action/$key"

@@ -45,7 +45,7 @@ for f in bin/vclint LICENSE NOTICE README.md CHANGELOG.md share/man/man1/vclint.
          licenses/swift-argument-parser.txt; do
     grep -qx "$name/$f" <<< "$listing" || fail "the tarball has no $name/$f"
 done
-if grep -v "^$name/" <<< "$listing" | grep -q .; then fail "the tarball has entries outside $name/"; fi
+if grep -v "^$name/" <<< "$listing" | grep -c . >/dev/null; then fail "the tarball has entries outside $name/"; fi
 
 step "the tarball's binary in a bare chroot"
 mkdir -p "$work/root/data" "$work/root/tmp"

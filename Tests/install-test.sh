@@ -31,7 +31,7 @@ for sub in lint timeline leaks merge explain; do
     grep -q "$sub" "$prefix/share/man/man1/vclint.1" || fail "the man page does not describe vclint $sub"
 done
 if command -v man >/dev/null; then
-    MANPATH="$prefix/share/man" man -P cat vclint 2>/dev/null | grep -q -- "--reporter" || fail "man vclint does not render --reporter"
+    MANPATH="$prefix/share/man" man -P cat vclint 2>/dev/null | grep -c -- "--reporter" >/dev/null || fail "man vclint does not render --reporter"
 fi
 if command -v bash >/dev/null; then
     bash -c "source '$prefix/share/bash-completion/completions/vclint' && complete -p vclint" >/dev/null || fail "the bash completion does not register vclint"
@@ -49,7 +49,7 @@ for lib in $libs; do
         *) fail "the installed binary needs $lib" ;;
     esac
 done
-readelf -d "$bin" | grep -q 'RPATH\|RUNPATH.*swift' && fail "the installed binary has a run path into the toolchain"
+readelf -d "$bin" | grep -c 'RPATH\|RUNPATH.*swift' >/dev/null && fail "the installed binary has a run path into the toolchain"
 
 # Test inputs: a clean capture, one with a leak, the leak gzip-compressed, a custom dialect.
 data=$work/data

@@ -15,6 +15,7 @@
 # A crasher worth keeping becomes Fixtures/fuzz/crash-<hash>.log with its expectation in Fixtures/MANIFEST.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+trap 'echo "fuzz: FAILED (exit $?) at Tests/Fuzz/run.sh line $LINENO: $BASH_COMMAND" >&2' ERR
 target=pipeline
 if [[ $# -ge 2 && "$1" == --target ]]; then target="$2"; shift 2; fi
 case "$target" in pipeline|gzip|live|config|args|views|merge|logcat) ;; *) echo "fuzz: unknown target $target (pipeline, gzip, live, config, args, views, merge, logcat)" >&2; exit 2 ;; esac
@@ -40,7 +41,7 @@ vector_flags=(-I Sources/CVectorScan/include "$work/vector.o" "$work/mapped.o")
 sources=$(find Sources/VCLintCore -name '*.swift' | sort)
 binary="$work/vclint-fuzz"
 # Rebuild when a source is newer than the binary.
-if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan Tests/Fuzz -newer "$binary" \( -name '*.swift' -o -name '*.[ch]' \) | head -1)" ]]; then
+if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan Tests/Fuzz -newer "$binary" \( -name '*.swift' -o -name '*.[ch]' \) -print -quit)" ]]; then
     echo "fuzz: building $binary"
     rm -f "$binary"
     for c in vector mapped; do
@@ -56,7 +57,7 @@ if [[ ! -x "$binary" ]] || [[ -n "$(find Sources/VCLintCore Sources/CVectorScan 
     [[ -f "$work/Yams.o" ]] || swiftc -sanitize=address -O -wmo -parse-as-library -module-name Yams -D SWIFT_PACKAGE -I "$yams/CYaml/include" -Xcc -DYAML_DECLARE_STATIC \
         -emit-module -emit-module-path "$work/Yams.swiftmodule" -emit-object -o "$work/Yams.o" "$yams"/Yams/*.swift 2>&1 | { grep -v "warning:" || true; }
     # shellcheck disable=SC2086
-    swiftc -sanitize=fuzzer,address -O -parse-as-library -module-name VCLintCore \
+    swiftc -sanitize=fuzzer,address -O -j 2 -parse-as-library -module-name VCLintCore \
         -I Sources/CPCRE2 -I Sources/CZlib -I "$yams/CYaml/include" -I "$work" -Xcc -DYAML_DECLARE_STATIC $pcre_flags $zlib_flags "${vector_flags[@]}" \
         $sources "$work/GitDescription.swift" Tests/Fuzz/*.swift "$work/Yams.o" "$work"/cyaml/*.o -o "$binary" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
     [[ -x "$binary" ]] || { echo "fuzz: build failed" >&2; exit 1; }
@@ -82,14 +83,14 @@ case "$target" in
         done ;;
     gzip)
         # A mode byte (0: the bytes as they are; 1: compressed into members with trailing bytes; 2: cut short), then the data.
-        logs | head -40 | while read -r f; do
+        logs | sed -n 1,40p | while read -r f; do
             s="$corpus/seed-${f//\//_}"
             [[ -e "$s.0" ]] || { printf '\x00'; gzip -c -n "$f"; printf 'tail'; } > "$s.0"
             [[ -e "$s.1" ]] || { printf '\x01'; cat "$f"; } > "$s.1"
         done ;;
     live)
         # Ops of (kind, length, data): the first fixture lines appended, then a rotation or a truncation.
-        logs | head -20 | while read -r f; do
+        logs | sed -n 1,20p | while read -r f; do
             s="$corpus/seed-${f//\//_}"
             [[ -e "$s" ]] || python3 - "$f" "$s" <<'PY'
 import sys
