@@ -121,6 +121,12 @@ static inline V2 bool matches(const vclint_shape *s, const uint8_t *p, intptr_t 
     for (int k = 1; k < s->chunks; k++) {
         if (!fits(p, s, k)) return false;
     }
+    if (s->level >= 0) {
+        switch (p[s->level]) {
+        case 'V': case 'D': case 'I': case 'W': case 'E': case 'F': case 'A': break;
+        default: return false;
+        }
+    }
     return true;
 }
 

@@ -24,13 +24,15 @@ int vclint_vector_features(void);
 
 /// The bytes of one envelope shape (`EnvelopeTemplate`): a line has the shape when, for each of its
 /// first `extent` bytes, `(byte - base[i])` saturating-minus `limit[i]` is zero (unsigned, per byte).
-/// Bytes past `extent` have limit 0xFF. `chunks` is `(extent + 15) / 16`, 1...8.
+/// Bytes past `extent` have limit 0xFF. `chunks` is `(extent + 15) / 16`, 1...8. When `level` is not
+/// negative, the byte there must also be a logcat level letter (`V D I W E F A`).
 #define VCLINT_SHAPE_WIDTH 128
 typedef struct vclint_shape {
     uint8_t base[VCLINT_SHAPE_WIDTH];
     uint8_t limit[VCLINT_SHAPE_WIDTH];
     intptr_t extent;
     intptr_t chunks;
+    intptr_t level;
 } vclint_shape;
 
 #if defined(__x86_64__)

@@ -80,13 +80,8 @@ enum EnvelopeParser {
         let b0 = p[0]
         if ByteCursor.isDigit(b0) {
             // MM-DD HH:MM:SS(.mmm): logcat's threadtime and Android Studio's styles without a year.
-            if n >= 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, ByteCursor.isDigit(p[1]),
-               ByteCursor.isDigit(p[3]), ByteCursor.isDigit(p[4]) {
-                var i = 14
-                if i < n, p[i] == .dot { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
-                guard i < n, p[i] == .space else { return nil }
-                var k = i
-                while k < n, p[k] == .space { k += 1 }
+            if let k = yearlessClockEnd(p, n) {
+                guard k >= 0 else { return nil }
                 return logcatBody(p, n, at: k) != nil || LogcatEnvelope.parse(p, n) != nil ? .logcat : nil
             }
             // Android Studio's two-digit year (`22-01-20 14:01:32.591 6937-6937/…`), and its layout with the date
@@ -112,6 +107,39 @@ enum EnvelopeParser {
             return .nslog
         }
         return nil
+    }
+
+    /// A line that starts with logcat's time without a year (`MM-DD HH:MM:SS`, `.mmm` optional): the
+    /// column after the spaces that follow it, or -1 when no space follows; nil for any other line.
+    @inline(__always)
+    static func yearlessClockEnd(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        guard n >= 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, ByteCursor.isDigit(p[1]),
+              ByteCursor.isDigit(p[3]), ByteCursor.isDigit(p[4]) else { return nil }
+        var i = 14
+        if i < n, p[i] == .dot { i += 1; while i < n, ByteCursor.isDigit(p[i]) { i += 1 } }
+        guard i < n, p[i] == .space else { return -1 }
+        while i < n, p[i] == .space { i += 1 }
+        return i
+    }
+
+    /// The shape of a logcat line's head that `classify` decides by (`EnvelopeTemplate`): the
+    /// column where its `PID TID L ` or `PID-TID/` body ends (`logcatBody`), and the column of the
+    /// level letter (threadtime; -1 for Android Studio's layout). Every byte before `end` that
+    /// `classify` reads is a digit or a fixed byte, but for the level, which is one of seven. Nil for
+    /// a line `classify` does not call logcat by that body.
+    static func logcatShape(_ p: UnsafePointer<UInt8>, _ n: Int) -> (end: Int, level: Int)? {
+        guard n > 0, ByteCursor.isDigit(p[0]) else { return nil }
+        let body: Int
+        if let t = classifyTimestamped(p, n) {
+            guard t.format == .logcat, t.column >= 0 else { return nil }
+            body = t.column
+        } else if let k = yearlessClockEnd(p, n), k >= 0 {
+            body = k
+        } else {
+            return nil
+        }
+        guard let end = logcatBody(p, n, at: body) else { return nil }
+        return (end, p[end - 1] == .slash ? -1 : end - 2)
     }
 
     /// Where a logcat line's `PID TID L Tag:` (threadtime) or `PID-TID/package L/Tag:` (Android
@@ -257,7 +285,8 @@ enum EnvelopeParser {
         if i + 1 < n, p[i] == UInt8(ascii: "0"), p[i + 1] == UInt8(ascii: "x") { return (.oslog, i) }  // thread column 0x…
         // logcat with a year: `  1234  5678 D Tag:` or `6937-6937/com.example.app D/Tag:`. (A process
         // name that starts with digits, `7_1UIViewController[6679:907]`, is NSLog's.)
-        if i < n, ByteCursor.isDigit(p[i]), logcatBody(p, n, at: i) != nil { return (.logcat, -1) }
+        // (The column is the body's, which `logcatShape` reads; -1 for a line read by its envelope alone.)
+        if i < n, ByteCursor.isDigit(p[i]), logcatBody(p, n, at: i) != nil { return (.logcat, i) }
         if i < n, ByteCursor.isDigit(p[i]) || (p[i] == UInt8(ascii: "u") && i + 1 < n && ByteCursor.isDigit(p[i + 1])),
            LogcatEnvelope.parse(p, n) != nil { return (.logcat, -1) }
         // compact: a one- or two-letter type code then the process

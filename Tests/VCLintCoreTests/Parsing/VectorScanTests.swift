@@ -126,9 +126,16 @@ import Testing
             "2024-03-01T22:13:28Z 1Password[12:34] x",
             "2024-03-01 22:13:28,5 0x A[1:2] x",
             "{\"eventMessage\":\"x\"}",
+            // logcat: threadtime (with and without a year, pids of every width) and Android Studio's layout.
+            "01-05 09:00:04.933  4000  4031 D DetailActivity: onCreate() called",
+            "11-24 10:00:00.123 12345 12367 I ActivityTaskManager: START u0 {cmp=com.example/.Main}",
+            "01-05 09:00:04  412   98 W Tag: x",
+            "2021-04-28 16:10:10.100  4000  4031 E Tag: x",
+            "2022-01-20 14:01:32.624 6937-6937/com.example.geoquiz D/MainActivity: onStart() called",
+            "2022-01-20 14:01:32.624+0100 6937-6937/com.example.geoquiz D/MainActivity: onStart() called",
         ]
         var rng = SplitMix(seed: 11)
-        let alphabet = Array("0123456789x :.-+TZ[]Shp Ab{\t".utf8)
+        let alphabet = Array("0123456789x :.-+TZ[]Shp Ab{\tVDIWEFAX/".utf8)
         var checked = 0, matched = 0
         for base in bases {
             let baseBytes = Array(base.utf8)
@@ -141,7 +148,8 @@ import Testing
             let keyless = base.contains("0x A[1:2]")
             #expect((template == nil) == (digitFirst || keyless), "\(base)")
             guard let template else { continue }
-            #expect(template.keyed == (template.format != .ndjson), "\(base)")
+            #expect(template.keyed == (template.format != .ndjson && template.format != .logcat), "\(base)")
+            #expect(template.format == EnvelopeParser.classify(baseBytes.withUnsafeBufferPointer { $0.baseAddress! }, baseBytes.count), "\(base)")
             for _ in 0..<4000 {
                 var line = baseBytes
                 for _ in 0..<Int(1 + rng.next() % 3) {

@@ -5,7 +5,9 @@ import CVectorScan
 /// the line that taught it had format `format`; a line whose first `extent` bytes have digits where
 /// it had digits and the same bytes elsewhere (and the same byte at `zeroColumn`, where a `0` means
 /// a thread id) has the same format without being classified again. Lines of one capture share a
-/// shape, so most lines cost a few vector compares.
+/// shape, so most lines cost a few vector compares. A logcat line's shape (`EnvelopeParser.logcatShape`)
+/// is its time, its pid and tid (or `pid-tid/package`) and its level letter: it decides the format
+/// only, with no run key (logcat's sessions are the pids' own, `SessionAndroid`).
 struct EnvelopeTemplate {
     static let width = Int(VCLINT_SHAPE_WIDTH)
     let format: EnvelopeFormat
@@ -27,6 +29,8 @@ struct EnvelopeTemplate {
         var extent = 1
         var column = -1
         var keyed = false
+        /// logcat: the level letter's column (any of seven letters), else -1.
+        var level = -1
         /// `oslog`: where the key starts; before it, from the thread column's `0x` on, the columns
         /// that vary from line to line match any word of the same length.
         var words = -1
@@ -36,6 +40,10 @@ struct EnvelopeTemplate {
             guard n > 1, p[1] == .quote else { return nil }
             format = .ndjson
             extent = 2
+        } else if let shape = EnvelopeParser.logcatShape(p, n) {
+            format = .logcat
+            extent = shape.end
+            level = shape.level
         } else if let t = EnvelopeParser.classifyTimestamped(p, n), t.format != .logcat {
             // A process name that starts with a digit (or a time-only line whose message does) has
             // no shape of its own: `6937-6937/com.app D/Tag:` after the same timestamp is logcat.
@@ -73,10 +81,16 @@ struct EnvelopeTemplate {
             base[i] = anyDigit ? UInt8(ascii: "0") : p[i]
             limit[i] = anyDigit ? 9 : 0
         }
+        if level >= 0 {
+            // Any byte but a space or a control byte here; `vclint_shape_matches` then takes a level letter only.
+            base[level] = UInt8.bang
+            limit[level] = 0xDE
+        }
         withUnsafeMutableBytes(of: &shape.base) { $0.copyBytes(from: base) }
         withUnsafeMutableBytes(of: &shape.limit) { $0.copyBytes(from: limit) }
         shape.extent = extent
         shape.chunks = (extent + 15) / 16
+        shape.level = level
     }
 
     /// Whether the line at `p` (length `n`; `width` bytes readable) has this template's shape.
@@ -146,10 +160,18 @@ struct RecentTemplates {
 
 extension LogScanner {
     /// Whether a noise line with the latest template's shape needs nothing but counting (no custom
-    /// dialect to search, the context process known, and the shape covers the line's run key).
+    /// dialect to search, and either the context process known and the shape covering the line's run
+    /// key, or a logcat shape: logcat has no run key, and its lines teach no context for `print` lines).
     @inline(__always)
     func fastTemplate() -> Bool {
-        customFinder == nil && templates.count > 0 && contextKnown && templates.latest.pointee.keyed
+        customFinder == nil && templates.count > 0 && (contextKnown && templates.latest.pointee.keyed || templates.latest.pointee.format == .logcat)
+    }
+
+    /// Whether a noise line with the latest template's shape is only counted (`fastTemplate`, or an
+    /// ndjson shape, whose lines' run key is looked up per line).
+    @inline(__always)
+    func countsNoise() -> Bool {
+        templates.count > 0 && (contextKnown || templates.latest.pointee.format == .logcat)
     }
 
     /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.

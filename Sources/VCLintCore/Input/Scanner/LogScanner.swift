@@ -244,9 +244,15 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// far, and its last line, after those of earlier chunks when this one holds fewer).
     func keepRecent(_ start: Int, _ end: Int) {
         let bytes = buffer.bytes
+        // The input's last timed lines so far end with the latest one: none in these lines when it
+        // is not among them (a capture of logcat or of `print` lines has none to walk back through).
+        if latest.position >= start {
+            var e = latest.position + latest.length
+            while e < end, bytes[e] != .newline { e += 1 }
+            endingLines.keep(bytes, from: start, to: e, last: latest.number)
+        }
         run.keep(bytes)
         latest.keep(bytes)
-        endingLines.keep(bytes, from: start, to: end, last: lineNumber)
         recent.keep(bytes, from: start, to: end)
     }
 

@@ -85,12 +85,13 @@ extension LogScanner {
             cand = true
             nextCustom = customFinder.next(buffer.bytes, from: lineEnd + 1, end: end)
         }
-        if !cand, templates.count > 0, contextKnown, EnvelopeTemplate.matches(templates.latest, p, n) {
+        if !cand, countsNoise(), EnvelopeTemplate.matches(templates.latest, p, n) {
             // Noise with the latest envelope: `line` would only count it.
             if templates.latest.pointee.keyed {
                 templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
-            } else {
+            } else if EnvelopeFormat.isTimed(templates.latest.pointee.format) {
                 // A JSON object's shape stops short of its `processID` (`RunKey`): looked up per line.
+                // (logcat's lines are not timed: no run, no session time of the scanner's.)
                 timedLine(lineStart, n, skip: 0, format: templates.latest.pointee.format, number: lineNumber + 1)
             }
             lineNumber += 1
