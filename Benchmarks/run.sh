@@ -5,8 +5,9 @@
 #     mixed, objects on): vclint lint (scanner and events on two threads), vclint lint -j 1 (one
 #     thread), and both with the other core busy (`yes > /dev/null` beside them) vs rg -c with the
 #     keyword pattern, wall and CPU (user + sys) and their ratios; grep -cE and wc -l on the sparse one
-#   - a 1 GiB Android logcat capture (threadtime, LeakCanary on: vclint-loggen --platform android), a row like the
-#     two above (vclint beside rg -c with Android's callbacks as the pattern), and its CPU time over the dense one's
+#   - a 1 GiB Android logcat capture (threadtime, LeakCanary on: vclint-loggen --platform android), with the dense
+#     capture's share of lifecycle lines (7 noise lines per callback, about 1 line in 8), a row like the two above
+#     (vclint beside rg -c with Android's callbacks as the pattern), and its CPU time over the dense one's
 #   - a 4 GiB capture: linear time, constant peak RSS
 #   - two 1 GiB captures on all cores (one thread each) vs one capture on one thread
 #   - the 1 GiB capture gzip-compressed: vclint lint FILE.gz vs zcat FILE.gz | vclint lint -
@@ -45,12 +46,13 @@ dense_capture() {  # dense_capture SIZE SEED → path
     generate "Benchmarks/data/dense-$1-seed$2-v1.log" --seed "$2" --noise 7 --objects --size "$1" --dialect mixed
 }
 # An Android app's logcat (AndroidSimulator): every callback, LeakCanary's watches, counts and analyses, the
-# system's lines, noise with stack frames; threadtime, one launch per pid.
+# system's lines, noise with stack frames; threadtime, one launch per pid; as many noise lines per callback as
+# the dense capture has (its CPU per byte is compared with the dense capture's: like with like).
 logcat_capture() {  # logcat_capture SIZE SEED → path
-    local path="Benchmarks/data/logcat-$1-seed$2-v1.log"
+    local path="Benchmarks/data/logcat-$1-seed$2-noise7-v1.log"
     if [ ! -s "$path" ]; then
         echo "generating $path…" >&2
-        "$bin/vclint-loggen" --platform android --seed "$2" --envelope threadtime --leakcanary --size "$1" > "$path.tmp" 2>/dev/null
+        "$bin/vclint-loggen" --platform android --seed "$2" --envelope threadtime --leakcanary --noise 7 --size "$1" > "$path.tmp" 2>/dev/null
         mv "$path.tmp" "$path"
     fi
     echo "$path"
