@@ -35,7 +35,7 @@ public struct LeakText: ViewFormat {
         if !r.appLifetime.isEmpty {
             try put("\nApp-lifetime objects (made while no screen was being set up: never judged): \(r.appLifetime.map(safe).joined(separator: ", "))\n")
         }
-        try put("\nClasses whose dealloc is not logged (a leak cannot be judged): \(r.unjudged.isEmpty ? "none" : String(r.unjudged.count))\n")
+        try put("\n\(LeakReport.unjudgedHeading(r.unjudged).heading): \(r.unjudged.isEmpty ? "none" : String(r.unjudged.count))\n")
         for u in r.unjudged {
             try put("  \(safe(u.className)): \(plural(u.instances, "instance")), \(LeakReport.unjudgedCount(u)); in \(u.paths.map(safe).joined(separator: ", "))\n")
         }
@@ -183,7 +183,8 @@ public struct LeakMarkdown: ViewFormat {
             try out.write("\n### App-lifetime objects (never judged)\n\n\(r.appLifetime.map(cell).joined(separator: ", "))\n")
         }
         if !r.unjudged.isEmpty {
-            try out.write("\n### Classes whose dealloc is not logged (a leak cannot be judged)\n\n| class | instances | removed, never deallocated | files |\n| --- | --- | --- | --- |\n")
+            let (heading, column) = LeakReport.unjudgedHeading(r.unjudged)
+            try out.write("\n### \(heading)\n\n| class | instances | \(column) | files |\n| --- | --- | --- | --- |\n")
             for u in r.unjudged {
                 try out.write("| \(cell(u.className))\(u.android ? " (Android: \(LeakReport.androidFix))" : "") | \(u.instances) | \(u.removedWithoutDealloc) | \(cell(u.paths.joined(separator: ", "))) |\n")
             }
@@ -233,11 +234,12 @@ public struct LeakHTML: ViewFormat {
             try rows(r.baselined, to: out)
             try out.write("</div>\n")
         }
-        try out.write("<h3>Classes whose dealloc is not logged (a leak cannot be judged)</h3>\n")
+        let (heading, column) = LeakReport.unjudgedHeading(r.unjudged)
+        try out.write("<h3>\(h(heading))</h3>\n")
         if r.unjudged.isEmpty {
             try out.write("<p>None.</p>\n")
         } else {
-            try out.write("<table><thead><tr><th>class</th><th>instances</th><th>removed, never deallocated</th><th>files</th></tr></thead><tbody>\n")
+            try out.write("<table><thead><tr><th>class</th><th>instances</th><th>\(h(column))</th><th>files</th></tr></thead><tbody>\n")
             for u in r.unjudged {
                 try out.write("<tr><td>\(h(u.className))\(u.android ? " (Android: \(h(LeakReport.androidFix)))" : "")</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n")
             }

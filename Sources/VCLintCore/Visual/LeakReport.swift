@@ -199,6 +199,18 @@ public struct LeakReport: Sendable {
     /// What an Android class's leaks need (docs/lifecycle.md#android-evidence).
     static let androidFix = "no GC evidence: add LeakCanary, or log finalize"
 
+    /// The heading of the unjudged classes and the title of their count's column, in the words of
+    /// the platforms they come from (an iOS class logs no dealloc; an Android class shows no release).
+    static func unjudgedHeading(_ unjudged: [Unjudged]) -> (heading: String, column: String) {
+        let android = unjudged.contains { $0.android }, apple = unjudged.contains { !$0.android }
+        switch (apple, android) {
+        case (false, true): return ("Classes whose release is never shown (a leak cannot be judged)", "ended their use, never released")
+        case (true, true): return ("Classes whose dealloc is not logged or whose release is never shown (a leak cannot be judged)",
+                                   "removed or ended, never released")
+        default: return ("Classes whose dealloc is not logged (a leak cannot be judged)", "removed, never deallocated")
+        }
+    }
+
     /// An unjudged class's count, in its platform's words.
     static func unjudgedCount(_ u: Unjudged) -> String {
         u.android ? "\(u.removedWithoutDealloc) ended their use (\(androidFix))"

@@ -385,4 +385,17 @@ import Testing
         #expect(merged.stdout.contains("MainActivity: 4 instances, 2 ended their use (no GC evidence: add LeakCanary, or log finalize)"),
                 "\(merged.stdout)")
     }
+
+    /// The unjudged classes' heading speaks each platform's words: dealloc for iOS, a release shown for Android,
+    /// both when a leak report holds both.
+    @Test func theUnjudgedHeadingNamesWhatIsMissingPerPlatform() {
+        let ios = LeakReport.Unjudged(className: "A", instances: 1, removedWithoutDealloc: 1, paths: ["a.log"])
+        var android = ios
+        android.android = true
+        #expect(LeakReport.unjudgedHeading([ios]).heading == "Classes whose dealloc is not logged (a leak cannot be judged)")
+        #expect(LeakReport.unjudgedHeading([]).column == "removed, never deallocated")
+        #expect(LeakReport.unjudgedHeading([android]).heading == "Classes whose release is never shown (a leak cannot be judged)")
+        #expect(LeakReport.unjudgedHeading([android]).column == "ended their use, never released")
+        #expect(LeakReport.unjudgedHeading([ios, android]).heading.contains("dealloc is not logged or whose release is never shown"))
+    }
 }
