@@ -38,7 +38,13 @@ enum AndroidEvidence: Equatable, Sendable {
     static func unenveloped(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
         guard m.count <= maxMessage else { return nil }
         var i = 0
-        while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
+        // Spaces, tabs and zero-width spaces: LeakCanary 2 begins the lines under a `╰→` node with U+200B
+        // (`​     Leaking: YES (… Activity#onDestroy() …)`), so that logcat keeps their indentation.
+        while i < m.count {
+            if m[i] == .space || m[i] == .tab { i += 1; continue }
+            if m[i] == 0xE2, i + 2 < m.count, m[i + 1] == 0x80, m[i + 2] == 0x8B { i += 3; continue }
+            break
+        }
         if let after = clockPrefix(m, from: i) { i = after }
         let rest = UnsafeBufferPointer(rebasing: m[i...])
         if LeakCanaryReader.mayRead(rest) { return .leakCanary(String(decoding: rest, as: UTF8.self)) }

@@ -62,6 +62,25 @@ import Testing
         #expect(t?.seconds == expected)
     }
 
+    /// A trace published as text, as LeakCanary 2 prints it: the lines under its `╰→` node begin with a zero-width
+    /// space, and its `Leaking: YES` note says the object is a destroyed Activity.
+    @Test func aPublishedTraceReadsItsZeroWidthIndentedNotes() {
+        let zw = "\u{200B}"
+        let trace = [
+            "┬───", "│ GC Root: System class", "│", "├─ android.view.inputmethod.InputMethodManager class",
+            "│    Leaking: NO (InputMethodManager↓ is not leaking and a class is never leaking)", "│    ↓ static InputMethodManager.sInstance",
+            "╰→ com.example.MainActivity instance",
+            "\(zw)     Leaking: YES (ObjectWatcher was watching this because com.example.MainActivity received Activity#onDestroy() callback and Activity#mDestroyed is true)",
+            "\(zw)     key = 4bc9e6d8-d7ed-4af6-a5ef-0f8fbda0a8ad",
+        ]
+        var m = Array(trace[7].utf8)
+        let e = m.withUnsafeMutableBufferPointer { AndroidEvidence.unenveloped(UnsafeBufferPointer($0)) }
+        #expect(e == .leakCanary(String(trace[7].dropFirst(6))))
+        let r = lint(trace.joined(separator: "\n"))
+        #expect(r.findings.map(\.rule) == ["leaked_activity"])
+        #expect(r.findings.first?.line == 7)
+    }
+
     private let app = "2021-04-28 16:54:"
     private func line(_ t: String, _ tag: String, _ m: String, pid: String = "500-500/com.example") -> String { "\(app)\(t) \(pid) \(tag): \(m)" }
 
