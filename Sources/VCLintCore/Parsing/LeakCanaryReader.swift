@@ -498,8 +498,24 @@ struct LeakCanaryReader {
             return LogcatStatement.contains(m, " APPLICATION LEAKS") || LogcatStatement.contains(m, " LIBRARY LEAKS")
                 || LogcatStatement.contains(m, " UNREACHABLE OBJECTS")
         }
+        if first == UInt8(ascii: "*") { return isLegacyLine(m) }
         return false
     }
+
+    /// A line of a LeakCanary 1.x block (`* X has leaked:`, `* GC ROOT …`, `* references …`, `* leaks X instance`,
+    /// `* Retaining: …`), read without its tag too: the reader takes the others only inside a block its header opened.
+    static func isLegacyLine(_ m: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard AndroidEvidence.startsWith(m, "* ") else { return false }
+        for prefix in legacyStarts where AndroidEvidence.startsWith(m, prefix) { return true }
+        var end = m.count
+        while end > 0, m[end - 1] == .space || m[end - 1] == .tab || m[end - 1] == .carriageReturn { end -= 1 }
+        let suffix: StaticString = " has leaked:"
+        let k = suffix.utf8CodeUnitCount
+        guard end >= 2 + k else { return false }
+        return AndroidEvidence.startsWith(UnsafeBufferPointer(rebasing: m[(end - k)..<end]), suffix)
+    }
+
+    private static let legacyStarts: [StaticString] = ["* GC ROOT ", "* references ", "* leaks ", "* Retaining: "]
 
     /// (Each holds one of the candidate search's literals, `CandidateSearch.patterns`: what the search never lets through
     /// must not be read when it does not run either. Signatures and 1.x blocks are read under LeakCanary's tag.)

@@ -81,6 +81,26 @@ import Testing
         #expect(r.findings.first?.line == 7)
     }
 
+    /// A LeakCanary 1.x block pasted without its tag: its `* ` lines are LeakCanary's (a bullet that is not one of them is
+    /// not), and the block gives the finding its tagged copy gives.
+    @Test func anUntaggedLegacyBlockIsRead() {
+        for text in ["* com.example.A has leaked:", "* com.example.A has leaked: ", "* GC ROOT static a.B.sInstance",
+                     "* references a.B.field", "* leaks com.example.A instance", "* Retaining: 12 KB."] {
+            #expect(evidence(text, tag: nil) == .leakCanary(text), "\(text)")
+        }
+        for text in ["* has leaked:", "* a list item", "* leaked: a", "- references a.B", "has leaked:", "* gc root static"] {
+            #expect(evidence(text, tag: nil) == nil, "\(text)")
+        }
+        let block = ["In com.example:1.0:1.", "* com.example.DetailActivity has leaked:", "* GC ROOT static com.example.Holder.sActivity",
+                     "* leaks com.example.DetailActivity instance", "* Retaining: 12 KB."]
+        let bare = lint(block.joined(separator: "\n"))
+        #expect(bare.findings.map(\.rule) == ["leaked_object"])  // no callbacks show the class is an Activity
+        #expect(bare.findings.first?.line == 4)
+        let tagged = lint(block.map { "D/LeakCanary: \($0)" }.joined(separator: "\n"))
+        #expect(tagged.findings.map(\.rule) == bare.findings.map(\.rule))
+        #expect(tagged.findings.first?.message == bare.findings.first?.message)
+    }
+
     private let app = "2021-04-28 16:54:"
     private func line(_ t: String, _ tag: String, _ m: String, pid: String = "500-500/com.example") -> String { "\(app)\(t) \(pid) \(tag): \(m)" }
 

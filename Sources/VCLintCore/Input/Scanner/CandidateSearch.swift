@@ -42,6 +42,9 @@ enum CandidateSearch {
         #"Activity\(\)|ViewModel\(\)"#,
         #"\bINIT"#,
         #"DisposableEffect|LaunchedEffect"#,
+        // LeakCanary 1.x blocks published without their tag (`* X has leaked:`, `* GC ROOT …`, `* references …`,
+        // `* leaks X instance`, `* Retaining: …`).
+        #"has leaked:|GC ROOT|\* references |\* leaks |\* Retaining: "#,
     ].map { try! PCRE2Pattern($0) }
 
     /// The head of an over-long line that is still parsed (a lifecycle statement is far shorter).
