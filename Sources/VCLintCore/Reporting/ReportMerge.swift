@@ -164,7 +164,7 @@ public struct LoadedReport: Sendable {
                 throw .malformed("violation \(i + 1) names the rule \(finding.rule), which vclint \(VCLintVersion.version) does not have")
             }
             let lines = files[j].stats.lines
-            for (line, what) in [(finding.line, "its line")] + finding.related.filter { $0.path == finding.path }.map({ ($0.line, "a related line") })
+            for (line, what) in [(finding.line, "its line")] + finding.related.filter({ $0.path == finding.path }).map({ ($0.line, "a related line") })
             where !Self.isLine(line, of: lines) {
                 throw .malformed("violation \(i + 1) (\(finding.rule)) has \(what) \(line), and \(finding.path) has \(Self.lineRange(lines))")
             }
