@@ -179,8 +179,10 @@ enum InspectionWording {
 
     /// Why a class's leaks are not judged: on Android, no evidence of the heap; on iOS, no dealloc logged.
     static func unjudged(_ c: Inspection.ClassInfo, ios: String) -> String {
-        c.dialects.contains(where: \.isAndroid) ? "no LeakCanary evidence in the capture: its leaks are not judged (add LeakCanary, or log finalize)"
-            : "\(ios): its leaks are not judged"
+        guard c.dialects.contains(where: \.isAndroid) else { return "\(ios): its leaks are not judged" }
+        return c.callbacks.contains(.finalize)
+            ? "no LeakCanary evidence in the capture: its leaks are not judged (finalize shows its releases; LeakCanary would prove a leak)"
+            : "no LeakCanary evidence in the capture: its leaks are not judged (add LeakCanary, or log finalize)"
     }
 
     /// Which rules cannot apply to a class because it does not log their callbacks

@@ -68,6 +68,9 @@ struct SessionAndroid {
     /// The ViewModels each instance serves (by the instance's identity), not cleared yet: when its class is created again
     /// after its destroy (a recreate), they serve the new instance. Only ViewModels still in use are listed.
     var served: [ObjectIdentifier: [Instance]] = [:]
+    /// Recording only (`timeline`, `inspect`): per class, the ViewModel its `onCleared` ended last, until the class's
+    /// next `finalize`, which is then drawn on that ViewModel's lane (one per class at most).
+    var cleared: [String: Instance] = [:]
     /// The previous Android statement (class, callback, id, time, dialect): one logger's identical statement at
     /// the same time is one event (loglifecycle prints `⟳ onCreate` once per overload).
     var previous: (className: String, kind: EventKind, address: UInt64?, time: LogTime?, dialect: Dialect)?

@@ -57,13 +57,17 @@ extension SessionTimeline {
         var inst: Instance?
         if let a = e.address, let known = identity.byAddress[a], known.entry === state.entry, known.isAlive { inst = known }
         if inst == nil { inst = objectForDeinit(state.live[...]) }
-        // None alive: the capture began after its init, or `onCleared` already ended it (a finalize).
-        guard let inst else { return }
+        // None alive: the capture began after its init, or `onCleared` already ended it (a finalize: its lane shows it).
+        guard let inst else {
+            if e.kind == .finalize, let ended = android.cleared.removeValue(forKey: e.className) { recorder?.callback(e, ended, session: serial) }
+            return
+        }
         recorder?.callback(e, inst, session: serial)
         inst.lastActivity = e.line
         // Its owner is the one it served when cleared (an instance made later is not its owner).
         stopServing(inst)
         deallocate(inst, ref)
+        if recorder != nil { android.cleared[e.className] = e.kind == .onCleared ? inst : nil }
         recorder?.applied(e, inst, session: serial)
         if debug { TimelineDebug.print("\(e.line): \(e.kind.rawValue) → \(inst.label) ended") }
     }

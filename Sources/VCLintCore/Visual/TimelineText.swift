@@ -167,6 +167,10 @@ public struct TimelineTextRenderer: ViewFormat {
             if let d = i.dealloc, layout.inWindow(d) {
                 let word = !i.dialect.isAndroid ? "deallocated" : i.kind == .object ? "ended" : "destroyed"
                 facts.append("\(word) at line \(d.line)")
+                // A ViewModel's finalize after its onCleared: its release.
+                if i.dialect.isAndroid, let f = i.callbacks.last(where: { $0.kind == .finalize }), f.stamp.line > d.line, layout.inWindow(f.stamp) {
+                    facts.append("released (finalize) at line \(f.stamp.line)")
+                }
             }
             if facts.isEmpty { continue }
             out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"

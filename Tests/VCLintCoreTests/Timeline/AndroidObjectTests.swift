@@ -39,6 +39,31 @@ import Testing
         #expect(open.dealloc == nil)
     }
 
+    /// A ViewModel's `finalize` after its `onCleared` is its release: drawn on its lane, listed by `inspect` with the
+    /// class's callbacks, inside its session's lines; `timeline` says when it was released.
+    @Test func aFinalizeAfterOnClearedIsShownOnItsLane() throws {
+        let lines = [
+            Self.at("00.000", "MainActivity", "onCreate"), Self.at("00.010", "MainViewModel", "init"),
+            Self.at("01.000", "MainActivity", "onDestroy"), Self.at("01.010", "MainViewModel", "onCleared"),
+            Self.at("05.000", "MainViewModel", "finalize"),
+        ]
+        let vm = try #require(Self.recorded(lines).first { $0.controller.className == "MainViewModel" })
+        #expect(vm.dealloc?.line == 4)
+        #expect(vm.callbacks.map(\.kind) == [.initialize, .onCleared, .finalize])
+        #expect(lint(lines.joined(separator: "\n") + "\n").findings.isEmpty)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-finalize-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("vm.log")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let inspect = try runVCLint(["inspect", log.path], cwd: packageRoot)
+        #expect(inspect.stdout.contains("lines 1–5  5 events"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("MainViewModel  1 instance, logcat: init, onCleared, finalize"), "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("finalize shows its releases"), "\(inspect.stdout)")
+        let timeline = try runVCLint(["timeline", log.path], cwd: packageRoot)
+        #expect(timeline.stdout.contains("MainViewModel#1: ended at line 4, released (finalize) at line 5"), "\(timeline.stdout)")
+    }
+
     /// A ViewModel cleared with its owner is not moved to a later launch of the owner's class.
     @Test func aClearedViewModelKeepsTheOwnerItServed() throws {
         let lines = [
