@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A logcat line that is evidence about instances rather than a callback of one (docs/lifecycle.md#android-evidence):
 /// LeakCanary's lines (read in order by `LeakCanaryReader`, which the stage owns), StrictMode's instance counts and
 /// the system's `Displayed` lines. Context-free, like the rest of `LineParser`: the line alone says which it is.
@@ -122,6 +128,7 @@ enum AndroidEvidence: Equatable, Sendable {
     static func startsWith(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
         let k = s.utf8CodeUnitCount
         guard b.count >= k else { return false }
-        return s.withUTF8Buffer { p in (0..<k).allSatisfy { b[$0] == p[$0] } }
+        guard k > 0, let base = b.baseAddress else { return true }
+        return s.withUTF8Buffer { memcmp(base, $0.baseAddress!, k) == 0 }
     }
 }

@@ -483,6 +483,12 @@ struct LeakCanaryReader {
     /// node's indented details, and the sentences `statement` reads.
     static func mayRead(_ m: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = m.first else { return false }
+        // Every line below begins with one of these bytes (most messages of a logcat capture begin with none).
+        switch first {
+        case 0xE2, UInt8(ascii: "W"), UInt8(ascii: "A"), UInt8(ascii: "H"), UInt8(ascii: "L"), UInt8(ascii: "F"), UInt8(ascii: "R"),
+             UInt8(ascii: "C"), UInt8(ascii: "*"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+        default: return false
+        }
         if first == 0xE2 {
             // As the candidate search's literals spell them: `│ `, `├─ `, `┬───`, `╰→ `.
             return AndroidEvidence.startsWith(m, "│ ") || AndroidEvidence.startsWith(m, "├─ ") || AndroidEvidence.startsWith(m, "┬───")
