@@ -515,10 +515,7 @@ struct LeakCanaryReader {
         for prefix in legacyStarts where AndroidEvidence.startsWith(m, prefix) { return true }
         var end = m.count
         while end > 0, m[end - 1] == .space || m[end - 1] == .tab || m[end - 1] == .carriageReturn { end -= 1 }
-        let suffix: StaticString = " has leaked:"
-        let k = suffix.utf8CodeUnitCount
-        guard end >= 2 + k else { return false }
-        return AndroidEvidence.startsWith(UnsafeBufferPointer(rebasing: m[(end - k)..<end]), suffix)
+        return end >= 2 + " has leaked:".utf8.count && LogcatStatement.endsWith(UnsafeBufferPointer(rebasing: m[..<end]), " has leaked:")
     }
 
     private static let legacyStarts: [StaticString] = ["* GC ROOT ", "* references ", "* leaks ", "* Retaining: "]

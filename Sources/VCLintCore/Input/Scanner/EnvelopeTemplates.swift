@@ -164,7 +164,7 @@ extension LogScanner {
     /// key, or a logcat shape: logcat has no run key, and its lines teach no context for `print` lines).
     @inline(__always)
     func fastTemplate() -> Bool {
-        customFinder == nil && templates.count > 0 && (contextKnown && templates.latest.pointee.keyed || templates.latest.pointee.format == .logcat)
+        customFinder == nil && countsNoise() && (templates.latest.pointee.keyed || templates.latest.pointee.format == .logcat)
     }
 
     /// Whether a noise line with the latest template's shape is only counted (`fastTemplate`, or an
