@@ -408,3 +408,107 @@ extension SessionTimeline {
         if !options.lifetimes.isEmpty { countDeath(inst, entry: inst.entry) }
     }
 }
+
+/// A class folded away by a session (`SessionTimeline.foldIdleClasses`): what the session's `ClassState`
+/// held (its last deallocated instance, by reference) and, when it had one, its one live controller, removed
+/// and idle: every field of that `Instance` a later line could read, so that unfolding it
+/// (`Instance.init(folded:entry:removal:)`) makes the instance it was. The controller's removal waits among
+/// the observations as its pending leak (`leak`), without the transition that removed it, kept here.
+final class FoldedController {
+    let session: Int
+    let lastDead: Instance?
+    let hasUnbound: Bool
+    let evictAt: Int
+    /// Whether a live controller was folded (else only the class's state was, and the fields below are unset).
+    let hasController: Bool
+    fileprivate(set) var serial = 0
+    fileprivate(set) var lastActivity = 0
+    fileprivate(set) var loadLineRef: UInt64 = 0, lastAppearRef: UInt64 = 0, lastWillDisappearRef: UInt64 = 0
+    fileprivate(set) var lastDidDisappearRef: UInt64 = 0, lastDidDisappearTime: UInt64 = 0
+    fileprivate(set) var leak: UInt32 = 0
+    fileprivate(set) var generation: UInt32 = 0
+    fileprivate(set) var firstAppearRaw: Int32 = -1
+    /// `Instance.initEpoch`, `Int32.min` for none.
+    fileprivate(set) var initEpoch = Int32.min
+    fileprivate(set) var flags: UInt16 = 0
+    fileprivate(set) var appearance = Appearance.unknown
+    fileprivate(set) var dialect = Dialect.objcFunction
+    /// `Instance.parentState`: 0 unknown, 1 attached, 2 detached (the others are never folded).
+    fileprivate(set) var parent: UInt8 = 0
+    fileprivate(set) var removalTransition: TransitionKind?
+
+    /// A class whose state holds no live controller.
+    init(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int) {
+        (self.session, self.lastDead, self.hasUnbound, self.evictAt, self.hasController) = (session, lastDead, hasUnbound, evictAt, false)
+    }
+
+    fileprivate init(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int, controller i: Instance, leak: UInt32) {
+        (self.session, self.lastDead, self.hasUnbound, self.evictAt, self.hasController) = (session, lastDead, hasUnbound, evictAt, true)
+        self.leak = leak
+        i.fold(into: self)
+    }
+}
+
+extension Instance {
+    /// Whether `FoldedController` holds all of it: no address (nothing routes to it but its class),
+    /// alive and not forgotten, hidden or never shown, nothing pending (a will, a transition, a marker,
+    /// a child move), covering nothing, no live object of its own nor an owner, no time that did not
+    /// pack, no marks that name transitions. The caller checks what others hold of it.
+    var foldable: Bool {
+        guard addressRaw == 0, deallocRef == 0, pendingWillRef == 0, pendingWillTime == 0, transition == nil,
+              lastDidDisappearTime != PackedTime.elsewhere, coveredBy.isEmpty, !forgotten, !setupRunning, !isView,
+              appearance == .hidden || appearance == .unknown, let r = removalBox?.value,
+              r.kind != .poppedWithTop, r.kind != .ownerDeallocated else { return false }
+        if let e = extras {
+            guard e.dismissPending == nil, e.presentPending == nil, e.completionPending == nil, e.tookAlong.isEmpty,
+                  e.pendingWill == nil, e.lastDidDisappear == nil,
+                  e.transitionMarks.present | e.transitionMarks.dismiss | e.transitionMarks.toParent | e.transitionMarks.fromParent == 0
+            else { return false }
+            switch e.parentState {
+            case .unknown, .attached, .detached: break
+            case .adding, .removing: return false
+            }
+            if let epoch = e.initEpoch, Int32(exactly: epoch) == nil || epoch == Int(Int32.min) { return false }
+        }
+        if let l = link {
+            guard let objects = l as? ObjectLink, !objects.owned.contains(where: { $0.isAlive }) else { return false }
+        }
+        return true
+    }
+
+    /// Its class folded with it (`foldable` holds), its pending leak at `leak` among the observations.
+    func folded(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int, leak: UInt32) -> FoldedController {
+        FoldedController(session: session, lastDead: lastDead, hasUnbound: hasUnbound, evictAt: evictAt, controller: self, leak: leak)
+    }
+
+    fileprivate func fold(into f: FoldedController) {
+        switch extras?.parentState ?? .unknown {
+        case .attached: f.parent = 1
+        case .detached: f.parent = 2
+        default: f.parent = 0
+        }
+        (f.serial, f.lastActivity, f.loadLineRef, f.lastAppearRef) = (serial, lastActivityLine, loadLineRef, lastAppearRef)
+        (f.lastWillDisappearRef, f.lastDidDisappearRef, f.lastDidDisappearTime) = (lastWillDisappearRef, lastDidDisappearRef, lastDidDisappearTime)
+        (f.generation, f.firstAppearRaw, f.flags, f.appearance, f.dialect) = (generationRaw, firstAppearRaw, flags, appearance, dialect)
+        f.initEpoch = extras?.initEpoch.map { Int32($0) } ?? Int32.min
+        f.removalTransition = removalBox?.value.transition
+    }
+
+    /// The instance `f` was, of the class of `entry`, removed by `removal` (its pending leak's).
+    convenience init(folded f: FoldedController, entry: Instrumentation.ClassEntry, removal: Removal) {
+        self.init(serial: f.serial, entry: entry, address: nil, generation: Int(f.generation), dialect: f.dialect, line: f.lastActivity)
+        loadLineRef = f.loadLineRef
+        lastAppearRef = f.lastAppearRef
+        lastWillDisappearRef = f.lastWillDisappearRef
+        lastDidDisappearRef = f.lastDidDisappearRef
+        lastDidDisappearTime = f.lastDidDisappearTime
+        firstAppearRaw = f.firstAppearRaw
+        flags = f.flags
+        appearance = f.appearance
+        var r = removal
+        r.transition = f.removalTransition
+        removalBox = RemovalBox(r)
+        if f.initEpoch != Int32.min { more.initEpoch = Int(f.initEpoch) }
+        if f.parent == 1 { more.parentState = .attached } else if f.parent == 2 { more.parentState = .detached }
+    }
+}

@@ -31,6 +31,9 @@ final class Instrumentation {
         /// Its place among the input's classes, from 0 (an evicted controller's class, in 4 bytes:
         /// `EvictedController`).
         let number: UInt32
+        /// Its one removed controller while a session has folded the class away
+        /// (`SessionTimeline.foldIdleClasses`): the session's state of the class is then this alone.
+        @exclusivity(unchecked) var folded: FoldedController?
         init(name: String, dialect: Dialect, times: PackedTime.Table = PackedTime.Table(), number: UInt32 = 0) {
             self.name = name
             self.number = number
@@ -57,6 +60,9 @@ final class Instrumentation {
         entries[className] = made
         return made
     }
+
+    /// The class's entry, if the input has seen the class.
+    func existing(_ className: String) -> ClassEntry? { entries[className] }
 
     @inline(__always)
     func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {

@@ -17,6 +17,14 @@ struct SessionIdentity {
     var deadAddressHead = 0
     /// The removed controllers with an address that were dropped, by address (`EvictedController`).
     var evicted = EvictedTable()
+    /// The classes folded away (`SessionTimeline.foldIdleClasses`), each holding its controller in
+    /// `ClassEntry.folded`, and how many of them still are.
+    var foldedEntries: [Instrumentation.ClassEntry] = []
+    var foldedCount = 0
+    /// The stems of the folded controllers that were owners (docs/lifecycle.md#owners), by stem.
+    var foldedStems: [String: Instrumentation.ClassEntry] = [:]
+    /// `classes.count` at which idle classes are folded next (0: at `TimelineOptions.classFoldFloor`).
+    var foldAt = 0
 }
 
 /// Identity and routing (docs/lifecycle.md#identity-and-sessions): which instance an event belongs to. An
@@ -29,7 +37,10 @@ extension SessionTimeline {
     func existingClass(_ name: String) -> ClassState? {
         let slot = name.utf8.count & 7
         if let s = identity.recentClasses[slot].state, identity.recentClasses[slot].name == name { return s }
-        guard let s = identity.classes[name] else { return nil }
+        guard let s = identity.classes[name] else {
+            guard identity.foldedCount > 0, let entry = instrumentation.existing(name), let f = entry.folded, f.session == serial else { return nil }
+            return unfold(entry)
+        }
         identity.recentClasses[slot] = (name, s)
         return s
     }
@@ -38,6 +49,7 @@ extension SessionTimeline {
     @inline(__always)
     func classState(_ name: String, dialect: Dialect) -> ClassState {
         if let s = existingClass(name) { return s }
+        if identity.classes.count >= max(identity.foldAt, options.classFoldFloor) { foldIdleClasses() }
         let s = ClassState(entry: instrumentation.entry(name, dialect: dialect), evictAt: options.evictionFloor)
         identity.classes[name] = s
         identity.recentClasses[name.utf8.count & 7] = (name, s)

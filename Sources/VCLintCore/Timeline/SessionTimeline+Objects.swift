@@ -241,6 +241,7 @@ extension SessionTimeline {
     /// The live controller or view of `stem` whose setup is running (the latest begun), else the
     /// one made most recently.
     func stemOwner(_ stem: String) -> Instance? {
+        unfoldOwner(stem)
         guard var list = objects.ownersByStem[stem] else { return nil }
         if list.contains(where: { !$0.isAlive || $0.forgotten }) {
             list.removeAll { !$0.isAlive || $0.forgotten }
@@ -265,6 +266,7 @@ extension SessionTimeline {
         if inst.owner != nil { inst.owner = nil }
         let stem = inst.entry.stem
         if !stem.isEmpty {
+            unfoldOwner(stem)
             objects.ownersByStem[stem, default: []].append(inst)
             // Dead and forgotten (evicted) owners go, and past that only the latest of a stem stay:
             // a million controllers of one stem on a stack cost no list.
@@ -356,7 +358,9 @@ extension SessionTimeline {
     /// (a marker naming the class where the callbacks name a title); nil when there is none or several.
     func markerAlias(_ name: String) -> String? {
         let stem = ObjectNames.stem(name)
-        guard !stem.isEmpty, let list = objects.ownersByStem[stem] else { return nil }
+        guard !stem.isEmpty else { return nil }
+        unfoldOwner(stem)
+        guard let list = objects.ownersByStem[stem] else { return nil }
         var found: String?
         for i in list where i.isAlive && !i.isView && i.className != name {
             if let f = found, f != i.className { return nil }

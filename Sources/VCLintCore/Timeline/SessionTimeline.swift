@@ -75,6 +75,7 @@ final class SessionTimeline {
         for state in identity.classes.values {
             for inst in state.live { inst.unlink() }
         }
+        releaseFolded()
     }
 
     /// Any line of this session with a time (noise lines included) extends it.
@@ -97,6 +98,7 @@ final class SessionTimeline {
             renamed.className = alias
             return handle(renamed)
         }
+        if options.foldBeforeEveryEvent { foldIdleClasses() }
         clock.eventCount += 1
         clock.lastEventLine = e.line
         if let t = e.time { observe(time: t) }

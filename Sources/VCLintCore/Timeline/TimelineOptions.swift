@@ -24,5 +24,10 @@ public struct TimelineOptions: Sendable {
     /// How long a class's live list grows before out-of-reach removed instances are evicted
     /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.
     var evictionFloor = 256
+    /// How many classes a session holds before those whose one controller is removed and idle are
+    /// folded away (`SessionTimeline.foldIdleClasses`); tests lower it to compare against no folding.
+    var classFoldFloor = 4096
+    /// Tests: fold before every event (each class unfolded by its next line), to compare against no folding.
+    var foldBeforeEveryEvent = false
     public init() {}
 }

@@ -1,0 +1,124 @@
+/// Folding idle classes (docs/performance.md#memory): a capture of many distinct classes, each with one
+/// controller that was removed and is waiting for a dealloc that may never come, would cost the session a
+/// class state, an instance, a removal and their entries per class, although only a later line of the class
+/// (or its dealloc's dialect, at the end) can still say anything about it. Such a class is folded away into
+/// its entry's `FoldedController` (about a hundred bytes), its leak waiting among the observations as an
+/// evicted controller's does, and unfolded, exactly as it was, by the next line that names the class or its
+/// owner stem.
+extension SessionTimeline {
+    /// Folds the classes whose one controller nothing but a line of its class can reach. Run when the
+    /// session's classes reach `identity.foldAt` (twice what stayed after the previous run, at least
+    /// `TimelineOptions.classFoldFloor`): amortised constant time per class.
+    func foldIdleClasses() {
+        // A recorded timeline draws every controller; live mode schedules and prints leaks by instance;
+        // `lifetimes` limits count instances.
+        guard recorder == nil, !options.live, options.lifetimes.isEmpty, context.observations.count < UInt32.max - 1 else {
+            identity.foldAt = .max
+            return
+        }
+        // What other instances and pending work still hold: those stay as they are.
+        var held = Set<ObjectIdentifier>()
+        func hold(_ t: Transition) { for m in t.members { held.insert(ObjectIdentifier(m.instance)) } }
+        if let t = transitions.current { hold(t) }
+        for m in naming.lastMembers { held.insert(ObjectIdentifier(m.instance)) }
+        for i in naming.lastTakenAlong { held.insert(ObjectIdentifier(i)) }
+        for j in naming.joining { held.insert(ObjectIdentifier(j.instance)) }
+        for s in objects.setups { held.insert(ObjectIdentifier(s.inst)) }
+        if let i = identity.lastInitInstance { held.insert(ObjectIdentifier(i)) }
+        for state in identity.classes.values {
+            for i in state.live {
+                for c in i.coveredBy { held.insert(ObjectIdentifier(c)) }
+                for c in i.tookAlong { held.insert(ObjectIdentifier(c)) }
+                if let t = i.transition { hold(t) }
+                if let owner = i.owner { held.insert(ObjectIdentifier(owner)) }
+            }
+        }
+        // Classes folded, unfolded and folded again are listed once more each time: listed once again.
+        if identity.foldedEntries.count > 2 * identity.foldedCount + 64 {
+            var seen = Set<ObjectIdentifier>()
+            identity.foldedEntries.removeAll { $0.folded?.session != serial || !seen.insert(ObjectIdentifier($0)).inserted }
+        }
+        var folded: [String] = []
+        for (name, state) in identity.classes {
+            let entry = state.entry
+            guard state.live.count <= 1, entry.folded == nil, !entry.isObjectClass else { continue }
+            guard let i = state.live.first else {
+                // Every controller of the class gone: only what routes a line after a dealloc stays.
+                entry.folded = FoldedController(session: serial, lastDead: state.lastDead, hasUnbound: state.hasUnbound, evictAt: state.evictAt)
+                identity.foldedEntries.append(entry)
+                identity.foldedCount += 1
+                folded.append(name)
+                continue
+            }
+            guard !i.dialect.isAndroid, i.foldable, let r = i.removal, !held.contains(ObjectIdentifier(i)) else { continue }
+            // An owner: folded only as its stem's one live owner, so that unfolding it puts it back
+            // where it was in its stem's list.
+            let stem = entry.stem
+            let owns = i.ownerCandidate && !stem.isEmpty
+            if owns {
+                if identity.foldedStems[stem] != nil { continue }
+                if let list = objects.ownersByStem[stem], list.contains(where: { $0 !== i && $0.isAlive && !$0.forgotten }) { continue }
+            }
+            context.observations.append(leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil))
+            let index = UInt32(context.observations.count - 1)
+            removals.evictedLeaks.append((index, i.dialect.family))
+            entry.folded = i.folded(session: serial, lastDead: state.lastDead, hasUnbound: state.hasUnbound, evictAt: state.evictAt, leak: index)
+            identity.foldedEntries.append(entry)
+            identity.foldedCount += 1
+            if owns {
+                objects.ownersByStem[stem] = nil
+                identity.foldedStems[stem] = entry
+            }
+            i.forgotten = true
+            folded.append(name)
+        }
+        for name in folded { identity.classes[name] = nil }
+        if !folded.isEmpty {
+            for k in identity.recentClasses.indices where identity.recentClasses[k].state.map({ $0.entry.folded != nil }) ?? false {
+                identity.recentClasses[k] = ("", nil)
+            }
+        }
+        identity.foldAt = max(options.classFoldFloor, identity.classes.count * 2)
+        if debug, !folded.isEmpty { TimelineDebug.print("  folded \(folded.count) idle classes; \(identity.classes.count) stay") }
+    }
+
+    /// The folded class of `entry` back in the session, its controller as it was folded (its pending
+    /// leak taken back from the observations: the session's end decides it anew).
+    func unfold(_ entry: Instrumentation.ClassEntry) -> ClassState {
+        let f = entry.folded!
+        entry.folded = nil
+        identity.foldedCount -= 1
+        let state = ClassState(entry: entry, evictAt: f.evictAt)
+        state.lastDead = f.lastDead
+        state.hasUnbound = f.hasUnbound
+        identity.classes[entry.name] = state
+        identity.recentClasses[entry.name.utf8.count & 7] = (entry.name, state)
+        guard f.hasController else { return state }
+        let leak = context.observations.fact(at: Int(f.leak), as: ControllerLeak.self)
+        context.observations.withdraw(at: Int(f.leak))
+        let inst = Instance(folded: f, entry: entry, removal: leak.removal)
+        state.live = [inst]
+        if inst.ownerCandidate, !entry.stem.isEmpty, identity.foldedStems[entry.stem] === entry {
+            identity.foldedStems[entry.stem] = nil
+            objects.ownersByStem[entry.stem, default: []].append(inst)
+        }
+        if debug { TimelineDebug.print("  \(inst.label) unfolded with its class") }
+        return state
+    }
+
+    /// Unfolds the class of the folded owner of `stem`, if there is one (before its stem's owners are read).
+    @inline(__always)
+    func unfoldOwner(_ stem: String) {
+        guard identity.foldedCount > 0, let entry = identity.foldedStems[stem], entry.folded?.session == serial else { return }
+        _ = unfold(entry)
+    }
+
+    /// The session is over or dropped: its folded classes hold nothing of it any more (their leaks are
+    /// among the observations).
+    func releaseFolded() {
+        for entry in identity.foldedEntries where entry.folded?.session == serial { entry.folded = nil }
+        identity.foldedEntries = []
+        identity.foldedCount = 0
+        identity.foldedStems = [:]
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import VCLintCore
+import VCLintSimulation
+
+/// Memory follows what is alive (docs/performance.md#memory): a session of many distinct classes, each
+/// with one removed controller waiting for a dealloc, folds those classes away and unfolds one, exactly as
+/// it was, at the next line that names it. Folding must not change a single finding: every capture is
+/// linted folding as soon as a session holds two classes, and never.
+@Suite struct FoldingTests {
+    /// `foldFloor` 0: folding before every event.
+    static func findings(_ bytes: [UInt8], path: String = "x.log", foldFloor: Int, base: LintOptions = LintOptions()) -> [String] {
+        var options = base
+        options.timeline.classFoldFloor = max(1, foldFloor)
+        options.timeline.foldBeforeEveryEvent = foldFloor == 0
+        let result = Linter(options: options).lint(bytes: bytes, path: path)
+        return result.findings.map {
+            "\($0.line) \($0.rule) \($0.severity.rawValue) \($0.controller.instance): \($0.message) "
+                + "\($0.related.map { "\($0.line) \($0.note)" }) \($0.transition?.rawValue ?? "-") \($0.owner?.instance ?? "-") \($0.fingerprint)"
+        }
+    }
+
+    static func findings(_ text: String, foldFloor: Int) -> [String] { findings(Array(text.utf8), foldFloor: foldFloor) }
+
+    /// `n` sheets of distinct classes over a visible root, each closed and never deallocated, then `then`.
+    static func sheets(_ n: Int, deallocLogged: Bool, then: [String] = []) -> String {
+        var out = ""
+        var ms = 0
+        func line(_ m: String) {
+            ms += 7
+            out += "2024-03-01 10:\(String(format: "%02d:%02d.%03d", ms / 60000 % 60, ms / 1000 % 60, ms % 1000)) Shop[100:200] \(m)\n"
+        }
+        for cb in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:"] { line("-[HomeViewController \(cb)]") }
+        if deallocLogged { line("-[SplashViewController dealloc]") }
+        for k in 0..<n {
+            for cb in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"] {
+                line("-[Sheet\(k)ViewController \(cb)]")
+            }
+        }
+        ms += 5000
+        for m in then { line(m) }
+        return out
+    }
+
+    @Test(arguments: [false, true])
+    func foldedSheetsAreTheSheetsThatStayed(deallocLogged: Bool) {
+        let text = Self.sheets(300, deallocLogged: deallocLogged, then: [
+            "-[Sheet3ViewController dealloc]",                                  // late: a late_dealloc
+            "-[Sheet5ViewController viewWillAppear:]",                          // shown again: not removed
+            "-[Sheet5ViewController viewDidAppear:]",
+            "-[Sheet7ViewController viewDidLoad]",                              // its view loaded again
+            "-[Sheet9ViewController viewWillDisappear:]",                       // a will in the state it was left in
+            "<Sheet11ViewModel: 0x6000> init",                                  // an object of a folded owner's stem
+            "-[Sheet13ViewController dismissViewControllerAnimated:completion:] dismiss end",
+        ])
+        let folding = Self.findings(text, foldFloor: 2)
+        #expect(folding == Self.findings(text, foldFloor: .max))
+        #expect(Self.findings(text, foldFloor: 0) == folding)
+        // The late dealloc instruments the dialect's dealloc either way.
+        #expect(folding.contains { $0.contains("late_dealloc") && $0.contains("Sheet3ViewController#1:") })
+        #expect(!folding.contains { $0.contains("leaked_controller") && $0.contains("Sheet5ViewController#1:") })
+        #expect(folding.filter { $0.contains(" leaked_controller ") }.count >= 290)
+    }
+
+    /// The session keeps a bounded number of classes however many it has seen.
+    @Test func aSessionOfManyClassesKeepsFew() throws {
+        var options = TimelineOptions()
+        options.classFoldFloor = 64
+        let builder = TimelineBuilder(options: options)
+        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
+        Array(Self.sheets(2_000, deallocLogged: true).utf8).withUnsafeBytes { scanner.consume($0) }
+        let session = try #require(builder.openSessions.first)
+        #expect(session.identity.classes.count <= 128)
+        #expect(session.identity.foldedCount >= 2_000 - 128)
+        #expect(session.identity.foldedEntries.count <= 2 * session.identity.foldedCount + 64)
+        // A folded class comes back by its name, as it was.
+        let back = try #require(session.existingClass("Sheet17ViewController"))
+        #expect(back.live.count == 1 && back.live[0].label == "Sheet17ViewController#1" && back.live[0].removal?.kind == .closed)
+        _ = scanner.finish()
+    }
+
+    /// Every fixture, whatever its shape.
+    @Test func fixtureFindingsDoNotDependOnFolding() throws {
+        for path in allFixtureLogs() {
+            let data = try Data(contentsOf: packageRoot.appendingPathComponent(path))
+            let bytes = [UInt8](data)
+            #expect(Self.findings(bytes, path: path, foldFloor: 0) == Self.findings(bytes, path: path, foldFloor: .max), "\(path)")
+        }
+    }
+
+    /// Simulated apps of every family, with and without objects and dealloc.
+    @Test(arguments: NavigationSimulator.Family.allCases)
+    func simulatedFindingsDoNotDependOnFolding(_ family: NavigationSimulator.Family) {
+        for seed in UInt64(1)...8 {
+            var o = NavigationSimulator.Options(seed: seed)
+            o.families = [family]
+            o.steps = 300
+            o.sessions = seed % 3 == 0 ? 2 : 1
+            o.logsDealloc = seed % 2 == 0
+            o.objects = seed % 4 < 2
+            o.fault = seed % 3 == 1 ? NavigationSimulator.Fault.allCases.filter { $0.family == family }.dropFirst(Int(seed / 3)).first : nil
+            let text = NavigationSimulator.generate(o).text
+            #expect(Self.findings(text, foldFloor: 0) == Self.findings(text, foldFloor: .max), "seed \(seed)")
+        }
+    }
+
+    /// Random traffic over a visible root among a few dozen classes, legal or not: sheets and pushes
+    /// closed and shown again, views reloaded, deallocs on time, late or never, view models of a
+    /// screen's stem, markers, child moves, memory warnings. Folded before every event, the findings
+    /// are those of a run that never folds.
+    @Test(arguments: UInt64(1)...12)
+    func randomTrafficDoesNotDependOnFolding(seed: UInt64) {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+        var out = "", ms = 0
+        func line(_ m: String) {
+            ms += 7 + (next(10) == 0 ? 4_000 : 0)
+            out += "2024-03-01 10:\(String(format: "%02d:%02d.%03d", ms / 60000 % 60, ms / 1000 % 60, ms % 1000)) Shop[100:200] \(m)\n"
+        }
+        for cb in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:"] { line("-[HomeViewController \(cb)]") }
+        let callbacks = ["viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:", "dealloc",
+                         "didReceiveMemoryWarning", "willMoveToParentViewController:", "didMoveToParentViewController:"]
+        for _ in 0..<1_500 {
+            let c = "Screen\(next(40))"
+            switch next(12) {
+            case 0, 1, 2:  // a sheet shown and closed over the root
+                for cb in callbacks[0...4] { line("-[\(c)ViewController \(cb)]") }
+            case 3:  // a push and a pop
+                line("-[\(c)ViewController viewDidLoad]")
+                line("-[HomeViewController viewWillDisappear:]"); line("-[\(c)ViewController viewWillAppear:]")
+                line("-[HomeViewController viewDidDisappear:]"); line("-[\(c)ViewController viewDidAppear:]")
+                line("-[\(c)ViewController viewWillDisappear:]"); line("-[HomeViewController viewWillAppear:]")
+                line("-[\(c)ViewController viewDidDisappear:]"); line("-[HomeViewController viewDidAppear:]")
+            case 4: line("-[\(c)ViewController dealloc]")
+            case 5: line("<\(c)ViewModel: 0x\(String(0x6000 + 16 * next(64), radix: 16))> \(next(2) == 0 ? "init" : "deinit")")
+            case 6: line("\(c)ViewController \(next(2) == 0 ? "present" : "dismiss") end")
+            default: line("-[\(c)ViewController \(callbacks[next(callbacks.count)])]")
+            }
+        }
+        let folding = Self.findings(out, foldFloor: 0)
+        #expect(folding == Self.findings(out, foldFloor: .max))
+        #expect(Self.findings(out, foldFloor: 2) == folding)
+    }
+}
