@@ -412,8 +412,8 @@ extension SessionTimeline {
 /// A class folded away by a session (`SessionTimeline.foldIdleClasses`): what the session's `ClassState`
 /// held (its last deallocated instance, by reference) and, when it had one, its one live controller, removed
 /// and idle: every field of that `Instance` a later line could read, so that unfolding it
-/// (`Instance.init(folded:entry:removal:)`) makes the instance it was. The controller's removal waits among
-/// the observations as its pending leak (`leak`), without the transition that removed it, kept here.
+/// (`Instance.init(folded:entry:)`) makes the instance it was, its removal included (its refs packed as the
+/// instance packs its own). The session's end words its leak as it words a live controller's.
 final class FoldedController {
     let session: Int
     let lastDead: Instance?
@@ -425,7 +425,8 @@ final class FoldedController {
     fileprivate(set) var lastActivity = 0
     fileprivate(set) var loadLineRef: UInt64 = 0, lastAppearRef: UInt64 = 0, lastWillDisappearRef: UInt64 = 0
     fileprivate(set) var lastDidDisappearRef: UInt64 = 0, lastDidDisappearTime: UInt64 = 0
-    fileprivate(set) var leak: UInt32 = 0
+    fileprivate(set) var evidenceRef: UInt64 = 0, evidenceTime: UInt64 = 0, anchorRef: UInt64 = 0, anchorTime: UInt64 = 0
+    fileprivate(set) var removalKind = RemovalKind.popped
     fileprivate(set) var generation: UInt32 = 0
     fileprivate(set) var firstAppearRaw: Int32 = -1
     /// `Instance.initEpoch`, `Int32.min` for none.
@@ -442,9 +443,8 @@ final class FoldedController {
         (self.session, self.lastDead, self.hasUnbound, self.evictAt, self.hasController) = (session, lastDead, hasUnbound, evictAt, false)
     }
 
-    fileprivate init(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int, controller i: Instance, leak: UInt32) {
+    fileprivate init(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int, controller i: Instance) {
         (self.session, self.lastDead, self.hasUnbound, self.evictAt, self.hasController) = (session, lastDead, hasUnbound, evictAt, true)
-        self.leak = leak
         i.fold(into: self)
     }
 }
@@ -458,7 +458,8 @@ extension Instance {
         guard addressRaw == 0, deallocRef == 0, pendingWillRef == 0, pendingWillTime == 0, transition == nil,
               lastDidDisappearTime != PackedTime.elsewhere, coveredBy.isEmpty, !forgotten, !setupRunning, !isView,
               appearance == .hidden || appearance == .unknown, let r = removalBox?.value,
-              r.kind != .poppedWithTop, r.kind != .ownerDeallocated else { return false }
+              r.kind != .poppedWithTop, r.kind != .ownerDeallocated, r.takenAlongBy == nil,
+              Self.packs(r.evidence, entry.times), Self.packs(r.anchor, entry.times) else { return false }
         if let e = extras {
             guard e.dismissPending == nil, e.presentPending == nil, e.completionPending == nil, e.tookAlong.isEmpty,
                   e.pendingWill == nil, e.lastDidDisappear == nil,
@@ -476,9 +477,12 @@ extension Instance {
         return true
     }
 
-    /// Its class folded with it (`foldable` holds), its pending leak at `leak` among the observations.
-    func folded(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int, leak: UInt32) -> FoldedController {
-        FoldedController(session: session, lastDead: lastDead, hasUnbound: hasUnbound, evictAt: evictAt, controller: self, leak: leak)
+    /// Whether a removal's ref keeps its time in 8 bytes (`PackedTime`).
+    private static func packs(_ r: EventRef, _ times: PackedTime.Table) -> Bool { r.time.map { times.pack($0) != nil } ?? true }
+
+    /// Its class folded with it (`foldable` holds).
+    func folded(session: Int, lastDead: Instance?, hasUnbound: Bool, evictAt: Int) -> FoldedController {
+        FoldedController(session: session, lastDead: lastDead, hasUnbound: hasUnbound, evictAt: evictAt, controller: self)
     }
 
     fileprivate func fold(into f: FoldedController) {
@@ -491,11 +495,16 @@ extension Instance {
         (f.lastWillDisappearRef, f.lastDidDisappearRef, f.lastDidDisappearTime) = (lastWillDisappearRef, lastDidDisappearRef, lastDidDisappearTime)
         (f.generation, f.firstAppearRaw, f.flags, f.appearance, f.dialect) = (generationRaw, firstAppearRaw, flags, appearance, dialect)
         f.initEpoch = extras?.initEpoch.map { Int32($0) } ?? Int32.min
-        f.removalTransition = removalBox?.value.transition
+        if let r = removalBox?.value {
+            f.removalKind = r.kind
+            f.removalTransition = r.transition
+            (f.evidenceRef, f.evidenceTime) = (LineRef.pack(r.evidence), r.evidence.time.flatMap { entry.times.pack($0) } ?? 0)
+            (f.anchorRef, f.anchorTime) = (LineRef.pack(r.anchor), r.anchor.time.flatMap { entry.times.pack($0) } ?? 0)
+        }
     }
 
-    /// The instance `f` was, of the class of `entry`, removed by `removal` (its pending leak's).
-    convenience init(folded f: FoldedController, entry: Instrumentation.ClassEntry, removal: Removal) {
+    /// The instance `f` was, of the class of `entry`.
+    convenience init(folded f: FoldedController, entry: Instrumentation.ClassEntry) {
         self.init(serial: f.serial, entry: entry, address: nil, generation: Int(f.generation), dialect: f.dialect, line: f.lastActivity)
         loadLineRef = f.loadLineRef
         lastAppearRef = f.lastAppearRef
@@ -505,9 +514,13 @@ extension Instance {
         firstAppearRaw = f.firstAppearRaw
         flags = f.flags
         appearance = f.appearance
-        var r = removal
-        r.transition = f.removalTransition
-        removalBox = RemovalBox(r)
+        func ref(_ line: UInt64, _ time: UInt64) -> EventRef {
+            var r = LineRef.unpack(line)!
+            if time != 0 { r.time = entry.times.unpack(time) }
+            return r
+        }
+        removalBox = RemovalBox(Removal(kind: f.removalKind, evidence: ref(f.evidenceRef, f.evidenceTime), takenAlongBy: nil,
+                                        anchor: ref(f.anchorRef, f.anchorTime), transition: f.removalTransition))
         if f.initEpoch != Int32.min { more.initEpoch = Int(f.initEpoch) }
         if f.parent == 1 { more.parentState = .attached } else if f.parent == 2 { more.parentState = .detached }
     }

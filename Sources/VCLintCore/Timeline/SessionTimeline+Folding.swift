@@ -2,9 +2,8 @@
 /// controller that was removed and is waiting for a dealloc that may never come, would cost the session a
 /// class state, an instance, a removal and their entries per class, although only a later line of the class
 /// (or its dealloc's dialect, at the end) can still say anything about it. Such a class is folded away into
-/// its entry's `FoldedController` (about a hundred bytes), its leak waiting among the observations as an
-/// evicted controller's does, and unfolded, exactly as it was, by the next line that names the class or its
-/// owner stem.
+/// its entry's `FoldedController` (about 150 bytes), and unfolded, exactly as it was, by the next line that
+/// names the class or its owner stem; the session's end words the leaks of those still folded.
 extension SessionTimeline {
     /// Folds the classes whose one controller nothing but a line of its class can reach. Run when the
     /// session's classes reach `identity.foldAt` (twice what stayed after the previous run, at least
@@ -12,7 +11,7 @@ extension SessionTimeline {
     func foldIdleClasses() {
         // A recorded timeline draws every controller; live mode schedules and prints leaks by instance;
         // `lifetimes` limits count instances.
-        guard recorder == nil, !options.live, options.lifetimes.isEmpty, context.observations.count < UInt32.max - 1 else {
+        guard recorder == nil, !options.live, options.lifetimes.isEmpty else {
             identity.foldAt = .max
             return
         }
@@ -50,7 +49,7 @@ extension SessionTimeline {
                 folded.append(name)
                 continue
             }
-            guard !i.dialect.isAndroid, i.foldable, let r = i.removal, !held.contains(ObjectIdentifier(i)) else { continue }
+            guard !i.dialect.isAndroid, i.foldable, !held.contains(ObjectIdentifier(i)) else { continue }
             // An owner: folded only as its stem's one live owner, so that unfolding it puts it back
             // where it was in its stem's list.
             let stem = entry.stem
@@ -59,10 +58,7 @@ extension SessionTimeline {
                 if identity.foldedStems[stem] != nil { continue }
                 if let list = objects.ownersByStem[stem], list.contains(where: { $0 !== i && $0.isAlive && !$0.forgotten }) { continue }
             }
-            context.observations.append(leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil))
-            let index = UInt32(context.observations.count - 1)
-            removals.evictedLeaks.append((index, i.dialect.family))
-            entry.folded = i.folded(session: serial, lastDead: state.lastDead, hasUnbound: state.hasUnbound, evictAt: state.evictAt, leak: index)
+            entry.folded = i.folded(session: serial, lastDead: state.lastDead, hasUnbound: state.hasUnbound, evictAt: state.evictAt)
             identity.foldedEntries.append(entry)
             identity.foldedCount += 1
             if owns {
@@ -82,8 +78,7 @@ extension SessionTimeline {
         if debug, !folded.isEmpty { TimelineDebug.print("  folded \(folded.count) idle classes; \(identity.classes.count) stay") }
     }
 
-    /// The folded class of `entry` back in the session, its controller as it was folded (its pending
-    /// leak taken back from the observations: the session's end decides it anew).
+    /// The folded class of `entry` back in the session, its controller as it was folded.
     func unfold(_ entry: Instrumentation.ClassEntry) -> ClassState {
         let f = entry.folded!
         entry.folded = nil
@@ -94,9 +89,7 @@ extension SessionTimeline {
         identity.classes[entry.name] = state
         identity.recentClasses[entry.name.utf8.count & 7] = (entry.name, state)
         guard f.hasController else { return state }
-        let leak = context.observations.fact(at: Int(f.leak), as: ControllerLeak.self)
-        context.observations.withdraw(at: Int(f.leak))
-        let inst = Instance(folded: f, entry: entry, removal: leak.removal)
+        let inst = Instance(folded: f, entry: entry)
         state.live = [inst]
         if inst.ownerCandidate, !entry.stem.isEmpty, identity.foldedStems[entry.stem] === entry {
             identity.foldedStems[entry.stem] = nil
@@ -113,8 +106,22 @@ extension SessionTimeline {
         _ = unfold(entry)
     }
 
-    /// The session is over or dropped: its folded classes hold nothing of it any more (their leaks are
-    /// among the observations).
+    /// The session's end: the leaks of the folded controllers, worded as `finish` words a live one's, each
+    /// record released as its leak is written (the records and the leaks are not held at once).
+    func reportFoldedLeaks() {
+        for entry in identity.foldedEntries {
+            guard let f = entry.folded, f.session == serial else { continue }
+            entry.folded = nil
+            guard f.hasController else { continue }
+            let inst = Instance(folded: f, entry: entry)
+            guard let r = inst.removal, !inst.emitted.contains(.leak) else { continue }
+            let (wentOn, confirmed) = leakTiming(r)
+            reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
+        }
+        releaseFolded()
+    }
+
+    /// The session is over or dropped: its folded classes hold nothing of it any more.
     func releaseFolded() {
         for entry in identity.foldedEntries where entry.folded?.session == serial { entry.folded = nil }
         identity.foldedEntries = []

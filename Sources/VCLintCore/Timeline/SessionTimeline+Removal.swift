@@ -364,7 +364,7 @@ extension SessionTimeline {
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
         reportEvictedLeaks()
-        releaseFolded()
+        reportFoldedLeaks()
         if options.live { completeEmittedLeaks() }
         // The session is over: release its controllers (memory follows live controllers only).
         for list in lists {
