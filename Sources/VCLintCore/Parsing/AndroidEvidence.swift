@@ -6,7 +6,7 @@ import Darwin
 
 /// A logcat line that is evidence about instances rather than a callback of one (docs/lifecycle.md#android-evidence):
 /// LeakCanary's lines (read in order by `LeakCanaryReader`, which the stage owns), StrictMode's instance counts and
-/// the system's `Displayed` lines. Context-free, like the rest of `LineParser`: the line alone says which it is.
+/// the system's `START` and `Displayed` lines. Context-free, like the rest of `LineParser`: the line alone says which it is.
 enum AndroidEvidence: Equatable, Sendable {
     /// A line for `LeakCanaryReader`: its message, as the reader takes it.
     case leakCanary(String)
@@ -16,6 +16,17 @@ enum AndroidEvidence: Equatable, Sendable {
     /// `ActivityTaskManager: Displayed com.example/.MainActivity: +1s230ms`: the screen's first frame, that long
     /// after its launch. The class by its simple name, the package as printed.
     case displayed(className: String, package: String, milliseconds: Int)
+    /// `ActivityTaskManager: START u0 {… cmp=com.example/.MainActivity …} from uid 10123`: the system was asked to
+    /// start the Activity (the `startRequested` event). The class by its simple name, the package as printed.
+    case startRequested(className: String, package: String)
+
+    /// The package of the app a system line names (`Displayed`, `START`): the line belongs to that app's session.
+    var namedPackage: String? {
+        switch self {
+        case .displayed(_, let package, _), .startRequested(_, let package): package
+        case .leakCanary, .strictMode: nil
+        }
+    }
 
     /// Longer messages are not evidence (LeakCanary's own lines are short; `LeakCanaryReader` caps what it keeps).
     static let maxMessage = 4096
@@ -33,7 +44,7 @@ enum AndroidEvidence: Equatable, Sendable {
             }
             if equals(tag, "StrictMode") { return strictMode(m) }
             if equals(tag, "ActivityTaskManager") || equals(tag, "ActivityManager") {
-                if let d = displayed(m) { return d }
+                if let d = displayed(m) ?? startRequested(m) { return d }
             }
         }
         return unenveloped(m)
@@ -119,6 +130,40 @@ enum AndroidEvidence: Equatable, Sendable {
         // `com.example/.MainActivity` or `com.example/com.example.MainActivity`: the simple name is the component's.
         return .displayed(className: LogcatStatement.string(LogcatStatement.simpleName(component)),
                           package: LogcatStatement.string(UnsafeBufferPointer(rebasing: m[package])), milliseconds: ms)
+    }
+
+    /// `START u0 {act=… cmp=com.example/.MainActivity …} from uid 10123` (also Android 4's `START {…}`, and the words
+    /// newer releases add after the braces): the component's class and package.
+    static func startRequested(_ m: UnsafeBufferPointer<UInt8>) -> AndroidEvidence? {
+        guard startsWith(m, "START ") else { return nil }
+        var i = 6
+        // `u0 ` (the user), then the intent's braces.
+        if i < m.count, m[i] == UInt8(ascii: "u") {
+            i += 1
+            while i < m.count, ByteCursor.isDigit(m[i]) { i += 1 }
+            guard i < m.count, m[i] == .space else { return nil }
+            i += 1
+        }
+        guard i < m.count, m[i] == .openBrace else { return nil }
+        // The intent's fields up to its closing brace (its extras' own braces nest: `(has extras)` never, `{…}` may).
+        var depth = 0, close: Int?
+        var k = i
+        while k < m.count {
+            if m[k] == .openBrace { depth += 1 } else if m[k] == .closeBrace { depth -= 1; if depth == 0 { close = k; break } }
+            k += 1
+        }
+        guard let close else { return nil }
+        let intent = UnsafeBufferPointer(rebasing: m[i..<close])
+        guard let at = LogcatStatement.find(intent, "cmp="), at == 1 || intent[at - 1] == .space else { return nil }
+        var end = at + 4
+        while end < intent.count, intent[end] != .space, intent[end] != .closeBrace { end += 1 }
+        let cmp = UnsafeBufferPointer(rebasing: intent[(at + 4)..<end])
+        guard let slash = cmp.firstIndex(of: .slash), slash > cmp.startIndex, slash + 1 < cmp.endIndex else { return nil }
+        let package = UnsafeBufferPointer(rebasing: cmp[..<slash])
+        let component = UnsafeBufferPointer(rebasing: cmp[(slash + 1)...])
+        let name = LogcatStatement.simpleName(component)
+        guard !name.isEmpty, name.allSatisfy({ ByteCursor.isWord($0) || $0 == .dollar }) else { return nil }
+        return .startRequested(className: LogcatStatement.string(name), package: LogcatStatement.string(package))
     }
 
     private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {

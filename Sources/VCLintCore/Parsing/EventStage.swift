@@ -241,7 +241,7 @@ final class EventStage: LineSink {
             if leakCanary.blockLine == line || (leakCanary.isInsideBlock && leakCanaryContext.process == nil && leakCanaryContext.pid == nil) {
                 leakCanaryContext = (process, pid, time)
             }
-        case .strictMode, .displayed:
+        case .strictMode, .displayed, .startRequested:
             events += 1
             builder.evidence(.line(e, line: line), process: process, pid: pid, time: time)
         }

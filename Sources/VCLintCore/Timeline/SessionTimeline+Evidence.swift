@@ -45,6 +45,8 @@ extension SessionTimeline {
             strictMode(className, instances: instances, limit: limit, line: line, time: time)
         case .line(.displayed(let className, _, let ms), let line):
             displayed(className, milliseconds: ms, line: line, time: time)
+        case .line(.startRequested, _):
+            break  // the launch a later `Displayed` line times; no rule judges the request itself
         case .line(.leakCanary, _):
             break  // read by the stage's `LeakCanaryReader`, which hands on what it completes
         case .leakCanary(.watch(let w), _):

@@ -91,11 +91,12 @@ public final class TimelineBuilder {
     }
 
     /// Android's evidence (docs/lifecycle.md#android-evidence), in the session of its line; LeakCanary's analysis
-    /// process (`com.example:leakcanary`) reports on its app's, and the system's `Displayed` line on the app it names.
+    /// process (`com.example:leakcanary`) reports on its app's, and the system's `START` and `Displayed` lines on the app
+    /// they name.
     func evidence(_ item: EvidenceItem, process: String?, pid: Int?, time: LogTime?) {
         var app: String?
         if let process, process.hasSuffix(":leakcanary") { app = String(process.dropLast(":leakcanary".count)) }
-        if case .line(.displayed(_, let package, _), _) = item { app = package }
+        if case .line(let line, _) = item, let package = line.namedPackage { app = package }
         let s = app.flatMap(latestSession(named:)) ?? androidSession(process: process ?? "", pid: pid)
         if let time { s.observe(time: time) }
         s.evidence(item, time: time)

@@ -34,6 +34,57 @@ import Testing
         #expect(evidence("Found 3 items in the cart", tag: "MyApp") == nil)
     }
 
+    /// The system's start request (the `startRequested` event): every shape its releases print, the class by its simple
+    /// name; anything else that begins with `START` is no request.
+    @Test func startLinesAreStartRequests() {
+        let expected = AndroidEvidence.startRequested(className: "MainActivity", package: "com.example")
+        for text in [
+            "START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=com.example/.MainActivity bnds=[0,0][10,10]} from uid 10123",
+            "START u0 {flg=0x10000000 cmp=com.example/.MainActivity} from pid 1234",
+            "START u0 {cmp=com.example/com.example.ui.MainActivity} from uid 10123",
+            "START u10 {cmp=com.example/.MainActivity (has extras)} with LAUNCH_MULTIPLE from uid 10123 (BAL_ALLOW_VISIBLE_WINDOW) result code=0",
+            "START {act=android.intent.action.VIEW cmp=com.example/.MainActivity} from pid 4821",
+        ] {
+            #expect(evidence(text, tag: "ActivityTaskManager") == expected, "\(text)")
+            #expect(evidence(text, tag: "ActivityManager") == expected, "\(text)")
+        }
+        #expect(evidence("START u0 {cmp=com.example/.Outer$Inner} from uid 1", tag: "ActivityManager")
+                == .startRequested(className: "Outer$Inner", package: "com.example"))
+        for text in [
+            "START u0 {act=android.intent.action.MAIN} from uid 10123",            // no component
+            "START u0 {cmp=com.example/.MainActivity from uid 10123",              // braces never closed
+            "START u0 {cmp=/.MainActivity} from uid 1", "START u0 {cmp=com.example/} from uid 1",
+            "START u0 {xcmp=com.example/.Main} from uid 1", "START ux {cmp=com.example/.Main}", "STARTED u0 {cmp=a/.B}",
+            "START u0 cmp=com.example/.MainActivity",
+        ] {
+            #expect(evidence(text, tag: "ActivityTaskManager") == nil, "\(text)")
+        }
+        // Only the system's tags: an app's own `START` sentence is its own.
+        #expect(evidence("START u0 {cmp=com.example/.MainActivity} from uid 10123", tag: "MyApp") == nil)
+    }
+
+    /// An input whose only events are the system's start requests is read (not `no_lifecycle_events`) and gives no
+    /// finding; the request binds to the session of the app it names.
+    @Test func startRequestsAloneAreReadAndClean() {
+        let system = "07-01 18:48:40.101  1949  1977 I ActivityTaskManager: "
+        let r = lint([
+            system + "START u0 {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=com.eternalrave.app/.MainActivity} from uid 10123",
+            system + "START u0 {cmp=com.eternalrave.app/.SettingsActivity} from uid 10245",
+            system + "Something else entirely: START u0 {cmp=x/.Y}",
+        ].joined(separator: "\n"))
+        #expect(r.findings.isEmpty, "\(r.findings.map(\.message))")
+        #expect(r.stats.events == 2)
+        // Android Studio's layout names the processes: the system's request goes to the session of the app it names.
+        let studio = lint([
+            "2021-04-28 16:54:50.000 11992-11992/com.example.space D/MainActivity: onCreate",
+            "2021-04-28 16:54:50.100 1949-1977/system_process I/ActivityTaskManager: START u0 {cmp=com.example.space/.ServiceActivity} from uid 10123",
+            "2021-04-28 16:54:50.200 11992-11992/com.example.space D/ServiceActivity: onCreate",
+        ].joined(separator: "\n"))
+        #expect(studio.findings.isEmpty)
+        #expect(studio.stats.events == 3)
+        #expect(studio.stats.sessions == 1)
+    }
+
     /// The receiver of a watch's reason or a leaking node's note, as Foundation's searches read it before it was read by bytes.
     @Test func theReceiverIsTheWordBeforeReceived() {
         func oracle(_ text: String) -> String? {

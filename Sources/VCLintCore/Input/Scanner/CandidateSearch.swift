@@ -36,6 +36,8 @@ enum CandidateSearch {
         #"retained objects|retained instances|objects retained"#,
         #"├─ |╰→ |┬───|│ "#,
         #"; instances=|Displayed |TestRunner"#,
+        // The system's start requests (`START u0 {… cmp=pkg/.Cls …}`; Android 4 prints no user).
+        #"START u|START {"#,
         // Android's objects and composables (docs/lifecycle.md#android-objects-and-composables): a ViewModel's end of use,
         // a release, Compose's effects (`init` and `onCreated` are found above).
         #"\bonCleared|\bonDispose|finalize"#,
