@@ -110,6 +110,39 @@ import Testing
         }
     }
 
+    /// androidx's view-misuse exception opens a window of lines in which a stack frame is a candidate (the first app
+    /// frame names the fragment, and frames carry no literal): in logcat's envelope and in Android Studio's copy, on
+    /// the vector and the portable path alike, at any read and chunk size; after the window, and in a capture that is
+    /// no logcat, a frame is noise again.
+    @Test func aViewMisuseExceptionMakesTheFramesUnderItCandidates() {
+        let envelope = "03-02 10:15:04.703  7311  7311 E AndroidRuntime: "
+        let exception = "java.lang.IllegalStateException: Can't access the Fragment View's LifecycleOwner when getView() is null i.e., before onCreateView() or after onDestroyView()"
+        let noise = "03-02 10:15:04.600  7311  7340 I okhttp.OkHttpClient: <-- 200 https://api.example.com/feed (212ms)"
+        var lines = (0..<5).map { _ in noise }
+        lines += [envelope + "FATAL EXCEPTION: main", envelope + exception,
+                  envelope + "\tat androidx.fragment.app.Fragment.getViewLifecycleOwner(Fragment.java:361)",
+                  noise,
+                  envelope + "\tat com.example.feed.ui.FeedScreen.bindResults(FeedScreen.kt:88)"]
+        let exceptionLine = 7
+        lines += (0..<30).map { _ in noise }
+        lines.append(envelope + "\tat com.example.feed.ui.FeedScreen.late(FeedScreen.kt:9)")  // past the window
+        // Android Studio's multi-line copy: the frames without an envelope.
+        lines += ["2021-08-31 11:33:56.398 5615-5615/com.example E/AndroidRuntime: FATAL EXCEPTION: main",
+                  "    " + exception, "        at androidx.fragment.app.Fragment.getViewLifecycleOwner(Fragment.java:361)",
+                  "        at com.example.ui.SessionFeedbackDialog.setupObservers(SessionFeedbackDialog.kt:148)"]
+        let studio = lines.count - 2  // the exception's line
+        let text = lines.joined(separator: "\n")
+        let expected = [exceptionLine, exceptionLine + 1, exceptionLine + 3, studio, studio + 1, studio + 2]
+        for (chunk, feed) in [(256, 7), (300, 64), (1 << 20, 1 << 20)] {
+            for portable in [false, true] {
+                #expect(Self.candidates(text, portable: portable, chunkSize: chunk, feed: feed) == expected, "chunk \(chunk), portable \(portable)")
+            }
+        }
+        // An iOS capture's frames are noise, exception or not.
+        let ios = ["2024-03-01 22:13:28.546420+0800 Shop[4000:51413] " + exception, "    at com.example.Feed.bind(Feed.kt:1)"].joined(separator: "\n")
+        #expect(Self.candidates(ios, portable: false, chunkSize: 1 << 20, feed: 1 << 20) == [1])
+    }
+
 #if arch(x86_64)
     /// A line with a template's shape has the template's format and, when the template covers the
     /// process and pid, the template line's run key at the same place: mutations of real envelope

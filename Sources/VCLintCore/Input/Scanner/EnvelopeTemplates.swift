@@ -171,7 +171,7 @@ extension LogScanner {
     /// ndjson shape, whose lines' run key is looked up per line).
     @inline(__always)
     func countsNoise() -> Bool {
-        templates.count > 0 && (contextKnown || templates.latest.pointee.format == .logcat)
+        templates.count > 0 && frameWindow == 0 && (contextKnown || templates.latest.pointee.format == .logcat)
     }
 
     /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.

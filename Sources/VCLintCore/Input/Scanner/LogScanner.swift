@@ -41,6 +41,11 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// Lines per envelope format, by `EnvelopeFormat.index`.
     let formatCounts: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) var lastEnvelope: EnvelopeFormat?
+    /// Lines left after androidx's view-misuse exception (`LifecycleOwner`) in which a stack frame is a candidate
+    /// too: the first app frame under the exception names its fragment (docs/lifecycle.md#android-statements), and a
+    /// frame carries no literal of its own. While it runs, no line is only counted (`countsNoise`).
+    @exclusivity(unchecked) var frameWindow = 0
+    var frameWindowLines: Int { 24 }
 
     /// Which lines are read for their session's time, besides the runs' last lines; the input's
     /// last timed lines (kept at the end of each chunk), read when it ends (`TimeSamples.swift`).
@@ -278,6 +283,13 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
         } else {
             formatCounts[(lastEnvelope ?? .bare).index] += 1
         }
+        var candidate = candidate
+        if frameWindow > 0 {
+            frameWindow -= 1
+            if !candidate, Self.isStackFrame(p, n) { candidate = true }
+        } else if candidate, format == .logcat || lastEnvelope == .logcat, Self.mentionsLifecycleOwner(p, n) {
+            frameWindow = frameWindowLines
+        }
         if candidate {
             candidateLines?.append(lineNumber)
             // A message that its envelope left empty is on this line (Xamarin prints
@@ -296,6 +308,33 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             if format == nil || format == .bare, hadEnvelope { sendContext() }
             withSink { $0.candidate(scanned, afterEnvelope: hadEnvelope) }
         }
+    }
+
+    /// Whether a line holds `LifecycleOwner`, found by its `O` (rare in a logcat line: `memchr` is a tenth of `memmem`'s
+    /// cost on a candidate line).
+    @inline(__always)
+    static func mentionsLifecycleOwner(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        let word: StaticString = "LifecycleOwner"
+        var i = 9
+        while i + 5 <= n, let o = memchr(p + i, Int32(UInt8(ascii: "O")), n - i - 4) {
+            let k = UnsafePointer<UInt8>(o.assumingMemoryBound(to: UInt8.self)) - p
+            if memcmp(p + k - 9, word.utf8Start, 14) == 0 { return true }
+            i = k + 1
+        }
+        return false
+    }
+
+    /// Whether a line holds a stack frame (`at com.example.FeedFragment.onCreateDialog(FeedFragment.kt:148)`) after
+    /// white space, whatever envelope is before it.
+    static func isStackFrame(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 1
+        while i + 3 < n {
+            if p[i] == UInt8(ascii: "a"), p[i + 1] == UInt8(ascii: "t"), p[i + 2] == .space, p[i - 1] == .space || p[i - 1] == .tab {
+                return memchr(p + i, Int32(UInt8.openParen), n - i) != nil
+            }
+            i += 1
+        }
+        return false
     }
 
     /// The line before the one starting at `lineStart` in the buffer (or the last line of the
