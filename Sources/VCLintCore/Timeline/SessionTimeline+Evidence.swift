@@ -18,10 +18,32 @@ struct SessionEvidence {
         /// The end of use (`onDestroy`, `onDestroyView`), when the capture has it.
         var endOfUse: EventRef?
         /// The subject and what ended its use, for the message (`ServiceActivity#1 was destroyed`); the subject
-        /// alone when no end of use is known.
-        var ended: String
+        /// alone when no end of use is known. Worded only for a finding (`Ended.text`): most watches are released.
+        var ended: Ended
         var owner: ControllerRef?
         var endKnown = true
+    }
+    /// What ended an instance's use, as a finding words it.
+    enum Ended {
+        case destroyed(ControllerRef)
+        /// A fragment's view; `view` names the view's class when LeakCanary watched the view itself.
+        case viewDestroyed(ControllerRef, view: String)
+        case cleared(String, owner: ControllerRef?)
+        case detached(String)
+        case released(String, reason: String)
+        /// No end of use is known: the subject alone.
+        case subject(String)
+
+        var text: String {
+            switch self {
+            case .destroyed(let ref): "\(ref.display) was destroyed"
+            case .viewDestroyed(let ref, let view): "\(ref.display)'s view\(view.isEmpty ? "" : " (\(view))") was destroyed"
+            case .cleared(let name, let owner): "\(name)\(owner.map { " (of \($0.display))" } ?? "") was cleared"
+            case .detached(let name): "\(name) was detached from its window"
+            case .released(let name, let reason): "\(name) was released by the app (\(reason))"
+            case .subject(let name): name
+            }
+        }
     }
     struct OpenWatch {
         var watch: LeakCanaryReader.Watch
@@ -96,27 +118,32 @@ extension SessionTimeline {
     /// last, else the class itself (`X#?`).
     private func bind(receiver: String, leaking: String, endOfUse: LeakCanaryReader.EndOfUse, reason: String) -> SessionEvidence.Bound {
         let cls = String(LeakCanaryReader.simpleName(receiver)), leakingName = String(LeakCanaryReader.simpleName(leaking))
-        let unbound = ControllerRef(className: cls, address: nil, instance: cls + "#?")
+        func unbound() -> ControllerRef { ControllerRef(className: cls, address: nil, instance: cls + "#?") }
         switch endOfUse {
         case .activityDestroyed, .fragmentDestroyed, .serviceDestroyed:
             if let inst = android.lastDestroyed(cls) {
-                return .init(ref: inst.ref, endOfUse: inst.destroyed, ended: "\(inst.ref.display) was destroyed")
+                let ref = inst.ref
+                return .init(ref: ref, endOfUse: inst.destroyed, ended: .destroyed(ref))
             }
-            return .init(ref: unbound, ended: "\(unbound.display) was destroyed")
+            let ref = unbound()
+            return .init(ref: ref, ended: .destroyed(ref))
         case .fragmentViewDestroyed:
-            let candidates = android.live(cls) + (android.lastDestroyed(cls).map { [$0] } ?? [])
-            let view = leakingName == cls ? "" : " (\(leakingName))"
+            var candidates = android.live(cls)
+            if let last = android.lastDestroyed(cls) { candidates.append(last) }
+            let view = leakingName == cls ? "" : leakingName
             if let inst = candidates.filter({ $0.lastDestroyView != nil }).max(by: { $0.lastDestroyView!.line < $1.lastDestroyView!.line }) {
-                return .init(ref: inst.ref, endOfUse: inst.lastDestroyView, ended: "\(inst.ref.display)'s view\(view) was destroyed")
+                let ref = inst.ref
+                return .init(ref: ref, endOfUse: inst.lastDestroyView, ended: .viewDestroyed(ref, view: view))
             }
-            return .init(ref: unbound, ended: "\(unbound.display)'s view\(view) was destroyed")
+            let ref = unbound()
+            return .init(ref: ref, ended: .viewDestroyed(ref, view: view))
         case .viewModelCleared:
             let ref = ControllerRef(className: leakingName, address: nil, instance: leakingName)
             let owner = evidenceState.lastDestroyed?.ref
-            return .init(ref: ref, ended: "\(leakingName)\(owner.map { " (of \($0.display))" } ?? "") was cleared", owner: owner)
+            return .init(ref: ref, ended: .cleared(leakingName, owner: owner), owner: owner)
         case .rootViewDetached:
             let ref = ControllerRef(className: leakingName, address: nil, instance: leakingName)
-            return .init(ref: ref, ended: "\(leakingName) was detached from its window")
+            return .init(ref: ref, ended: .detached(leakingName))
         case .other:
             // An Activity or Fragment the capture shows by its callbacks, else an object the app watches.
             switch androidKind(leakingName) {
@@ -124,8 +151,8 @@ extension SessionTimeline {
                 return bind(receiver: leaking, leaking: leaking, endOfUse: androidKind(leakingName)!, reason: reason)
             default:
                 let ref = ControllerRef(className: leakingName, address: nil, instance: leakingName)
-                if reason.isEmpty { return .init(ref: ref, ended: leakingName, endKnown: false) }
-                return .init(ref: ref, ended: "\(leakingName) was released by the app (\(reason))")
+                if reason.isEmpty { return .init(ref: ref, ended: .subject(leakingName), endKnown: false) }
+                return .init(ref: ref, ended: .released(leakingName, reason: reason))
             }
         }
     }
@@ -173,7 +200,7 @@ extension SessionTimeline {
             var bound = watch.map(\.bound) ?? bind(receiver: receiver, leaking: t.leaking.className, endOfUse: endOfUse, reason: "")
             if endOfUse == .viewModelCleared, bound.owner == nil, let owner = Self.leakingHost(t) {
                 bound.owner = ControllerRef(className: owner, address: nil, instance: owner)
-                bound.ended = "\(LeakCanaryReader.simpleName(t.leaking.className)) (of \(owner)) was cleared"
+                bound.ended = .cleared(String(LeakCanaryReader.simpleName(t.leaking.className)), owner: bound.owner)
             }
             // Watches of the same second that no trace names were retained with this one.
             var foldedNames = folded.map { String(LeakCanaryReader.simpleName($0.leaking.className)) }
@@ -201,7 +228,7 @@ extension SessionTimeline {
             }
             for f in folded { related.append(.init(line: f.line, note: "\(LeakCanaryReader.simpleName(f.leaking.className)): retained with it")) }
             related.sort { $0.line < $1.line }
-            let leak = HeapLeak(ended: bound.ended, endKnown: bound.endKnown, chain: t.chain, sizes: Self.sizes(t), sharedBy: t.sharedBy, folded: foldedNames,
+            let leak = HeapLeak(ended: bound.ended.text, endKnown: bound.endKnown, chain: t.chain, sizes: Self.sizes(t), sharedBy: t.sharedBy, folded: foldedNames,
                                 pattern: t.section == .library ? (t.pattern ?? "") : nil, description: t.section == .library ? t.description : nil,
                                 signature: t.signature, related: related, owner: bound.owner, test: test)
             let who = bound.ref
