@@ -42,6 +42,10 @@ public final class TimelineBuilder {
     let options: TimelineOptions
     let context = TimelineContext()
     @exclusivity(unchecked) private var current: [String: SessionTimeline] = [:]
+    /// `current` by process name (oldest first) and the Android sessions' keys by pid: what a system line or a death
+    /// line looks up, without a walk over every open session (a logcat capture opens one per launch).
+    @exclusivity(unchecked) private var openByName: [String: [SessionTimeline]] = [:]
+    @exclusivity(unchecked) private var androidKeysByPID: [Int: [String]] = [:]
     /// Finished sessions are released; only how many had events is kept.
     @exclusivity(unchecked) private var finishedWithEvents = 0
     @exclusivity(unchecked) private var sessionSerial = 0
@@ -76,8 +80,27 @@ public final class TimelineBuilder {
         }
         sessionSerial += 1
         let s = SessionTimeline(serial: sessionSerial, processName: process, pid: pid, options: options, context: context)
-        current[key] = s
+        setCurrent(key, s)
         return s
+    }
+
+    /// `current[key] = s`, and the indexes with it.
+    private func setCurrent(_ key: String, _ s: SessionTimeline?) {
+        if let old = current[key] {
+            if var list = openByName[old.processName], let i = list.firstIndex(where: { $0 === old }) {
+                list.remove(at: i)
+                openByName[old.processName] = list.isEmpty ? nil : list
+            }
+            if let pid = old.pid, key.utf8.contains(0), var keys = androidKeysByPID[pid], let i = keys.firstIndex(of: key) {
+                keys.remove(at: i)
+                androidKeysByPID[pid] = keys.isEmpty ? nil : keys
+            }
+        }
+        current[key] = s
+        if let s {
+            openByName[s.processName, default: []].append(s)
+            if let pid = s.pid, key.utf8.contains(0) { androidKeysByPID[pid, default: []].append(key) }
+        }
     }
 
     /// An event with the envelope context of its line (nil process: a bare message).
@@ -104,7 +127,7 @@ public final class TimelineBuilder {
 
     /// The open session of a process name that began last.
     private func latestSession(named name: String) -> SessionTimeline? {
-        current.values.filter { $0.processName == name }.max { $0.serial < $1.serial }
+        openByName[name]?.last  // sessions are appended as they begin: the last began last
     }
 
     /// Logcat interleaves processes: a session is one pid of one process, and a line of one pid never ends another
@@ -119,9 +142,10 @@ public final class TimelineBuilder {
     /// A process died (docs/lifecycle.md#logcat): its pid's Android session ends, without a finding for the instances
     /// still alive, and a line of that pid after it begins a new session.
     private func endProcess(pid: Int) {
-        for (key, s) in current where s.pid == pid && key.utf8.contains(0) {
+        for key in androidKeysByPID[pid] ?? [] {
+            guard let s = current[key] else { continue }
             end(s)
-            current[key] = nil
+            setCurrent(key, nil)
         }
         lastSession = nil
     }
@@ -132,7 +156,7 @@ public final class TimelineBuilder {
         guard let s = current[process] else { return }
         if let pid, let old = s.pid, old != pid {
             end(s)
-            current[process] = nil
+            setCurrent(process, nil)
             lastSession = nil
             return
         }
@@ -160,6 +184,8 @@ public final class TimelineBuilder {
         let open = current.values.sorted { $0.serial < $1.serial }
         for s in open { end(s) }
         current = [:]
+        openByName = [:]
+        androidKeysByPID = [:]
         lastSession = nil
         let kept: ObservationList
         if options.live {
