@@ -217,7 +217,7 @@ final class EventPipe: LineSink, @unchecked Sendable {
                     if parsed.isEmpty {
                         stage.candidate(line, afterEnvelope: r.afterEnvelope)
                     } else {
-                        stage.apply(&parsed[i], line: r.line)
+                        stage.apply(&parsed[i], line: r.line, bytes: base + r.offset)
                     }
                 case .sample: stage.sample(line)
                 case .ending: stage.ending(line)

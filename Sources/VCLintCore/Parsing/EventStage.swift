@@ -86,14 +86,22 @@ final class EventStage: LineSink {
             // A title's line is shown as what the capture decides it is (`drain`).
             if parsed.title != 0 { parsed.observed = Array(UnsafeBufferPointer(start: p, count: n)) } else { observer.line(line, parsed, UnsafeBufferPointer(start: p, count: n)) }
         }
-        apply(&parsed, line: line)
+        apply(&parsed, line: line, bytes: p)
     }
 
     /// A parsed candidate line in its context: an enveloped event gives the context its process.
-    func apply(_ parsed: inout ParsedLine, line: Int) {
+    func apply(_ parsed: inout ParsedLine, line: Int, bytes: UnsafePointer<UInt8>) {
         useContext(parsed, line: line)
-        // (Only a frame or the next logcat statement releases it: a test runner's or a `print` line may come between.)
-        if heldMisuse != nil, parsed.kind == .enveloped || parsed.frameClass != nil { releaseMisuse(parsed.frameClass) }
+        // (Only an app's frame or the next logcat statement releases it: a test runner's or a `print` line, or the
+        // framework's frames, may come between.)
+        if heldMisuse != nil {
+            if parsed.kind == .enveloped {
+                releaseMisuse(nil)
+            } else if let r = parsed.frame,
+                      let cls = LogcatStatement.appFrameClass(UnsafeBufferPointer(start: bytes + Int(r.lowerBound), count: r.count)) {
+                releaseMisuse(cls)
+            }
+        }
         switch parsed.kind {
         case .none:
             return

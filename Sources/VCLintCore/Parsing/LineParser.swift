@@ -44,9 +44,10 @@ struct ParsedLine {
     var observed: [UInt8]? = nil
     var runner: TestRunnerLine? = nil
     var evidence: AndroidEvidence? = nil
-    /// An app's stack frame under a crash (`at com.example.FeedFragment.onCreateDialog(…)`): its class names the
-    /// fragment of the view-misuse exception above it (`EventStage.heldMisuse`).
-    var frameClass: String? = nil
+    /// A stack frame (`at com.example.FeedFragment.onCreateDialog(…)`): where it is in the line. An app's frame under a
+    /// crash names the fragment of the view-misuse exception above it (`EventStage.heldMisuse`); the stage reads its
+    /// class only while such an exception waits (most frames that reach the parser are noise).
+    var frame: Range<Int32>? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
     static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
@@ -171,7 +172,7 @@ final class LineParser {
             // A crash's frame with an envelope of its own (`threadtime`, `long`): its class may name the fragment of
             // androidx's view-misuse exception above it, as in Android Studio's copy.
             var frame = ParsedLine.none
-            frame.frameClass = LogcatStatement.appFrameClass(message)
+            if LogcatStatement.isFrame(message) { frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound) }
             return frame
         }
         e.time = LogcatEnvelope.time(p, n, cache: &minuteCache)
@@ -185,7 +186,7 @@ final class LineParser {
         let line = UnsafeBufferPointer(start: p, count: n)
         if let e = LogcatStatement.continuation(line) { return .bare(e) }
         var frame = ParsedLine.none
-        frame.frameClass = LogcatStatement.appFrameClass(line)
+        if LogcatStatement.isFrame(line) { frame.frame = 0..<Int32(n) }
         return frame
     }
 

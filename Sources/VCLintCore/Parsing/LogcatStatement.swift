@@ -210,13 +210,22 @@ enum LogcatStatement {
         "androidx.", "android.", "java.", "javax.", "kotlin.", "kotlinx.", "dalvik.", "com.android.", "com.google.android.",
     ]
 
-    /// The class of an app's stack frame (`at com.example.ui.FeedFragment.onCreateDialog(FeedFragment.kt:148)`),
-    /// nil for a framework's (`androidx.`, `android.`, `java.`, `kotlin.`, `dalvik.`, `com.android.`).
-    static func appFrameClass(_ line: UnsafeBufferPointer<UInt8>) -> String? {
-        // Most lines are no frame: `at ` after white space, by bytes.
+    /// Whether the line is a stack frame's (`at ` after white space), whoever's; `appFrameClass` says whose.
+    static func isFrame(_ line: UnsafeBufferPointer<UInt8>) -> Bool { frameStart(line) != nil }
+
+    /// Where a frame's `at ` is (most lines are no frame: by bytes).
+    @inline(__always)
+    private static func frameStart(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         while i < line.count, line[i] == .space || line[i] == .tab { i += 1 }
         guard i + 3 < line.count, line[i] == UInt8(ascii: "a"), line[i + 1] == UInt8(ascii: "t"), line[i + 2] == .space else { return nil }
+        return i
+    }
+
+    /// The class of an app's stack frame (`at com.example.ui.FeedFragment.onCreateDialog(FeedFragment.kt:148)`),
+    /// nil for a framework's (`androidx.`, `android.`, `java.`, `kotlin.`, `dalvik.`, `com.android.`).
+    static func appFrameClass(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let i = frameStart(line) else { return nil }
         let after = UnsafeBufferPointer(rebasing: line[(i + 3)...])
         guard let paren = after.firstIndex(of: .openParen) else { return nil }
         let qualified = UnsafeBufferPointer(rebasing: after[..<paren])
