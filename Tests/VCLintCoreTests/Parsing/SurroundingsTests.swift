@@ -54,6 +54,10 @@ import VCLintSimulation
             func joined(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) + [0x0A] }
             let before = Linter().lint(bytes: joined(lines), path: fixture).findings
             for (j, (name, addition)) in Self.additions.enumerated() {
+                // A `log show --style json` array has no line between its objects (`},{`): text on a line of its own
+                // is inside an object and breaks it, so the object's event may lose what follows the text (its time,
+                // its process: `JSONArrayTests.garbageInTheArrayIsSkipped`). White space is still JSON.
+                if fixture.hasSuffix(".json"), addition.contains(where: { !$0.isWhitespace }) { continue }
                 let at = (k * 7 + j * 3) % (lines.count - 1) + 1
                 let added = addition.split(separator: "\n", omittingEmptySubsequences: true).count.clamped(min: 1)
                 var changed = lines
@@ -76,9 +80,8 @@ import VCLintSimulation
             func joined(_ lines: [[UInt8]]) -> [UInt8] { Array(lines.joined(separator: [0x0A])) + [0x0A] }
             let before = Linter().lint(bytes: joined(lines), path: fixture).findings
             for (name, addition) in Self.additions {
-                // Text inside every object of a `log show --style json` array breaks each of them (one
-                // broken object among whole ones is `insertingUntimedLinesChangesNoFinding`'s); white
-                // space between its members is still JSON.
+                // Text inside every object of a `log show --style json` array breaks each of them (as in
+                // `insertingUntimedLinesChangesNoFinding`); white space between its members is still JSON.
                 if fixture.hasSuffix(".json"), addition.contains(where: { !$0.isWhitespace }) { continue }
                 let block = Array(repeating: addition, count: 5).joined()
                 let added = block.utf8.filter { $0 == 0x0A }.count
