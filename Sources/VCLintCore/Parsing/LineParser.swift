@@ -155,7 +155,7 @@ final class LineParser {
     /// A logcat line: its statement, in the session of its pid (and process, where the format names it); a format
     /// without a pid (`tag`) gives its lines to the context session, as `bare` lines are.
     private func logcat(_ p: UnsafePointer<UInt8>, _ n: Int) -> ParsedLine {
-        guard let info = LogcatEnvelope.parse(p, n) else { return logcatContinuation(p, n) }
+        guard let info = LogcatEnvelope.fields(p, n) else { return logcatContinuation(p, n) }
         let message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
         let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
         let process = { info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "" }

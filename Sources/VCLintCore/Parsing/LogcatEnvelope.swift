@@ -12,8 +12,25 @@
 /// | Android Studio | `[YY]YY-MM-DD HH:MM:SS.mmm PID-TID/package L/Tag: message` (`/?`, `Tag﹕ `) |
 /// | Dolphin | `YYYY-MM-DD HH:MM:SS.mmm PID-TID Tag package L  message` |
 enum LogcatEnvelope {
+    /// Where a logcat line's fields are: a small value, read per candidate line (an `EnvelopeInfo`, which every format
+    /// shares, is several times its size, and copying it as it was returned cost 2 % of a logcat lint).
+    struct Fields {
+        var pid: Int?
+        var process: Range<Int>?
+        var tag: Range<Int>? = nil
+        var message: Range<Int>
+    }
+
     /// The envelope of a logcat line, or nil when the line is not one.
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeInfo? {
+        guard let f = fields(p, n) else { return nil }
+        var info = EnvelopeInfo(format: .logcat, time: nil, process: f.process, pid: f.pid, message: f.message)
+        info.tag = f.tag
+        return info
+    }
+
+    /// `parse`'s fields alone.
+    static func fields(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
         guard n > 2 else { return nil }
         var i = 0
         if p[0] == .openBracket { return parseLong(p, n) }
@@ -83,7 +100,7 @@ enum LogcatEnvelope {
 
     /// A body that starts with a number: threadtime's `PID TID L Tag:` (after a uid, perhaps), Android Studio's
     /// `PID-TID/package L/Tag:` and Dolphin's `PID-TID Tag package L `.
-    private static func parseNumbered(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> EnvelopeInfo? {
+    private static func parseNumbered(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> Fields? {
         var c = ByteCursor(p, count: n, pos: start)
         guard let pid = c.number(max: 9) else { return nil }
         if c.peek() == .hyphen {
@@ -114,7 +131,7 @@ enum LogcatEnvelope {
     }
 
     /// Dolphin's columns after `PID-TID`: the tag, the package (a column of its own), the level letter, the message.
-    private static func parseDolphin(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int, pid: Int) -> EnvelopeInfo? {
+    private static func parseDolphin(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int, pid: Int) -> Fields? {
         var c = ByteCursor(p, count: n, pos: start)
         guard c.skipSpaces() > 0 else { return nil }
         var words: [Range<Int>] = []
@@ -127,13 +144,13 @@ enum LogcatEnvelope {
         }
         guard let last = words.last, last.count == 1, isLevel(p[last.lowerBound]), words.count >= 2 else { return nil }
         _ = c.skipSpaces()
-        var info = EnvelopeInfo(format: .logcat, time: nil, process: words.count == 3 ? words[1] : nil, pid: pid, message: c.pos..<n)
+        var info = Fields(pid: pid, process: words.count == 3 ? words[1] : nil, message: c.pos..<n)
         info.tag = words[0]
         return info
     }
 
     /// After `L/`: brief and time's `Tag( PID): message`, or the tag format's `Tag: message`.
-    private static func parseSlashed(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> EnvelopeInfo? {
+    private static func parseSlashed(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> Fields? {
         var i = start
         while i < n, i - start < 128, p[i] != .openParen, p[i] != .colon, !isWideColon(p, n, i) { i += 1 }
         if i < n, p[i] == .openParen {
@@ -143,7 +160,7 @@ enum LogcatEnvelope {
             var tagEnd = i
             while tagEnd > start, p[tagEnd - 1] == .space { tagEnd -= 1 }
             _ = c.skipSpaces()
-            var info = EnvelopeInfo(format: .logcat, time: nil, process: nil, pid: pid, message: c.pos..<n)
+            var info = Fields(pid: pid, process: nil, message: c.pos..<n)
             info.tag = start..<tagEnd
             return info
         }
@@ -151,7 +168,7 @@ enum LogcatEnvelope {
     }
 
     /// After `L(`: the process format's `PID) message  (Tag)` and the thread format's `PID:TID) message`.
-    private static func parseParenthesised(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> EnvelopeInfo? {
+    private static func parseParenthesised(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int) -> Fields? {
         var c = ByteCursor(p, count: n, pos: start)
         _ = c.skipSpaces()
         guard let pid = c.number(max: 9) else { return nil }
@@ -164,7 +181,7 @@ enum LogcatEnvelope {
         _ = c.skipSpaces()
         var end = n
         while end > c.pos, p[end - 1] == .space { end -= 1 }
-        var info = EnvelopeInfo(format: .logcat, time: nil, process: nil, pid: pid, message: c.pos..<end)
+        var info = Fields(pid: pid, process: nil, message: c.pos..<end)
         // `message  (Tag)`: the tag closes the line.
         if end > c.pos, p[end - 1] == .closeParen, let open = (c.pos..<end).last(where: { p[$0] == .openParen }), open >= c.pos + 2,
            p[open - 1] == .space, p[open - 2] == .space {
@@ -177,7 +194,7 @@ enum LogcatEnvelope {
     }
 
     /// `[ MM-DD HH:MM:SS.mmm  PID: TID L/Tag ]`, and the message after it when the scanner joined the two lines.
-    private static func parseLong(_ p: UnsafePointer<UInt8>, _ n: Int) -> EnvelopeInfo? {
+    private static func parseLong(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
         guard n > 2, p[1] == .space else { return nil }
         var i = 2
         while i < n, p[i] == .space { i += 1 }
@@ -196,13 +213,13 @@ enum LogcatEnvelope {
         while tagEnd > tagStart, p[tagEnd - 1] == .space { tagEnd -= 1 }
         var m = close + 1
         while m < n, p[m] == .space { m += 1 }
-        var info = EnvelopeInfo(format: .logcat, time: nil, process: nil, pid: pid, message: m..<n)
+        var info = Fields(pid: pid, process: nil, message: m..<n)
         info.tag = tagStart..<tagEnd
         return info
     }
 
     /// `Tag: message` (or `Tag﹕ message`, older Android Studio) from `tagStart`: the tag ends at its first `: `.
-    private static func tagged(_ p: UnsafePointer<UInt8>, _ n: Int, tagStart: Int, pid: Int?, process: Range<Int>?) -> EnvelopeInfo? {
+    private static func tagged(_ p: UnsafePointer<UInt8>, _ n: Int, tagStart: Int, pid: Int?, process: Range<Int>?) -> Fields? {
         var i = tagStart
         while i < n {
             if p[i] == .colon, i + 1 == n || p[i + 1] == .space { break }
@@ -215,7 +232,7 @@ enum LogcatEnvelope {
         while tagEnd > tagStart, p[tagEnd - 1] == .space { tagEnd -= 1 }
         var m = i + width
         while m < n, p[m] == .space { m += 1 }
-        var info = EnvelopeInfo(format: .logcat, time: nil, process: process, pid: pid, message: m..<n)
+        var info = Fields(pid: pid, process: process, message: m..<n)
         info.tag = tagStart..<tagEnd
         return info
     }
