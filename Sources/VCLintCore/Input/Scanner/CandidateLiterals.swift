@@ -10,7 +10,7 @@ import Darwin
 /// time with the Teddy technique (Hyperscan's multi-literal matcher, which ripgrep also uses): each
 /// literal has a three-byte fingerprint, each fingerprint belongs to one of eight buckets, and two
 /// nibble lookups (`pshufb`) per fingerprint byte tell which buckets may match at each position.
-/// A position whose buckets survive all three bytes is verified against the bucket's literals.
+/// A position whose buckets survive all three bytes is verified against the literals whose fingerprint those bytes are.
 ///
 /// The fingerprints and buckets were chosen so that ordinary text rarely passes: measured on app
 /// console noise and on English technical text, fewer than one false position per thousand lines.

@@ -45,7 +45,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
     /// too: the first app frame under the exception names its fragment (docs/lifecycle.md#android-statements), and a
     /// frame carries no literal of its own. While it runs, no line is only counted (`countsNoise`).
     @exclusivity(unchecked) var frameWindow = 0
-    var frameWindowLines: Int { 24 }
+    static var frameWindowLines: Int { 24 }
 
     /// Which lines are read for their session's time, besides the runs' last lines; the input's
     /// last timed lines (kept at the end of each chunk), read when it ends (`TimeSamples.swift`).
@@ -288,7 +288,7 @@ final class LogScanner<Sink: LineSink>: ByteScanning {
             frameWindow -= 1
             if !candidate, Self.isStackFrame(p, n) { candidate = true }
         } else if candidate, format == .logcat || lastEnvelope == .logcat, Self.mentionsLifecycleOwner(p, n) {
-            frameWindow = frameWindowLines
+            frameWindow = Self.frameWindowLines
         }
         if candidate {
             candidateLines?.append(lineNumber)
