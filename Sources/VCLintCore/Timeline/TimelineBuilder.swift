@@ -87,13 +87,16 @@ public final class TimelineBuilder {
     /// `current[key] = s`, and the indexes with it.
     private func setCurrent(_ key: String, _ s: SessionTimeline?) {
         if let old = current[key] {
-            if var list = openByName[old.processName], let i = list.firstIndex(where: { $0 === old }) {
-                list.remove(at: i)
-                openByName[old.processName] = list.isEmpty ? nil : list
+            // In place, through the dictionaries' subscripts: a copy of the list taken out would be shared with the
+            // dictionary, and removing from it would copy it whole (a logcat capture without process names keeps
+            // every open session in one list).
+            if let i = openByName[old.processName]?.firstIndex(where: { $0 === old }) {
+                openByName[old.processName]!.remove(at: i)
+                if openByName[old.processName]!.isEmpty { openByName[old.processName] = nil }
             }
-            if let pid = old.pid, key.utf8.contains(0), var keys = androidKeysByPID[pid], let i = keys.firstIndex(of: key) {
-                keys.remove(at: i)
-                androidKeysByPID[pid] = keys.isEmpty ? nil : keys
+            if let pid = old.pid, key.utf8.contains(0), let i = androidKeysByPID[pid]?.firstIndex(of: key) {
+                androidKeysByPID[pid]!.remove(at: i)
+                if androidKeysByPID[pid]!.isEmpty { androidKeysByPID[pid] = nil }
             }
         }
         current[key] = s
