@@ -174,6 +174,20 @@ public final class TimelineBuilder {
     /// The sessions still open, oldest first (tests look inside them).
     var openSessions: [SessionTimeline] { current.values.sorted { $0.serial < $1.serial } }
 
+    /// Tests: whether the indexes say what a walk over `current` says (each name's open sessions oldest first, each
+    /// pid's Android keys).
+    var indexesAgree: Bool {
+        var byName: [String: [SessionTimeline]] = [:], byPID: [Int: Set<String>] = [:]
+        for (key, s) in current {
+            byName[s.processName, default: []].append(s)
+            if let pid = s.pid, key.utf8.contains(0) { byPID[pid, default: []].insert(key) }
+        }
+        for name in byName.keys { byName[name]!.sort { $0.serial < $1.serial } }
+        return byName.count == openByName.count
+            && byName.allSatisfy { name, list in openByName[name].map { $0.map(ObjectIdentifier.init) == list.map(ObjectIdentifier.init) } ?? false }
+            && byPID == androidKeysByPID.mapValues(Set.init)
+    }
+
     /// Class names on which an `ignore_classes` or `persistent_classes` pattern hit PCRE2's limits.
     var classPatternLimitHits: Int { ignore.limitHits + persistent.limitHits }
 
