@@ -252,7 +252,9 @@ struct StreamedLint {
     static func blocks(_ count: Int, from first: Int = 0) -> [UInt8] {
         var t = ""
         for b in first..<(first + count) {
-            let base = 1_700_000_000 + Double(b)
+            // From a UTC midnight: the envelope prints a fixed date before the time of day, so a
+            // block past the next midnight would read as a day earlier, a clock gone backwards.
+            let base = 1_699_920_000 + Double(b)
             func line(_ dt: Double, _ msg: String, thread: Int = 7) -> String {
                 NavigationSimulator.envelope(msg, time: base + dt, pid: 1, format: .nslog)
                     .replacingOccurrences(of: ":51413]", with: ":\(thread)]") + "\n"
