@@ -390,6 +390,71 @@ final class CompactTimeline: Sendable {
         var ownerReason: OwnerReason?
     }
 
+    /// The lanes' extras by lane index, in two tables (removals, owners) appended in the lanes' order and
+    /// searched by binary search: a dictionary of `LaneExtra` by lane kept a key, an owner's room in every
+    /// popped controller's entry and a removal's in every owned object's, and free buckets (a long capture gives
+    /// most of its lanes a removal or an owner).
+    struct LaneExtras {
+        private var removalLanes: [Int32] = []
+        private var removals: [Removal] = []
+        private var ownerLanes: [Int32] = []
+        /// nil where an owner was taken back (a controller's, `TimelineRecorder.result`).
+        private var owners: [ControllerRef?] = []
+        private var ownerReasons: [OwnerReason?] = []
+
+        var isEmpty: Bool { removals.isEmpty && owners.allSatisfy { $0 == nil } }
+
+        /// The extra of `lane`, which comes after every lane that has one.
+        mutating func append(_ extra: LaneExtra, lane: Int) {
+            let l = Int32(lane)
+            if let removal = extra.removal {
+                precondition(removalLanes.last.map { $0 < l } ?? true, "lane extras are appended in lane order")
+                removalLanes.append(l)
+                removals.append(removal)
+            }
+            if let owner = extra.owner {
+                precondition(ownerLanes.last.map { $0 < l } ?? true, "lane extras are appended in lane order")
+                ownerLanes.append(l)
+                owners.append(owner)
+                ownerReasons.append(extra.ownerReason)
+            }
+        }
+
+        private static func position(_ lane: Int, in lanes: [Int32]) -> Int? {
+            let l = Int32(truncatingIfNeeded: lane)
+            var low = 0, high = lanes.count
+            while low < high {
+                let mid = (low + high) / 2
+                if lanes[mid] < l { low = mid + 1 } else { high = mid }
+            }
+            return low < lanes.count && lanes[low] == l ? low : nil
+        }
+
+        /// A lane's extra, nil when it has none; set only to take an owner back (the removal stays as it is).
+        subscript(lane: Int) -> LaneExtra? {
+            get {
+                let r = Self.position(lane, in: removalLanes).map { removals[$0] }
+                let o = Self.position(lane, in: ownerLanes)
+                let owner = o.flatMap { owners[$0] }
+                if r == nil && owner == nil { return nil }
+                return LaneExtra(removal: r, owner: owner, ownerReason: owner == nil ? nil : o.flatMap { ownerReasons[$0] })
+            }
+            set {
+                guard let k = Self.position(lane, in: ownerLanes) else { return }
+                owners[k] = newValue?.owner
+                ownerReasons[k] = newValue?.owner == nil ? nil : newValue?.ownerReason
+            }
+        }
+
+        mutating func shrinkToFit() {
+            removalLanes.shrinkToFit()
+            removals.shrinkToFit()
+            ownerLanes.shrinkToFit()
+            owners.shrinkToFit()
+            ownerReasons.shrinkToFit()
+        }
+    }
+
     struct Transition {
         var kind: TransitionKind
         var start: Int, end: Int
@@ -414,12 +479,12 @@ final class CompactTimeline: Sendable {
     let members: [UInt64]
     let transitions: [Transition]
     let warnings: [Warning]
-    let laneExtras: [Int: LaneExtra]
+    let laneExtras: LaneExtras
     /// Sessions' end times that do not pack, by the session's serial.
     let endTimes: [Int: LogTime]
 
     init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: [UInt64], intervals: [UInt64], members: [UInt64],
-         transitions: [Transition], warnings: [Warning], laneExtras: [Int: LaneExtra], endTimes: [Int: LogTime]) {
+         transitions: [Transition], warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
         self.stamps = stamps
         self.sessions = sessions
         self.lanes = lanes
@@ -591,7 +656,7 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var members: [UInt64] = []
     @exclusivity(unchecked) private var transitionsDone: [CompactTimeline.Transition] = []
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
-    @exclusivity(unchecked) private var laneExtras: [Int: CompactTimeline.LaneExtra] = [:]
+    @exclusivity(unchecked) private var laneExtras = CompactTimeline.LaneExtras()
     @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
 
     /// `dates`: the input's (`Instrumentation.times`).
@@ -822,7 +887,7 @@ final class TimelineRecorder {
                 }
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
-            if hasExtra { laneExtras[lanesDone.count] = extra }
+            if hasExtra { laneExtras.append(extra, lane: lanesDone.count) }
             let className = log.instance?.className ?? log.android?.entry.name ?? ""
             let address = log.instance?.address ?? log.android?.address ?? 0
             let generation = log.instance?.generation ?? log.android?.generation ?? 0
@@ -918,6 +983,7 @@ final class TimelineRecorder {
         done = []
         stamps.freeze(dates)
         lanesDone.shrinkToFit()
+        laneExtras.shrinkToFit()
         callbacks.shrinkToFit()
         intervals.shrinkToFit()
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,

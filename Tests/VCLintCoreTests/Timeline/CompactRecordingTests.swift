@@ -96,4 +96,28 @@ import Testing
             #expect(page.render() == whole, "batch \(batch)")
         }
     }
+
+    /// The lanes' extras are found by lane among the lanes that have one; an owner taken back leaves the lane
+    /// without extra, or with its removal only.
+    @Test func laneExtrasAreFoundByLane() {
+        var extras = CompactTimeline.LaneExtras()
+        #expect(extras.isEmpty && extras[0] == nil)
+        let owner = ControllerRef(className: "HomeViewController", address: nil, instance: "HomeViewController#1")
+        let ref = EventRef(line: 7, time: nil, kind: .viewDidDisappear)
+        let removal = Removal(kind: .popped, evidence: ref, takenAlongBy: nil, anchor: ref)
+        let owned = [0, 3, 9, 100], removed = [3, 4, 50]
+        for lane in Set(owned + removed).sorted() {
+            extras.append(CompactTimeline.LaneExtra(removal: removed.contains(lane) ? removal : nil, owner: owned.contains(lane) ? owner : nil,
+                                                    ownerReason: owned.contains(lane) ? .stem : nil), lane: lane)
+        }
+        for lane in 0...101 {
+            #expect((extras[lane]?.owner != nil) == owned.contains(lane), "lane \(lane)")
+            #expect((extras[lane]?.removal?.evidence.line == 7) == removed.contains(lane), "lane \(lane)")
+        }
+        extras[9]?.owner = nil
+        #expect(extras[9] == nil)
+        extras[3]?.owner = nil
+        #expect(extras[3]?.owner == nil && extras[3]?.ownerReason == nil && extras[3]?.removal != nil)
+        #expect(extras[0]?.ownerReason == .stem && !extras.isEmpty)
+    }
 }
