@@ -430,20 +430,24 @@ final class CompactTimeline: Sendable {
             return low < lanes.count && lanes[low] == l ? low : nil
         }
 
-        /// A lane's extra, nil when it has none; set only to take an owner back (the removal stays as it is).
+        /// A lane's extra, nil when it has none.
         subscript(lane: Int) -> LaneExtra? {
-            get {
-                let r = Self.position(lane, in: removalLanes).map { removals[$0] }
-                let o = Self.position(lane, in: ownerLanes)
-                let owner = o.flatMap { owners[$0] }
-                if r == nil && owner == nil { return nil }
-                return LaneExtra(removal: r, owner: owner, ownerReason: owner == nil ? nil : o.flatMap { ownerReasons[$0] })
-            }
-            set {
-                guard let k = Self.position(lane, in: ownerLanes) else { return }
-                owners[k] = newValue?.owner
-                ownerReasons[k] = newValue?.owner == nil ? nil : newValue?.ownerReason
-            }
+            let r = Self.position(lane, in: removalLanes).map { removals[$0] }
+            let o = Self.position(lane, in: ownerLanes)
+            let owner = o.flatMap { owners[$0] }
+            if r == nil && owner == nil { return nil }
+            return LaneExtra(removal: r, owner: owner, ownerReason: owner == nil ? nil : o.flatMap { ownerReasons[$0] })
+        }
+
+        func hasRemoval(lane: Int) -> Bool { Self.position(lane, in: removalLanes) != nil }
+
+        func hasOwner(lane: Int) -> Bool { Self.position(lane, in: ownerLanes).map { owners[$0] != nil } ?? false }
+
+        /// Takes a lane's owner back (its removal stays).
+        mutating func dropOwner(lane: Int) {
+            guard let k = Self.position(lane, in: ownerLanes) else { return }
+            owners[k] = nil
+            ownerReasons[k] = nil
         }
 
         mutating func shrinkToFit() {
@@ -960,14 +964,11 @@ final class TimelineRecorder {
             let judged = lanesDone[j].dialect.isAndroid ? heapEvidence : kind == .object ? logs : laneJudgedInSession[j] || logs
             lanesDone[j].kind = kind
             lanesDone[j].deallocInstrumented = judged
-            if kind != .object, lanesDone[j].hasExtra, laneExtras[j]?.owner != nil {
-                laneExtras[j]?.owner = nil
-                laneExtras[j]?.ownerReason = nil
-            }
+            if kind != .object, lanesDone[j].hasExtra { laneExtras.dropOwner(lane: j) }
             // A view is a value: it has no dealloc to judge.
             if kind == .view { continue }
             let android = lanesDone[j].dialect.isAndroid
-            let removed = lanesDone[j].hasExtra && laneExtras[j]?.removal != nil
+            let removed = lanesDone[j].hasExtra && laneExtras.hasRemoval(lane: j)
             var c = perClass[entry.name] ?? (0, 0, false, false)
             c.instances += 1
             // An Android lane ends at its end of use (onDestroy, onCleared), which frees nothing.
@@ -1076,7 +1077,7 @@ extension RecordedSessions {
             for s in c.sessions {
                 for j in s.instances {
                     let l = c.lanes[j]
-                    body(l.className, l.kind == .object, l.hasExtra && c.laneExtras[j]?.owner != nil)
+                    body(l.className, l.kind == .object, l.hasExtra && c.laneExtras.hasOwner(lane: j))
                 }
             }
             return

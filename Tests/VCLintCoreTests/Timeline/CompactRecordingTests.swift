@@ -114,9 +114,9 @@ import Testing
             #expect((extras[lane]?.owner != nil) == owned.contains(lane), "lane \(lane)")
             #expect((extras[lane]?.removal?.evidence.line == 7) == removed.contains(lane), "lane \(lane)")
         }
-        extras[9]?.owner = nil
+        extras.dropOwner(lane: 9)
         #expect(extras[9] == nil)
-        extras[3]?.owner = nil
+        extras.dropOwner(lane: 3)
         #expect(extras[3]?.owner == nil && extras[3]?.ownerReason == nil && extras[3]?.removal != nil)
         #expect(extras[0]?.ownerReason == .stem && !extras.isEmpty)
     }
