@@ -111,7 +111,7 @@ public enum EventKind: String, Sendable, CaseIterable {
 }
 
 /// Which message grammar a line used (docs/lifecycle.md#dialects).
-public enum Dialect: String, Sendable {
+public enum Dialect: String, Sendable, CaseIterable {
     case objcFunction = "objc-func"
     case namedInvoke = "named-invoke"
     case methodClass = "method-class"

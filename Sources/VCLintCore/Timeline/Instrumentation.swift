@@ -40,8 +40,19 @@ final class Instrumentation {
             self.dialect = dialect
             self.times = times
             // On Android an Activity or a Fragment is a controller by its name, whatever it logs (its constructor alone).
-            self.objectName = ObjectNames.mayBeObject(name) && !(dialect.isAndroid && ObjectNames.isAndroidController(name))
+            self.objectName = Self.isObjectName(name, dialect)
             self.stem = ObjectNames.stem(name)
+        }
+
+        /// Whether `name` may be an object's (`objectName`).
+        static func isObjectName(_ name: String, _ dialect: Dialect) -> Bool {
+            ObjectNames.mayBeObject(name) && !(dialect.isAndroid && ObjectNames.isAndroidController(name))
+        }
+
+        /// What a dormant class kept of it (`DormantClasses.makeEntry`).
+        func restore(kinds: UInt64, instancesMade: Int) {
+            self.kinds = EventKinds(rawBits: kinds)
+            self.instancesMade = instancesMade
         }
 
         /// An object class so far: an object's name, and nothing logged but init and dealloc
@@ -52,17 +63,75 @@ final class Instrumentation {
     let times = PackedTime.Table()
     @exclusivity(unchecked) private var entries: [String: ClassEntry] = [:]
     @exclusivity(unchecked) private var kindsByDialect: [Dialect: EventKinds] = [:]
+    /// The classes nothing holds, kept compactly (`retire`), and how many classes the input has had.
+    @exclusivity(unchecked) private(set) var dormant = DormantClasses()
+    @exclusivity(unchecked) private var classCount: UInt32 = 0
 
-    /// The class's entry, made at its first event.
+    /// The class's entry, made at its first event (or made again as it was if the class is dormant).
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
         if let known = entries[className] { return known }
-        let made = ClassEntry(name: className, dialect: dialect, times: times, number: UInt32(truncatingIfNeeded: entries.count))
+        if let id = dormant.find(className) { return revive(id) }
+        let made = ClassEntry(name: className, dialect: dialect, times: times, number: classCount)
+        classCount &+= 1
         entries[className] = made
         return made
     }
 
-    /// The class's entry, if the input has seen the class.
+    /// The class's entry, if the input has seen the class and something holds it.
     func existing(_ className: String) -> ClassEntry? { entries[className] }
+
+    /// The class's entry if it is in use, or if it is dormant with the folded controller of `session`
+    /// (made again as it was, its controller still folded).
+    func existing(_ className: String, foldedBy session: Int) -> ClassEntry? {
+        if let known = entries[className] { return known }
+        guard let id = dormant.find(className), dormant.holdsFolded(id, session: session) else { return nil }
+        return revive(id)
+    }
+
+    /// The entry of dormant row `id`'s class, made again if it is still dormant.
+    func entry(row id: Int) -> ClassEntry {
+        let name = dormant.names[id]
+        if let known = entries[name] { return known }
+        return revive(id)
+    }
+
+    private func revive(_ id: Int) -> ClassEntry {
+        let e = dormant.revive(id, times: times)
+        entries[e.name] = e
+        return e
+    }
+
+    /// Gives up the entry of a class that a session folded away (`ClassEntry.folded`, or no controller at
+    /// all) when nothing but `entry` and this table holds it: the class becomes dormant. Returns its row,
+    /// nil if it stays (something else holds it, or it cannot be kept compactly).
+    func retire(_ entry: inout ClassEntry) -> Int? {
+        let name = entry.name
+        guard entries[name] === entry else { return nil }
+        entries[name] = nil
+        guard isKnownUniquelyReferenced(&entry), let id = dormant.add(entry, dialect: entry.dialect.code) else {
+            entries[name] = entry
+            return nil
+        }
+        return id
+    }
+
+    /// The dormant class of row `id`, its folded controller taken out (the session's end reads it through
+    /// an entry that is let go afterwards); nil if the row holds no controller of `session`.
+    func takeFolded(row id: Int, session: Int) -> (ClassEntry, FoldedController)? {
+        guard dormant.holdsFolded(id, session: session) else { return nil }
+        let entry = dormant.makeEntry(id, times: times)
+        guard let f = dormant.takeRecord(id) else { return nil }
+        return (entry, f)
+    }
+
+    /// What the class logs and its dialect, whether its entry is in use or dormant.
+    private func known(_ className: String) -> (kinds: EventKinds, dialect: Dialect, objectName: Bool)? {
+        if let e = entries[className] { return (e.kinds, e.dialect, e.objectName) }
+        guard let id = dormant.find(className) else { return nil }
+        let row = dormant.row(id)
+        let d = Dialect(code: row.dialect)
+        return (EventKinds(rawBits: row.kinds), d, ClassEntry.isObjectName(className, d))
+    }
 
     @inline(__always)
     func record(_ c: ClassEntry, _ kind: EventKind, dialect: Dialect) {
@@ -96,6 +165,8 @@ final class Instrumentation {
     struct EventKinds: ExpressibleByArrayLiteral {
         private var bits: UInt64 = 0
         init(arrayLiteral kinds: EventKind...) { for k in kinds { insert(k) } }
+        init(rawBits: UInt64) { bits = rawBits }
+        var rawBits: UInt64 { bits }
         @inline(__always) func contains(_ k: EventKind) -> Bool { bits & k.bit != 0 }
         @inline(__always) mutating func insert(_ k: EventKind) { bits |= k.bit }
         /// Nothing but presentation and completion markers.
@@ -109,12 +180,12 @@ final class Instrumentation {
     }
 
     func logs(_ className: String, _ kind: EventKind) -> Bool {
-        entries[className]?.kinds.contains(kind) == true
+        known(className)?.kinds.contains(kind) == true
     }
 
     /// Whether `kind` is logged for the class, directly or through its dialect's family.
     func instruments(_ className: String, _ kind: EventKind) -> Bool {
-        guard let entry = entries[className] else { return false }
+        guard let entry = known(className) else { return false }
         let own = entry.kinds
         if own.contains(kind) { return true }
         // dealloc is instrumented when every class of the dialect logs it (through their base
@@ -141,8 +212,8 @@ final class Instrumentation {
 
     func satisfies(_ r: Requirement) -> Bool {
         if r.object {
-            guard let entry = entries[r.className] else { return false }
-            return entry.isObjectClass && r.anyOf.contains { entry.kinds.contains($0) }
+            guard let entry = known(r.className) else { return false }
+            return entry.objectName && entry.kinds.onlyLifetime && r.anyOf.contains { entry.kinds.contains($0) }
         }
         return r.anyOf.contains { instruments(r.className, $0) }
     }

@@ -304,16 +304,9 @@ struct ObservationWriter {
 
     mutating func byte(_ b: UInt8) { bytes.append(b) }
 
-    mutating func uint(_ v: UInt64) {
-        var v = v
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
-    }
+    mutating func uint(_ v: UInt64) { VarintWriter.append(v, to: &bytes) }
 
-    mutating func int(_ v: Int) { uint(UInt64(bitPattern: Int64((v << 1) ^ (v >> 63)))) }
+    mutating func int(_ v: Int) { uint(VarintWriter.zigzag(v)) }
 
     mutating func double(_ d: Double) {
         var bits = d.bitPattern

@@ -37,7 +37,16 @@ extension SessionTimeline {
             var seen = Set<ObjectIdentifier>()
             identity.foldedEntries.removeAll { $0.folded?.session != serial || !seen.insert(ObjectIdentifier($0)).inserted }
         }
+        if identity.foldedRows.count > 2 * identity.foldedCount + 64 {
+            var seen = Set<UInt32>()
+            identity.foldedRows.removeAll { row in
+                let still = instrumentation.dormant.holdsFolded(Int(row), session: serial)
+                    || instrumentation.existing(instrumentation.dormant.names[Int(row)])?.folded?.session == serial
+                return !still || !seen.insert(row).inserted
+            }
+        }
         var folded: [String] = []
+        let firstFolded = identity.foldedEntries.count
         for (name, state) in identity.classes {
             let entry = state.entry
             guard state.live.count <= 1, entry.folded == nil, !entry.isObjectClass else { continue }
@@ -55,7 +64,7 @@ extension SessionTimeline {
             let stem = entry.stem
             let owns = i.ownerCandidate && !stem.isEmpty
             if owns {
-                if identity.foldedStems[stem] != nil { continue }
+                if identity.foldedStems[stem] != nil || dormantOwner(stem) != nil { continue }
                 if let list = objects.ownersByStem[stem], list.contains(where: { $0 !== i && $0.isAlive && !$0.forgotten }) { continue }
             }
             entry.folded = i.folded(session: serial, lastDead: state.lastDead, hasUnbound: state.hasUnbound, evictAt: state.evictAt)
@@ -74,8 +83,63 @@ extension SessionTimeline {
                 identity.recentClasses[k] = ("", nil)
             }
         }
+        if identity.foldedEntries.count > firstFolded { retireFolded(from: firstFolded) }
         identity.foldAt = max(options.classFoldFloor, identity.classes.count * 2)
         if debug, !folded.isEmpty { TimelineDebug.print("  folded \(folded.count) idle classes; \(identity.classes.count) stay") }
+    }
+
+    /// The classes just folded (`foldedEntries` from `start`) that nothing else holds give up their entries
+    /// (`Instrumentation.retire`): each is then a dormant row, about 100 bytes with its name, where the
+    /// entry, its name, its record and their slots took about 450.
+    private func retireFolded(from start: Int) {
+        var fresh = Array(identity.foldedEntries[start...])
+        identity.foldedEntries.removeSubrange(start...)
+        for k in fresh.indices {
+            let stem = fresh[k].stem
+            let owner = !stem.isEmpty && identity.foldedStems[stem] === fresh[k]
+            let key = owner ? Self.stemKey(stem) : 0
+            // Two stems of one hash: the second stays an entry.
+            if owner && identity.dormantStems[key] != nil {
+                identity.foldedEntries.append(fresh[k])
+                continue
+            }
+            if owner { identity.foldedStems[stem] = nil }
+            if let id = instrumentation.retire(&fresh[k]), let row = UInt32(exactly: id) {
+                identity.foldedRows.append(row)
+                if owner { identity.dormantStems[key] = row }
+            } else {
+                identity.foldedEntries.append(fresh[k])
+                if owner { identity.foldedStems[stem] = fresh[k] }
+            }
+        }
+    }
+
+    /// A stem's key in `dormantStems` (FNV-1a of its bytes).
+    static func stemKey(_ stem: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in stem.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// The dormant row of the folded owner of `stem`, if its class is dormant.
+    private func dormantOwner(_ stem: String) -> Int? {
+        guard let row = identity.dormantStems[Self.stemKey(stem)] else { return nil }
+        let id = Int(row)
+        return ObjectNames.stem(instrumentation.dormant.names[id]) == stem ? id : nil
+    }
+
+    /// Whether `entry` is the folded owner of its stem; if so, no longer listed as one.
+    private func takeFoldedOwner(_ entry: Instrumentation.ClassEntry) -> Bool {
+        let stem = entry.stem
+        if identity.foldedStems[stem] === entry {
+            identity.foldedStems[stem] = nil
+            return true
+        }
+        if let id = dormantOwner(stem), instrumentation.dormant.names[id] == entry.name {
+            identity.dormantStems[Self.stemKey(stem)] = nil
+            return true
+        }
+        return false
     }
 
     /// The folded class of `entry` back in the session, its controller as it was folded.
@@ -91,8 +155,7 @@ extension SessionTimeline {
         guard f.hasController else { return state }
         let inst = Instance(folded: f, entry: entry)
         state.live = [inst]
-        if inst.ownerCandidate, !entry.stem.isEmpty, identity.foldedStems[entry.stem] === entry {
-            identity.foldedStems[entry.stem] = nil
+        if inst.ownerCandidate, !entry.stem.isEmpty, takeFoldedOwner(entry) {
             objects.ownersByStem[entry.stem, default: []].append(inst)
         }
         if debug { TimelineDebug.print("  \(inst.label) unfolded with its class") }
@@ -102,30 +165,63 @@ extension SessionTimeline {
     /// Unfolds the class of the folded owner of `stem`, if there is one (before its stem's owners are read).
     @inline(__always)
     func unfoldOwner(_ stem: String) {
-        guard identity.foldedCount > 0, let entry = identity.foldedStems[stem], entry.folded?.session == serial else { return }
+        guard identity.foldedCount > 0 else { return }
+        let entry: Instrumentation.ClassEntry
+        if let e = identity.foldedStems[stem] {
+            entry = e
+        } else if let id = dormantOwner(stem) {
+            entry = instrumentation.entry(row: id)
+        } else {
+            return
+        }
+        guard entry.folded?.session == serial else { return }
         _ = unfold(entry)
     }
 
     /// The session's end: the leaks of the folded controllers, worded as `finish` words a live one's, each
     /// record released as its leak is written (the records and the leaks are not held at once).
     func reportFoldedLeaks() {
+        // Nothing unfolds from here on: the owners' index goes before the leaks are written.
+        identity.foldedStems = [:]
+        identity.dormantStems = [:]
         for entry in identity.foldedEntries {
             guard let f = entry.folded, f.session == serial else { continue }
             entry.folded = nil
-            guard f.hasController else { continue }
-            let inst = Instance(folded: f, entry: entry)
-            guard let r = inst.removal, !inst.emitted.contains(.leak) else { continue }
-            let (wentOn, confirmed) = leakTiming(r)
-            reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
+            reportFoldedLeak(f, entry)
+        }
+        for row in identity.foldedRows {
+            if let (entry, f) = instrumentation.takeFolded(row: Int(row), session: serial) {
+                reportFoldedLeak(f, entry)
+            } else if let entry = instrumentation.existing(instrumentation.dormant.names[Int(row)]), let f = entry.folded, f.session == serial {
+                // Made again by another session's line, still folded by this one.
+                entry.folded = nil
+                reportFoldedLeak(f, entry)
+            }
         }
         releaseFolded()
+    }
+
+    private func reportFoldedLeak(_ f: FoldedController, _ entry: Instrumentation.ClassEntry) {
+        guard f.hasController else { return }
+        let inst = Instance(folded: f, entry: entry)
+        guard let r = inst.removal, !inst.emitted.contains(.leak) else { return }
+        let (wentOn, confirmed) = leakTiming(r)
+        reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
     }
 
     /// The session is over or dropped: its folded classes hold nothing of it any more.
     func releaseFolded() {
         for entry in identity.foldedEntries where entry.folded?.session == serial { entry.folded = nil }
+        for row in identity.foldedRows {
+            if instrumentation.takeFolded(row: Int(row), session: serial) == nil,
+               let entry = instrumentation.existing(instrumentation.dormant.names[Int(row)]), entry.folded?.session == serial {
+                entry.folded = nil
+            }
+        }
         identity.foldedEntries = []
+        identity.foldedRows = []
         identity.foldedCount = 0
         identity.foldedStems = [:]
+        identity.dormantStems = [:]
     }
 }

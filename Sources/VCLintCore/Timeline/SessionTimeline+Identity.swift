@@ -21,8 +21,12 @@ struct SessionIdentity {
     /// `ClassEntry.folded`, and how many of them still are.
     var foldedEntries: [Instrumentation.ClassEntry] = []
     var foldedCount = 0
-    /// The stems of the folded controllers that were owners (docs/lifecycle.md#owners), by stem.
+    /// The folded classes whose entries were given up (`Instrumentation.retire`), by dormant row.
+    var foldedRows: [UInt32] = []
+    /// The stems of the folded controllers that were owners (docs/lifecycle.md#owners), by stem; those
+    /// whose classes are dormant by their stem's hash (`stemKey`), each the class's dormant row.
     var foldedStems: [String: Instrumentation.ClassEntry] = [:]
+    var dormantStems: [UInt64: UInt32] = [:]
     /// `classes.count` at which idle classes are folded next (0: at `TimelineOptions.classFoldFloor`).
     var foldAt = 0
 }
@@ -38,7 +42,7 @@ extension SessionTimeline {
         let slot = name.utf8.count & 7
         if let s = identity.recentClasses[slot].state, identity.recentClasses[slot].name == name { return s }
         guard let s = identity.classes[name] else {
-            guard identity.foldedCount > 0, let entry = instrumentation.existing(name), let f = entry.folded, f.session == serial else { return nil }
+            guard identity.foldedCount > 0, let entry = instrumentation.existing(name, foldedBy: serial), let f = entry.folded, f.session == serial else { return nil }
             return unfold(entry)
         }
         identity.recentClasses[slot] = (name, s)

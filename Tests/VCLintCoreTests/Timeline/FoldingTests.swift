@@ -73,10 +73,31 @@ import VCLintSimulation
         #expect(session.identity.classes.count <= 128)
         #expect(session.identity.foldedCount >= 2_000 - 128)
         #expect(session.identity.foldedEntries.count <= 2 * session.identity.foldedCount + 64)
-        // A folded class comes back by its name, as it was.
+        // Nothing else holds the folded classes: they give up their entries for dormant rows.
+        let dormant = session.instrumentation.dormant.count
+        #expect(dormant >= 2_000 - 128 && session.identity.foldedRows.count == dormant)
+        // A folded class comes back by its name, as it was, its entry made again.
         let back = try #require(session.existingClass("Sheet17ViewController"))
         #expect(back.live.count == 1 && back.live[0].label == "Sheet17ViewController#1" && back.live[0].removal?.kind == .closed)
+        #expect(session.instrumentation.dormant.count == dormant - 1)
+        #expect(back.entry.number == 19 && back.entry.kinds.contains(.viewDidDisappear) && !back.entry.kinds.contains(.dealloc))
         _ = scanner.finish()
+    }
+
+    /// A class one process folded away and made dormant, named by another process's line: its entry is made
+    /// again there, and the first process still words its folded controller's leak at its end.
+    @Test(arguments: [false, true])
+    func aDormantClassNamedByAnotherProcess(deallocLogged: Bool) {
+        var text = Self.sheets(400, deallocLogged: deallocLogged)
+        for (k, cb) in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:", "dealloc"].enumerated() {
+            text += "2024-03-01 10:05:00.\(String(format: "%03d", k)) Shop[300:400] -[Sheet17ViewController \(cb)]\n"
+        }
+        text += "2024-03-01 10:05:00.100 Shop[100:200] <Sheet21ViewModel: 0x6000> init\n"
+        text += "2024-03-01 10:05:09.000 Shop[100:200] -[Sheet23ViewController dealloc]\n"
+        let never = Self.findings(text, foldFloor: .max)
+        #expect(Self.findings(text, foldFloor: 2) == never)
+        #expect(Self.findings(text, foldFloor: 0) == never)
+        #expect(never.contains { $0.contains("leaked_controller") && $0.contains("Sheet17ViewController#1:") })
     }
 
     /// Every fixture, whatever its shape.

@@ -1,0 +1,223 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The classes of an input that nothing holds (docs/performance.md#memory). A class that its session folds
+/// away (`SessionTimeline.foldIdleClasses`) and that no other session, instance or table refers to gives up
+/// its `Instrumentation.ClassEntry` (an object of 112 bytes, its name a `String` of 64 and a dictionary's
+/// slot) and its `FoldedController` (160 bytes) for a row here: its name once as bytes, what it logs, its
+/// number and count of instances in 24 bytes, and the folded controller as varints (about 45 bytes). The
+/// next line that names the class makes its entry again as it was (`Instrumentation.entry`); the session's
+/// end reads the folded controllers of its dormant classes as it reads the others.
+struct DormantClasses {
+    /// A class as its entry had it.
+    struct Info {
+        var kinds: UInt64
+        var instancesMade: UInt32
+        var number: UInt32
+        /// Where its folded controller's record starts in `records`, + 1 (0: none).
+        var record: UInt32
+        var dialect: UInt8
+        /// Whether the class is dormant (else its entry is back in use and this row is stale).
+        var isDormant: Bool
+    }
+
+    /// The names, numbered by their row in `info`.
+    private(set) var names = StringArena()
+    private var info: [Info] = []
+    /// The folded controllers' records, each its length then `FoldedController.encode`'s bytes, in chunks of
+    /// `chunkSize` bytes at most: a chunk whose records were all taken is let go (the session's end reads
+    /// them in the order they were written, so their memory goes as its leaks are written).
+    private var chunks: [[UInt8]] = []
+    private var liveInChunk: [Int] = []
+    /// The bytes of the chunks still held that no row points at (compacted once they are most of them).
+    private var deadBytes = 0
+    private(set) var heldBytes = 0
+    static let chunkShift: UInt32 = 16
+    static let chunkSize = 1 << Int(chunkShift)
+    /// How many classes are dormant.
+    private(set) var count = 0
+
+    /// The row of a dormant class named `name`.
+    func find(_ name: String) -> Int? {
+        guard count > 0, let id = names.find(name), info[id].isDormant else { return nil }
+        return id
+    }
+
+    func row(_ id: Int) -> Info { info[id] }
+
+    /// Whether `id` is dormant and holds the folded controller of session `session`.
+    func holdsFolded(_ id: Int, session: Int) -> Bool {
+        guard info[id].isDormant, info[id].record != 0 else { return false }
+        var r = reader(at: info[id].record)
+        return Int(r.uint()) == session
+    }
+
+    /// Keeps the class of `entry`, and its folded controller if it has one; nil when it cannot be kept in
+    /// this form (a count past 32 bits, records past 4 GiB, a name the arena cannot take).
+    mutating func add(_ entry: Instrumentation.ClassEntry, dialect: UInt8) -> Int? {
+        guard entry.lifetimeLimits == nil, let made = UInt32(exactly: entry.instancesMade),
+              chunks.count < 1 << (32 - Int(Self.chunkShift)) - 1, let id = names.intern(entry.name) else { return nil }
+        var row = Info(kinds: entry.kinds.rawBits, instancesMade: made, number: entry.number, record: 0, dialect: dialect, isDormant: true)
+        if let f = entry.folded {
+            guard f.lastDead == nil else { return nil }
+            var bytes: [UInt8] = []
+            f.encode(into: &bytes)
+            row.record = append(bytes)
+        }
+        if id == info.count { info.append(row) } else { info[id] = row }
+        count += 1
+        return id
+    }
+
+    /// Writes a record (its length, then `bytes`): where it starts, + 1.
+    private mutating func append(_ bytes: [UInt8]) -> UInt32 {
+        var w = VarintWriter(bytes: [])
+        w.uint(UInt64(bytes.count))
+        w.bytes.append(contentsOf: bytes)
+        if chunks.isEmpty || chunks[chunks.count - 1].count + w.bytes.count > Self.chunkSize {
+            chunks.append([])
+            chunks[chunks.count - 1].reserveCapacity(max(Self.chunkSize, w.bytes.count))
+            liveInChunk.append(0)
+        }
+        let c = chunks.count - 1
+        let start = UInt32(c) << Self.chunkShift | UInt32(chunks[c].count)
+        chunks[c].append(contentsOf: w.bytes)
+        liveInChunk[c] += 1
+        heldBytes += w.bytes.count
+        return start + 1
+    }
+
+    /// The class of row `id` back in use: its entry as it was (its folded controller in `folded`),
+    /// the row left stale.
+    mutating func revive(_ id: Int, times: PackedTime.Table) -> Instrumentation.ClassEntry {
+        let entry = makeEntry(id, times: times)
+        if info[id].record != 0 { entry.folded = takeRecord(id) }
+        info[id].isDormant = false
+        count -= 1
+        return entry
+    }
+
+    /// An entry for row `id` that stays dormant (the session's end reads its folded controller through it
+    /// and lets it go).
+    func makeEntry(_ id: Int, times: PackedTime.Table) -> Instrumentation.ClassEntry {
+        let row = info[id]
+        let entry = Instrumentation.ClassEntry(name: names[id], dialect: Dialect(code: row.dialect), times: times, number: row.number)
+        entry.restore(kinds: row.kinds, instancesMade: Int(row.instancesMade))
+        return entry
+    }
+
+    /// The folded controller of row `id`, taken out of it (the class stays dormant).
+    mutating func takeRecord(_ id: Int) -> FoldedController? {
+        guard info[id].record != 0 else { return nil }
+        let start = info[id].record - 1
+        var r = reader(at: info[id].record)
+        let f = FoldedController(decoding: &r)
+        let c = Int(start >> Self.chunkShift)
+        info[id].record = 0
+        deadBytes += r.at - Int(start & (1 << Self.chunkShift - 1))
+        liveInChunk[c] -= 1
+        if liveInChunk[c] == 0 { release(chunk: c) }
+        if deadBytes > 1 << 20, deadBytes * 2 > heldBytes { compact() }
+        return f
+    }
+
+    /// A chunk none of whose records a row points at: its memory goes (the last one is reused).
+    private mutating func release(chunk c: Int) {
+        let size = chunks[c].count
+        deadBytes -= size
+        heldBytes -= size
+        if c == chunks.count - 1 {
+            chunks[c].removeAll(keepingCapacity: true)
+        } else {
+            chunks[c] = []
+        }
+        if heldBytes == 0 {
+            chunks = []
+            liveInChunk = []
+        }
+    }
+
+    /// A reader at the record that starts at `start` (+ 1), past its length.
+    private func reader(at start: UInt32) -> VarintReader {
+        let s = start - 1
+        var r = VarintReader(bytes: chunks[Int(s >> Self.chunkShift)], at: Int(s & (1 << Self.chunkShift - 1)))
+        _ = r.uint()
+        return r
+    }
+
+    /// The records again in chunks of their own, without the bytes no row points at.
+    private mutating func compact() {
+        let old = chunks
+        chunks = []
+        liveInChunk = []
+        (deadBytes, heldBytes) = (0, 0)
+        for id in info.indices where info[id].record != 0 {
+            let s = info[id].record - 1
+            let chunk = old[Int(s >> Self.chunkShift)]
+            var r = VarintReader(bytes: chunk, at: Int(s & (1 << Self.chunkShift - 1)))
+            let length = Int(r.uint())
+            info[id].record = append(Array(chunk[r.at..<(r.at + length)]))
+        }
+    }
+}
+
+/// Unsigned LEB128 varints, and signed ones zigzagged (`DormantClasses`' records).
+struct VarintWriter {
+    var bytes: [UInt8]
+
+    mutating func byte(_ b: UInt8) { bytes.append(b) }
+
+    mutating func uint(_ v: UInt64) { Self.append(v, to: &bytes) }
+
+    mutating func int(_ v: Int) { uint(Self.zigzag(v)) }
+
+    /// `v` as an unsigned LEB128 varint at the end of `bytes` (`ObservationWriter` writes the same).
+    @inline(__always)
+    static func append(_ v: UInt64, to bytes: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    /// A signed value as an unsigned one, small either side of 0.
+    @inline(__always)
+    static func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }
+}
+
+/// Reads what `VarintWriter` wrote, in the same order.
+struct VarintReader {
+    let bytes: [UInt8]
+    var at: Int
+
+    mutating func byte() -> UInt8 {
+        defer { at += 1 }
+        return bytes[at]
+    }
+
+    mutating func uint() -> UInt64 {
+        var v: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let b = bytes[at]
+            at += 1
+            v |= UInt64(b & 0x7F) << shift
+            if b < 0x80 { return v }
+            shift += 7
+        }
+    }
+
+    mutating func int() -> Int {
+        let u = uint()
+        return Int(truncatingIfNeeded: u >> 1) ^ -Int(truncatingIfNeeded: u & 1)
+    }
+}
+
+extension Dialect {
+    /// Its place in `allCases`: one byte of a dormant class's row.
+    var code: UInt8 { UInt8(Self.allCases.firstIndex(of: self)!) }
+
+    init(code: UInt8) { self = Self.allCases[Int(code)] }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import VCLintCore
+
+/// Dormant classes (docs/performance.md#memory): a class nothing holds is kept as a row, its folded controller
+/// as a record, and comes back as it was; records taken leave their chunks, which go, and a store whose
+/// records were mostly taken out of order is compacted without losing one.
+@Suite struct DormantClassesTests {
+    static func entry(_ k: Int, folded session: Int?, times: PackedTime.Table) -> Instrumentation.ClassEntry {
+        let e = Instrumentation.ClassEntry(name: "Screen\(k)ViewController", dialect: k % 2 == 0 ? .objcFunction : .swiftFunction,
+                                           times: times, number: UInt32(k))
+        e.restore(kinds: UInt64(k % 5 + 1) << 3, instancesMade: k % 9)
+        if let session { e.folded = FoldedController(session: session, lastDead: nil, hasUnbound: k % 3 == 0, evictAt: 64 + k) }
+        return e
+    }
+
+    @Test func rowsComeBackAsTheyWere() {
+        let times = PackedTime.Table()
+        var store = DormantClasses()
+        let n = 300_000
+        for k in 0..<n {
+            let id = store.add(Self.entry(k, folded: k % 4 == 0 ? nil : 1 + k % 2, times: times), dialect: (k % 2 == 0 ? Dialect.objcFunction : .swiftFunction).code)
+            #expect(id == k)
+        }
+        #expect(store.count == n)
+        // Most records taken, out of order: their bytes are compacted away; those left read as written.
+        for k in stride(from: 0, to: n, by: 1) where k % 7 != 0 {
+            let f = store.takeRecord(k)
+            #expect((f == nil) == (k % 4 == 0))
+            if let f { #expect(f.session == 1 + k % 2 && f.evictAt == 64 + k && f.hasUnbound == (k % 3 == 0) && !f.hasController) }
+        }
+        // Compacted: without it, the records taken would still hold their 1.3 MB.
+        #expect(store.heldBytes < 700_000)
+        for k in stride(from: 0, to: n, by: 7) {
+            #expect(store.holdsFolded(k, session: 1 + k % 2) == (k % 4 != 0))
+            #expect(!store.holdsFolded(k, session: 2 - k % 2))
+            let back = store.revive(k, times: times)
+            #expect(back.name == "Screen\(k)ViewController" && back.number == UInt32(k) && back.instancesMade == k % 9)
+            #expect(back.kinds.rawBits == UInt64(k % 5 + 1) << 3 && back.dialect == (k % 2 == 0 ? .objcFunction : .swiftFunction))
+            #expect(back.folded?.evictAt == (k % 4 == 0 ? nil : 64 + k))
+        }
+        #expect(store.count == n - (n + 6) / 7)
+        #expect(store.find("Screen7ViewController") == nil && store.find("Screen8ViewController") == 8)
+    }
+
+    /// An entry something else holds stays in use.
+    @Test func aHeldEntryIsNotRetired() {
+        let instrumentation = Instrumentation()
+        var entry = instrumentation.entry("HomeViewController", dialect: .objcFunction)
+        let other = entry
+        #expect(instrumentation.retire(&entry) == nil)
+        #expect(instrumentation.existing("HomeViewController") === other)
+        var alone = instrumentation.entry("AboutViewController", dialect: .objcFunction)
+        #expect(instrumentation.retire(&alone) == 0)
+        #expect(instrumentation.existing("AboutViewController") == nil)
+        #expect(instrumentation.entry("AboutViewController", dialect: .objcFunction).number == 1)
+        #expect(instrumentation.entry("SettingsViewController", dialect: .objcFunction).number == 2)
+    }
+}
