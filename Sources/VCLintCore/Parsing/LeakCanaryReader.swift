@@ -1,4 +1,9 @@
 import CPCRE2
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// LeakCanary's logcat output read as evidence (docs/lifecycle.md#leakcanary): the watches it opens when an
 /// Activity, Fragment, view or ViewModel ends its use, the retained counts and the all-collected line, and
 /// its heap analyses with their leak traces (2.x `HEAP ANALYSIS RESULT` blocks, the 2.2 unframed traces, a
@@ -28,14 +33,29 @@ struct LeakCanaryReader {
 
         /// The end of use a reason or note names (`… received Activity#onDestroy() callback …`).
         init(naming text: Substring) {
-            for e in [EndOfUse.activityDestroyed, .fragmentViewDestroyed, .fragmentDestroyed, .viewModelCleared, .rootViewDetached,
-                      .serviceDestroyed] where text.has(e.literal) {
-                self = e
-                return
+            // Every wording has a `#`: the literals around each `#` of the text, the first of `priority` found wins.
+            var found: UInt8 = 0
+            text.withBytes { b in
+                guard let base = b.baseAddress else { return }
+                var from = 0
+                while from < b.count, let hash = memchr(base + from, Int32(UInt8.hash), b.count - from) {
+                    let at = UnsafeRawPointer(hash) - UnsafeRawPointer(base)
+                    for (k, e) in Self.priority.enumerated() where e.literal.hasHash(in: b, at: at) { found |= 1 << k }
+                    from = at + 1
+                }
             }
-            // `Activity#mDestroyed is true` says it of an Activity without a watch.
-            self = text.has("Activity#mDestroyed is true") ? .activityDestroyed : .other
+            guard found != 0 else { self = .other; return }
+            self = Self.priority[found.trailingZeroBitCount].end
         }
+
+        /// The wordings in the order they are tried, and the end each names (`Activity#mDestroyed is true` says it of an
+        /// Activity without a watch).
+        private static let priority: [(literal: StaticString, end: EndOfUse)] = [
+            ("Activity#onDestroy()", .activityDestroyed), ("Fragment#onDestroyView()", .fragmentViewDestroyed),
+            ("Fragment#onDestroy()", .fragmentDestroyed), ("ViewModel#onCleared()", .viewModelCleared),
+            ("View#onDetachedFromWindow()", .rootViewDetached), ("Service#onDestroy()", .serviceDestroyed),
+            ("Activity#mDestroyed is true", .activityDestroyed),
+        ]
 
         /// The raw value, for a search by bytes.
         var literal: StaticString {
@@ -629,20 +649,19 @@ struct LeakCanaryReader {
 
     static func trimmed(_ s: Substring) -> Substring {
         // By bytes: spaces, tabs and a zero-width space (E2 80 8B) before, spaces, tabs and CR after.
+        let (head, tail) = s.withBytes { b -> (Int, Int) in
+            var i = 0, j = b.count
+            while i < j {
+                if b[i] == 0x20 || b[i] == 0x09 { i += 1; continue }
+                if b[i] == 0xE2, i + 2 < j, b[i + 1] == 0x80, b[i + 2] == 0x8B { i += 3; continue }
+                break
+            }
+            while j > i, b[j - 1] == 0x20 || b[j - 1] == 0x09 || b[j - 1] == 0x0D { j -= 1 }
+            return (i, b.count - j)
+        }
+        guard head > 0 || tail > 0 else { return s }
         let u = s.utf8
-        var i = u.startIndex, j = u.endIndex
-        while i < j {
-            if u[i] == 0x20 || u[i] == 0x09 { i = u.index(after: i); continue }
-            if u[i] == 0xE2, u.index(i, offsetBy: 2, limitedBy: j).map({ $0 < j }) == true,
-               u[u.index(i, offsetBy: 1)] == 0x80, u[u.index(i, offsetBy: 2)] == 0x8B { i = u.index(i, offsetBy: 3); continue }
-            break
-        }
-        while j > i {
-            let b = u[u.index(before: j)]
-            guard b == 0x20 || b == 0x09 || b == 0x0D else { break }
-            j = u.index(before: j)
-        }
-        return s[i..<j]
+        return s[u.index(u.startIndex, offsetBy: head)..<u.index(u.endIndex, offsetBy: -tail)]
     }
 
     static func capped<S: StringProtocol>(_ s: S) -> String {
@@ -651,6 +670,16 @@ struct LeakCanaryReader {
         var end = maxText
         while end > 0, UTF8.isContinuation(u[end]) { end -= 1 }
         return String(decoding: u[..<end], as: UTF8.self) + "…"
+    }
+}
+
+private extension StaticString {
+    /// Whether the literal occurs in `b` with its `#` at `at`.
+    func hasHash(in b: UnsafeBufferPointer<UInt8>, at: Int) -> Bool {
+        withUTF8Buffer { l in
+            guard let h = l.firstIndex(of: .hash), at >= h, at - h + l.count <= b.count else { return false }
+            return memcmp(b.baseAddress! + (at - h), l.baseAddress!, l.count) == 0
+        }
     }
 }
 
@@ -663,16 +692,16 @@ private extension Substring {
 extension Substring {
     /// The bytes of the text, and what `body` makes of them.
     @inline(__always)
-    private func bytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if let r = utf8.withContiguousStorageIfAvailable(body) { return r }
         var copy = String(self)
         return copy.withUTF8(body)
     }
 
-    func begins(_ s: StaticString) -> Bool { bytes { AndroidEvidence.startsWith($0, s) } }
-    func ends(_ s: StaticString) -> Bool { bytes { LogcatStatement.endsWith($0, s) } }
-    func has(_ s: StaticString) -> Bool { bytes { LogcatStatement.contains($0, s) } }
-    func equals(_ s: StaticString) -> Bool { bytes { $0.count == s.utf8CodeUnitCount && AndroidEvidence.startsWith($0, s) } }
+    func begins(_ s: StaticString) -> Bool { withBytes { AndroidEvidence.startsWith($0, s) } }
+    func ends(_ s: StaticString) -> Bool { withBytes { LogcatStatement.endsWith($0, s) } }
+    func has(_ s: StaticString) -> Bool { withBytes { LogcatStatement.contains($0, s) } }
+    func equals(_ s: StaticString) -> Bool { withBytes { $0.count == s.utf8CodeUnitCount && AndroidEvidence.startsWith($0, s) } }
 
     /// The text after the literal it begins with, or nil.
     func after(_ s: StaticString) -> Substring? {
@@ -681,7 +710,7 @@ extension Substring {
 
     /// Where the literal first occurs.
     func firstRange(_ s: StaticString) -> Range<Index>? {
-        guard let at = bytes({ LogcatStatement.find($0, s) }) else { return nil }
+        guard let at = withBytes({ LogcatStatement.find($0, s) }) else { return nil }
         let lower = utf8.index(startIndex, offsetBy: at)
         return lower..<utf8.index(lower, offsetBy: s.utf8CodeUnitCount)
     }

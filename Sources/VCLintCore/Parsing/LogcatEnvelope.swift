@@ -29,8 +29,47 @@ enum LogcatEnvelope {
         return info
     }
 
-    /// `parse`'s fields alone.
+    /// `parse`'s fields alone: threadtime's usual line at its fixed places (`threadtime`), any other through
+    /// `anyFields`, which reads every format and gives the same for that line.
     static func fields(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
+        threadtime(p, n) ?? anyFields(p, n)
+    }
+
+    /// threadtime's line as `adb logcat` prints it, `MM-DD HH:MM:SS.mmm  PID  TID L Tag: message`, read column by
+    /// column without trying the other formats; nil for any other shape (a year, a uid column, a zone, tabs before the
+    /// pid), which `anyFields` reads. Where it answers, `anyFields` answers the same (a test mutates such lines).
+    @inline(__always)
+    private static func threadtime(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
+        guard n > 26, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space,
+              isStampDigits(p) else { return nil }
+        var i = 19
+        while i < n, p[i] == .space { i += 1 }
+        let pidStart = i
+        var pid = 0
+        while i < n, i - pidStart < 9, case let d = p[i] &- UInt8(ascii: "0"), d < 10 {
+            pid = pid &* 10 &+ Int(d)
+            i += 1
+        }
+        guard i > pidStart, i < n, p[i] == .space else { return nil }
+        while i < n, p[i] == .space { i += 1 }
+        let tidStart = i
+        while i < n, i - tidStart < 9, ByteCursor.isDigit(p[i]) { i += 1 }
+        guard i > tidStart, i < n, p[i] == .space else { return nil }
+        while i < n, p[i] == .space { i += 1 }
+        guard i + 1 < n, isLevel(p[i]), p[i + 1] == .space else { return nil }
+        i += 2
+        while i < n, p[i] == .space || p[i] == .tab { i += 1 }
+        return tagged(p, n, tagStart: i, pid: pid, process: nil)
+    }
+
+    /// Whether the digits of `MM-DD HH:MM:SS.mmm` are digits.
+    @inline(__always) private static func isStampDigits(_ p: UnsafePointer<UInt8>) -> Bool {
+        @inline(__always) func d(_ k: Int) -> Bool { p[k] &- UInt8(ascii: "0") < 10 }
+        return d(0) && d(1) && d(3) && d(4) && d(6) && d(7) && d(9) && d(10) && d(12) && d(13) && d(15) && d(16) && d(17)
+    }
+
+    /// `fields` for every format.
+    static func anyFields(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
         guard n > 2 else { return nil }
         var i = 0
         if p[0] == .openBracket { return parseLong(p, n) }
@@ -220,11 +259,19 @@ enum LogcatEnvelope {
 
     /// `Tag: message` (or `Tag﹕ message`, older Android Studio) from `tagStart`: the tag ends at its first `: `.
     private static func tagged(_ p: UnsafePointer<UInt8>, _ n: Int, tagStart: Int, pid: Int?, process: Range<Int>?) -> Fields? {
+        // Eight bytes at a time while none is a separator's first byte (`:`, or U+FE55's 0xEF), then byte by byte.
         var i = tagStart
+        while i &+ 8 <= n {
+            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            if hasByte(w, .colon) || hasByte(w, 0xEF) { break }
+            i &+= 8
+        }
         while i < n {
-            if p[i] == .colon, i + 1 == n || p[i + 1] == .space { break }
-            if isWideColon(p, n, i) { break }
-            i += 1
+            let b = p[i]
+            if b == .colon || b == 0xEF {
+                if b == .colon ? i &+ 1 == n || p[i &+ 1] == .space : isWideColon(p, n, i) { break }
+            }
+            i &+= 1
         }
         guard i < n else { return nil }
         let width = p[i] == .colon ? 1 : 3
@@ -235,6 +282,12 @@ enum LogcatEnvelope {
         var info = Fields(pid: pid, process: process, message: m..<n)
         info.tag = tagStart..<tagEnd
         return info
+    }
+
+    /// Whether one of the eight bytes of `w` is `b` (a zero byte of `w ^ b…b`, found without a false one).
+    @inline(__always) static func hasByte(_ w: UInt64, _ b: UInt8) -> Bool {
+        let x = w ^ (0x0101_0101_0101_0101 &* UInt64(b))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
     }
 
     /// U+FE55 (`﹕`), the separator older Android Studio versions print after the tag.
@@ -252,6 +305,32 @@ enum LogcatEnvelope {
     /// The same through a cache of the last minute read (`TimestampParser.MinuteCache`: lines of a capture share
     /// their date and minute), the year-less stamp padded on the stack.
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int, cache: inout TimestampParser.MinuteCache) -> LogTime? {
+        if n > 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space, isStampDigits(p) {
+            return threadtimeTime(p)
+        }
+        return anyTime(p, n, cache: &cache)
+    }
+
+    /// threadtime's `MM-DD HH:MM:SS.mmm ` (its digits checked) read at its fixed places: what `anyTime` reads from it.
+    @inline(__always)
+    private static func threadtimeTime(_ p: UnsafePointer<UInt8>) -> LogTime? {
+        @inline(__always) func d(_ k: Int) -> Int { Int(p[k] &- UInt8(ascii: "0")) }
+        let month = d(0) * 10 + d(1), day = d(3) * 10 + d(4), hour = d(6) * 10 + d(7), minute = d(9) * 10 + d(10)
+        let second = d(12) * 10 + d(13)
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // The fraction summed digit by digit, as the timestamp parser sums it (the same `Double` to the last bit).
+        var fraction = 0.0
+        fraction += Double(d(15)) * TimestampParser.fractionScale(0)
+        fraction += Double(d(16)) * TimestampParser.fractionScale(1)
+        fraction += Double(d(17)) * TimestampParser.fractionScale(2)
+        let days = CivilTime.daysFromCivil(year: 2000, month: month, day: day)
+        let seconds = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
+        return LogTime(seconds: seconds, year: 0, month: month, day: day, hour: hour, minute: minute, second: second,
+                       fraction: UInt32(d(15) * 100 + d(16) * 10 + d(17)), fractionDigits: 3, offsetMinutes: nil)
+    }
+
+    /// `time` for every format.
+    static func anyTime(_ p: UnsafePointer<UInt8>, _ n: Int, cache: inout TimestampParser.MinuteCache) -> LogTime? {
         var q = p, k = n
         if k > 2, p[0] == .openBracket, p[1] == .space {  // long
             var i = 1

@@ -1,4 +1,5 @@
 import Foundation
+import CPCRE2
 
 /// The statements of a logcat line's message (docs/lifecycle.md#android-statements): an Activity's or Fragment's
 /// callback in the spellings apps print (`onCreate`, `onStart() called`, `onCreate(Bundle) called`,
@@ -247,17 +248,16 @@ enum LogcatStatement {
         var i = 0
         while i < m.count, m[i] == .space || m[i] == .tab { i += 1 }
         if i + 3 <= m.count, m[i] == UInt8(ascii: "a"), m[i + 1] == UInt8(ascii: "t"), m[i + 2] == .space { return false }
+        // The words (letters, digits and underscores after a non-word byte), each looked up if it may be a callback.
         var k = i
         while k < m.count {
-            // A word: letters, digits and underscores after a non-word byte.
-            guard ByteCursor.isWord(m[k]), k == 0 || !ByteCursor.isWord(m[k - 1]) else { k += 1; continue }
-            var e = k
-            while e < m.count, ByteCursor.isWord(m[e]) { e += 1 }
-            if e - k >= 6, e - k <= 24, m[k] == UInt8(ascii: "o") || m[k] == UInt8(ascii: "O"),
-               callbackBytes.value(UnsafeBufferPointer(rebasing: m[k..<e])) != nil {
+            while k < m.count, !ByteCursor.isWordByte(m[k]) { k += 1 }
+            let start = k
+            while k < m.count, ByteCursor.isWordByte(m[k]) { k += 1 }
+            if k - start >= 6, k - start <= 24, m[start] | UInt8.caseBit == UInt8(ascii: "o"),
+               callbackBytes.value(UnsafeBufferPointer(rebasing: m[start..<k])) != nil {
                 return true
             }
-            k = e
         }
         return false
     }
@@ -347,7 +347,11 @@ enum LogcatStatement {
     static func identifier(_ m: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Range<Int>? {
         guard i < m.count, isIdentifierStart(m[i]) else { return nil }
         let s = i
-        while i < m.count, ByteCursor.isWord(m[i]) || m[i] == .dollar || (m[i] == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) { i += 1 }
+        while i < m.count {
+            let b = m[i]
+            guard ByteCursor.isWordByte(b, dollar: true) || (b == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) else { break }
+            i += 1
+        }
         return s..<i
     }
 
@@ -431,15 +435,13 @@ enum LogcatStatement {
     @inline(__always) static func string(_ b: UnsafeBufferPointer<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
 
     private static func simpleName(_ r: Range<Int>, in m: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        var k = r.upperBound
-        while k > r.lowerBound, m[k - 1] != .dot { k -= 1 }
-        return k..<r.upperBound
+        guard let dot = lastIndex(UnsafeBufferPointer(rebasing: m[r]), of: .dot) else { return r }
+        return (r.lowerBound + dot + 1)..<r.upperBound
     }
 
     static func lastIndex(_ b: UnsafeBufferPointer<UInt8>, of byte: UInt8) -> Int? {
-        var k = b.count
-        while k > 0 { k -= 1; if b[k] == byte { return k } }
-        return nil
+        guard let base = b.baseAddress, let at = vclint_memrchr(base, Int32(byte), b.count) else { return nil }
+        return UnsafeRawPointer(at) - UnsafeRawPointer(base)
     }
 
     static func endsWith(_ b: UnsafeBufferPointer<UInt8>, _ s: StaticString) -> Bool {
@@ -450,8 +452,15 @@ enum LogcatStatement {
     /// Where the text first occurs in the bytes.
     static func find(_ hay: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Int? {
         let k = needle.utf8CodeUnitCount
-        guard let h = hay.baseAddress, hay.count >= k else { return nil }
-        for i in 0...(hay.count - k) where h[i] == needle.utf8Start[0] && memcmp(h + i, needle.utf8Start, k) == 0 { return i }
+        guard k > 0, let h = hay.baseAddress, hay.count >= k else { return nil }
+        // The needle's first and last bytes first: a space or a letter that begins it is common, both together are not.
+        let n = needle.utf8Start, first = n[0], last = n[k - 1]
+        var i = 0
+        let end = hay.count - k
+        while i <= end {
+            if h[i] == first, h[i + k - 1] == last, k <= 2 || memcmp(h + i + 1, n + 1, k - 2) == 0 { return i }
+            i += 1
+        }
         return nil
     }
 

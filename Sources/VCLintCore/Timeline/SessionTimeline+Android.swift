@@ -54,14 +54,38 @@ final class AndroidClass {
     init(entry: Instrumentation.ClassEntry) { self.entry = entry }
 }
 
+/// The four classes looked up last, by name, the oldest replaced first. A class, so that a lookup copies nothing.
+final class RecentClasses {
+    @exclusivity(unchecked) private var name0 = "", name1 = "", name2 = "", name3 = ""
+    @exclusivity(unchecked) private var class0: AndroidClass?, class1: AndroidClass?, class2: AndroidClass?, class3: AndroidClass?
+    @exclusivity(unchecked) private var next = 0
+
+    func find(_ name: String) -> AndroidClass? {
+        if name0 == name, let c = class0 { return c }
+        if name1 == name, let c = class1 { return c }
+        if name2 == name, let c = class2 { return c }
+        if name3 == name, let c = class3 { return c }
+        return nil
+    }
+
+    func remember(_ name: String, _ cls: AndroidClass) {
+        switch next {
+        case 0: (name0, class0) = (name, cls)
+        case 1: (name1, class1) = (name, cls)
+        case 2: (name2, class2) = (name, cls)
+        default: (name3, class3) = (name, cls)
+        }
+        next = (next + 1) & 3
+    }
+}
+
 /// The session's Android instances.
 struct SessionAndroid {
     /// The classes seen, by name.
     var classes: [String: AndroidClass] = [:]
-    /// A class's instances not yet destroyed, oldest first.
-    func live(_ name: String) -> [AndroidInstance] { classes[name]?.live ?? [] }
-    /// A class's instance destroyed last.
-    func lastDestroyed(_ name: String) -> AndroidInstance? { classes[name]?.lastDestroyed }
+    /// The classes of the latest callbacks (`classes` never loses one): most callbacks are of one of a few classes,
+    /// found by comparing names instead of hashing one.
+    let recent = RecentClasses()
     /// The Activity and Fragment classes by name stem (`MainActivity` and `MainFragment` under `Main`): a ViewModel's
     /// owner shares its stem.
     var classesByStem: [String: [String]] = [:]
@@ -77,6 +101,12 @@ struct SessionAndroid {
 }
 
 extension SessionTimeline {
+    /// A class's instances not yet destroyed, oldest first. (Read through the dictionary: a method of `android` would
+    /// copy the whole struct out of the session first.)
+    func androidLive(_ name: String) -> [AndroidInstance] { android.classes[name]?.live ?? [] }
+    /// A class's instance destroyed last.
+    func androidLastDestroyed(_ name: String) -> AndroidInstance? { android.classes[name]?.lastDestroyed }
+
     /// An Android callback (`EventKind.isAndroid`).
     func androidEvent(_ e: Event) {
         if e.kind == .onCleared || e.kind == .finalize { return androidObjectEvent(e) }
@@ -214,10 +244,15 @@ extension SessionTimeline {
 
     /// The class of a callback's name in this session, made at its first callback.
     private func androidClass(_ e: Event) -> AndroidClass {
-        if let known = android.classes[e.className] { return known }
+        if let known = android.recent.find(e.className) { return known }
+        if let known = android.classes[e.className] {
+            android.recent.remember(e.className, known)
+            return known
+        }
         let made = AndroidClass(entry: instrumentation.entry(e.className, dialect: e.dialect))
         android.classes[e.className] = made
         android.classesByStem[ObjectNames.androidStem(e.className), default: []].append(e.className)
+        android.recent.remember(e.className, made)
         return made
     }
 
@@ -248,7 +283,7 @@ extension SessionTimeline {
     /// androidx's exception: a finding for the fragment it names, at the exception's line, saying which side of
     /// the view's life the timeline shows.
     private func viewMisuse(_ e: Event, _ ref: EventRef, _ entry: Instrumentation.ClassEntry) {
-        let inst = android.live(e.className).last ?? android.lastDestroyed(e.className)
+        let inst = androidLive(e.className).last ?? androidLastDestroyed(e.className)
         let who = inst?.ref ?? ControllerRef(className: e.className, address: e.address, instance: e.className)
         let side: FragmentViewAfterDestroyView.Side
         switch inst?.state {

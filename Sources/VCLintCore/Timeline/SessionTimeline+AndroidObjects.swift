@@ -75,8 +75,8 @@ extension SessionTimeline {
     /// The Activity or Fragment instance a `finalize` releases: the one of its id, else the one destroyed last (the
     /// collector frees what nothing uses); nil for a class that is no Activity or Fragment of the session.
     private func finalizedAndroidInstance(_ e: Event) -> AndroidInstance? {
-        let dead = android.lastDestroyed(e.className)
-        let live = android.live(e.className)
+        let dead = androidLastDestroyed(e.className)
+        let live = androidLive(e.className)
         if let a = e.address {
             if let dead, dead.address == a { return dead }
             if let known = live.last(where: { $0.address == a }) { return known }

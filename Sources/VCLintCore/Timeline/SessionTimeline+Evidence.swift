@@ -121,15 +121,15 @@ extension SessionTimeline {
         func unbound() -> ControllerRef { ControllerRef(className: cls, address: nil, instance: cls + "#?") }
         switch endOfUse {
         case .activityDestroyed, .fragmentDestroyed, .serviceDestroyed:
-            if let inst = android.lastDestroyed(cls) {
+            if let inst = androidLastDestroyed(cls) {
                 let ref = inst.ref
                 return .init(ref: ref, endOfUse: inst.destroyed, ended: .destroyed(ref))
             }
             let ref = unbound()
             return .init(ref: ref, ended: .destroyed(ref))
         case .fragmentViewDestroyed:
-            var candidates = android.live(cls)
-            if let last = android.lastDestroyed(cls) { candidates.append(last) }
+            var candidates = androidLive(cls)
+            if let last = androidLastDestroyed(cls) { candidates.append(last) }
             let view = leakingName == cls ? "" : leakingName
             if let inst = candidates.filter({ $0.lastDestroyView != nil }).max(by: { $0.lastDestroyView!.line < $1.lastDestroyView!.line }) {
                 let ref = inst.ref
@@ -287,7 +287,7 @@ extension SessionTimeline {
         guard instances > limit else { return }
         var recreated: EventRef?
         if instances == limit + 1, androidKind(cls) == .activityDestroyed || cls.hasSuffix("Activity"),
-           let newest = android.live(cls).last, let made = newest.created, let old = android.lastDestroyed(cls), let gone = old.destroyed,
+           let newest = androidLive(cls).last, let made = newest.created, let old = androidLastDestroyed(cls), let gone = old.destroyed,
            gone.line < made.line || old.generation < newest.generation {
             if let t = time?.seconds, let m = made.time?.seconds {
                 if t - m <= options.leakGraceSeconds { recreated = made }
@@ -296,7 +296,7 @@ extension SessionTimeline {
             }
         }
         let ref = EventRef(Event(kind: .onCreate, className: cls, dialect: .logcat, line: line, time: time))
-        let who = android.live(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
+        let who = androidLive(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
         emit(LifetimeExceeded(created: ref, scope: .class, limit: cls, classes: [cls], max: limit, alive: instances, others: [], owner: nil,
                               strictMode: .init(recreated: recreated)), who, line: line, time: time)
     }
@@ -306,7 +306,7 @@ extension SessionTimeline {
         guard Double(milliseconds) > options.slowTransitionMilliseconds else { return }
         // The launch that Displayed measures from: its line is the Displayed line (the launch itself is the system's).
         let ref = EventRef(Event(kind: .onCreate, className: cls, dialect: .logcat, line: line, time: time))
-        let who = android.live(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
+        let who = androidLive(cls).last?.ref ?? ControllerRef(className: cls, address: nil, instance: cls)
         emit(SlowTransition(will: ref, did: ref, milliseconds: Double(milliseconds), displayed: true), who, line: line, time: time)
     }
 }

@@ -48,12 +48,17 @@ enum ObjectNames {
 
     /// The stem of an Activity's or Fragment's name: `Main` for `MainActivity` and `com.example.MainFragment`.
     static func androidStem(_ name: String) -> String {
-        var last = lastComponent(name)
-        for suffix in ["Activity", "Fragment"] where last.hasSuffix(suffix) && last.count > suffix.count {
-            last = last.dropLast(suffix.count)
-            break
+        // By bytes (both suffixes are ASCII): its last component, without the suffix when something is left.
+        var name = name
+        return name.withUTF8 { b -> String in
+            var start = b.count
+            while start > 0, b[start - 1] != .dot { start -= 1 }
+            var last = UnsafeBufferPointer(rebasing: b[start...])
+            if last.count > 8, LogcatStatement.endsWith(last, "Activity") || LogcatStatement.endsWith(last, "Fragment") {
+                last = UnsafeBufferPointer(rebasing: last[..<(last.endIndex - 8)])
+            }
+            return stem(String(decoding: last, as: UTF8.self))
         }
-        return stem(String(last))
     }
 
     static func lastComponent(_ name: String) -> Substring {

@@ -195,6 +195,11 @@ import VCLintSimulation
         "com.example.X (r) with key kéy", "two words (r) with key k", " (r) with key k", "(r) with key k", "com.example.X (r with key k",
         "com.example.X r) with key k", "com.example.X (a) (b) with key k", "com.example.X (r) with key k with key j", "with key k", "",
         "com.example.X (r)with key k", "com.example.Ünï (rëason) with key ключ",
+        // Several ends of use in one reason: the first of the readers' order wins, wherever it stands.
+        "com.example.X (Fragment#onDestroyView() after Activity#onDestroy()) with key k",
+        "com.example.X (Service#onDestroy() ViewModel#onCleared() View#onDetachedFromWindow()) with key k",
+        "com.example.X (#onDestroy() Activity# Activity#mDestroyed is true) with key k", "com.example.X (##Activity#onDestroy()#) with key k",
+        "com.example.X (Fragment#onDestroy() Fragment#onDestroyView()) with key k", "com.example.X (Activity#onDestroy(Activity#) with key k",
     ]
 
     @Test func watchesReadAsBefore() {

@@ -20,16 +20,7 @@ import Testing
         for seed in seeds {
             for round in 0..<rounds {
                 var bytes = Array(seed.utf8)
-                if round > 0 {
-                    for _ in 0..<Int(1 + rng.next() % 3) {
-                        let i = Int(rng.next() % UInt64(bytes.count))
-                        switch rng.next() % 3 {
-                        case 0: bytes[i] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                        case 1: if bytes.count > 3 { bytes.remove(at: i) }
-                        default: bytes.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: i)
-                        }
-                    }
-                }
+                if round > 0 { rng.edit(&bytes, from: alphabet) }
                 let (a, b) = bytes.withUnsafeBufferPointer { (fast.parse($0), regex.parse($0)) }
                 #expect(describe(a) == describe(b), "\(String(decoding: bytes, as: UTF8.self))")
                 #expect(fast.note.title == regex.note.title, "\(String(decoding: bytes, as: UTF8.self))")

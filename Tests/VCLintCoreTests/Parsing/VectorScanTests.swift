@@ -244,4 +244,17 @@ struct SplitMix {
 extension SplitMix {
     mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func bool() -> Bool { next() & 1 == 1 }
+
+    /// One to three random edits of `bytes` (not empty): a byte replaced, removed (while more than three are left) or
+    /// inserted, each new byte from `alphabet`.
+    mutating func edit(_ bytes: inout [UInt8], from alphabet: [UInt8]) {
+        for _ in 0..<Int(1 + next() % 3) {
+            let i = Int(next() % UInt64(bytes.count))
+            switch next() % 3 {
+            case 0: bytes[i] = alphabet[Int(next() % UInt64(alphabet.count))]
+            case 1: if bytes.count > 3 { bytes.remove(at: i) }
+            default: bytes.insert(alphabet[Int(next() % UInt64(alphabet.count))], at: i)
+            }
+        }
+    }
 }
