@@ -54,7 +54,7 @@ struct LintCommand: ParsableCommand {
         """))
     var follow = false
 
-    @Option(name: [.customShort("j"), .customLong("jobs")], parsing: .unconditional,
+    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], parsing: .unconditional,
             help: ArgumentHelp("Threads, 1 to 1024 (default: the number of cores). Each file is read by one thread; with at least two threads per file, its events are parsed on a second one. The report order is the input order.", valueName: "jobs"))
     var jobsText: String?
 

@@ -65,6 +65,7 @@ import Glibc
             (["timeline", Self.clean, "--width", "100000000"], "--width must be a whole number from 40 to 1000, not '100000000'"),
             (["timeline", Self.clean, "--width", "39"], "--width must be a whole number from 40 to 1000, not '39'"),
             (["lint", Self.clean, "-j", "0"], "--jobs must be a whole number from 1 to 1024, not '0'"),
+            (["lint", Self.clean, "-j0"], "--jobs must be a whole number from 1 to 1024, not '0'"),
             (["lint", Self.clean, "-j", "99999999999999999999"], "--jobs must be a whole number from 1 to 1024, not '99999999999999999999'"),
             (["lint", Self.clean, "--max-warnings", "99999999999999999999"], "--max-warnings must be a whole number 0 or more, not '99999999999999999999'"),
             (["lint", Self.clean, "--leak-grace-seconds", "86401"], "--leak-grace-seconds must be a number of seconds from 0 to 86400, not '86401'"),
@@ -93,6 +94,9 @@ import Glibc
         #expect(wide.stdout.split(separator: "\n").allSatisfy { $0.count <= 1000 })
         #expect(try cli.run(["lint", Self.leak, "--leak-grace-seconds", "86400", "-j", "1024", "--max-warnings", "0"]).status == 1)
         #expect(try cli.run(["lint", Self.clean, "--leak-grace-seconds=0.5", "--jobs=1"]).status == 0)
+        // `-j1` as ripgrep and make take it (it read `-j` and then the next argument as its value).
+        #expect(try cli.run(["lint", "-j1", "--quiet", Self.clean]).status == 0)
+        #expect(try cli.run(["lint", Self.leak, "-j2", "--quiet"]).status == 1)
         for grace in ["0", "+5", " 50", ".5", "5.", "0.0"] {
             #expect(try cli.run(["lint", Self.clean, "--leak-grace-seconds", grace]).status == 0, "'\(grace)'")
         }
