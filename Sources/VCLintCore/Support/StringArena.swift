@@ -92,8 +92,14 @@ struct StringArena: Sendable {
         }
     }
 
+    /// The hash the arena indexes a string's bytes by (others key by it too: a folded owner's stem).
+    static func hash(_ s: String) -> UInt64 {
+        var s = s
+        return s.withUTF8 { hash($0) }
+    }
+
     /// FNV-1a, then a multiply that spreads its low bits (the index takes them).
-    private static func hash(_ u: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func hash(_ u: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in u { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return (h ^ (h >> 29)) &* 0xbf58_476d_1ce4_e5b9

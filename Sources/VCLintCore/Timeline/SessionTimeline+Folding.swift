@@ -39,11 +39,7 @@ extension SessionTimeline {
         }
         if identity.foldedRows.count > 2 * identity.foldedCount + 64 {
             var seen = Set<UInt32>()
-            identity.foldedRows.removeAll { row in
-                let still = instrumentation.dormant.holdsFolded(Int(row), session: serial)
-                    || instrumentation.existing(instrumentation.dormant.names[Int(row)])?.folded?.session == serial
-                return !still || !seen.insert(row).inserted
-            }
+            identity.foldedRows.removeAll { row in !holdsFolded(row: row) || !seen.insert(row).inserted }
         }
         var folded: [String] = []
         let firstFolded = identity.foldedEntries.count
@@ -114,12 +110,8 @@ extension SessionTimeline {
         }
     }
 
-    /// A stem's key in `dormantStems` (FNV-1a of its bytes).
-    static func stemKey(_ stem: String) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in stem.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return h
-    }
+    /// A stem's key in `dormantStems`: the hash `StringArena` keys names by.
+    static func stemKey(_ stem: String) -> UInt64 { StringArena.hash(stem) }
 
     /// The dormant row of the folded owner of `stem`, if its class is dormant.
     private func dormantOwner(_ stem: String) -> Int? {
@@ -190,15 +182,27 @@ extension SessionTimeline {
             reportFoldedLeak(f, entry)
         }
         for row in identity.foldedRows {
-            if let (entry, f) = instrumentation.takeFolded(row: Int(row), session: serial) {
-                reportFoldedLeak(f, entry)
-            } else if let entry = instrumentation.existing(instrumentation.dormant.names[Int(row)]), let f = entry.folded, f.session == serial {
-                // Made again by another session's line, still folded by this one.
-                entry.folded = nil
-                reportFoldedLeak(f, entry)
-            }
+            if let (entry, f) = takeFolded(row: row) { reportFoldedLeak(f, entry) }
         }
         releaseFolded()
+    }
+
+    /// Whether the class of dormant row `row` still has a controller this session folded: in its row, or in its entry
+    /// when another session's line made the entry again.
+    private func holdsFolded(row: UInt32) -> Bool {
+        instrumentation.dormant.holdsFolded(Int(row), session: serial)
+            || instrumentation.existing(instrumentation.dormant.names[Int(row)])?.folded?.session == serial
+    }
+
+    /// The folded controller of dormant row `row`'s class and its entry, taken from wherever it is (`holdsFolded`);
+    /// nil when this session holds none there any more.
+    private func takeFolded(row: UInt32) -> (Instrumentation.ClassEntry, FoldedController)? {
+        if let taken = instrumentation.takeFolded(row: Int(row), session: serial) { return taken }
+        guard let entry = instrumentation.existing(instrumentation.dormant.names[Int(row)]), let f = entry.folded, f.session == serial else {
+            return nil
+        }
+        entry.folded = nil
+        return (entry, f)
     }
 
     private func reportFoldedLeak(_ f: FoldedController, _ entry: Instrumentation.ClassEntry) {
@@ -212,12 +216,7 @@ extension SessionTimeline {
     /// The session is over or dropped: its folded classes hold nothing of it any more.
     func releaseFolded() {
         for entry in identity.foldedEntries where entry.folded?.session == serial { entry.folded = nil }
-        for row in identity.foldedRows {
-            if instrumentation.takeFolded(row: Int(row), session: serial) == nil,
-               let entry = instrumentation.existing(instrumentation.dormant.names[Int(row)]), entry.folded?.session == serial {
-                entry.folded = nil
-            }
-        }
+        for row in identity.foldedRows { _ = takeFolded(row: row) }
         identity.foldedEntries = []
         identity.foldedRows = []
         identity.foldedCount = 0
