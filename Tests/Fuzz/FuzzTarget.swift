@@ -108,10 +108,11 @@ func fuzzPipeline(_ bytes: [UInt8]) -> Int32 {
     return 0
 }
 
-/// The `logcat` target: each line of the input becomes the message of a logcat line (Android Studio's layout; the
-/// tag, the pid and the thread from the line's first byte: LeakCanary's, StrictMode's, the runner's, the system's, an
-/// Activity's or a Fragment's), so that mutations reach LeakCanary's blocks, the evidence and the Activity and
-/// Fragment machine rather than the envelope; then the pipeline's oracles.
+/// The `logcat` target: each line of the input becomes the message of a logcat line (Android Studio's layout or
+/// threadtime's, which is read at its fixed places; the layout, the tag, the pid and the thread from the line's first
+/// byte: LeakCanary's, StrictMode's, the runner's, the system's, an Activity's or a Fragment's), so that mutations reach
+/// LeakCanary's blocks, the evidence and the Activity and Fragment machine rather than the envelope; then the
+/// pipeline's oracles.
 func fuzzLogcat(_ bytes: [UInt8]) -> Int32 {
     let tags = ["LeakCanary", "LeakCanary", "StrictMode", "TestRunner", "ActivityTaskManager", "MainActivity", "HomeFragment", "FragmentManager"]
     var out: [UInt8] = []
@@ -119,8 +120,9 @@ func fuzzLogcat(_ bytes: [UInt8]) -> Int32 {
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         let first = Int(line.first ?? 0)
         let pid = 100 + (first >> 6), tid = first & 1 == 0 ? pid : pid + 7
-        let stamp = "2021-04-28 16:\(10 + k / 60_000 % 50):\(10 + k / 1000 % 50).\(100 + k % 900)"
-        out += Array("\(stamp) \(pid)-\(tid)/com.example D/\(tags[first % tags.count]): ".utf8)
+        let clock = "16:\(10 + k / 60_000 % 50):\(10 + k / 1000 % 50).\(100 + k % 900)"
+        let tag = tags[first % tags.count]
+        out += Array((first & 8 == 0 ? "2021-04-28 \(clock) \(pid)-\(tid)/com.example D/\(tag): " : "04-28 \(clock)  \(pid)  \(tid) D \(tag): ").utf8)
         out += line
         out.append(0x0A)
         k += 1

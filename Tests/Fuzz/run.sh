@@ -11,6 +11,7 @@
 #   args      the command line of the debug `vclint` binary (built with `swift build` first)
 #   views     inspect, timeline (every format), leaks (every format) and the HTML report: inert text, valid JSON
 #   merge     a shard's JSON lint report or leak report, as merge and leaks read it: refused, or shown inert
+#   logcat    each line as a logcat line's message (Android Studio's layout or threadtime's), then the pipeline's oracles
 # Work files go to .build-fuzz/ (ignored by git): the binary, corpus-NAME/, and crash-*/timeout-*/oom-* artifacts.
 # A crasher worth keeping becomes Fixtures/fuzz/crash-<hash>.log with its expectation in Fixtures/MANIFEST.md.
 set -euo pipefail
