@@ -40,8 +40,7 @@ enum LogcatEnvelope {
     /// pid), which `anyFields` reads. Where it answers, `anyFields` answers the same (a test mutates such lines).
     @inline(__always)
     private static func threadtime(_ p: UnsafePointer<UInt8>, _ n: Int) -> Fields? {
-        guard n > 26, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space,
-              isStampDigits(p) else { return nil }
+        guard n > 26, isThreadtimeStamp(p, n) else { return nil }
         var i = 19
         while i < n, p[i] == .space { i += 1 }
         let pidStart = i
@@ -62,8 +61,9 @@ enum LogcatEnvelope {
         return tagged(p, n, tagStart: i, pid: pid, process: nil)
     }
 
-    /// Whether the digits of `MM-DD HH:MM:SS.mmm` are digits.
-    @inline(__always) private static func isStampDigits(_ p: UnsafePointer<UInt8>) -> Bool {
+    /// Whether the line begins with threadtime's `MM-DD HH:MM:SS.mmm ` (its punctuation and digits at their places).
+    @inline(__always) private static func isThreadtimeStamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        guard n > 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space else { return false }
         @inline(__always) func d(_ k: Int) -> Bool { p[k] &- UInt8(ascii: "0") < 10 }
         return d(0) && d(1) && d(3) && d(4) && d(6) && d(7) && d(9) && d(10) && d(12) && d(13) && d(15) && d(16) && d(17)
     }
@@ -305,13 +305,11 @@ enum LogcatEnvelope {
     /// The same through a cache of the last minute read (`TimestampParser.MinuteCache`: lines of a capture share
     /// their date and minute), the year-less stamp padded on the stack.
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int, cache: inout TimestampParser.MinuteCache) -> LogTime? {
-        if n > 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space, isStampDigits(p) {
-            return threadtimeTime(p)
-        }
+        if isThreadtimeStamp(p, n) { return threadtimeTime(p) }
         return anyTime(p, n, cache: &cache)
     }
 
-    /// threadtime's `MM-DD HH:MM:SS.mmm ` (its digits checked) read at its fixed places: what `anyTime` reads from it.
+    /// threadtime's `MM-DD HH:MM:SS.mmm ` (`isThreadtimeStamp`) read at its fixed places: what `anyTime` reads from it.
     @inline(__always)
     private static func threadtimeTime(_ p: UnsafePointer<UInt8>) -> LogTime? {
         @inline(__always) func d(_ k: Int) -> Int { Int(p[k] &- UInt8(ascii: "0")) }

@@ -251,9 +251,9 @@ enum LogcatStatement {
         // The words (letters, digits and underscores after a non-word byte), each looked up if it may be a callback.
         var k = i
         while k < m.count {
-            while k < m.count, !ByteCursor.isWordByte(m[k]) { k += 1 }
+            while k < m.count, !ByteCursor.isWord(m[k]) { k += 1 }
             let start = k
-            while k < m.count, ByteCursor.isWordByte(m[k]) { k += 1 }
+            while k < m.count, ByteCursor.isWord(m[k]) { k += 1 }
             if k - start >= 6, k - start <= 24, m[start] | UInt8.caseBit == UInt8(ascii: "o"),
                callbackBytes.value(UnsafeBufferPointer(rebasing: m[start..<k])) != nil {
                 return true
@@ -349,7 +349,7 @@ enum LogcatStatement {
         let s = i
         while i < m.count {
             let b = m[i]
-            guard ByteCursor.isWordByte(b, dollar: true) || (b == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) else { break }
+            guard ByteCursor.isJavaNameByte(b) || (b == .dot && i + 1 < m.count && isIdentifierStart(m[i + 1])) else { break }
             i += 1
         }
         return s..<i

@@ -174,12 +174,10 @@ struct ByteCursor {
     @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
     /// PCRE2's `\w` without UCP: ASCII letters, digits and underscore.
     @inline(__always) static func isWord(_ b: UInt8) -> Bool { isDigit(b) || (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore }
-    /// `isWord`, or `$` when `dollar` (a Java name's byte): one test of a bit of two 64-bit sets, for the loops that
-    /// walk names byte by byte.
-    @inline(__always) static func isWordByte(_ b: UInt8, dollar: Bool = false) -> Bool {
-        // Bytes 0–63: `$` (36) and the digits (48–57); bytes 64–127: the letters (65–90, 97–122) and `_` (95).
-        let low: UInt64 = (dollar ? 1 << 36 : 0) | 0x03FF_0000_0000_0000
-        let high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+    /// A Java name's byte: `isWord`, or `$`. One test of a bit of two 64-bit sets (bytes 0–63: `$` and the digits; 64–127:
+    /// the letters and `_`), where four comparisons were, for the loop that walks dotted names.
+    @inline(__always) static func isJavaNameByte(_ b: UInt8) -> Bool {
+        let low: UInt64 = 1 << 36 | 0x03FF_0000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
         return b < 128 && ((b < 64 ? low : high) >> UInt64(b & 63)) & 1 != 0
     }
     @inline(__always) static func isHex(_ b: UInt8) -> Bool {

@@ -109,10 +109,12 @@ import VCLintSimulation
         }
     }
 
+    /// The sets of bits say what the comparisons said: `\w` is ASCII's letters, digits and `_`; a Java name's byte also `$`.
     @Test func wordBytesAreWordsAndDollars() {
         for b in UInt8.min...UInt8.max {
-            #expect(ByteCursor.isWordByte(b) == ByteCursor.isWord(b), "\(b)")
-            #expect(ByteCursor.isWordByte(b, dollar: true) == (ByteCursor.isWord(b) || b == .dollar), "\(b)")
+            let word = ByteCursor.isDigit(b) || (b | UInt8.caseBit) &- UInt8(ascii: "a") < 26 || b == .underscore
+            #expect(ByteCursor.isWord(b) == word, "\(b)")
+            #expect(ByteCursor.isJavaNameByte(b) == (word || b == .dollar), "\(b)")
         }
     }
 
