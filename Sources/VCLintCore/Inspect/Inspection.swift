@@ -271,45 +271,24 @@ final class InspectRecorder: LineObserver {
             Self.unreadGroup(t, g)
         }
         var sessions: [Inspection.Session] = []
-        var classes: [String: Inspection.ClassInfo] = [:]
-        var classOrder: [String] = []
-        var ownerCounts: [String: [String: Int]] = [:]
-        for s in recording?.sessions ?? [] {
-            let objects = s.instances.filter { $0.kind == .object }.count, views = s.instances.filter { $0.kind == .view }.count
-            sessions.append(Inspection.Session(id: s.id, process: s.process, pid: s.pid, firstLine: s.firstEvent.line, lastLine: s.lastEvent.line,
-                                               events: s.eventCount, controllers: s.instances.count - objects - views,
-                                               objects: objects, views: views, start: s.firstEvent.time,
-                                               end: s.endTime ?? s.lastEvent.time))
-            for i in s.instances {
-                let name = i.controller.className
-                if classes[name] == nil {
-                    classes[name] = Inspection.ClassInfo(name: name, dialects: [], instances: 0, callbacks: [], deallocJudged: false)
-                    classOrder.append(name)
-                }
-                var c = classes[name]!
-                c.instances += 1
-                if !c.dialects.contains(i.dialect) { c.dialects.append(i.dialect) }
-                for cb in i.callbacks where !c.callbacks.contains(cb.kind) { c.callbacks.append(cb.kind) }
-                c.deallocJudged = c.deallocJudged || i.deallocInstrumented
-                if i.kind == .view { c.isView = true }
-                if i.isObject {
-                    c.isObject = true
-                    let key = i.owner.map { "\($0.className)\u{1F}\(i.ownerReason?.word ?? "setup")" } ?? "\u{1F}none"
-                    ownerCounts[name, default: [:]][key, default: 0] += 1
-                }
-                classes[name] = c
+        if let recording {
+            for (k, s) in recording.sessions.enumerated() {
+                let n = recording.instanceCounts[k]
+                sessions.append(Inspection.Session(id: s.id, process: s.process, pid: s.pid, firstLine: s.firstEvent.line, lastLine: s.lastEvent.line,
+                                                   events: s.eventCount, controllers: n.controllers, objects: n.objects, views: n.views,
+                                                   start: s.firstEvent.time, end: s.endTime ?? s.lastEvent.time))
             }
         }
-        let classList = classOrder.map { name -> Inspection.ClassInfo in
-            var c = classes[name]!
-            c.callbacks = EventKind.allCases.filter { c.callbacks.contains($0) }
+        let classList = (recording?.classes ?? []).map { c -> Inspection.ClassInfo in
+            var info = Inspection.ClassInfo(name: c.name, dialects: c.dialects, instances: c.instances, callbacks: c.callbacks,
+                                            deallocJudged: c.deallocJudged, isObject: c.isObject, isView: c.isView)
             if c.isObject {
-                c.owners = (ownerCounts[name] ?? [:]).map { key, n in
+                info.owners = c.owners.map { key, n in
                     let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
                     return (owner: String(parts[0]), reason: String(parts[1]), count: n)
                 }.sorted { $0.count != $1.count ? $0.count > $1.count : ($0.owner, $0.reason) < ($1.owner, $1.reason) }
             }
-            return c
+            return info
         }
         return Inspection(path: stats.path, lines: stats.lines, events: stats.events, unread: stats.unrecognized,
                           redacted: stats.redacted, firstRedacted: stats.firstRedacted,

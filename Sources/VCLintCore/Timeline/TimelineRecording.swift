@@ -215,15 +215,24 @@ public struct TimelineRecording: Sendable {
     public var sessions: RecordedSessions
     public var leaks: [LeakRecord]
     public var unjudgedClasses: [UnjudgedClass]
+    /// Its instances per class, in the order their first instances come (`RecordedClass`).
+    public var classes: [RecordedClass]
+    /// Per session (in `sessions`' order), how many controllers, objects and views it had.
+    public var instanceCounts: [InstanceCounts]
 
     public init(sessions: [RecordedSession], leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass]) {
-        self.init(recorded: RecordedSessions(sessions), leaks: leaks, unjudgedClasses: unjudgedClasses)
+        let recorded = RecordedSessions(sessions)
+        let (classes, counts) = ClassSummaryBuilder.summarize(recorded)
+        self.init(recorded: recorded, leaks: leaks, unjudgedClasses: unjudgedClasses, classes: classes, instanceCounts: counts)
     }
 
-    init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass]) {
+    init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass], classes: [RecordedClass],
+         instanceCounts: [InstanceCounts]) {
         self.sessions = sessions
         self.leaks = leaks
         self.unjudgedClasses = unjudgedClasses
+        self.classes = classes
+        self.instanceCounts = instanceCounts
     }
 }
 
@@ -592,6 +601,8 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var kinds: UInt64 = 0
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
         @exclusivity(unchecked) var viewShown: Bool?
+        /// Its place among its session's instances (without lanes: the order its class is met in).
+        @exclusivity(unchecked) var ordinal = 0
 
         init(_ instance: Instance) {
             self.instance = instance
@@ -613,6 +624,11 @@ final class TimelineRecorder {
         let process: String
         let pid: Int?
         @exclusivity(unchecked) var instances: [InstanceLog] = []
+        /// Without lanes: its instances not tallied yet, by serial; how many it has had; per tally, how many of
+        /// its instances it added (<< 1, | 1 when one was UIKit's: `finished` judges their dealloc).
+        @exclusivity(unchecked) var live: [Int: InstanceLog] = [:]
+        @exclusivity(unchecked) var made = 0
+        @exclusivity(unchecked) var tallied: [Int: Int] = [:]
         @exclusivity(unchecked) var transitions: [RecordedTransition] = []
         @exclusivity(unchecked) var warnings: [CompactTimeline.Warning] = []
         @exclusivity(unchecked) var first: TimelineStamp?
@@ -662,6 +678,12 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
     @exclusivity(unchecked) private var laneExtras = CompactTimeline.LaneExtras()
     @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
+    /// Without lanes: each class's tally, which instances are in theirs already (a bit per serial), and the
+    /// session of each instance that may be reported as a leak (removed, never deallocated), by its label.
+    @exclusivity(unchecked) private var tallies = ClassTallies()
+    @exclusivity(unchecked) private var talliedSerials: [UInt64] = []
+    @exclusivity(unchecked) private var leakLabels = StringArena()
+    @exclusivity(unchecked) private var leakLabelSessions: [Int] = []
 
     /// `dates`: the input's (`Instrumentation.times`).
     init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {
@@ -705,13 +727,16 @@ final class TimelineRecorder {
     func callback(_ e: Event, _ inst: Instance, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
         stamp(e, s)
-        let log: InstanceLog
-        if let known = instances[inst.serial] {
-            log = known
-        } else {
-            log = InstanceLog(inst)
-            instances[inst.serial] = log
-            s.instances.append(log)
+        let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
+        guard let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) }) else {
+            // Tallied at its dealloc: what it logs after goes to its tally.
+            let k = tallies.tally(inst.entry, inst.dialect, first: (Int.max, Int.max))
+            tallies[k].kinds |= bit
+            return
+        }
+        guard lanes else {
+            log.kinds |= bit
+            return
         }
         var toParent: Bool?
         if e.kind == .willMoveToParent || e.kind == .didMoveToParent {
@@ -721,11 +746,61 @@ final class TimelineRecorder {
             case .unknown: toParent = nil
             }
         }
-        let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
-        if lanes || log.kinds & bit == 0 {
-            log.kinds |= bit
-            log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: toParent))
+        log.kinds |= bit
+        log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: toParent))
+    }
+
+    /// The log of instance `serial` in session `s`, made at its first callback; nil for an instance already
+    /// tallied (without lanes).
+    private func log(of serial: Int, in s: SessionLog, making make: () -> InstanceLog) -> InstanceLog? {
+        if lanes {
+            if let known = instances[serial] { return known }
+            let log = make()
+            instances[serial] = log
+            s.instances.append(log)
+            return log
         }
+        if let known = s.live[serial] { return known }
+        if isTallied(serial) { return nil }
+        let log = make()
+        log.ordinal = s.made
+        s.made += 1
+        s.live[serial] = log
+        return log
+    }
+
+    private func isTallied(_ serial: Int) -> Bool {
+        serial >> 6 < talliedSerials.count && talliedSerials[serial >> 6] & 1 << UInt64(serial & 63) != 0
+    }
+
+    /// Without lanes: an instance nothing more can change (deallocated, or its session over) goes into the tally
+    /// of its class and dialect, and its log and instance are let go.
+    private func tally(_ log: InstanceLog, in s: SessionLog) {
+        s.live[log.serial] = nil
+        let entry = log.instance?.entry ?? log.android!.entry
+        let k = tallies.tally(entry, log.dialect, first: (s.serial, log.ordinal))
+        var removed = log.dialect.isAndroid ? log.dealloc >= 0 : false
+        var owner: String?
+        if let i = log.instance {
+            if !log.dialect.isAndroid { removed = i.removal != nil && log.dealloc < 0 }
+            if let o = i.owner {
+                owner = ClassSummaryBuilder.ownerKey(o.ref, i.ownerReason)
+            } else if let o = i.androidOwner {
+                owner = ClassSummaryBuilder.ownerKey(o.ref, .stem)
+            }
+            // The leaks name their session by their controller's label (`result`).
+            if i.removal != nil, log.dealloc < 0, let id = leakLabels.intern(i.label) {
+                if id == leakLabelSessions.count { leakLabelSessions.append(s.serial) } else { leakLabelSessions[id] = max(leakLabelSessions[id], s.serial) }
+            }
+        }
+        tallies[k].instances += 1
+        tallies[k].kinds |= log.kinds
+        if removed { tallies[k].removed += 1 }
+        if let owner { tallies[k].owners[owner, default: 0] += 1 } else { tallies[k].unowned += 1 }
+        s.tallied[k, default: 0] += 2
+        if log.instance != nil { s.tallied[k]! |= 1 }
+        while log.serial >> 6 >= talliedSerials.count { talliedSerials.append(0) }
+        talliedSerials[log.serial >> 6] |= 1 << UInt64(log.serial & 63)
     }
 
     /// An Android callback routed to `inst` (docs/lifecycle.md#android-activities-and-fragments), before its table
@@ -733,30 +808,23 @@ final class TimelineRecorder {
     func androidCallback(_ e: Event, _ inst: AndroidInstance, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
         stamp(e, s)
-        let log: InstanceLog
-        if let known = instances[inst.serial] {
-            log = known
-        } else {
-            log = InstanceLog(inst)
-            instances[inst.serial] = log
-            s.instances.append(log)
-        }
+        // An Android instance is tallied when its session ends (a fragment's onDetach follows its onDestroy).
+        guard let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) }) else { return }
         let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
-        if lanes || log.kinds & bit == 0 {
-            log.kinds |= bit
-            log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil))
-        }
+        log.kinds |= bit
+        if lanes { log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil)) }
     }
 
     /// After Android's table applied the callback: the lane, in the swimlanes' states (created: loaded, started:
     /// appearing, resumed: visible, paused: disappearing, stopped: hidden); it ends at `onDestroy`.
     func androidApplied(_ e: Event, _ inst: AndroidInstance, session serial: Int) {
-        guard let log = instances[inst.serial], log.dealloc < 0 else { return }
-        let st = keepCurrent()
         guard lanes else {
-            if inst.state == .destroyed { log.dealloc = st }
+            // Without lanes only whether its use ended counts.
+            if inst.state == .destroyed, let log = sessionBySerial[serial]?.live[inst.serial], log.dealloc < 0 { log.dealloc = 0 }
             return
         }
+        guard let log = instances[inst.serial], log.dealloc < 0 else { return }
+        let st = keepCurrent()
         if inst.state == .destroyed {
             close(log, at: st, openAtEnd: false)
             log.dealloc = st
@@ -781,11 +849,14 @@ final class TimelineRecorder {
 
     /// After the state machine applied the event: the instance's lane.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
-        guard let log = instances[inst.serial] else { return }
         guard lanes else {
-            if log.dealloc < 0, !inst.isAlive { log.dealloc = keepCurrent() }
+            if !inst.isAlive, let s = sessionBySerial[serial], let log = s.live[inst.serial] {
+                log.dealloc = 0
+                tally(log, in: s)
+            }
             return
         }
+        guard let log = instances[inst.serial] else { return }
         let st = keepCurrent()
         if e.kind.isViewAppearance { log.viewShown = e.kind == .onAppear }
         if log.dealloc < 0 {
@@ -869,13 +940,20 @@ final class TimelineRecorder {
             if end < 0 { end = s.last.map { stampIndex($0) } ?? keepCurrent() }
             close(log, at: end, openAtEnd: true)
         }
-        move(s, judged: { $0.instance != nil && deallocDialects.contains($0.dialect.family) })
+        move(s, deallocDialects: deallocDialects)
     }
 
-    /// Moves a session's lanes, transitions and warnings into the flat lists and releases its logs
-    /// (and with them its instances).
-    private func move(_ s: SessionLog, judged: (InstanceLog) -> Bool) {
+    /// Moves a session's lanes, transitions and warnings into the flat lists (without lanes: its instances into
+    /// their tallies) and releases its logs (and with them its instances). Its UIKit instances of
+    /// `deallocDialects` had their dealloc judged in it.
+    private func move(_ s: SessionLog, deallocDialects: Set<Dialect>) {
         sessionBySerial[s.serial] = nil
+        func judged(_ log: InstanceLog) -> Bool { log.instance != nil && deallocDialects.contains(log.dialect.family) }
+        if !lanes {
+            for log in Array(s.live.values) { tally(log, in: s) }
+            for (k, v) in s.tallied where v & 1 != 0 && deallocDialects.contains(tallies[k].dialect.family) { tallies[k].judgedInSession = true }
+            tallies.ended(session: s.serial, counts: s.tallied.mapValues { $0 >> 1 })
+        }
         let laneStart = lanesDone.count
         for log in s.instances {
             instances[log.serial] = nil
@@ -945,37 +1023,30 @@ final class TimelineRecorder {
     /// The recording, once every session has finished.
     func result(observations: ObservationList, instrumentation: Instrumentation) -> TimelineRecording {
         // A session that never finished (its input stopped midway) is moved as it stands.
-        for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, judged: { _ in false }) }
+        for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, deallocDialects: []) }
         done.sort { $0.serial < $1.serial }
-        var perClass: [String: (instances: Int, removed: Int, judged: Bool, android: Bool)] = [:]
         // Kinds are decided once per class, by what it logged in the whole input.
         var kindOf: [ObjectIdentifier: LaneKind] = [:]
         var deallocLogged: [ObjectIdentifier: Bool] = [:]
-        for j in lanesDone.indices {
-            let entry = laneEntries[j]
+        func decide(_ entry: Instrumentation.ClassEntry) -> (kind: LaneKind, logs: Bool) {
             let key = ObjectIdentifier(entry)
             let kind: LaneKind
             if let known = kindOf[key] { kind = known } else { kind = Self.laneKind(entry); kindOf[key] = kind }
             let logs: Bool
             if let known = deallocLogged[key] { logs = known } else { logs = instrumentation.logs(entry.name, .dealloc); deallocLogged[key] = logs }
-            // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
-            // An Android instance is judged by the garbage collector's evidence, which no dealloc line gives
-            // (docs/lifecycle.md#android-evidence): when the input holds LeakCanary's lines.
-            let judged = lanesDone[j].dialect.isAndroid ? heapEvidence : kind == .object ? logs : laneJudgedInSession[j] || logs
+            return (kind, logs)
+        }
+        // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
+        // An Android instance is judged by the garbage collector's evidence, which no dealloc line gives
+        // (docs/lifecycle.md#android-evidence): when the input holds LeakCanary's lines.
+        func judged(_ dialect: Dialect, _ kind: LaneKind, logs: Bool, inSession: Bool) -> Bool {
+            dialect.isAndroid ? heapEvidence : kind == .object ? logs : inSession || logs
+        }
+        for j in lanesDone.indices {
+            let (kind, logs) = decide(laneEntries[j])
             lanesDone[j].kind = kind
-            lanesDone[j].deallocInstrumented = judged
+            lanesDone[j].deallocInstrumented = judged(lanesDone[j].dialect, kind, logs: logs, inSession: laneJudgedInSession[j])
             if kind != .object, lanesDone[j].hasExtra { laneExtras.dropOwner(lane: j) }
-            // A view is a value: it has no dealloc to judge.
-            if kind == .view { continue }
-            let android = lanesDone[j].dialect.isAndroid
-            let removed = lanesDone[j].hasExtra && laneExtras.hasRemoval(lane: j)
-            var c = perClass[entry.name] ?? (0, 0, false, false)
-            c.instances += 1
-            // An Android lane ends at its end of use (onDestroy, onCleared), which frees nothing.
-            if android ? lanesDone[j].dealloc >= 0 : removed && lanesDone[j].dealloc < 0 { c.removed += 1 }
-            c.judged = c.judged || judged
-            c.android = c.android || android
-            perClass[entry.name] = c
         }
         laneEntries = []
         laneJudgedInSession = []
@@ -989,9 +1060,45 @@ final class TimelineRecorder {
         intervals.shrinkToFit()
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
                                       members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
+        let recorded = RecordedSessions(compact)
+        var classes: [RecordedClass], counts: [InstanceCounts]
+        if lanes {
+            (classes, counts) = ClassSummaryBuilder.summarize(recorded)
+        } else {
+            // The tallies in the order a walk over the lanes would have met their first instances.
+            var builder = ClassSummaryBuilder()
+            let order = tallies.tallies.indices.sorted { a, b in
+                let x = tallies[a].first, y = tallies[b].first
+                return (x.session, x.ordinal) < (y.session, y.ordinal)
+            }
+            var kinds: [LaneKind] = []
+            kinds.reserveCapacity(tallies.tallies.count)
+            for k in tallies.tallies.indices { kinds.append(decide(tallies[k].entry).kind) }
+            for k in order {
+                let t = tallies[k]
+                let logs = decide(t.entry).logs
+                builder.add(className: t.entry.name, dialect: t.dialect, instances: t.instances, kinds: t.kinds,
+                            judged: judged(t.dialect, kinds[k], logs: logs, inSession: t.judgedInSession), kind: kinds[k],
+                            owners: t.owners, unowned: t.unowned, removed: t.removed)
+            }
+            classes = builder.result()
+            counts = sessions.map { s in
+                var n = InstanceCounts()
+                for v in tallies.sessionCounts[s.serial] ?? [] { n.count(kinds[Int(v >> 32)], Int(v & 0xFFFF_FFFF)) }
+                return n
+            }
+            tallies = ClassTallies()
+            talliedSerials = []
+        }
         var leaks: [LeakRecord] = []
         var labelSession: [String: Int]?
+        var idOfSerial: [Int: Int]?
         func session(of label: String) -> Int {
+            if !lanes {
+                guard let id = leakLabels.find(label) else { return 0 }
+                if idOfSerial == nil { idOfSerial = Dictionary(sessions.enumerated().map { ($1.serial, $0 + 1) }, uniquingKeysWith: { a, _ in a }) }
+                return idOfSerial?[leakLabelSessions[id]] ?? 0
+            }
             if labelSession == nil {
                 var index: [String: Int] = [:]
                 for (k, s) in sessions.enumerated() { for j in s.instances { index[compact.lanes[j].label] = k + 1 } }
@@ -1010,10 +1117,10 @@ final class TimelineRecorder {
             leaks.append(LeakRecord(controller: o.controller, session: session(of: o.controller.instance), removal: leak.removal,
                                     anchor: leak.anchor, will: leak.will, wentOn: leak.wentOn, confirmed: leak.confirmed))
         }
-        let unjudged = perClass.filter { !$0.value.judged }
-            .map { UnjudgedClass(className: $0.key, instances: $0.value.instances, removedWithoutDealloc: $0.value.removed, android: $0.value.android) }
-            .sorted { $0.className < $1.className }
-        return TimelineRecording(recorded: RecordedSessions(compact), leaks: leaks, unjudgedClasses: unjudged)
+        leakLabels = StringArena()
+        leakLabelSessions = []
+        return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: ClassSummaryBuilder.unjudged(classes),
+                                 classes: classes, instanceCounts: counts)
     }
 }
 
@@ -1069,19 +1176,5 @@ extension RecordedSessions {
     func lineSpan(_ k: Int) -> (first: Int, last: Int) {
         if let c = compact { return (c.stamps.line(c.sessions[k].first), c.stamps.line(c.sessions[k].last)) }
         return (self[k].firstEvent.line, self[k].lastEvent.line)
-    }
-
-    /// Each instance's class, whether it is an object and whether it has an owner.
-    func forEachClass(_ body: (_ className: String, _ isObject: Bool, _ hasOwner: Bool) -> Void) {
-        if let c = compact {
-            for s in c.sessions {
-                for j in s.instances {
-                    let l = c.lanes[j]
-                    body(l.className, l.kind == .object, l.hasExtra && c.laneExtras.hasOwner(lane: j))
-                }
-            }
-            return
-        }
-        for s in self { for i in s.instances { body(i.controller.className, i.isObject, i.owner != nil) } }
     }
 }

@@ -148,9 +148,9 @@ public struct LeakReport: Sendable {
         var appLifetime: Set<String> = []
         for input in inputs {
             let unj = Set(input.timeline.unjudgedClasses.map(\.className))
-            input.timeline.sessions.forEachClass { className, isObject, hasOwner in
-                if isObject && !hasOwner { appLifetime.insert(className) }
-                if !unj.contains(className) { judged.insert(className) }
+            for c in input.timeline.classes {
+                if c.hasUnownedObject { appLifetime.insert(c.name) }
+                if !unj.contains(c.name) { judged.insert(c.name) }
             }
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,

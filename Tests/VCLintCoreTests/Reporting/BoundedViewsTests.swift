@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// `timeline`, `report`, `leaks` and `inspect` bounded like `lint`: a view's work per session
 /// follows that session, per file that file, and what it writes is streamed. Functional checks of
@@ -202,27 +203,54 @@ import Testing
     }
 
     /// `leaks` and `inspect` record no lanes: the same leak report and inspection, from a recording
-    /// that keeps one callback of each kind per controller and no interval, transition or warning.
+    /// that keeps per class a tally of its instances (`ClassTallies`) and no lane, interval, transition or warning.
     @Test(arguments: allFixtureLogs()) func withoutLanesLeaksAndInspectionAreTheSame(_ fixture: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: packageRoot.appendingPathComponent(fixture)))
+        try Self.expectSameWithoutLanes(bytes, fixture)
+    }
+
+    /// The same over simulated apps of every family (objects, dealloc logged or not, faults, two sessions) and
+    /// simulated Android captures (with and without LeakCanary).
+    @Test(arguments: NavigationSimulator.Family.allCases)
+    func withoutLanesSimulatedAppsAreTheSame(_ family: NavigationSimulator.Family) throws {
+        for seed in UInt64(1)...6 {
+            try Self.expectSameWithoutLanes(Array(variedSimulatedApp(family, seed: seed, steps: 200).utf8), "\(family) seed \(seed)")
+        }
+    }
+
+    @Test(arguments: AndroidSimulator.Format.allCases)
+    func withoutLanesSimulatedAndroidIsTheSame(_ format: AndroidSimulator.Format) throws {
+        for seed in UInt64(1)...3 {
+            var o = AndroidSimulator.Options(seed: seed)
+            o.format = format
+            o.leakCanary = seed != 2
+            o.fault = seed == 3 ? .callbackAfterDestroy : nil
+            try Self.expectSameWithoutLanes(Array(AndroidSimulator.generate(o).text.utf8), "\(format) seed \(seed)")
+        }
+    }
+
+    static func expectSameWithoutLanes(_ bytes: [UInt8], _ name: String) throws {
         var full = LintOptions()
         full.inspect = true
+        full.timeline.recordTimeline = true
         var bare = full
         bare.timeline.recordLanes = false
-        let a = try lintFixture(fixture, options: full), b = try lintFixture(fixture, options: bare)
+        let a = Linter(options: full).lint(bytes: bytes, path: "app.log"), b = Linter(options: bare).lint(bytes: bytes, path: "app.log")
         let ia = TimelineInput.from(LintResult(files: [a])), ib = TimelineInput.from(LintResult(files: [b]))
-        #expect(LeakJSON().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakJSON().render(LeakReport(inputs: ia, graceSeconds: 3)))
+        #expect(LeakJSON().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakJSON().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(name)")
+        #expect(LeakText().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakText().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(name)")
         // What the inspection takes from the recording: its sessions and classes.
         let ia0 = try #require(a.inspection), ib0 = try #require(b.inspection)
-        #expect("\(ib0.sessions)" == "\(ia0.sessions)")
-        #expect("\(ib0.classes)" == "\(ia0.classes)")
-        #expect(b.findings.map(\.message) == a.findings.map(\.message))
-        for s in b.timeline?.sessions ?? [] {
-            #expect(s.transitions.isEmpty && s.warnings.isEmpty)
-            for i in s.instances {
-                #expect(i.intervals.isEmpty)
-                #expect(Set(i.callbacks.map(\.kind)).count == i.callbacks.count)
-            }
-        }
+        #expect("\(ib0.sessions)" == "\(ia0.sessions)", "\(name)")
+        #expect("\(ib0.classes)" == "\(ia0.classes)", "\(name)")
+        #expect(b.findings.map(\.message) == a.findings.map(\.message), "\(name)")
+        let ta = try #require(a.timeline), tb = try #require(b.timeline)
+        #expect("\(tb.unjudgedClasses)" == "\(ta.unjudgedClasses)", "\(name)")
+        #expect(tb.leaks.map { "\($0.controller.instance) \($0.session)" } == ta.leaks.map { "\($0.controller.instance) \($0.session)" }, "\(name)")
+        // No lane is kept: the sessions alone, their instances counted per class.
+        let compact = try #require(tb.sessions.compact)
+        #expect(compact.lanes.isEmpty && compact.callbacks.isEmpty && compact.intervals.isEmpty && compact.transitions.isEmpty, "\(name)")
+        for s in tb.sessions { #expect(s.instances.isEmpty && s.warnings.isEmpty) }
     }
 }
 

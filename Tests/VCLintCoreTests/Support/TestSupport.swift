@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The package root, found from this file's location.
 /// The package's folder: the nearest folder above this file that holds Package.swift (test files sit
@@ -161,4 +162,17 @@ func releaseVersion(_ output: String) -> String {
             .joined(separator: "\n")
     }
     return out
+}
+
+/// A simulated app of `family` whose shape the seed varies: one session or two, dealloc logged or not, objects
+/// or not, and one seed in three a fault of the family.
+func variedSimulatedApp(_ family: NavigationSimulator.Family, seed: UInt64, steps: Int) -> String {
+    var o = NavigationSimulator.Options(seed: seed)
+    o.families = [family]
+    o.steps = steps
+    o.sessions = seed % 3 == 0 ? 2 : 1
+    o.logsDealloc = seed % 2 == 0
+    o.objects = seed % 4 < 2
+    o.fault = seed % 3 == 1 ? NavigationSimulator.Fault.allCases.filter { $0.family == family }.dropFirst(Int(seed / 3)).first : nil
+    return NavigationSimulator.generate(o).text
 }

@@ -59,25 +59,47 @@ import Testing
         #expect(TimelineTextRenderer(width: 100).render([input]) == TimelineTextRenderer(width: 100).render([whole]))
     }
 
-    /// Without lanes (`leaks`, `inspect`) only some events are kept: their stamps keep their order.
-    @Test func withoutLanesStampsKeepTheirOrder() throws {
+    /// Without lanes (`leaks`, `inspect`) a session keeps its first and last events, its end and its count of
+    /// events, and its instances only as counts per class: those of the recording with lanes.
+    @Test func withoutLanesSessionsKeepTheirSpanAndCounts() throws {
         var options = LintOptions()
         options.timeline.recordTimeline = true
         options.timeline.recordLanes = false
-        let bare = try lintFixture("Fixtures/seeds/navtest-seed000.log", options: options)
-        let full = try timelineInput("Fixtures/seeds/navtest-seed000.log")
-        let sessions = try #require(bare.timeline).sessions
-        #expect(sessions.count == full.timeline.sessions.count)
-        for (a, b) in zip(sessions, full.timeline.sessions) {
-            #expect(a.firstEvent == b.firstEvent && a.lastEvent == b.lastEvent && a.endTime == b.endTime)
-            for (i, j) in zip(a.instances, b.instances) {
-                // Its first callback of each kind, with the stamps the lanes have.
-                var firsts: [EventKind: TimelineStamp] = [:]
-                for c in j.callbacks where firsts[c.kind] == nil { firsts[c.kind] = c.stamp }
-                #expect(i.callbacks.map(\.stamp) == j.callbacks.filter { firsts[$0.kind] == $0.stamp }.map(\.stamp))
-                #expect(i.dealloc == j.dealloc && i.controller == j.controller)
-            }
+        let bare = try #require(try lintFixture("Fixtures/seeds/navtest-seed000.log", options: options).timeline)
+        let full = try timelineInput("Fixtures/seeds/navtest-seed000.log").timeline
+        #expect(bare.sessions.count == full.sessions.count)
+        for (a, b) in zip(bare.sessions, full.sessions) {
+            #expect(a.firstEvent == b.firstEvent && a.lastEvent == b.lastEvent && a.endTime == b.endTime && a.eventCount == b.eventCount)
+            #expect(a.instances.isEmpty && !b.instances.isEmpty)
         }
+        #expect(bare.instanceCounts == full.instanceCounts)
+        #expect(bare.instanceCounts.map(\.controllers).reduce(0, +) == full.sessions.map(\.instances.count).reduce(0, +))
+        #expect("\(bare.classes)" == "\(full.classes)")
+    }
+
+    /// A thousand controllers pushed, popped and deallocated, and a thousand objects of one class: without
+    /// lanes, one tally each, whatever their number.
+    @Test func withoutLanesInstancesAreTalliedPerClass() throws {
+        var lines = ["-[HomeViewController viewDidLoad]", "-[HomeViewController viewWillAppear:]", "-[HomeViewController viewDidAppear:]"]
+        for i in 0..<1_000 {
+            let d = "<DetailViewController: 0x\(String(0x6000_0000 + 16 * i, radix: 16))>"
+            let m = "<DetailViewModel: 0x\(String(0x7000_0000 + 16 * i, radix: 16))>"
+            lines += ["\(d) viewDidLoad", "\(m) init", "-[HomeViewController viewWillDisappear:]", "\(d) viewWillAppear:",
+                      "-[HomeViewController viewDidDisappear:]", "\(d) viewDidAppear:", "\(d) viewWillDisappear:",
+                      "-[HomeViewController viewWillAppear:]", "\(d) viewDidDisappear:", "-[HomeViewController viewDidAppear:]",
+                      "\(d) dealloc", "\(m) deinit"]
+        }
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.recordLanes = false
+        let t = try #require(Linter(options: options).lint(text: lines.joined(separator: "\n") + "\n", path: "app.log").timeline)
+        #expect(t.instanceCounts == [InstanceCounts(controllers: 1_001, objects: 1_000, views: 0)])
+        #expect(t.classes.map(\.name) == ["HomeViewController", "DetailViewController", "DetailViewModel"])
+        #expect(t.classes.map(\.instances) == [1, 1_000, 1_000])
+        #expect(t.classes[2].isObject && t.classes[2].owners == ["DetailViewController\u{1F}stem": 1_000] && !t.classes[2].hasUnownedObject)
+        #expect(t.classes[1].callbacks == [.viewDidLoad, .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .dealloc])
+        // Home's dealloc is not logged (it is never removed).
+        #expect(t.unjudgedClasses.map(\.className) == ["HomeViewController"] && t.leaks.isEmpty)
     }
 
     /// The report draws its sessions in batches, on several threads: the page is the same whatever

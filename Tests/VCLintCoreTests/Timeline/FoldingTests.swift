@@ -113,14 +113,7 @@ import VCLintSimulation
     @Test(arguments: NavigationSimulator.Family.allCases)
     func simulatedFindingsDoNotDependOnFolding(_ family: NavigationSimulator.Family) {
         for seed in UInt64(1)...8 {
-            var o = NavigationSimulator.Options(seed: seed)
-            o.families = [family]
-            o.steps = 300
-            o.sessions = seed % 3 == 0 ? 2 : 1
-            o.logsDealloc = seed % 2 == 0
-            o.objects = seed % 4 < 2
-            o.fault = seed % 3 == 1 ? NavigationSimulator.Fault.allCases.filter { $0.family == family }.dropFirst(Int(seed / 3)).first : nil
-            let text = NavigationSimulator.generate(o).text
+            let text = variedSimulatedApp(family, seed: seed, steps: 300)
             #expect(Self.findings(text, foldFloor: 0) == Self.findings(text, foldFloor: .max), "seed \(seed)")
         }
     }
