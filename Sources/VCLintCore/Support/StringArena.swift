@@ -2,32 +2,48 @@
 import Glibc
 #endif
 
-/// Strings interned once, each a number from 0 in the order first seen, kept as their UTF-8 bytes in one
-/// buffer with an open-addressing index over it: about the string's length plus 8 bytes a string,
+/// Strings interned once, each a number from 0 in the order first seen, kept as their UTF-8 bytes in chunks
+/// with an open-addressing index over them: about the string's length plus 12 to 16 bytes a string,
 /// where `[String]` with a `[String: Int]` index costs a heap object per string longer than 15 bytes,
 /// its hash bucket and both tables' slack (about 150 bytes for a 30-byte test name:
 /// docs/performance.md#memory). For names a capture may hold hundreds of thousands of (tests,
 /// classes), read back only when something is reported.
 struct StringArena: Sendable {
-    private var bytes: [UInt8] = []
-    /// Where each string ends in `bytes` (it starts where the one before it ends).
-    private var ends: [UInt32] = []
+    /// The strings' bytes in chunks of `chunkSize` bytes (a string longer than that has one of its own): the arena
+    /// grows a chunk at a time, never holding an old and a new buffer of all its bytes at once.
+    private var chunks: [[UInt8]] = []
+    /// Where each string is: its chunk << 41 | its start in it << 24 | its length.
+    private var locations = ChunkedArray<UInt64>()
     /// Slots of string numbers + 1 (0: empty), linear probing, a power of two at most half full.
     private var slots: [UInt32] = []
-    /// Strings past this many bytes in all are not interned (`intern` returns nil): 4 GiB of names.
+    private var totalBytes = 0
+    /// Strings past this many bytes in all are not interned (`intern` returns nil): 4 GiB of names; nor one past
+    /// 16 MiB.
     static let maxBytes = Int(UInt32.max)
+    static let maxLength = 1 << 24 - 1
+    static let chunkSize = 1 << 16
 
     init() {}
 
-    var count: Int { ends.count }
-    /// What it holds, in bytes (its buffers' lengths, not their capacity).
-    var byteCount: Int { bytes.count + ends.count * 4 + slots.count * 4 }
-    var isEmpty: Bool { ends.isEmpty }
+    var count: Int { locations.count }
+    /// What it holds, in bytes (its strings, their locations and index, not the chunks' free room).
+    var byteCount: Int { totalBytes + locations.count * 8 + slots.count * 4 }
+    var isEmpty: Bool { locations.isEmpty }
+
+    private func location(_ id: Int) -> (chunk: Int, start: Int, length: Int) {
+        let v = locations[id]
+        return (Int(v >> 41), Int(v >> 24 & 0x1_FFFF), Int(v & 0xFF_FFFF))
+    }
+
+    /// The bytes of string `id`.
+    private func withBytes<R>(_ id: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let (c, start, length) = location(id)
+        return chunks[c].withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<(start + length)])) }
+    }
 
     /// The string numbered `id`.
     subscript(id: Int) -> String {
-        let start = id == 0 ? 0 : Int(ends[id - 1]), end = Int(ends[id])
-        return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        withBytes(id) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every string, in the order first interned.
@@ -39,18 +55,28 @@ struct StringArena: Sendable {
         return s.withUTF8 { probe($0, hash: Self.hash($0)).id }
     }
 
-    /// The number of `s`, interned if new; nil when the arena is full (`maxBytes`).
+    /// The number of `s`, interned if new; nil when the arena is full (`maxBytes`) or `s` is longer than `maxLength`.
     mutating func intern(_ s: String) -> Int? {
         var s = s
         return s.withUTF8 { u -> Int? in
             let h = Self.hash(u)
             let found = probe(u, hash: h)
             if let id = found.id { return id }
-            guard bytes.count + u.count <= Self.maxBytes, ends.count < Int(UInt32.max - 1) else { return nil }
-            bytes.append(contentsOf: u)
-            ends.append(UInt32(bytes.count))
-            let id = ends.count - 1
-            if ends.count * 2 > slots.count { rehash() } else { slots[found.slot] = UInt32(id + 1) }
+            guard totalBytes + u.count <= Self.maxBytes, u.count <= Self.maxLength, locations.count < Int(UInt32.max - 1) else { return nil }
+            if chunks.isEmpty || u.count > Self.chunkSize - chunks[chunks.count - 1].count {
+                // A chunk as large as what is held already (a small arena stays small), up to `chunkSize`;
+                // a longer string gets one of its own.
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(Swift.max(u.count, Swift.min(Self.chunkSize, Swift.max(64, totalBytes))))
+                chunks.append(chunk)
+            }
+            let c = chunks.count - 1
+            let start = u.count > Self.chunkSize ? 0 : chunks[c].count
+            chunks[c].append(contentsOf: u)
+            totalBytes += u.count
+            locations.append(UInt64(c) << 41 | UInt64(start) << 24 | UInt64(u.count))
+            let id = locations.count - 1
+            if locations.count * 2 > slots.count { rehash() } else { slots[found.slot] = UInt32(id + 1) }
             return id
         }
     }
@@ -69,11 +95,8 @@ struct StringArena: Sendable {
     }
 
     private func equals(_ id: Int, _ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = id == 0 ? 0 : Int(ends[id - 1]), end = Int(ends[id])
-        guard end - start == u.count else { return false }
-        return bytes.withUnsafeBufferPointer { b in
-            u.isEmpty || memcmp(b.baseAddress! + start, u.baseAddress!, u.count) == 0
-        }
+        guard location(id).length == u.count else { return false }
+        return withBytes(id) { b in u.isEmpty || memcmp(b.baseAddress!, u.baseAddress!, u.count) == 0 }
     }
 
     private mutating func place(_ id: Int, hash: UInt64) {
@@ -85,11 +108,7 @@ struct StringArena: Sendable {
 
     private mutating func rehash() {
         slots = [UInt32](repeating: 0, count: max(16, slots.count * 2))
-        for id in 0..<ends.count {
-            let start = id == 0 ? 0 : Int(ends[id - 1]), end = Int(ends[id])
-            let h = bytes.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<end])) }
-            place(id, hash: h)
-        }
+        for id in 0..<locations.count { place(id, hash: withBytes(id) { Self.hash($0) }) }
     }
 
     /// The hash the arena indexes a string's bytes by (others key by it too: a folded owner's stem).

@@ -24,7 +24,7 @@ struct DormantClasses {
 
     /// The names, numbered by their row in `info`.
     private(set) var names = StringArena()
-    private var info: [Info] = []
+    private var info = ChunkedArray<Info>()
     /// The folded controllers' records, each its length then `FoldedController.encode`'s bytes, in chunks of
     /// `chunkSize` bytes at most: a chunk whose records were all taken is let go (the session's end reads
     /// them in the order they were written, so their memory goes as its leaks are written).

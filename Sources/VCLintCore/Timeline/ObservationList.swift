@@ -13,7 +13,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
     /// encoding never spans two.
     private var chunks: [[UInt8]] = []
     /// Where each observation's encoding starts: its chunk (above bit 40) and offset in it.
-    private var starts: [Int] = []
+    private var starts = ChunkedArray<Int>()
     /// The encoding being written (reused).
     private var scratch: [UInt8] = []
     /// The bytes of every chunk.

@@ -28,3 +28,65 @@ import Testing
         #expect(arena.count == names.count)
     }
 }
+
+/// The arena's chunks: strings fill a chunk and go on in the next, a string longer than a chunk has one of its
+/// own, an empty string at a full chunk's end keeps its place, and one past `maxLength` is refused.
+@Suite struct StringArenaChunkTests {
+    @Test func stringsAcrossChunksReadBack() {
+        var arena = StringArena()
+        var expected: [String] = []
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Int(state % UInt64(n))
+        }
+        var total = 0
+        while total < 5 * StringArena.chunkSize {
+            // Mostly names, some empty, now and then one longer than a chunk or exactly filling one.
+            let length = next(50) == 0 ? StringArena.chunkSize + next(3) - 1 : next(9) == 0 ? 0 : 1 + next(80)
+            let s = "\(expected.count):" + String(repeating: Character(UnicodeScalar(UInt8(97 + next(26)))), count: length)
+            expected.append(s)
+            #expect(arena.intern(s) == expected.count - 1)
+            total += s.utf8.count
+        }
+        // Exactly up to the end of the current chunk, then an empty string there.
+        #expect(arena.intern("") == expected.count)
+        expected.append("")
+        for (k, s) in expected.enumerated() {
+            #expect(arena[k] == s)
+            #expect(arena.find(s) == k)
+        }
+        #expect(arena.count == expected.count)
+        #expect(arena.intern(String(repeating: "x", count: StringArena.maxLength + 1)) == nil)
+        #expect(arena.count == expected.count)
+    }
+
+    @Test func anEmptyStringAtAFullChunksEnd() {
+        var arena = StringArena()
+        let fill = String(repeating: "f", count: StringArena.chunkSize)
+        #expect(arena.intern("a") == 0)
+        #expect(arena.intern(String(fill.dropFirst())) == 1)
+        #expect(arena.intern("") == 2)
+        #expect(arena.intern("b") == 3)
+        #expect(arena.all == ["a", String(fill.dropFirst()), "", "b"])
+    }
+
+    @Test func aChunkedArrayGrowsByBlocks() {
+        var a = ChunkedArray<Int>()
+        for k in 0..<(3 * ChunkedArray<Int>.blockSize + 5) { a.append(k * 3) }
+        #expect(a.count == 3 * ChunkedArray<Int>.blockSize + 5)
+        #expect(a.indices.allSatisfy { a[$0] == $0 * 3 })
+        a[ChunkedArray<Int>.blockSize] = -1
+        #expect(a[ChunkedArray<Int>.blockSize] == -1 && a[ChunkedArray<Int>.blockSize - 1] == (ChunkedArray<Int>.blockSize - 1) * 3)
+        let n = ChunkedArray<Int>.blockSize
+        for k in [5, n, 1, n - 1] {
+            let before = a.count
+            a.removeLast(k)
+            #expect(a.count == before - k && a.indices.allSatisfy { $0 == n ? a[$0] == -1 : a[$0] == $0 * 3 })
+        }
+        a.append(7)
+        #expect(a.last == 7 && a.count == n + 1)
+        a.removeAll()
+        #expect(a.isEmpty)
+    }
+}
