@@ -80,6 +80,14 @@ final class Instrumentation {
     /// The class's entry, if the input has seen the class and something holds it.
     func existing(_ className: String) -> ClassEntry? { entries[className] }
 
+    /// The class's entry, or for a dormant class one made from its row (which stays dormant): what the input says
+    /// the class logs.
+    func readingEntry(_ className: String) -> ClassEntry? {
+        if let e = entries[className] { return e }
+        guard let id = dormant.find(className) else { return nil }
+        return dormant.makeEntry(id, times: times)
+    }
+
     /// The class's entry if it is in use, or if it is dormant with the folded controller of `session`
     /// (made again as it was, its controller still folded).
     func existing(_ className: String, foldedBy session: Int) -> ClassEntry? {

@@ -149,54 +149,74 @@ extension InstanceCounts {
     }
 }
 
-/// A recording without lanes keeps, instead of each instance's lane, a tally per class and dialect
-/// (`TimelineRecorder` adds an instance to it at its dealloc, or when its session ends) and per session how many
-/// instances of each tally it had.
+/// A recording without lanes keeps, instead of each instance's lane, a tally per class and dialect: an instance is
+/// counted at its first callback, its callbacks' kinds as they come, and its owner and whether it was removed and
+/// never deallocated when nothing can change them any more (its dealloc, or its session's end: `TimelineRecorder`).
+/// Kept by class name (the class's entry may give way to a dormant row and come back as another object while its
+/// session folds it), with per session how many instances of each tally it had.
 struct ClassTallies {
     struct Tally {
-        let entry: Instrumentation.ClassEntry
+        let className: String
         let dialect: Dialect
-        var instances = 0
-        var kinds: UInt64 = 0
+        var instances: Int32 = 0
+        var removed: Int32 = 0
+        var unowned: Int32 = 0
         /// Whether a session that had one of its UIKit instances judged their dealloc (its dialect logs dealloc there).
         var judgedInSession = false
-        var removed = 0
+        var kinds: UInt64 = 0
         var owners: [String: Int] = [:]
-        var unowned = 0
         /// Its first instance: its session's serial and its place among that session's instances.
         var first: (session: Int, ordinal: Int)
     }
 
-    private(set) var tallies: [Tally] = []
+    private(set) var tallies = ChunkedArray<Tally>()
     private var index: [Key: Int] = [:]
     /// Per session serial, its tallies and how many of each it had (`Int(tally) << 32 | count`).
     private(set) var sessionCounts: [Int: [UInt64]] = [:]
 
     private struct Key: Hashable {
-        let entry: ObjectIdentifier
+        let className: String
         let dialect: Dialect
     }
 
-    /// The tally of `entry` in `dialect`, made at the instance `first`.
-    mutating func tally(_ entry: Instrumentation.ClassEntry, _ dialect: Dialect, first: (session: Int, ordinal: Int)) -> Int {
-        let key = Key(entry: ObjectIdentifier(entry), dialect: dialect)
+    /// The tally of `className` in `dialect`; `first`: where its first instance is, if this is one.
+    mutating func tally(_ className: String, _ dialect: Dialect, first: (session: Int, ordinal: Int)?) -> Int {
+        let key = Key(className: className, dialect: dialect)
         if let k = index[key] {
-            if (first.session, first.ordinal) < (tallies[k].first.session, tallies[k].first.ordinal) { tallies[k].first = first }
+            if let first, (first.session, first.ordinal) < (tallies[k].first.session, tallies[k].first.ordinal) { tallies[k].first = first }
             return k
         }
         index[key] = tallies.count
-        tallies.append(Tally(entry: entry, dialect: dialect, first: first))
+        tallies.append(Tally(className: className, dialect: dialect, first: first ?? (Int.max, Int.max)))
         return tallies.count - 1
     }
 
     subscript(k: Int) -> Tally {
         get { tallies[k] }
-        _modify { yield &tallies[k] }
+        set { tallies[k] = newValue }
     }
 
     /// A session's tallies and counts, once it ended (`counts`: tally → instances).
     mutating func ended(session serial: Int, counts: [Int: Int]) {
         guard !counts.isEmpty else { return }
         sessionCounts[serial] = counts.sorted { $0.key < $1.key }.map { UInt64($0.key) << 32 | UInt64($0.value) }
+    }
+}
+
+/// A set of instance serials (dense from 0 in an input), a bit each.
+struct SerialSet {
+    private var words: [UInt64] = []
+
+    func contains(_ serial: Int) -> Bool {
+        serial >> 6 < words.count && words[serial >> 6] & 1 << UInt64(serial & 63) != 0
+    }
+
+    /// Whether `serial` was not in the set yet.
+    @discardableResult
+    mutating func insert(_ serial: Int) -> Bool {
+        if contains(serial) { return false }
+        while serial >> 6 >= words.count { words.append(0) }
+        words[serial >> 6] |= 1 << UInt64(serial & 63)
+        return true
     }
 }

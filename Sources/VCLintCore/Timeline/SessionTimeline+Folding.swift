@@ -9,9 +9,10 @@ extension SessionTimeline {
     /// session's classes reach `identity.foldAt` (twice what stayed after the previous run, at least
     /// `TimelineOptions.classFoldFloor`): amortised constant time per class.
     func foldIdleClasses() {
-        // A recorded timeline draws every controller; live mode schedules and prints leaks by instance;
-        // `lifetimes` limits count instances.
-        guard recorder == nil, !options.live, options.lifetimes.isEmpty else {
+        // A recorded timeline draws every controller (`leaks` and `inspect` tally them: the session's end tells
+        // the recorder about those still folded); live mode schedules and prints leaks by instance; `lifetimes`
+        // limits count instances.
+        guard recorder?.lanes != true, !options.live, options.lifetimes.isEmpty else {
             identity.foldAt = .max
             return
         }
@@ -208,6 +209,7 @@ extension SessionTimeline {
     private func reportFoldedLeak(_ f: FoldedController, _ entry: Instrumentation.ClassEntry) {
         guard f.hasController else { return }
         let inst = Instance(folded: f, entry: entry)
+        recorder?.settled(inst, session: serial)
         guard let r = inst.removal, !inst.emitted.contains(.leak) else { return }
         let (wentOn, confirmed) = leakTiming(r)
         reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)

@@ -526,6 +526,7 @@ extension SessionTimeline {
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, identity.byAddress[a] === inst { identity.byAddress[a] = nil }
         existingClass(inst.className)?.live.removeAll { $0 === inst }
+        recorder?.settled(inst, session: serial)
     }
 }
 

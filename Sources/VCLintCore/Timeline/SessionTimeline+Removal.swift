@@ -345,6 +345,7 @@ extension SessionTimeline {
         // The live lists as they are now (held: reporting may change a class's list, never these).
         let lists = identity.classes.values.map(\.live).filter { !$0.isEmpty }
         Self.forEachOldestFirst(lists) { inst in
+            recorder?.settled(inst, session: serial)
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
             let marker = endedByMarker[ObjectIdentifier(inst)]
             if marker != nil || wentOn(after: inst.pendingWill, lastLine: pendingLine) {

@@ -678,10 +678,12 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
     @exclusivity(unchecked) private var laneExtras = CompactTimeline.LaneExtras()
     @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
-    /// Without lanes: each class's tally, which instances are in theirs already (a bit per serial), and the
-    /// session of each instance that may be reported as a leak (removed, never deallocated), by its label.
+    /// Without lanes: each class's tally, the UIKit instances counted in theirs and those whose owner and removal
+    /// are in it too (`settledSerials`), and the session of each instance that may be reported as a leak (removed, never
+    /// deallocated), by its label.
     @exclusivity(unchecked) private var tallies = ClassTallies()
-    @exclusivity(unchecked) private var talliedSerials: [UInt64] = []
+    @exclusivity(unchecked) private var counted = SerialSet()
+    @exclusivity(unchecked) private var settledSerials = SerialSet()
     @exclusivity(unchecked) private var leakLabels = StringArena()
     @exclusivity(unchecked) private var leakLabelSessions: [Int] = []
 
@@ -728,16 +730,21 @@ final class TimelineRecorder {
         guard let s = sessionBySerial[serial] else { return }
         stamp(e, s)
         let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
-        guard let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) }) else {
-            // Tallied at its dealloc: what it logs after goes to its tally.
-            let k = tallies.tally(inst.entry, inst.dialect, first: (Int.max, Int.max))
+        guard lanes else {
+            // Counted at its first callback, in the order its session meets it; its callbacks' kinds as they come.
+            let new = !counted.contains(inst.serial)
+            let k = tallies.tally(inst.className, inst.dialect, first: new ? (s.serial, s.made) : nil)
+            if new {
+                counted.insert(inst.serial)
+                s.made += 1
+                tallies[k].instances += 1
+                s.tallied[k, default: 0] += 2
+                s.tallied[k]! |= 1
+            }
             tallies[k].kinds |= bit
             return
         }
-        guard lanes else {
-            log.kinds |= bit
-            return
-        }
+        let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) })
         var toParent: Bool?
         if e.kind == .willMoveToParent || e.kind == .didMoveToParent {
             switch e.parent {
@@ -750,9 +757,9 @@ final class TimelineRecorder {
         log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: toParent))
     }
 
-    /// The log of instance `serial` in session `s`, made at its first callback; nil for an instance already
-    /// tallied (without lanes).
-    private func log(of serial: Int, in s: SessionLog, making make: () -> InstanceLog) -> InstanceLog? {
+    /// The log of instance `serial` in session `s`, made at its first callback (with lanes, and for Android's
+    /// instances without: they are tallied when their session ends).
+    private func log(of serial: Int, in s: SessionLog, making make: () -> InstanceLog) -> InstanceLog {
         if lanes {
             if let known = instances[serial] { return known }
             let log = make()
@@ -761,7 +768,6 @@ final class TimelineRecorder {
             return log
         }
         if let known = s.live[serial] { return known }
-        if isTallied(serial) { return nil }
         let log = make()
         log.ordinal = s.made
         s.made += 1
@@ -769,38 +775,40 @@ final class TimelineRecorder {
         return log
     }
 
-    private func isTallied(_ serial: Int) -> Bool {
-        serial >> 6 < talliedSerials.count && talliedSerials[serial >> 6] & 1 << UInt64(serial & 63) != 0
-    }
-
-    /// Without lanes: an instance nothing more can change (deallocated, or its session over) goes into the tally
-    /// of its class and dialect, and its log and instance are let go.
-    private func tally(_ log: InstanceLog, in s: SessionLog) {
-        s.live[log.serial] = nil
-        let entry = log.instance?.entry ?? log.android!.entry
-        let k = tallies.tally(entry, log.dialect, first: (s.serial, log.ordinal))
-        var removed = log.dialect.isAndroid ? log.dealloc >= 0 : false
-        var owner: String?
-        if let i = log.instance {
-            if !log.dialect.isAndroid { removed = i.removal != nil && log.dealloc < 0 }
-            if let o = i.owner {
-                owner = ClassSummaryBuilder.ownerKey(o.ref, i.ownerReason)
-            } else if let o = i.androidOwner {
-                owner = ClassSummaryBuilder.ownerKey(o.ref, .stem)
-            }
+    /// Without lanes: a UIKit instance whose owner and removal nothing can change any more (deallocated, forgotten,
+    /// or alive when its session ends, folded or not) adds them to its tally. The session calls it for those it
+    /// still has when it ends (`SessionTimeline.finish`, `reportFoldedLeaks`) and for one it forgets.
+    func settled(_ inst: Instance, session serial: Int) {
+        guard !lanes, counted.contains(inst.serial), settledSerials.insert(inst.serial) else { return }
+        let k = tallies.tally(inst.className, inst.dialect, first: nil)
+        // An Android object's use ends at its onCleared, which frees nothing (`UnjudgedClass.removedWithoutDealloc`).
+        if inst.dialect.isAndroid ? !inst.isAlive : inst.removal != nil && inst.isAlive { tallies[k].removed += 1 }
+        if inst.removal != nil && inst.isAlive {
             // The leaks name their session by their controller's label (`result`).
-            if i.removal != nil, log.dealloc < 0, let id = leakLabels.intern(i.label) {
-                if id == leakLabelSessions.count { leakLabelSessions.append(s.serial) } else { leakLabelSessions[id] = max(leakLabelSessions[id], s.serial) }
+            if let id = leakLabels.intern(inst.label) {
+                if id == leakLabelSessions.count { leakLabelSessions.append(serial) } else { leakLabelSessions[id] = max(leakLabelSessions[id], serial) }
             }
         }
+        if let o = inst.owner {
+            tallies[k].owners[ClassSummaryBuilder.ownerKey(o.ref, inst.ownerReason), default: 0] += 1
+        } else if let o = inst.androidOwner {
+            tallies[k].owners[ClassSummaryBuilder.ownerKey(o.ref, .stem), default: 0] += 1
+        } else {
+            tallies[k].unowned += 1
+        }
+    }
+
+    /// Without lanes: an Android instance at its session's end goes into its tally, and its log goes.
+    private func tally(_ log: InstanceLog, in s: SessionLog) {
+        s.live[log.serial] = nil
+        guard let android = log.android else { return }
+        let k = tallies.tally(android.entry.name, log.dialect, first: (s.serial, log.ordinal))
         tallies[k].instances += 1
         tallies[k].kinds |= log.kinds
-        if removed { tallies[k].removed += 1 }
-        if let owner { tallies[k].owners[owner, default: 0] += 1 } else { tallies[k].unowned += 1 }
+        // Its use ended (onDestroy, onCleared): only the garbage collector's evidence could tell whether it went.
+        if log.dialect.isAndroid && log.dealloc >= 0 { tallies[k].removed += 1 }
+        tallies[k].unowned += 1
         s.tallied[k, default: 0] += 2
-        if log.instance != nil { s.tallied[k]! |= 1 }
-        while log.serial >> 6 >= talliedSerials.count { talliedSerials.append(0) }
-        talliedSerials[log.serial >> 6] |= 1 << UInt64(log.serial & 63)
     }
 
     /// An Android callback routed to `inst` (docs/lifecycle.md#android-activities-and-fragments), before its table
@@ -808,8 +816,8 @@ final class TimelineRecorder {
     func androidCallback(_ e: Event, _ inst: AndroidInstance, session serial: Int) {
         guard let s = sessionBySerial[serial] else { return }
         stamp(e, s)
-        // An Android instance is tallied when its session ends (a fragment's onDetach follows its onDestroy).
-        guard let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) }) else { return }
+        // Without lanes an Android instance is tallied when its session ends (a fragment's onDetach follows its onDestroy).
+        let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) })
         let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
         log.kinds |= bit
         if lanes { log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil)) }
@@ -850,10 +858,7 @@ final class TimelineRecorder {
     /// After the state machine applied the event: the instance's lane.
     func applied(_ e: Event, _ inst: Instance, session serial: Int) {
         guard lanes else {
-            if !inst.isAlive, let s = sessionBySerial[serial], let log = s.live[inst.serial] {
-                log.dealloc = 0
-                tally(log, in: s)
-            }
+            if !inst.isAlive { settled(inst, session: serial) }
             return
         }
         guard let log = instances[inst.serial] else { return }
@@ -1071,15 +1076,15 @@ final class TimelineRecorder {
                 let x = tallies[a].first, y = tallies[b].first
                 return (x.session, x.ordinal) < (y.session, y.ordinal)
             }
-            var kinds: [LaneKind] = []
-            kinds.reserveCapacity(tallies.tallies.count)
-            for k in tallies.tallies.indices { kinds.append(decide(tallies[k].entry).kind) }
+            // What each class logged in the whole input (its entry, or its dormant row's).
+            var decided: [(kind: LaneKind, logs: Bool)] = []
+            for t in tallies.tallies { decided.append(instrumentation.readingEntry(t.className).map(decide) ?? (.controller, false)) }
+            let kinds = decided.map(\.kind)
             for k in order {
                 let t = tallies[k]
-                let logs = decide(t.entry).logs
-                builder.add(className: t.entry.name, dialect: t.dialect, instances: t.instances, kinds: t.kinds,
-                            judged: judged(t.dialect, kinds[k], logs: logs, inSession: t.judgedInSession), kind: kinds[k],
-                            owners: t.owners, unowned: t.unowned, removed: t.removed)
+                builder.add(className: t.className, dialect: t.dialect, instances: Int(t.instances), kinds: t.kinds,
+                            judged: judged(t.dialect, kinds[k], logs: decided[k].logs, inSession: t.judgedInSession), kind: kinds[k],
+                            owners: t.owners, unowned: Int(t.unowned), removed: Int(t.removed))
             }
             classes = builder.result()
             counts = sessions.map { s in
@@ -1088,7 +1093,8 @@ final class TimelineRecorder {
                 return n
             }
             tallies = ClassTallies()
-            talliedSerials = []
+            counted = SerialSet()
+            settledSerials = SerialSet()
         }
         var leaks: [LeakRecord] = []
         var labelSession: [String: Int]?

@@ -229,28 +229,50 @@ import VCLintSimulation
         }
     }
 
+    /// Sheets of distinct classes closed and never deallocated, one of them named again later: without lanes the
+    /// session folds them (`foldIdleClasses`), and what `leaks` and `inspect` show is still the lanes' picture.
+    @Test(arguments: [false, true]) func withoutLanesFoldedClassesAreTheSame(deallocLogged: Bool) throws {
+        let then = ["-[Sheet3ViewController viewDidLoad]", "-[Sheet5ViewController dealloc]", "<ItemViewModel: 0x7001> init",
+                    "-[Sheet3ViewController viewWillAppear:]", "-[HomeViewController viewWillDisappear:]"]
+        try Self.expectSameWithoutLanes(Array(FoldingTests.sheets(300, deallocLogged: deallocLogged, then: then).utf8), "sheets")
+    }
+
+    /// The leak report and the inspection of `bytes` with lanes, and without them (folding at its usual floor, and
+    /// before every event), are the same; without lanes nothing is kept per instance.
     static func expectSameWithoutLanes(_ bytes: [UInt8], _ name: String) throws {
         var full = LintOptions()
         full.inspect = true
         full.timeline.recordTimeline = true
-        var bare = full
-        bare.timeline.recordLanes = false
-        let a = Linter(options: full).lint(bytes: bytes, path: "app.log"), b = Linter(options: bare).lint(bytes: bytes, path: "app.log")
-        let ia = TimelineInput.from(LintResult(files: [a])), ib = TimelineInput.from(LintResult(files: [b]))
-        #expect(LeakJSON().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakJSON().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(name)")
-        #expect(LeakText().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakText().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(name)")
-        // What the inspection takes from the recording: its sessions and classes.
-        let ia0 = try #require(a.inspection), ib0 = try #require(b.inspection)
-        #expect("\(ib0.sessions)" == "\(ia0.sessions)", "\(name)")
-        #expect("\(ib0.classes)" == "\(ia0.classes)", "\(name)")
-        #expect(b.findings.map(\.message) == a.findings.map(\.message), "\(name)")
-        let ta = try #require(a.timeline), tb = try #require(b.timeline)
-        #expect("\(tb.unjudgedClasses)" == "\(ta.unjudgedClasses)", "\(name)")
-        #expect(tb.leaks.map { "\($0.controller.instance) \($0.session)" } == ta.leaks.map { "\($0.controller.instance) \($0.session)" }, "\(name)")
-        // No lane is kept: the sessions alone, their instances counted per class.
-        let compact = try #require(tb.sessions.compact)
-        #expect(compact.lanes.isEmpty && compact.callbacks.isEmpty && compact.intervals.isEmpty && compact.transitions.isEmpty, "\(name)")
-        for s in tb.sessions { #expect(s.instances.isEmpty && s.warnings.isEmpty) }
+        let a = Linter(options: full).lint(bytes: bytes, path: "app.log")
+        let ia = TimelineInput.from(LintResult(files: [a]))
+        let ta = try #require(a.timeline), ia0 = try #require(a.inspection)
+        for foldAlways in [false, true] {
+            var bare = full
+            bare.timeline.recordLanes = false
+            if foldAlways {
+                bare.timeline.classFoldFloor = 1
+                bare.timeline.foldBeforeEveryEvent = true
+            }
+            let b = Linter(options: bare).lint(bytes: bytes, path: "app.log")
+            let ib = TimelineInput.from(LintResult(files: [b]))
+            let what = "\(name)\(foldAlways ? ", folding before every event" : "")"
+            #expect(LeakJSON().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakJSON().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(what)")
+            #expect(LeakText().render(LeakReport(inputs: ib, graceSeconds: 3)) == LeakText().render(LeakReport(inputs: ia, graceSeconds: 3)), "\(what)")
+            // What the inspection takes from the recording: its sessions and classes.
+            let ib0 = try #require(b.inspection)
+            #expect("\(ib0.sessions)" == "\(ia0.sessions)", "\(what)")
+            #expect("\(ib0.classes)" == "\(ia0.classes)", "\(what)")
+            #expect(b.findings.map(\.message) == a.findings.map(\.message), "\(what)")
+            let tb = try #require(b.timeline)
+            #expect("\(tb.unjudgedClasses)" == "\(ta.unjudgedClasses)", "\(what)")
+            // Each leak in its session (a folded controller's leak is written after the live ones': the same set).
+            #expect(tb.leaks.map { "\($0.controller.instance) \($0.session)" }.sorted() == ta.leaks.map { "\($0.controller.instance) \($0.session)" }.sorted(),
+                    "\(what)")
+            // No lane is kept: the sessions alone, their instances counted per class.
+            let compact = try #require(tb.sessions.compact)
+            #expect(compact.lanes.isEmpty && compact.callbacks.isEmpty && compact.intervals.isEmpty && compact.transitions.isEmpty, "\(what)")
+            for s in tb.sessions { #expect(s.instances.isEmpty && s.warnings.isEmpty) }
+        }
     }
 }
 
