@@ -50,20 +50,37 @@ public struct Inspection: Sendable {
         public var end: LogTime?
     }
 
-    public struct ClassInfo: Sendable {
-        public var name: String
-        public var dialects: [Dialect]
-        public var instances: Int
-        public var callbacks: [EventKind]
+    /// A class as the recording sums it (`RecordedClass`, its dialects and callbacks packed: 400k classes cost no
+    /// arrays of their own).
+    public struct ClassInfo: Sendable, CustomStringConvertible {
+        let summary: RecordedClass
+        public var name: String { summary.name }
+        public var dialects: [Dialect] { summary.dialects }
+        public var instances: Int { summary.instances }
+        public var callbacks: [EventKind] { summary.callbacks }
         /// Whether a missing dealloc of it is judged (it, or every class of its dialect, logs dealloc).
-        public var deallocJudged: Bool
+        public var deallocJudged: Bool { summary.deallocJudged }
         /// An object class (docs/lifecycle.md#objects): it logs only init and deinit.
-        public var isObject = false
+        public var isObject: Bool { summary.isObject }
         /// A SwiftUI view (docs/lifecycle.md#swiftui-views).
-        public var isView = false
+        public var isView: Bool { summary.isView }
         /// An object class's instances by owner class and why (`stem`, `setup`; `none` for
         /// app-lifetime instances), most frequent first.
         public var owners: [(owner: String, reason: String, count: Int)] = []
+
+        /// Its public fields (what `inspect` shows), in order.
+        public var description: String {
+            "\(name): \(dialects) ×\(instances) \(callbacks) judged \(deallocJudged) object \(isObject) view \(isView) owners \(owners)"
+        }
+
+        init(_ summary: RecordedClass) {
+            self.summary = summary
+            guard summary.isObject else { return }
+            owners = summary.owners.map { key, n in
+                let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+                return (owner: String(parts[0]), reason: String(parts[1]), count: n)
+            }.sorted { $0.count != $1.count ? $0.count > $1.count : ($0.owner, $0.reason) < ($1.owner, $1.reason) }
+        }
     }
 
     /// A `.vclint.yml` dialect (a PCRE2 pattern, named groups `class` and `event`:
@@ -119,7 +136,10 @@ public struct Inspection: Sendable {
     /// Lines of shapes past `shapeLimit`, not listed.
     public var otherShapeLines: Int
     public var sessions: [Session]
-    public var classes: [ClassInfo]
+    /// The recording's classes, shared with it (not copied: 400k classes are held once).
+    var classSummaries: [RecordedClass]
+    /// Each class as `inspect` shows it, made as it is read.
+    public var classes: LazyMapSequence<[RecordedClass], ClassInfo> { classSummaries.lazy.map(ClassInfo.init) }
     public var unreadGroups: [UnreadGroup]
     /// Unread lines of groups past `groupLimit`, not listed.
     public var otherUnreadLines: Int
@@ -279,20 +299,9 @@ final class InspectRecorder: LineObserver {
                                                    start: s.firstEvent.time, end: s.endTime ?? s.lastEvent.time))
             }
         }
-        let classList = (recording?.classes ?? []).map { c -> Inspection.ClassInfo in
-            var info = Inspection.ClassInfo(name: c.name, dialects: c.dialects, instances: c.instances, callbacks: c.callbacks,
-                                            deallocJudged: c.deallocJudged, isObject: c.isObject, isView: c.isView)
-            if c.isObject {
-                info.owners = c.owners.map { key, n in
-                    let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
-                    return (owner: String(parts[0]), reason: String(parts[1]), count: n)
-                }.sorted { $0.count != $1.count ? $0.count > $1.count : ($0.owner, $0.reason) < ($1.owner, $1.reason) }
-            }
-            return info
-        }
         return Inspection(path: stats.path, lines: stats.lines, events: stats.events, unread: stats.unrecognized,
                           redacted: stats.redacted, firstRedacted: stats.firstRedacted,
-                          envelopes: envelopes, shapes: listed, otherShapeLines: otherShapeLines, sessions: sessions, classes: classList,
+                          envelopes: envelopes, shapes: listed, otherShapeLines: otherShapeLines, sessions: sessions, classSummaries: recording?.classes ?? [],
                           unreadGroups: unread, otherUnreadLines: otherUnreadLines)
     }
 }

@@ -6,26 +6,42 @@
 public struct RecordedClass: Sendable {
     public var name: String
     /// In the order of their first instance.
-    public var dialects: [Dialect]
-    public var instances: Int
+    public var dialects: [Dialect] {
+        if let more = moreDialects { return more }
+        return (0..<Int(dialectCount)).map { Dialect(code: UInt8(truncatingIfNeeded: dialectCodes >> (8 * UInt64($0)))) }
+    }
+    public var instances: Int {
+        get { Int(instanceCount) }
+        set { instanceCount = Int32(clamping: newValue) }
+    }
     /// The kinds its instances logged, in `EventKind.allCases`' order.
-    public var callbacks: [EventKind]
-    /// Whether a missing dealloc of some instance is judged (`RecordedInstance.deallocInstrumented`).
-    public var deallocJudged: Bool
-    public var isObject: Bool
-    public var isView: Bool
+    public var callbacks: [EventKind] { CompactTimeline.kinds.indices.filter { kindBits & 1 << UInt64($0) != 0 }.map { CompactTimeline.kinds[$0] } }
+    /// Its dialects' codes, a byte each in order (`moreDialects` past eight), and its kinds a bit each
+    /// (`CompactTimeline.kindIndex`): a class costs no array of its own (and its counts 32 bits: about 72 bytes
+    /// a class in all).
+    var dialectCodes: UInt64 = 0
+    var kindBits: UInt64 = 0
+    var moreDialects: [Dialect]? = nil
     /// An object class's instances by owner class and why (`stem`, `setup`; an empty owner and `none` for
     /// app-lifetime instances).
-    public var owners: [String: Int]
-    /// Some instance is an object without an owner (made while no screen was being set up).
-    public var hasUnownedObject: Bool
+    public var owners: [String: Int] = [:]
+    var instanceCount: Int32 = 0
     /// What the table of unjudged classes counts (`UnjudgedClass`): instances other than SwiftUI views, those
     /// removed and never deallocated (an Android one: whose use ended), whether one of them is judged, and
     /// whether one is Android's.
-    var counted = 0
-    var removedWithoutDealloc = 0
+    var counted: Int32 = 0
+    var removedWithoutDealloc: Int32 = 0
+    var dialectCount: UInt8 = 0
+    /// Whether a missing dealloc of some instance is judged (`RecordedInstance.deallocInstrumented`).
+    public var deallocJudged = false
+    public var isObject = false
+    public var isView = false
+    /// Some instance is an object without an owner (made while no screen was being set up).
+    public var hasUnownedObject = false
     var countedJudged = false
     var android = false
+
+    init(name: String) { self.name = name }
 }
 
 /// A recording's instances per session: controllers, objects and SwiftUI views.
@@ -41,25 +57,28 @@ public struct InstanceCounts: Sendable, Equatable {
 struct ClassSummaryBuilder {
     private var classes: [RecordedClass] = []
     private var index: [String: Int] = [:]
-    private var kindBits: [UInt64] = []
+
+    /// Room for `n` classes (a recording's tallies say how many at most).
+    mutating func reserve(_ n: Int) { classes.reserveCapacity(n) }
 
     /// `kinds`: a bit per `CompactTimeline.kindIndex`; `owners`: the owner keys of the group's instances
     /// (`ownerKey`), for an object class; `removed`: how many count as removed without dealloc.
+    /// Returns the class's place in the result. `at`: that place, when the caller knows it (a later group of a
+    /// class it added before): no index by name is kept then.
+    @discardableResult
     mutating func add(className: String, dialect: Dialect, instances: Int, kinds: UInt64, judged: Bool, kind: LaneKind,
-                      owners: [String: Int], unowned: Int, removed: Int) {
+                      owners: [String: Int], unowned: Int, removed: Int, at place: Int? = nil, indexed: Bool = true) -> Int {
         let k: Int
-        if let known = index[className] {
+        if let known = place ?? (indexed ? index[className] : nil) {
             k = known
         } else {
             k = classes.count
-            index[className] = k
-            classes.append(RecordedClass(name: className, dialects: [], instances: 0, callbacks: [], deallocJudged: false,
-                                         isObject: false, isView: false, owners: [:], hasUnownedObject: false))
-            kindBits.append(0)
+            if indexed { index[className] = k }
+            classes.append(RecordedClass(name: className))
         }
         classes[k].instances += instances
-        if !classes[k].dialects.contains(dialect) { classes[k].dialects.append(dialect) }
-        kindBits[k] |= kinds
+        classes[k].add(dialect)
+        classes[k].kindBits |= kinds
         classes[k].deallocJudged = classes[k].deallocJudged || judged
         if kind == .view { classes[k].isView = true }
         if kind == .object {
@@ -71,31 +90,35 @@ struct ClassSummaryBuilder {
             }
         }
         // A view is a value: it has no dealloc to judge.
-        guard kind != .view else { return }
-        classes[k].counted += instances
-        classes[k].removedWithoutDealloc += removed
+        guard kind != .view else { return k }
+        defer { classes[k].android = classes[k].android || dialect.isAndroid }
+        classes[k].counted += Int32(clamping: instances)
+        classes[k].removedWithoutDealloc += Int32(clamping: removed)
         classes[k].countedJudged = classes[k].countedJudged || judged
-        classes[k].android = classes[k].android || dialect.isAndroid
+        return k
     }
 
     /// An owner as `inspect` counts it: its class and why.
     static func ownerKey(_ owner: ControllerRef, _ reason: OwnerReason?) -> String { "\(owner.className)\u{1F}\((reason ?? .setup).word)" }
     static let unownedKey = "\u{1F}none"
 
-    func result() -> [RecordedClass] {
-        var out = classes
-        for k in out.indices {
-            let bits = kindBits[k]
-            out[k].callbacks = CompactTimeline.kinds.indices.filter { bits & 1 << UInt64($0) != 0 }.map { CompactTimeline.kinds[$0] }
-        }
-        return out
+    /// The classes, in the order their first instances came (the builder is left empty).
+    mutating func result() -> [RecordedClass] {
+        index = [:]
+        defer { classes = [] }
+        return classes
     }
 
     /// The classes whose missing dealloc no instance has judged, by name.
     static func unjudged(_ classes: [RecordedClass]) -> [UnjudgedClass] {
-        classes.filter { $0.counted > 0 && !$0.countedJudged }
-            .map { UnjudgedClass(className: $0.name, instances: $0.counted, removedWithoutDealloc: $0.removedWithoutDealloc, android: $0.android) }
-            .sorted { $0.className < $1.className }
+        // Built row by row and sorted in place: a filtered copy of 400k classes was the peak of `inspect`.
+        var rows: [UnjudgedClass] = []
+        rows.reserveCapacity(classes.reduce(0) { $0 + ($1.counted > 0 && !$1.countedJudged ? 1 : 0) })
+        for c in classes where c.counted > 0 && !c.countedJudged {
+            rows.append(UnjudgedClass(className: c.name, instances: Int(c.counted), removedWithoutDealloc: Int(c.removedWithoutDealloc), android: c.android))
+        }
+        rows.sort { $0.className < $1.className }
+        return rows
     }
 
     /// Every lane of `sessions`, in their order, and each session's counts.
@@ -139,6 +162,29 @@ struct ClassSummaryBuilder {
     }
 }
 
+extension RecordedClass: CustomStringConvertible {
+    /// Every field, the owners sorted (a dictionary's order is its hashing's).
+    public var description: String {
+        "\(name): \(dialects) ×\(instances) \(callbacks) judged \(deallocJudged) object \(isObject) view \(isView) "
+            + "owners \(owners.sorted { $0.key < $1.key }) unowned object \(hasUnownedObject) counted \(counted) removed \(removedWithoutDealloc) "
+            + "counted judged \(countedJudged) android \(android)"
+    }
+
+    /// `dialect` among its dialects, if it is not yet.
+    mutating func add(_ dialect: Dialect) {
+        if moreDialects == nil {
+            for k in 0..<Int(dialectCount) where dialectCodes >> (8 * UInt64(k)) & 0xFF == UInt64(dialect.code) { return }
+            if dialectCount < 8 {
+                dialectCodes |= UInt64(dialect.code) << (8 * UInt64(dialectCount))
+                dialectCount += 1
+                return
+            }
+            moreDialects = dialects
+        }
+        if !moreDialects!.contains(dialect) { moreDialects!.append(dialect) }
+    }
+}
+
 extension InstanceCounts {
     mutating func count(_ kind: LaneKind, _ n: Int = 1) {
         switch kind {
@@ -167,34 +213,54 @@ struct ClassTallies {
         var owners: [String: Int] = [:]
         /// Its first instance: its session's serial and its place among that session's instances.
         var first: (session: Int, ordinal: Int)
+        /// The class's tally in its next dialect (-1: none): a class is indexed once, by name.
+        var nextDialect: Int32 = -1
     }
 
     private(set) var tallies = ChunkedArray<Tally>()
-    private var index: [Key: Int] = [:]
+    /// Each class's first tally, by name.
+    private var index: [String: Int] = [:]
     /// Per session serial, its tallies and how many of each it had (`Int(tally) << 32 | count`).
     private(set) var sessionCounts: [Int: [UInt64]] = [:]
 
-    private struct Key: Hashable {
-        let className: String
-        let dialect: Dialect
-    }
-
     /// The tally of `className` in `dialect`; `first`: where its first instance is, if this is one.
     mutating func tally(_ className: String, _ dialect: Dialect, first: (session: Int, ordinal: Int)?) -> Int {
-        let key = Key(className: className, dialect: dialect)
-        if let k = index[key] {
-            if let first, (first.session, first.ordinal) < (tallies[k].first.session, tallies[k].first.ordinal) { tallies[k].first = first }
-            return k
+        var last = -1
+        var k = index[className] ?? -1
+        while k >= 0 {
+            if tallies[k].dialect == dialect {
+                if let first, (first.session, first.ordinal) < (tallies[k].first.session, tallies[k].first.ordinal) { tallies[k].first = first }
+                return k
+            }
+            last = k
+            k = Int(tallies[k].nextDialect)
         }
-        index[key] = tallies.count
-        tallies.append(Tally(className: className, dialect: dialect, first: first ?? (Int.max, Int.max)))
-        return tallies.count - 1
+        let new = tallies.count
+        tallies.append(Tally(className: last < 0 ? className : tallies[last].className, dialect: dialect, first: first ?? (Int.max, Int.max)))
+        if last < 0 { index[className] = new } else { tallies[last].nextDialect = Int32(new) }
+        return new
+    }
+
+    /// The first tally of each class whose tally `k` is (`tallies`' order), for every tally.
+    func heads() -> [Int32] {
+        var head = [Int32](repeating: -1, count: tallies.count)
+        for k in tallies.indices where head[k] < 0 {
+            var j = k
+            while j >= 0 {
+                head[j] = Int32(k)
+                j = Int(tallies[j].nextDialect)
+            }
+        }
+        return head
     }
 
     subscript(k: Int) -> Tally {
         get { tallies[k] }
         set { tallies[k] = newValue }
     }
+
+    /// Once every instance is in: the index by name goes (the tallies are read in order from here on).
+    mutating func dropIndex() { index = [:] }
 
     /// A session's tallies and counts, once it ended (`counts`: tally → instances).
     mutating func ended(session serial: Int, counts: [Int: Int]) {

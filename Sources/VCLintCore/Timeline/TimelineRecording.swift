@@ -1070,21 +1070,32 @@ final class TimelineRecorder {
         if lanes {
             (classes, counts) = ClassSummaryBuilder.summarize(recorded)
         } else {
-            // The tallies in the order a walk over the lanes would have met their first instances.
+            tallies.dropIndex()
+            // A class's tallies (one per dialect) are chained: its place in the result is its first tally's. The
+            // tallies go in the order a walk over the lanes would have met their first instances.
+            let heads = tallies.heads()
+            var place = [Int32](repeating: -1, count: tallies.tallies.count)
             var builder = ClassSummaryBuilder()
+            builder.reserve(tallies.tallies.count)
             let order = tallies.tallies.indices.sorted { a, b in
                 let x = tallies[a].first, y = tallies[b].first
                 return (x.session, x.ordinal) < (y.session, y.ordinal)
             }
-            // What each class logged in the whole input (its entry, or its dormant row's).
+            // What each class logged in the whole input (its entry, or its dormant row's: an entry made for the
+            // reading, not cached by identity as `decide` caches the lanes' entries).
             var decided: [(kind: LaneKind, logs: Bool)] = []
-            for t in tallies.tallies { decided.append(instrumentation.readingEntry(t.className).map(decide) ?? (.controller, false)) }
+            for t in tallies.tallies {
+                let kind = instrumentation.readingEntry(t.className).map(Self.laneKind) ?? .controller
+                decided.append((kind, instrumentation.logs(t.className, .dealloc)))
+            }
             let kinds = decided.map(\.kind)
             for k in order {
-                let t = tallies[k]
-                builder.add(className: t.className, dialect: t.dialect, instances: Int(t.instances), kinds: t.kinds,
-                            judged: judged(t.dialect, kinds[k], logs: decided[k].logs, inSession: t.judgedInSession), kind: kinds[k],
-                            owners: t.owners, unowned: Int(t.unowned), removed: Int(t.removed))
+                let t = tallies[k], head = Int(heads[k])
+                let at = builder.add(className: t.className, dialect: t.dialect, instances: Int(t.instances), kinds: t.kinds,
+                                     judged: judged(t.dialect, kinds[k], logs: decided[k].logs, inSession: t.judgedInSession), kind: kinds[k],
+                                     owners: t.owners, unowned: Int(t.unowned), removed: Int(t.removed),
+                                     at: place[head] < 0 ? nil : Int(place[head]), indexed: false)
+                place[head] = Int32(at)
             }
             classes = builder.result()
             counts = sessions.map { s in

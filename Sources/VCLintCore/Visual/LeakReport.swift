@@ -89,15 +89,29 @@ public struct LeakReport: Sendable {
         var unconfirmed: [Entry] = []
         var baselined: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
+        // One input's unjudged classes are its own, in order (400k classes need no table by name).
+        var unjudgedAlone: [Unjudged]?
+        if inputs.count == 1, let input = inputs.first {
+            // Every row holds the one list of paths (shared, not one array per class).
+            let paths = [input.path]
+            unjudgedAlone = input.timeline.unjudgedClasses.map {
+                Unjudged(className: $0.className, instances: $0.instances, removedWithoutDealloc: $0.removedWithoutDealloc, paths: paths,
+                         android: $0.android)
+            }
+        }
         // The paths already listed for each unjudged class (a class unjudged in every one of 100k
-        // files must not cost a scan of its list per file).
+        // files must not cost a scan of its list per file), kept only for a path that more than one input has:
+        // another input's is listed once per class anyway (400k classes must not cost a set each).
+        var seenPaths = Set<String>(), repeatedPaths = Set<String>()
+        for input in inputs where !seenPaths.insert(input.path).inserted { repeatedPaths.insert(input.path) }
         var listedPaths: [String: Set<String>] = [:]
         for input in inputs {
-            for u in input.timeline.unjudgedClasses {
+            let repeated = repeatedPaths.contains(input.path), paths = [input.path]
+            for u in input.timeline.unjudgedClasses where unjudgedAlone == nil {
                 // Changed in place: a copy taken out of the dictionary and put back copied its paths each time.
-                let listed = listedPaths[u.className, default: []].insert(input.path).inserted
+                let listed = !repeated || listedPaths[u.className, default: []].insert(input.path).inserted
                 Self.tally(&unjudgedByClass[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
-                           u.instances, u.removedWithoutDealloc, paths: listed ? [input.path] : [], android: u.android)
+                           u.instances, u.removedWithoutDealloc, paths: listed ? paths : [], android: u.android)
             }
             // What the leaks need of their input (its sessions by id, the tests at their lines) is
             // looked up only when it has leaks: it words every finding.
@@ -147,14 +161,26 @@ public struct LeakReport: Sendable {
         var judged: Set<String> = []
         var appLifetime: Set<String> = []
         for input in inputs {
-            let unj = Set(input.timeline.unjudgedClasses.map(\.className))
+            // Sorted by name (`ClassSummaryBuilder.unjudged`): looked up by binary search, no set of 400k names.
+            let unj = input.timeline.unjudgedClasses
+            let sorted = zip(unj, unj.dropFirst()).allSatisfy { $0.className < $1.className }
+            let unjSet = sorted ? [] : Set(unj.map(\.className))
+            func isUnjudged(_ name: String) -> Bool {
+                guard sorted else { return unjSet.contains(name) }
+                var low = 0, high = unj.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if unj[mid].className < name { low = mid + 1 } else { high = mid }
+                }
+                return low < unj.count && unj[low].className == name
+            }
             for c in input.timeline.classes {
                 if c.hasUnownedObject { appLifetime.insert(c.name) }
-                if !unj.contains(c.name) { judged.insert(c.name) }
+                if !isUnjudged(c.name) { judged.insert(c.name) }
             }
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
-                  unjudged: unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
+                  unjudged: unjudgedAlone ?? unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
         self.appLifetime = appLifetime.sorted()
         self.baselined = baselined
     }
@@ -192,7 +218,10 @@ public struct LeakReport: Sendable {
         groups = byClass.map { Group(className: $0.key, leaks: $0.value) }
             .sorted { $0.leaks.count != $1.leaks.count ? $0.leaks.count > $1.leaks.count : $0.className < $1.className }
         self.unconfirmed = unconfirmed
-        self.unjudged = unjudged.filter { !judged.contains($0.className) }.sorted { $0.className < $1.className }
+        // Filtered and sorted only when it must be (400k rows are not copied twice for nothing).
+        var rows = judged.isEmpty ? unjudged : unjudged.filter { !judged.contains($0.className) }
+        if !zip(rows, rows.dropFirst()).allSatisfy({ $0.className < $1.className }) { rows.sort { $0.className < $1.className } }
+        self.unjudged = rows
         judgedClasses = judged
     }
 
@@ -222,7 +251,8 @@ public struct LeakReport: Sendable {
         g.android = g.android || android
         g.instances += instances
         g.removedWithoutDealloc += removed
-        g.paths += paths
+        // A first list is shared with the input's other rows, not copied.
+        if g.paths.isEmpty { g.paths = paths } else { g.paths += paths }
     }
 
     // MARK: - Wording (the formats share it: `LeakFormats.swift`)
