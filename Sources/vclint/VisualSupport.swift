@@ -11,7 +11,7 @@ enum VisualRun {
     /// Lints the inputs with the timeline recorded. An unreadable input or a bad configuration
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
     /// `lanes`: whether the views draw swimlanes (`TimelineOptions.recordLanes`); `leaks` and
-    /// `inspect` do not, and their recording follows the controllers, not the events.
+    /// `inspect` do not, and their recording follows the classes, not the instances or the events.
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
                      inspect: Bool = false, lanes: Bool = true, others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?) {
         let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect, lanes: lanes,

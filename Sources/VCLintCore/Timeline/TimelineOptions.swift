@@ -18,8 +18,8 @@ public struct TimelineOptions: Sendable {
     public var recordTimeline = false
     /// With `recordTimeline`: keep what swimlanes draw (every callback's stamp, the state intervals,
     /// the transitions, the UIKit warnings' text). `leaks` and `inspect` turn it off: they read the
-    /// sessions, the instances (their first callback and which kinds they log), removals and
-    /// leaks, and the recording then follows the controllers, not the events.
+    /// sessions, a tally per class (`ClassTallies`: instances, the kinds they log, owners, removals)
+    /// and the leaks, and the recording then follows the classes, not the instances.
     public var recordLanes = true
     /// How long a class's live list grows before out-of-reach removed instances are evicted
     /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.

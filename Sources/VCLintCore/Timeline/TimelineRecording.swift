@@ -624,8 +624,8 @@ final class TimelineRecorder {
         let process: String
         let pid: Int?
         @exclusivity(unchecked) var instances: [InstanceLog] = []
-        /// Without lanes: its instances not tallied yet, by serial; how many it has had; per tally, how many of
-        /// its instances it added (<< 1, | 1 when one was UIKit's: `finished` judges their dealloc).
+        /// Without lanes: its Android instances, tallied when it ends, by serial; how many instances it has had; per
+        /// tally, how many of its instances it added (<< 1, | 1 when one was UIKit's: `finished` judges their dealloc).
         @exclusivity(unchecked) var live: [Int: InstanceLog] = [:]
         @exclusivity(unchecked) var made = 0
         @exclusivity(unchecked) var tallied: [Int: Int] = [:]
@@ -649,8 +649,8 @@ final class TimelineRecorder {
     /// Whether the input holds LeakCanary's evidence (its Android classes' leaks are judged).
     @exclusivity(unchecked) var heapEvidence = false
 
-    /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, an instance keeps its first
-    /// callback and one of each other kind, and no interval, transition or warning is kept.
+    /// Keep what lanes draw (`TimelineOptions.recordLanes`); without, nothing is kept per instance: it is
+    /// counted in its class's tally (`ClassTallies`), and no interval, transition or warning is kept.
     let lanes: Bool
     @exclusivity(unchecked) private var order = 0
     @exclusivity(unchecked) private var current = TimelineStamp(line: 0, order: 0, time: nil)
