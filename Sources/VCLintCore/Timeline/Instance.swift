@@ -154,6 +154,8 @@ final class Instance {
         get { link as? AndroidInstance }
         set { link = newValue }
     }
+    /// Its owner, either kind, as the recording names it.
+    var ownerRef: ControllerRef? { owner?.ref ?? androidOwner?.ref }
     /// Why it has its owner: its owner shares its name stem, else the owner's setup made it.
     var ownerReason: OwnerReason? {
         if androidOwner != nil { return .stem }

@@ -789,10 +789,8 @@ final class TimelineRecorder {
                 if id == leakLabelSessions.count { leakLabelSessions.append(serial) } else { leakLabelSessions[id] = max(leakLabelSessions[id], serial) }
             }
         }
-        if let o = inst.owner {
-            tallies[k].owners[ClassSummaryBuilder.ownerKey(o.ref, inst.ownerReason), default: 0] += 1
-        } else if let o = inst.androidOwner {
-            tallies[k].owners[ClassSummaryBuilder.ownerKey(o.ref, .stem), default: 0] += 1
+        if let o = inst.ownerRef {
+            tallies[k].owners[ClassSummaryBuilder.ownerKey(o, inst.ownerReason), default: 0] += 1
         } else {
             tallies[k].unowned += 1
         }
@@ -965,13 +963,8 @@ final class TimelineRecorder {
             var extra = CompactTimeline.LaneExtra()
             if let i = log.instance {
                 extra.removal = i.removal
-                if let owner = i.owner {
-                    extra.owner = owner.ref
-                    extra.ownerReason = i.ownerReason
-                } else if let owner = i.androidOwner {
-                    extra.owner = owner.ref
-                    extra.ownerReason = .stem
-                }
+                extra.owner = i.ownerRef
+                extra.ownerReason = i.ownerReason
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
             if hasExtra { laneExtras.append(extra, lane: lanesDone.count) }
