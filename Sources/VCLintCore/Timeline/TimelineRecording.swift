@@ -551,32 +551,13 @@ final class CompactTimeline: Sendable {
             owner: extra?.owner, ownerReason: extra?.ownerReason)
     }
 
+    /// Session `k` built whole (the views read it a piece at a time instead: `SessionPieces`).
     func session(at k: Int) -> RecordedSession {
-        let s = sessions[k]
-        let instances = s.instances.map { instance($0) }
-        var transitions: [RecordedTransition] = []
-        let ts = self.transitions[s.transitionStart..<(s.transitionStart + Int(s.transitionCount))]
-        if !ts.isEmpty {
-                var labelOf: [Int: String] = [:]
-                for i in instances { labelOf[i.id] = labelOf[i.id] ?? i.controller.instance }
-                for (n, t) in ts.enumerated() {
-                    let ms = t.members.map { m -> RecordedTransition.Member in
-                        let v = members[m]
-                        let serial = Int(v >> 3)
-                        return RecordedTransition.Member(instance: serial, label: labelOf[serial] ?? "",
-                                                         direction: v & 4 != 0 ? .appear : .disappear,
-                                                         finalDirection: v & 2 != 0 ? .appear : .disappear, completed: v & 1 != 0)
-                    }
-                    transitions.append(RecordedTransition(id: n + 1, kind: t.kind, start: stamps.stamp(t.start), end: stamps.stamp(t.end), members: ms))
-                }
-        }
-        let warnings = self.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))].map {
-            RecordedWarning(kind: $0.kind, stamp: stamps.stamp($0.stamp), className: $0.className, text: $0.text)
-        }
+        let p = SessionPieces(self, at: k)
         return RecordedSession(
-            id: k + 1, process: s.process, pid: s.pid, instances: instances, transitions: transitions, warnings: warnings,
-            firstEvent: stamps.stamp(s.first), lastEvent: stamps.stamp(s.last), endTime: stamps.unpack(s.endTime) ?? endTimes[s.serial],
-            eventCount: s.events, hasTimes: s.hasTimes)
+            id: p.id, process: p.process, pid: p.pid, instances: (0..<p.instanceCount).map(p.instance),
+            transitions: (0..<p.transitionCount).map(p.transition), warnings: p.warnings,
+            firstEvent: p.firstEvent, lastEvent: p.lastEvent, endTime: p.endTime, eventCount: p.eventCount, hasTimes: p.hasTimes)
     }
 }
 

@@ -230,6 +230,10 @@ public struct HTMLReport: Sendable {
     /// This page's caps (the above unless a test lowers them).
     public var drawnSessions = HTMLReport.maxDrawnSessions
     public var timelineBytes = HTMLReport.maxTimelineBytes
+    /// Past this many bytes of one session's drawing, its further lanes and transitions are counted, not
+    /// drawn (a session of 400k controllers drew 3 GB).
+    public static let maxSessionBytes = 32 << 20
+    public var sessionBytes = HTMLReport.maxSessionBytes
 
     /// Sessions drawn at a time, on as many threads as there are cores (their SVG is most of the
     /// page's work, and each is drawn from its own values): they are written in order, and no more
@@ -303,75 +307,94 @@ public struct HTMLReport: Sendable {
     /// Session `k` of input `fi` drawn, with the findings the table lists (`listed`: the input's).
     private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> String {
         let input = inputs[fi]
-        let s = input.timeline.sessions[k]
+        let s = input.timeline.sessions.pieces(at: k)
         // A finding past the table's end has no row to link to, and no dot.
         let findings = input.findings(inSession: s.id).filter { listed.contains($0) }
             .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
         return session(s, input: input, fileIndex: fi, findings: findings)
     }
 
-    private func session(_ s: RecordedSession, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
+    /// Session `s` drawn as SVG and a table of its transitions, a lane at a time. A session whose drawing
+    /// passes `sessionBytes` (hundreds of thousands of controllers) draws its lanes and transitions up to
+    /// there, and says how many more there are.
+    private func session(_ s: SessionPieces, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
         let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
-        guard let layout = SessionLayout(s, input: input, findings: findings, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
+        guard let frame = SessionFrame(s, timeBase: input.timeBase, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
             return ""
         }
         var head = "Session \(s.id): \(s.process.isEmpty ? "(no process)" : s.process)"
         if let pid = s.pid { head += " [\(pid)]" }
         head += ", lines \(s.firstEvent.line)–\(s.lastEvent.line)"
         if let a = s.firstEvent.time { head += ", from \(a.iso)" }
-        var out = "<p><strong>\(Self.h(head))</strong></p>\n"
-        let height = top + Double(layout.lanes.count) * rowH + 22
         let total = labelW + laneW + 10
         func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
-        out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
-        // Transition bands and labels.
-        var free = 0.0
-        for p in layout.transitions {
-            let x0 = labelW + p.x0, x1 = labelW + max(p.x1, p.x0 + 2)
-            out += "<rect class=\"band\" x=\"\(f(x0))\" y=\"\(f(top - 4))\" width=\"\(f(x1 - x0))\" height=\"\(f(Double(layout.lanes.count) * rowH + 4))\"><title>\(Self.h("T\(p.transition.id) \(p.transition.kind.viewName): \(p.transition.summary)"))</title></rect>\n"
-            var label = "T\(p.transition.id) \(p.transition.kind.viewName)"
-            if x0 < free { continue }
-            let room = laneW + labelW - x0
-            if Double(label.count) * 6.6 > room { label = "T\(p.transition.id)" }
-            out += "<text class=\"t\" x=\"\(f(x0))\" y=\"13\">\(Self.h(label))</text>\n"
-            free = x0 + Double(label.count) * 6.6 + 6
-        }
-        for (row, lane) in layout.lanes.enumerated() {
-            let y = top + Double(row) * rowH
-            out += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
+        // The lanes first: the bands over them and the picture's height follow their count.
+        var lanes = ""
+        var drawnLanes = 0, moreLanes = 0
+        frame.marks(findings).forEachLane(frame) { _, lane in
+            guard lanes.utf8.count < sessionBytes else { return moreLanes += 1 }
+            let y = top + Double(drawnLanes) * rowH
+            drawnLanes += 1
+            lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
             let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
-            out += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.instance?.controller.display ?? lane.label))</title></text>\n"
+            lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.instance?.controller.display ?? lane.label))</title></text>\n"
             for seg in lane.segments {
                 let w = max(1, seg.x1 - seg.x0)
                 let hgt = seg.state == .visible ? 12.0 : 8.0
-                out += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
+                lanes += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
             }
             if let d = lane.dealloc {
                 let x = labelW + d + 2, yc = y + rowH / 2 - 1
-                out += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
+                lanes += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
             }
             for m in lane.marks {
                 let fnd = m.finding
-                out += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\(input.isBaselined(fnd) ? " baselined" : "")\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
+                lanes += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\(input.isBaselined(fnd) ? " baselined" : "")\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
             }
         }
+        let height = top + Double(drawnLanes) * rowH + 22
+        var out = "<p><strong>\(Self.h(head))</strong></p>\n"
+        out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
+        // Transition bands and labels; the table below lists the same transitions.
+        var free = 0.0
+        var table = ""
+        var drawnTransitions = 0, moreTransitions = 0
+        frame.forEachTransition { n, id, kind, x0, x1 in
+            guard out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
+            drawnTransitions += 1
+            let t = s.transition(n)
+            let left = labelW + x0, right = labelW + max(x1, x0 + 2)
+            out += "<rect class=\"band\" x=\"\(f(left))\" y=\"\(f(top - 4))\" width=\"\(f(right - left))\" height=\"\(f(Double(drawnLanes) * rowH + 4))\"><title>\(Self.h("T\(id) \(kind.viewName): \(t.summary)"))</title></rect>\n"
+            table += "<tr><td>T\(id)</td><td>\(Self.h(kind.viewName))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
+            var label = "T\(id) \(kind.viewName)"
+            if left < free { return }
+            let room = laneW + labelW - left
+            if Double(label.count) * 6.6 > room { label = "T\(id)" }
+            out += "<text class=\"t\" x=\"\(f(left))\" y=\"13\">\(Self.h(label))</text>\n"
+            free = left + Double(label.count) * 6.6 + 6
+        }
+        out += lanes
+        lanes = ""
         // Ruler of line numbers.
         var nextFree = 0.0
-        let ry = top + Double(layout.lanes.count) * rowH + 14
-        for step in layout.steps {
-            let x = labelW + step.x
-            let text = String(step.stamp.line)
-            guard x >= nextFree else { continue }
+        let ry = top + Double(drawnLanes) * rowH + 14
+        frame.forEachStep { stamp, x in
+            let x = labelW + x
+            let text = String(stamp.line)
+            guard x >= nextFree else { return }
             out += "<text class=\"muted\" x=\"\(f(x))\" y=\"\(f(ry))\">\(text)</text>\n"
             nextFree = x + Double(text.count) * 6.6 + 10
         }
         out += "</svg>\n"
-        if !layout.transitions.isEmpty {
+        if moreLanes > 0 || moreTransitions > 0 {
+            let more = [moreLanes > 0 ? LeakReport.plural(moreLanes, "more lane") : nil,
+                        moreTransitions > 0 ? LeakReport.plural(moreTransitions, "more transition") : nil].compactMap { $0 }
+            out += "<p class=\"more\"><strong>\(more.joined(separator: " and ")) of this session not drawn here</strong>: the page draws "
+                + "each session up to \(sessionBytes >> 20) MB; <code>vclint timeline PATH</code> prints every one.</p>\n"
+        }
+        if drawnTransitions > 0 {
             out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
-            for p in layout.transitions {
-                let t = p.transition
-                out += "<tr><td>T\(t.id)</td><td>\(Self.h(t.kind.viewName))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
-            }
+            out += table
             out += "</tbody></table>\n"
         }
         return out

@@ -48,7 +48,8 @@ public struct TimelineJSON: ViewFormat {
         try json.openObject()
         try json.value(.string(input.path), key: "path")
         try json.openArray("sessions")
-        for s in input.timeline.sessions { try session(s, input: input, json) }
+        let sessions = input.timeline.sessions
+        for k in sessions.indices { try session(sessions.pieces(at: k), input: input, json) }
         try json.close()
         // Findings drawn in no session (the input has none).
         var unplaced = false
@@ -62,7 +63,8 @@ public struct TimelineJSON: ViewFormat {
         try json.close()
     }
 
-    private static func session(_ s: RecordedSession, input: TimelineInput, _ json: JSONStream) throws(ReportWriteError) {
+    /// A session written an instance and a transition at a time.
+    private static func session(_ s: SessionPieces, input: TimelineInput, _ json: JSONStream) throws(ReportWriteError) {
         try json.openObject()
         try json.value(.int(s.id), key: "id")
         try json.value(.string(s.process), key: "process")
@@ -72,10 +74,10 @@ public struct TimelineJSON: ViewFormat {
         try json.value(stamp(s.lastEvent), key: "last")
         try json.value(s.endTime.map { .string($0.iso) } ?? .null, key: "end_time")
         try json.openArray("instances")
-        for i in s.instances { try json.value(instance(i)) }
+        for k in 0..<s.instanceCount { try json.value(instance(s.instance(k))) }
         try json.close()
         try json.openArray("transitions")
-        for t in s.transitions { try json.value(transition(t)) }
+        for n in 0..<s.transitionCount { try json.value(transition(s.transition(n))) }
         try json.close()
         try json.openArray("warnings")
         for w in s.warnings {
@@ -158,9 +160,10 @@ public struct ChromeTrace: ViewFormat {
         var pid = 0
         var nextTID = inputs.reduce(0) { $0 + $1.timeline.sessions.count } + 1
         for input in inputs {
-            for s in input.timeline.sessions {
+            let sessions = input.timeline.sessions
+            for k in sessions.indices {
                 pid += 1
-                try Self.session(s, input: input, pid: pid, tids: &nextTID, into: &events)
+                try Self.session(sessions.pieces(at: k), input: input, pid: pid, tids: &nextTID, into: &events)
             }
         }
         try out.write("\n]}\n")
@@ -199,37 +202,35 @@ public struct ChromeTrace: ViewFormat {
         [("line", .int(st.line))] + (st.time.map { [("time", JSONValue.string($0.iso))] } ?? [])
     }
 
-    private static func session(_ s: RecordedSession, input: TimelineInput, pid: Int, tids: inout Int,
+    /// A session's events, an instance at a time: instance `k`'s track is the session's track + 1 + `k`.
+    private static func session(_ s: SessionPieces, input: TimelineInput, pid: Int, tids: inout Int,
                                 into events: inout EventWriter) throws(ReportWriteError) {
-        let clock = SessionClock(s, base: input.timeBase)
+        let clock = SessionClock(events: s.events(), hasTimes: s.hasTimes, endTime: s.endTime, base: input.timeBase)
         let pidText = s.pid.map { " [\($0)]" } ?? ""
         let sessionTrack = tids
-        tids += 1
-        var trackOf: [Int: Int] = [:]
-        var instanceAt: [Int: Int] = [:]
-        for (k, i) in s.instances.enumerated() {
-            trackOf[i.id] = tids
-            if instanceAt[i.id] == nil { instanceAt[i.id] = k }
-            tids += 1
-        }
+        tids += 1 + s.instanceCount
+        func track(_ k: Int) -> Int { sessionTrack + 1 + k }
         try events.append(meta("process_name", pid: pid, tid: sessionTrack, [("name", .string("\(s.process.isEmpty ? "(no process)" : s.process)\(pidText) · \(input.path) · session \(s.id)"))]))
         try events.append(meta("process_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(pid))]))
         try events.append(meta("thread_name", pid: pid, tid: sessionTrack, [("name", .string("transitions & UIKit"))]))
         try events.append(meta("thread_sort_index", pid: pid, tid: sessionTrack, [("sort_index", .int(0))]))
         // Transitions follow each other on the session track; a later one never starts before an earlier ended.
         var floor: Int64 = .min
-        for t in s.transitions {
+        for n in 0..<s.transitionCount {
+            let t = s.transition(n)
             let a = max(floor, clock.micros(t.start))
             let b = max(a, clock.micros(t.end))
             floor = b
             try events.append(complete(t.kind.viewName, cat: "transition", pid: pid, tid: sessionTrack, from: a, to: b,
                                    [("members", .string(t.summary)), ("first_line", .int(t.start.line)), ("last_line", .int(t.end.line))]))
         }
-        for w in s.warnings {
+        let warnings = s.warnings
+        for w in warnings {
             try events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: sessionTrack, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
         }
-        for i in s.instances {
-            let tid = trackOf[i.id]!
+        for k in 0..<s.instanceCount {
+            let i = s.instance(k)
+            let tid = track(k)
             try events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.laneLabel) \($0)" } ?? i.laneLabel))]))
             try events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
             let life0 = clock.micros(i.first)
@@ -252,13 +253,12 @@ public struct ChromeTrace: ViewFormat {
         var warningAt: [Int: TimelineStamp]?
         for k in input.findings(inSession: s.id) {
             let f = input.findings[k]
-            let instance = input.placement(of: k)?.instance
-            let owner = instance.flatMap { instanceAt[$0] }.map { s.instances[$0] }
-            var at = owner.flatMap { Self.lastCallback(of: $0, atOrBefore: f.line) }
+            let position = input.placement(of: k)?.instance.flatMap { s.position(ofInstance: $0) }
+            var at = position.flatMap { Self.lastCallback(of: s.instance($0), atOrBefore: f.line) }
             if at == nil {
                 if warningAt == nil {
                     var index: [Int: TimelineStamp] = [:]
-                    for w in s.warnings where index[w.stamp.line] == nil { index[w.stamp.line] = w.stamp }
+                    for w in warnings where index[w.stamp.line] == nil { index[w.stamp.line] = w.stamp }
                     warningAt = index
                 }
                 at = warningAt?[f.line]
@@ -268,7 +268,7 @@ public struct ChromeTrace: ViewFormat {
                 ("rule", .string(f.rule)), ("severity", .string(f.severity.rawValue)), ("line", .int(f.line)), ("message", .string(f.message)),
             ]
             if input.isBaselined(f) { args.append(("baselined", .bool(true))) }
-            try events.append(instant(f.rule, cat: "finding", pid: pid, tid: owner.map { trackOf[$0.id]! } ?? sessionTrack, at: ts, args))
+            try events.append(instant(f.rule, cat: "finding", pid: pid, tid: position.map(track) ?? sessionTrack, at: ts, args))
         }
     }
 

@@ -40,23 +40,26 @@ public struct TimelineTextRenderer: ViewFormat {
         return "\u{1B}[\(code)m\(s)\u{1B}[0m"
     }
 
-    /// The timeline written as it is drawn, a session at a time: the text never exists whole.
-    /// Every piece ends a line, so each is made inert on its own (`TerminalText.text` works by line).
+    /// The timeline written as it is drawn, a lane at a time: neither the text nor a session's
+    /// instances ever exist whole. Every piece ends a line, so each is made inert on its own
+    /// (`TerminalText.text` works by line).
     public func write(_ inputs: [TimelineInput], to out: ReportWriter) throws(ReportWriteError) {
-        func put(_ s: String) throws(ReportWriteError) { try out.write(TerminalText.text(s)) }
+        let put: Put = { s throws(ReportWriteError) in try out.write(TerminalText.text(s)) }
         for input in inputs {
             try put(clip(Self.safe(input.path)) + "\n")
             var any = false
-            for s in input.timeline.sessions {
-                guard let text = session(s, input: input, findings: input.placedFindings(inSession: s.id)) else { continue }
-                try put(text)
-                any = true
+            let sessions = input.timeline.sessions
+            for k in sessions.indices {
+                let s = sessions.pieces(at: k)
+                if try session(s, input: input, findings: input.placedFindings(inSession: s.id), put) { any = true }
             }
             try put((any ? "" : "  no lifecycle events" + (window.isEverything ? "" : " in the window") + "\n") + "\n")
         }
         let axisNote = axis == .time ? "axis: time (sessions without timestamps: one column per event)" : "axis: one step per event, in log order"
         try put(clip(Self.legend) + "\n" + clip(axisNote) + "\n")
     }
+
+    private typealias Put = (String) throws(ReportWriteError) -> Void
 
     /// Text from a log on a terminal: made inert and kept on one line (`TerminalText.field`).
     static func safe(_ s: String) -> String { TerminalText.field(s) }
@@ -83,19 +86,29 @@ public struct TimelineTextRenderer: ViewFormat {
         return ascii ? s.utf8.count : s.count
     }
 
-    private func session(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)]) -> String? {
-        let labels = s.instances.map { Self.safe($0.laneLabel) } + ["(session)", "transitions"]
-        let labelWidth = min(labels.map(Self.characters).max() ?? 10, max(12, width / 3))
-        let cells = width - labelWidth - 3
-        guard let layout = SessionLayout(s, input: input, findings: findings, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
-            return nil
+    /// Session `s` drawn through `put`, a line at a time; false when nothing of it is in the window.
+    private func session(_ s: SessionPieces, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)], _ put: Put) throws(ReportWriteError) -> Bool {
+        // The labels' column: as wide as the widest label, at most a third of the width.
+        let widest = max(12, width / 3)
+        var labelWidth = max(Self.characters("(session)"), Self.characters("transitions"))
+        var views = 0, objects = 0
+        for k in 0..<s.instanceCount {
+            switch s.kind(k) {
+            case .view: views += 1
+            case .object: objects += 1
+            case .controller: break
+            }
+            if labelWidth < widest { labelWidth = max(labelWidth, Self.characters(Self.safe(s.laneLabel(k)))) }
         }
-        var out = ""
+        labelWidth = min(labelWidth, widest)
+        let cells = width - labelWidth - 3
+        guard let frame = SessionFrame(s, timeBase: input.timeBase, axis: axis, width: Double(cells), maxStep: 3, window: window) else {
+            return false
+        }
         // Header.
         var head = "session \(s.id): \(s.process.isEmpty ? "(no process)" : Self.safe(s.process))"
         if let pid = s.pid { head += " [\(pid)]" }
-        let views = s.instances.count { $0.kind == .view }, objects = s.instances.count { $0.kind == .object }
-        let controllers = s.instances.count - views - objects
+        let controllers = s.instanceCount - views - objects
         head += ", \(controllers) controller\(controllers == 1 ? "" : "s")"
         if views > 0 { head += ", \(views) view\(views == 1 ? "" : "s")" }
         if objects > 0 { head += ", \(objects) object\(objects == 1 ? "" : "s")" }
@@ -107,53 +120,62 @@ public struct TimelineTextRenderer: ViewFormat {
             let endText = endISO.hasPrefix(String(aISO.prefix(11))) && aISO.count > 11 ? String(endISO.dropFirst(11)) : endISO
             head += ", \(aISO) → \(endText) (\(Wording.seconds(max(0, end.seconds - a.seconds))))"
         }
-        out += clip(head) + "\n"
+        try put(clip(head) + "\n")
 
         let indent = "  "
         // Transition labels: each at its first column, cut where the next begins.
         var row = [Character](repeating: " ", count: cells)
-        let starts = layout.transitions.map { Int($0.x0.rounded(.down)) }
-        for (k, p) in layout.transitions.enumerated() {
-            let col = min(max(0, starts[k]), cells - 1)
-            let next = k + 1 < starts.count ? max(col + 1, starts[k + 1]) : cells
+        var pending: (id: Int, kind: TransitionKind, col: Int)?
+        func label(_ p: (id: Int, kind: TransitionKind, col: Int), nextStart: Int?) {
+            let col = min(max(0, p.col), cells - 1)
+            let next = nextStart.map { max(col + 1, $0) } ?? cells
             let room = min(next, cells) - col
-            var label = "T\(p.transition.id) \(p.transition.kind.viewName)"
-            if label.count >= room { label = room > 2 ? "T\(p.transition.id)" : "|" }
+            var label = "T\(p.id) \(p.kind.viewName)"
+            if label.count >= room { label = room > 2 ? "T\(p.id)" : "|" }
             if label.count >= room && room > 1 { label = "|" }
             for (j, ch) in label.prefix(max(1, room - (room > 1 ? 1 : 0))).enumerated() where col + j < cells { row[col + j] = ch }
         }
-        if !layout.transitions.isEmpty {
-            out += indent + pad("transitions", labelWidth) + " " + paint(Self.trimmed(row), .label) + "\n"
+        frame.forEachTransition { _, id, kind, x0, _ in
+            let start = Int(x0.rounded(.down))
+            if let p = pending { label(p, nextStart: start) }
+            pending = (id, kind, start)
         }
-        // Lanes.
-        for lane in layout.lanes {
-            out += indent + pad(Self.safe(lane.label), labelWidth) + " " + laneText(lane, cells: cells) + "\n"
+        if let p = pending {
+            label(p, nextStart: nil)
+            try put(indent + pad("transitions", labelWidth) + " " + paint(Self.trimmed(row), .label) + "\n")
+        }
+        // Lanes, each built, drawn and let go; the positions of their instances are kept for the facts below.
+        let marks = frame.marks(findings)
+        var drawn: [Int32] = []
+        try marks.forEachLane(frame) { (position, lane) throws(ReportWriteError) in
+            try put(indent + pad(Self.safe(lane.label), labelWidth) + " " + laneText(lane, cells: cells) + "\n")
+            if let position { drawn.append(Int32(truncatingIfNeeded: position)) }
         }
         // Ruler: line numbers (or seconds on the time axis) where they fit.
         var ruler = [Character](repeating: " ", count: cells)
         var free = 0
-        for step in layout.steps {
-            let col = Int(step.x.rounded(.down))
-            guard col >= free, col < cells else { continue }
+        frame.forEachStep { stamp, x in
+            let col = Int(x.rounded(.down))
+            guard col >= free, col < cells else { return }
             let text: String
-            if layout.axis == .time {
-                text = "+" + DecimalText.oneDecimal(layout.seconds(step.stamp)) + "s"
+            if frame.axis == .time {
+                text = "+" + DecimalText.oneDecimal(frame.seconds(stamp)) + "s"
             } else {
-                text = String(step.stamp.line)
+                text = String(stamp.line)
             }
-            guard col + text.count <= cells else { continue }
+            guard col + text.count <= cells else { return }
             for (j, ch) in text.enumerated() { ruler[col + j] = ch }
             free = col + text.count + 1
         }
-        out += indent + pad(layout.axis == .time ? "time" : "line", labelWidth) + " " + Self.trimmed(ruler) + "\n"
+        try put(indent + pad(frame.axis == .time ? "time" : "line", labelWidth) + " " + Self.trimmed(ruler) + "\n")
         // Transitions and findings as text.
-        for p in layout.transitions {
-            let t = p.transition
+        try frame.forEachTransition { (n, _, _, _, _) throws(ReportWriteError) in
+            let t = s.transition(n)
             let lines = t.start.line == t.end.line ? "line \(t.start.line)" : "lines \(t.start.line)-\(t.end.line)"
-            out += clip(indent + "T\(t.id) \(t.kind.viewName): \(lines): \(Self.safe(t.summary))") + "\n"
+            try put(clip(indent + "T\(t.id) \(t.kind.viewName): \(lines): \(Self.safe(t.summary))") + "\n")
         }
-        for lane in layout.lanes {
-            guard let i = lane.instance else { continue }
+        for position in drawn {
+            let i = s.instance(Int(position))
             var facts: [String] = []
             if let r = i.removal {
                 if r.kind == .ownerDeallocated {
@@ -164,25 +186,23 @@ public struct TimelineTextRenderer: ViewFormat {
             }
             // An Android lane ends at its onDestroy (a ViewModel's at its onCleared, or a finalize), which frees nothing
             // (docs/lifecycle.md#android-evidence).
-            if let d = i.dealloc, layout.inWindow(d) {
+            if let d = i.dealloc, frame.inWindow(d) {
                 let word = !i.dialect.isAndroid ? "deallocated" : i.kind == .object ? "ended" : "destroyed"
                 facts.append("\(word) at line \(d.line)")
                 // A ViewModel's finalize after its onCleared: its release.
-                if i.dialect.isAndroid, let f = i.callbacks.last(where: { $0.kind == .finalize }), f.stamp.line > d.line, layout.inWindow(f.stamp) {
+                if i.dialect.isAndroid, let f = i.callbacks.last(where: { $0.kind == .finalize }), f.stamp.line > d.line, frame.inWindow(f.stamp) {
                     facts.append("released (finalize) at line \(f.stamp.line)")
                 }
             }
             if facts.isEmpty { continue }
-            out += clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n"
+            try put(clip(indent + Self.safe(i.controller.display) + ": " + facts.joined(separator: ", ")) + "\n")
         }
-        for m in layout.lanes.flatMap(\.marks).sorted(by: { ($0.finding.line, $0.index) < ($1.finding.line, $1.index) }) {
-            do {
-                let f = m.finding
-                let known = input.isBaselined(f) ? " (baselined)" : ""
-                out += paint(clip(indent + "! line \(f.line) \(f.severity.rawValue)\(known) \(f.rule): \(Self.safe(f.message))"), known.isEmpty ? .finding : .dim) + "\n"
-            }
+        for m in marks.all {
+            let f = m.finding
+            let known = input.isBaselined(f) ? " (baselined)" : ""
+            try put(paint(clip(indent + "! line \(f.line) \(f.severity.rawValue)\(known) \(f.rule): \(Self.safe(f.message))"), known.isEmpty ? .finding : .dim) + "\n")
         }
-        return out
+        return true
     }
 
     private func laneText(_ lane: SessionLayout.Lane, cells: Int) -> String {

@@ -141,66 +141,45 @@ public struct TimelineInput: Sendable {
 /// Microseconds for every event of a session: from the log's time (made monotonic, clocks go
 /// backwards) relative to the input's first time, or one millisecond per event without times.
 struct SessionClock {
-    /// The session's event orders, ascending, and the microseconds of each.
-    private var orders: [Int] = []
+    /// The session's events, in order, and the microseconds of each.
+    private let events: SessionEvents
     private var values: [Int64] = []
     let start: Int64
     /// The session's last event, or its last time seen (noise lines extend a session).
     let end: Int64
     let timed: Bool
 
-    init(_ s: RecordedSession, base: Double?) {
-        self.init(s, sorted: Self.stamps(s), base: base)
-    }
-
-    /// Every event of the session (its warnings and its instances' callbacks), in order.
-    static func stamps(_ s: RecordedSession) -> [TimelineStamp] {
-        var stamps: [TimelineStamp] = s.warnings.map(\.stamp)
-        for i in s.instances { stamps.append(contentsOf: i.callbacks.map(\.stamp)) }
-        stamps.sort { $0.order < $1.order }
-        return stamps
-    }
-
-    /// `stamps`: the session's events in order (`stamps(_:)`).
-    init(_ s: RecordedSession, sorted stamps: [TimelineStamp], base: Double?) {
-        timed = s.hasTimes && base != nil
+    /// `events`: the session's, in order (`SessionPieces.events`).
+    init(events: SessionEvents, hasTimes: Bool, endTime: LogTime?, base: Double?) {
+        self.events = events
+        timed = hasTimes && base != nil
         func fromTime(_ t: LogTime) -> Int64 { Int64(((t.seconds - (base ?? 0)) * 1_000_000).rounded()) }
         var prev: Int64 = 0
         var first: Int64?
-        if timed, let t0 = stamps.first(where: { $0.time != nil })?.time { prev = fromTime(t0) }
-        orders.reserveCapacity(stamps.count)
-        values.reserveCapacity(stamps.count)
-        for st in stamps {
+        if timed {
+            for k in 0..<events.count { if let t0 = events[k].time { prev = fromTime(t0); break } }
+        }
+        values.reserveCapacity(events.count)
+        for k in 0..<events.count {
             let v: Int64
             if timed {
-                v = max(prev, st.time.map(fromTime) ?? prev)
+                v = max(prev, events[k].time.map(fromTime) ?? prev)
             } else {
-                v = Int64(st.order) * 1000
+                v = Int64(events.order(k)) * 1000
             }
-            orders.append(st.order)
             values.append(v)
             prev = v
             if first == nil { first = v }
         }
         start = first ?? 0
         var last = prev
-        if timed, let e = s.endTime { last = max(last, fromTime(e)) } else if !timed { last = prev + 1000 }
+        if timed, let e = endTime { last = max(last, fromTime(e)) } else if !timed { last = prev + 1000 }
         end = last
     }
 
     func micros(_ st: TimelineStamp) -> Int64 {
-        guard let k = SessionClock.index(of: st.order, in: orders) else { return start }
+        guard let k = events.position(ofOrder: st.order) else { return start }
         return values[k]
-    }
-
-    /// Where `order` is in the ascending `orders` (a binary search), nil when it is not there.
-    static func index(of order: Int, in orders: [Int]) -> Int? {
-        var lo = 0, hi = orders.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if orders[mid] < order { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < orders.count && orders[lo] == order ? lo : nil
     }
 }
 
@@ -321,9 +300,163 @@ public enum TimelineAxis: String, Sendable, CaseIterable {
     case events, time
 }
 
-/// A session laid out on `width` units (columns or pixels): lanes with their state segments,
-/// deallocs and findings, transitions, and the events for the ruler.
-struct SessionLayout {
+/// Where a session's events fall on `width` units (columns or pixels), and each lane laid out on
+/// them one at a time: a view draws a session a lane at a time and holds only its events' order
+/// (4 bytes an event from a recorder's store), never every instance at once.
+struct SessionFrame {
+    let session: SessionPieces
+    let axis: TimelineAxis
+    let width: Double
+    private(set) var xEnd: Double = 0
+    /// Every event of the session, and those in the window (the steps of the ruler), in order.
+    let events: SessionEvents
+    let shown: SessionEvents
+    private var firstOrder = 0, lastOrder = 0
+    /// Built on the time axis only.
+    private let clock: SessionClock?
+    private var t0: Int64 = 0, t1: Int64 = 0
+    /// Units per event on the events axis.
+    private var scale = 1.0
+
+    /// nil when nothing of the session is in the window.
+    init?(_ s: SessionPieces, timeBase: Double?, axis requested: TimelineAxis, width: Double, maxStep: Double, window: TimelineWindow) {
+        session = s
+        let all = s.events()
+        events = all
+        axis = requested == .time && s.hasTimes && timeBase != nil ? .time : .events
+        clock = axis == .time ? SessionClock(events: all, hasTimes: s.hasTimes, endTime: s.endTime, base: timeBase) : nil
+        self.width = width
+        shown = window.isEverything ? all : all.filter { window.contains($0) }
+        guard shown.count > 0 else { return nil }
+        let first = shown[0], last = shown[shown.count - 1]
+        firstOrder = first.order
+        lastOrder = last.order
+        scale = min(maxStep, width / Double(shown.count))
+        if let clock {
+            t0 = clock.micros(first)
+            t1 = window.to == nil ? clock.end : clock.micros(last)
+        }
+        xEnd = axis == .events ? Double(shown.count) * scale : width
+    }
+
+    func inWindow(_ st: TimelineStamp) -> Bool { st.order >= firstOrder && st.order <= lastOrder }
+
+    /// Where a stamp falls (clamped to the window).
+    func x(_ st: TimelineStamp) -> Double {
+        if st.order < firstOrder { return 0 }
+        if st.order > lastOrder { return xEnd }
+        guard let clock else { return Double(shown.position(ofOrder: st.order) ?? 0) * scale }
+        let m = clock.micros(st)
+        guard t1 > t0 else { return 0 }
+        return min(width - 1, Double(m - t0) / Double(t1 - t0) * (width - 1))
+    }
+
+    /// Seconds from the session's first shown event (time axis labels).
+    func seconds(_ st: TimelineStamp) -> Double { Double((clock?.micros(st) ?? 0) - t0) / 1_000_000 }
+
+    /// An instance's lane: its states and its dealloc in the window, without marks.
+    func lane(_ inst: RecordedInstance) -> SessionLayout.Lane {
+        var lane = SessionLayout.Lane(instance: inst, label: inst.laneLabel)
+        for iv in inst.intervals {
+            let a = x(iv.start)
+            let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
+            if b > a || (b == a && inWindow(iv.start) && axis == .time) { lane.segments.append(.init(state: iv.state, x0: a, x1: max(a, b))) }
+        }
+        if let d = inst.dealloc, inWindow(d) { lane.dealloc = x(d) }
+        return lane
+    }
+
+    /// Transitions in the window, in order: their positions among the session's and x.
+    func forEachTransition<E: Error>(_ body: (_ n: Int, _ id: Int, _ kind: TransitionKind, _ x0: Double, _ x1: Double) throws(E) -> Void) throws(E) {
+        for n in 0..<session.transitionCount {
+            let t = session.transitionSpan(n)
+            if inWindow(t.start) || inWindow(t.end) { try body(n, t.id, t.kind, x(t.start), x(t.end)) }
+        }
+    }
+
+    /// The steps of the ruler in order: each event in the window and its x (on the events axis, an
+    /// event's place among those shown, the first of its order).
+    func forEachStep<E: Error>(_ body: (_ stamp: TimelineStamp, _ x: Double) throws(E) -> Void) throws(E) {
+        var place = 0, previous = Int.min
+        for k in 0..<shown.count {
+            let st = shown[k]
+            if clock != nil { try body(st, x(st)); continue }
+            if st.order != previous { place = k }
+            previous = st.order
+            try body(st, Double(place) * scale)
+        }
+    }
+
+    /// The findings of the session marked where they fall: by the instance id whose lane they go on
+    /// (in the order of the findings), and the others, on the session's own row.
+    /// `findings`: the session's own (`TimelineInput.findings(inSession:)`), each with its index among
+    /// the input's findings and its placement.
+    func marks(_ findings: [(Finding, Int, TimelineInput.Placement)]) -> SessionMarks {
+        var marks = SessionMarks()
+        for (f, index, p) in findings {
+            guard let st = events.last(atOrBeforeLine: f.line), inWindow(st) else { continue }
+            let mark = SessionLayout.Mark(x: x(st), finding: f, index: index)
+            guard p.session == session.id else { continue }
+            if let id = p.instance {
+                if marks.byInstance[id] == nil { marks.instances.append(id) }
+                marks.byInstance[id, default: []].append(mark)
+            } else {
+                marks.sessionRow.append(mark)
+            }
+        }
+        return marks
+    }
+}
+
+/// A session's findings as marks (`SessionFrame.marks`).
+struct SessionMarks {
+    /// The marks of each instance id, and those ids in the order of their first finding.
+    var byInstance: [Int: [SessionLayout.Mark]] = [:]
+    var instances: [Int] = []
+    /// Findings of no instance of the session.
+    var sessionRow: [SessionLayout.Mark] = []
+
+    /// The lanes of a session in the order they are drawn: each instance with something in the window,
+    /// in the session's order, with its marks; then each instance with only marks there, in the order of
+    /// its first finding; then the session's own row, when a finding is on it. `body` is called with the
+    /// position of each lane's instance in the session (nil: the session's row).
+    func forEachLane<E: Error>(_ frame: SessionFrame, _ body: (_ position: Int?, _ lane: SessionLayout.Lane) throws(E) -> Void) throws(E) {
+        let s = frame.session
+        var drawn = Set<Int>()
+        for k in 0..<s.instanceCount {
+            var lane = frame.lane(s.instance(k))
+            guard !lane.segments.isEmpty || lane.dealloc != nil else { continue }
+            if let id = lane.instance?.id, let m = byInstance[id] {
+                lane.marks = m
+                drawn.insert(id)
+            }
+            try body(k, lane)
+        }
+        var row = sessionRow
+        for id in instances where !drawn.contains(id) {
+            guard let k = s.position(ofInstance: id) else {
+                row.append(contentsOf: byInstance[id]!)
+                continue
+            }
+            // Its lane was empty in the window (e.g. a callback long after its dealloc).
+            let inst = s.instance(k)
+            try body(k, SessionLayout.Lane(instance: inst, label: inst.laneLabel, marks: byInstance[id]!))
+        }
+        if !row.isEmpty {
+            // In the order of the findings, as they came.
+            try body(nil, SessionLayout.Lane(instance: nil, label: "(session)", marks: row.sorted { $0.index < $1.index }))
+        }
+    }
+
+    /// Every mark, by line and then by the finding's order.
+    var all: [SessionLayout.Mark] {
+        (byInstance.values.flatMap { $0 } + sessionRow).sorted { ($0.finding.line, $0.index) < ($1.finding.line, $1.index) }
+    }
+}
+
+/// What a lane is drawn from (`SessionFrame.lane`, `SessionMarks.forEachLane`): its state segments, its
+/// dealloc and its findings, in units of the frame's width (columns or pixels).
+enum SessionLayout {
     struct Segment { var state: LaneState; var x0: Double; var x1: Double }
     struct Mark { var x: Double; var finding: Finding; var index: Int }
     struct Lane {
@@ -333,122 +466,15 @@ struct SessionLayout {
         var dealloc: Double?
         var marks: [Mark] = []
     }
-    struct Placed { var transition: RecordedTransition; var x0: Double; var x1: Double }
-
-    let session: RecordedSession
-    let axis: TimelineAxis
-    let width: Double
-    var xEnd: Double = 0
-    var lanes: [Lane] = []
-    var transitions: [Placed] = []
-    /// The events in the window, in order, with their x.
-    var steps: [(stamp: TimelineStamp, x: Double)] = []
-
-    /// The orders of `steps`, ascending: a stamp's step is found by binary search.
-    private var stepOrders: [Int] = []
-    private var firstOrder = 0, lastOrder = 0
-    private let clock: SessionClock
-    private var t0: Int64 = 0, t1: Int64 = 0
-    /// Units per event on the events axis.
-    private var scale = 1.0
-
-    /// nil when nothing of the session is in the window.
-    /// `findings`: the session's own (`TimelineInput.findings(inSession:)`), each with its index
-    /// among the input's findings and its placement.
-    init?(_ s: RecordedSession, input: TimelineInput, findings: [(Finding, Int, TimelineInput.Placement)], axis requested: TimelineAxis,
-          width: Double, maxStep: Double, window: TimelineWindow) {
-        session = s
-        let all = SessionClock.stamps(s)
-        clock = SessionClock(s, sorted: all, base: input.timeBase)
-        axis = requested == .time && clock.timed ? .time : .events
-        self.width = width
-        let shown = window.isEverything ? all : all.filter { window.contains($0) }
-        guard let first = shown.first, let last = shown.last else { return nil }
-        firstOrder = first.order
-        lastOrder = last.order
-        stepOrders = shown.map(\.order)
-        scale = min(maxStep, width / Double(shown.count))
-        t0 = clock.micros(first)
-        t1 = window.to == nil ? clock.end : clock.micros(last)
-        xEnd = axis == .events ? Double(shown.count) * scale : width
-        steps = shown.map { ($0, x($0)) }
-
-        for inst in s.instances {
-            var lane = Lane(instance: inst, label: inst.laneLabel)
-            for iv in inst.intervals {
-                let a = x(iv.start)
-                let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
-                if b > a || (b == a && inWindow(iv.start) && axis == .time) { lane.segments.append(Segment(state: iv.state, x0: a, x1: max(a, b))) }
-            }
-            if let d = inst.dealloc, inWindow(d) { lane.dealloc = x(d) }
-            if !lane.segments.isEmpty || lane.dealloc != nil { lanes.append(lane) }
-        }
-        var sessionLane = Lane(instance: nil, label: "(session)")
-        var laneOf: [Int: Int] = [:]
-        for (li, lane) in lanes.enumerated() { if let id = lane.instance?.id { laneOf[id] = li } }
-        var instanceAt: [Int: Int]?
-        for (f, index, p) in findings {
-            guard let st = stamp(forLine: f.line, in: all), inWindow(st) else { continue }
-            let mark = Mark(x: x(st), finding: f, index: index)
-            guard p.session == s.id else { continue }
-            if instanceAt == nil, p.instance != nil {
-                var index: [Int: Int] = [:]
-                for (k, i) in s.instances.enumerated() where index[i.id] == nil { index[i.id] = k }
-                instanceAt = index
-            }
-            if let id = p.instance, let li = laneOf[id] {
-                lanes[li].marks.append(mark)
-            } else if let id = p.instance, let k = instanceAt?[id] {
-                let inst = s.instances[k]
-                // Its lane was empty in the window (e.g. a callback long after its dealloc).
-                laneOf[id] = lanes.count
-                lanes.append(Lane(instance: inst, label: inst.laneLabel, marks: [mark]))
-            } else {
-                sessionLane.marks.append(mark)
-            }
-        }
-        if !sessionLane.marks.isEmpty { lanes.append(sessionLane) }
-        for t in s.transitions where inWindow(t.start) || inWindow(t.end) {
-            transitions.append(Placed(transition: t, x0: x(t.start), x1: x(t.end)))
-        }
-    }
-
-    /// The last event at or before `line` (events are in line order within an input).
-    private func stamp(forLine line: Int, in all: [TimelineStamp]) -> TimelineStamp? {
-        var lo = 0, hi = all.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if all[mid].line <= line { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 ? all[lo - 1] : nil
-    }
-
-    func inWindow(_ st: TimelineStamp) -> Bool { st.order >= firstOrder && st.order <= lastOrder }
-
-    /// Where a stamp falls (clamped to the window).
-    func x(_ st: TimelineStamp) -> Double {
-        if st.order < firstOrder { return 0 }
-        if st.order > lastOrder { return xEnd }
-        switch axis {
-        case .events:
-            let i = SessionClock.index(of: st.order, in: stepOrders) ?? 0
-            return Double(i) * scale
-        case .time:
-            let m = clock.micros(st)
-            guard t1 > t0 else { return 0 }
-            return min(width - 1, Double(m - t0) / Double(t1 - t0) * (width - 1))
-        }
-    }
-
-    /// Seconds from the session's first shown event (time axis labels).
-    func seconds(_ st: TimelineStamp) -> Double { Double(clock.micros(st) - t0) / 1_000_000 }
 }
 
 extension RecordedInstance {
     /// Its lane's label: the instance (`HomeViewController#1`), and what it is when it is not a
     /// controller (`DetailViewModel#1 (object)`, `HomeView#1 (view)`).
-    public var laneLabel: String {
-        kind == .controller ? controller.instance : "\(controller.instance) (\(kind.rawValue))"
+    public var laneLabel: String { Self.laneLabel(instance: controller.instance, kind: kind) }
+
+    static func laneLabel(instance: String, kind: LaneKind) -> String {
+        kind == .controller ? instance : "\(instance) (\(kind.rawValue))"
     }
 }
 

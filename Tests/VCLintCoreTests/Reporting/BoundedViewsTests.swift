@@ -276,6 +276,96 @@ import VCLintSimulation
     }
 }
 
+/// The views draw a session a lane at a time from the recorder's store (`SessionPieces`): what they write is what
+/// they write from the same sessions built whole, in every format, window and axis.
+@Suite struct PiecewiseViewsTests {
+    /// `input` with its sessions built whole (a list of `RecordedSession` values, read as such).
+    static func whole(_ input: TimelineInput) -> TimelineInput {
+        var t = input.timeline
+        t.sessions = RecordedSessions(Array(input.timeline.sessions))
+        var copy = TimelineInput(path: input.path, stats: input.stats, findings: input.findings, timeline: t)
+        copy.baselined = input.baselined
+        return copy
+    }
+
+    static func expectSame(_ input: TimelineInput, _ name: String) {
+        let built = whole(input)
+        #expect(built.timeline.sessions.compact == nil)
+        let window = TimelineWindow(from: .line(5), to: .line(40))
+        let renderers: [(String, ([TimelineInput]) -> String)] = [
+            ("text", { TimelineTextRenderer(width: 100).render($0) }),
+            ("text, time axis, colored", { TimelineTextRenderer(width: 160, color: true, axis: .time).render($0) }),
+            ("text, lines 5-40", { TimelineTextRenderer(width: 70, window: window).render($0) }),
+            ("json", { TimelineJSON().render($0) }),
+            ("chrome-trace", { ChromeTrace().render($0) }),
+            ("html", { HTMLReport(inputs: $0, leaks: LeakReport(inputs: $0, graceSeconds: 3)).render() }),
+        ]
+        for (format, render) in renderers {
+            #expect(render([input]) == render([built]), "\(name): \(format)")
+        }
+    }
+
+    @Test(arguments: allFixtureLogs()) func fixturesAreDrawnAlike(_ fixture: String) throws {
+        Self.expectSame(try timelineInput(fixture), fixture)
+    }
+
+    @Test(arguments: NavigationSimulator.Family.allCases) func simulatedAppsAreDrawnAlike(_ family: NavigationSimulator.Family) {
+        for seed in UInt64(1)...3 {
+            Self.expectSame(timelineInput(text: variedSimulatedApp(family, seed: seed, steps: 150)), "\(family) seed \(seed)")
+        }
+    }
+
+    @Test func simulatedAndroidIsDrawnAlike() {
+        for format in AndroidSimulator.Format.allCases {
+            var o = AndroidSimulator.Options(seed: 2)
+            o.format = format
+            o.leakCanary = true
+            Self.expectSame(timelineInput(text: AndroidSimulator.generate(o).text), "\(format)")
+        }
+    }
+
+    /// A recorder's session lists its events as 4-byte indices into the input's stamps, in order.
+    @Test func aSessionsEventsAreIndices() throws {
+        let input = try timelineInput("Fixtures/seeds/navtest-seed000.log")
+        let compact = try #require(input.timeline.sessions.compact)
+        let pieces = input.timeline.sessions.pieces(at: 0)
+        let events = pieces.events()
+        let built = SessionEvents(session: input.timeline.sessions[0])
+        #expect(events.count == built.count && events.count > 0)
+        for k in 0..<events.count { #expect(events[k] == built[k]) }
+        #expect(compact.sessionCount == input.timeline.sessions.count)
+        // Every instance is found by its id.
+        for k in 0..<pieces.instanceCount { #expect(pieces.position(ofInstance: pieces.instanceID(k)) == k) }
+        #expect(pieces.position(ofInstance: -1) == nil)
+    }
+
+    /// The page draws a session's lanes and transitions up to `sessionBytes` of drawing, counts the rest and
+    /// says so; `vclint timeline` draws every one.
+    @Test func thePageCapsOneSessionsDrawing() {
+        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
+        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
+        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        for k in 0..<60 {
+            let t = String(format: "22:13:%02d.%03d", 21 + k / 100, k % 100 * 10)
+            text += "2024-03-01 \(t) Shop[100:200] <DetailViewController: 0x6000000\(String(k, radix: 16))0> viewDidLoad\n"
+            text += "2024-03-01 \(t) Shop[100:200] <DetailViewController: 0x6000000\(String(k, radix: 16))0> dealloc\n"
+        }
+        let input = timelineInput(text: text, path: "many.log")
+        var page = HTMLReport(inputs: [input], leaks: LeakReport(inputs: [input], graceSeconds: 3))
+        func lanes(_ html: String) -> Int { html.components(separatedBy: "<line class=\"grid\"").count - 1 }
+        let whole = page.render()
+        #expect(lanes(whole) == 61)
+        #expect(!whole.contains("of this session not drawn here"))
+        page.sessionBytes = 4_000
+        let cut = page.render()
+        let drawn = lanes(cut)
+        #expect(drawn > 0 && drawn < 61)
+        #expect(cut.contains("<strong>\(61 - drawn) more lanes of this session not drawn here</strong>: the page draws each session up to 0 MB;"))
+        #expect(cut.contains("height=\"\(22 + drawn * 20 + 22)\""))
+        #expect(cut.hasSuffix("</body>\n</html>\n"))
+    }
+}
+
 /// Reports read back are bounded like the baseline: `merge /dev/zero` fails at once, exit 2.
 @Suite struct BoundedReportReadTests {
     @Test func mergeRefusesAnEndlessReport() throws {

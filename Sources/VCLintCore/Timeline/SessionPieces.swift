@@ -1,0 +1,266 @@
+/// A recorded session read a piece at a time: its facts at once, and each instance, transition and
+/// event built when it is read. A view that draws through it holds one lane at a time, never the
+/// session's every instance (a session of 400k controllers built whole cost `timeline` about 6 KB a
+/// controller; docs/performance.md#memory).
+struct SessionPieces {
+    private enum Source {
+        case value(RecordedSession)
+        case compact(CompactTimeline, CompactTimeline.Session)
+    }
+    private let source: Source
+
+    let id: Int
+    let process: String
+    let pid: Int?
+    let firstEvent: TimelineStamp
+    let lastEvent: TimelineStamp
+    /// The session's latest time seen (noise lines extend a session).
+    let endTime: LogTime?
+    let hasTimes: Bool
+    let eventCount: Int
+    let instanceCount: Int
+    let transitionCount: Int
+    /// A recorder's session whose instances are not in the order of their ids (they usually are): the
+    /// position of each id, else nil (found by binary search).
+    private let positions: [Int: Int]?
+
+    init(_ s: RecordedSession) {
+        source = .value(s)
+        id = s.id
+        process = s.process
+        pid = s.pid
+        firstEvent = s.firstEvent
+        lastEvent = s.lastEvent
+        endTime = s.endTime
+        hasTimes = s.hasTimes
+        eventCount = s.eventCount
+        instanceCount = s.instances.count
+        transitionCount = s.transitions.count
+        var positions: [Int: Int] = [:]
+        for (k, i) in s.instances.enumerated() where positions[i.id] == nil { positions[i.id] = k }
+        self.positions = positions
+    }
+
+    /// Session `k` (0-based) of a compact store.
+    init(_ c: CompactTimeline, at k: Int) {
+        let s = c.sessions[k]
+        source = .compact(c, s)
+        id = k + 1
+        process = s.process
+        pid = s.pid
+        firstEvent = c.stamps.stamp(s.first)
+        lastEvent = c.stamps.stamp(s.last)
+        endTime = c.stamps.unpack(s.endTime) ?? c.endTimes[s.serial]
+        hasTimes = s.hasTimes
+        eventCount = s.events
+        instanceCount = s.instances.count
+        transitionCount = Int(s.transitionCount)
+        let lanes = s.instances
+        if zip(lanes.dropLast(), lanes.dropFirst()).allSatisfy({ c.lanes[$0].serial < c.lanes[$1].serial }) {
+            positions = nil
+        } else {
+            var positions: [Int: Int] = [:]
+            for j in lanes where positions[c.lanes[j].serial] == nil { positions[c.lanes[j].serial] = j - lanes.lowerBound }
+            self.positions = positions
+        }
+    }
+
+    /// Instance `k` (0-based, in the session's order) built whole.
+    func instance(_ k: Int) -> RecordedInstance {
+        switch source {
+        case .value(let s): return s.instances[k]
+        case .compact(let c, let s): return c.instance(s.instances.lowerBound + k)
+        }
+    }
+
+    /// Instance `k`'s id, kind and lane label, without building it.
+    func instanceID(_ k: Int) -> Int {
+        switch source {
+        case .value(let s): return s.instances[k].id
+        case .compact(let c, let s): return c.lanes[s.instances.lowerBound + k].serial
+        }
+    }
+
+    func kind(_ k: Int) -> LaneKind {
+        switch source {
+        case .value(let s): return s.instances[k].kind
+        case .compact(let c, let s): return c.lanes[s.instances.lowerBound + k].kind
+        }
+    }
+
+    func laneLabel(_ k: Int) -> String {
+        switch source {
+        case .value(let s): return s.instances[k].laneLabel
+        case .compact(let c, let s):
+            let lane = c.lanes[s.instances.lowerBound + k]
+            return RecordedInstance.laneLabel(instance: lane.label, kind: lane.kind)
+        }
+    }
+
+    /// The position of the first instance whose id is `id`, nil when the session has none: by binary
+    /// search when the instances are in the order of their ids, as a recorder's usually are.
+    func position(ofInstance id: Int) -> Int? {
+        if let positions { return positions[id] }
+        guard case .compact(let c, let s) = source else { return nil }
+        var low = s.instances.lowerBound, high = s.instances.upperBound
+        while low < high {
+            let mid = (low + high) / 2
+            if c.lanes[mid].serial < id { low = mid + 1 } else { high = mid }
+        }
+        return low < s.instances.upperBound && c.lanes[low].serial == id ? low - s.instances.lowerBound : nil
+    }
+
+    /// Transition `n` (0-based; its id is `n + 1`) built whole, its members labelled.
+    func transition(_ n: Int) -> RecordedTransition {
+        switch source {
+        case .value(let s): return s.transitions[n]
+        case .compact(let c, let s):
+            let t = c.transitions[s.transitionStart + n]
+            let members = t.members.map { m -> RecordedTransition.Member in
+                let v = c.members[m]
+                let serial = Int(v >> 3)
+                let label = position(ofInstance: serial).map { c.lanes[s.instances.lowerBound + $0].label } ?? ""
+                return RecordedTransition.Member(instance: serial, label: label,
+                                                 direction: v & 4 != 0 ? .appear : .disappear,
+                                                 finalDirection: v & 2 != 0 ? .appear : .disappear, completed: v & 1 != 0)
+            }
+            return RecordedTransition(id: n + 1, kind: t.kind, start: c.stamps.stamp(t.start), end: c.stamps.stamp(t.end), members: members)
+        }
+    }
+
+    /// Transition `n`'s id, kind and span, without its members.
+    func transitionSpan(_ n: Int) -> (id: Int, kind: TransitionKind, start: TimelineStamp, end: TimelineStamp) {
+        switch source {
+        case .value(let s):
+            let t = s.transitions[n]
+            return (t.id, t.kind, t.start, t.end)
+        case .compact(let c, let s):
+            let t = c.transitions[s.transitionStart + n]
+            return (n + 1, t.kind, c.stamps.stamp(t.start), c.stamps.stamp(t.end))
+        }
+    }
+
+    /// The session's UIKit warnings, in order.
+    var warnings: [RecordedWarning] {
+        switch source {
+        case .value(let s): return s.warnings
+        case .compact(let c, let s):
+            return c.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))].map {
+                RecordedWarning(kind: $0.kind, stamp: c.stamps.stamp($0.stamp), className: $0.className, text: $0.text)
+            }
+        }
+    }
+
+    /// Every event of the session (its warnings and its instances' callbacks), in order: 4 bytes an
+    /// event from a recorder's store.
+    func events() -> SessionEvents {
+        switch source {
+        case .value(let s): return SessionEvents(session: s)
+        case .compact(let c, let s):
+            var indices: [UInt32] = []
+            indices.reserveCapacity(Int(s.warningCount) + s.instances.reduce(0) { $0 + Int(c.lanes[$1].callbackCount) })
+            for w in c.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))] { indices.append(UInt32(w.stamp)) }
+            for j in s.instances { for k in c.callbackStamps(c.lanes[j]) { indices.append(UInt32(k)) } }
+            // A stamp's index follows its order (`StampTable.order`).
+            indices.sort()
+            return SessionEvents(c, indices)
+        }
+    }
+}
+
+/// A session's events in order, read one at a time: stamps, or indices into a recorder's stamps.
+struct SessionEvents {
+    /// A recorder's store and its stamps' indices, in order; else the stamps themselves.
+    private let store: CompactTimeline?
+    private let indices: [UInt32]
+    private let values: [TimelineStamp]
+    /// A stamp's order is its index + 1 (a store with lanes keeps every event: `StampTable.order`).
+    private let ordersFollowIndices: Bool
+
+    init(_ stamps: [TimelineStamp]) {
+        store = nil
+        indices = []
+        values = stamps
+        ordersFollowIndices = false
+    }
+
+    /// Every event of a session built whole: its warnings and its instances' callbacks, in order.
+    init(session s: RecordedSession) {
+        var stamps: [TimelineStamp] = s.warnings.map(\.stamp)
+        for i in s.instances { stamps.append(contentsOf: i.callbacks.map(\.stamp)) }
+        stamps.sort { $0.order < $1.order }
+        self.init(stamps)
+    }
+
+    init(_ c: CompactTimeline, _ indices: [UInt32]) {
+        precondition(c.stamps.count <= Int(UInt32.max), "a recording of more than 4G events")
+        store = c
+        self.indices = indices
+        values = []
+        ordersFollowIndices = !c.stamps.sparse
+    }
+
+    var count: Int { store == nil ? values.count : indices.count }
+
+    subscript(k: Int) -> TimelineStamp {
+        guard let store else { return values[k] }
+        return store.stamps.stamp(Int(indices[k]))
+    }
+
+    func order(_ k: Int) -> Int {
+        guard let store else { return values[k].order }
+        return ordersFollowIndices ? Int(indices[k]) + 1 : store.stamps.order(Int(indices[k]))
+    }
+
+    func line(_ k: Int) -> Int {
+        guard let store else { return values[k].line }
+        return store.stamps.line(Int(indices[k]))
+    }
+
+    /// The events `keep` accepts, in order.
+    func filter(_ keep: (TimelineStamp) -> Bool) -> SessionEvents {
+        guard let store else { return SessionEvents(values.filter(keep)) }
+        return SessionEvents(store, indices.filter { keep(store.stamps.stamp(Int($0))) })
+    }
+
+    /// The position of the first event of order `order`, nil when there is none (a binary search).
+    func position(ofOrder order: Int) -> Int? {
+        if ordersFollowIndices {
+            // Compared as indices, without a call per step.
+            guard order >= 1, order - 1 <= Int(UInt32.max) else { return nil }
+            let key = UInt32(order - 1)
+            return indices.withUnsafeBufferPointer { b in
+                var lo = 0, hi = b.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if b[mid] < key { lo = mid + 1 } else { hi = mid }
+                }
+                return lo < b.count && b[lo] == key ? lo : nil
+            }
+        }
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self.order(mid) < order { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < count && self.order(lo) == order ? lo : nil
+    }
+
+    /// The last event at or before `line` (events are in line order within an input).
+    func last(atOrBeforeLine line: Int) -> TimelineStamp? {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if self.line(mid) <= line { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? self[lo - 1] : nil
+    }
+}
+
+extension RecordedSessions {
+    /// Session `k` (0-based), to be read a piece at a time: a recorder's is not built whole.
+    func pieces(at k: Int) -> SessionPieces {
+        if let c = compact { return SessionPieces(c, at: k) }
+        return SessionPieces(self[k])
+    }
+}
