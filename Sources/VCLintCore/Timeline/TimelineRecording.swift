@@ -610,7 +610,10 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var live: [Int: InstanceLog] = [:]
         @exclusivity(unchecked) var made = 0
         @exclusivity(unchecked) var tallied: [Int: Int] = [:]
-        @exclusivity(unchecked) var transitions: [RecordedTransition] = []
+        /// Its settled transitions as the flat lists keep them: stamps by index, members packed (in `members`,
+        /// from 0) and labelled when read.
+        @exclusivity(unchecked) var transitions: [CompactTimeline.Transition] = []
+        @exclusivity(unchecked) var members: [UInt64] = []
         @exclusivity(unchecked) var warnings: [CompactTimeline.Warning] = []
         @exclusivity(unchecked) var first: TimelineStamp?
         @exclusivity(unchecked) var last: TimelineStamp?
@@ -886,13 +889,6 @@ final class TimelineRecorder {
     /// A transition the state machine settled and named (`SessionTimeline.name`).
     func settled(_ t: Transition, session serial: Int, kind: TransitionKind) {
         guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
-        let members = t.members.map { m in
-            RecordedTransition.Member(
-                instance: m.instance.serial, label: "",
-                direction: m.initialDirection == .appear ? .appear : .disappear,
-                finalDirection: m.direction == .appear ? .appear : .disappear,
-                completed: m.done)
-        }
         // Its extent: from the earliest will-callback of a member to its latest callback.
         func find(_ line: Int, _ serial: Int) -> TimelineStamp? {
             guard let log = instances[serial],
@@ -904,7 +900,11 @@ final class TimelineRecorder {
         guard let from = t.members.compactMap({ find($0.will.line, $0.instance.serial) }).min(by: { $0.order < $1.order }) else { return }
         var to = current.line == t.lastLine ? current : (t.members.lazy.compactMap { find(t.lastLine, $0.instance.serial) }.first ?? from)
         if to.order < from.order { to = from }
-        s.transitions.append(RecordedTransition(id: s.transitions.count + 1, kind: kind, start: from, end: to, members: members))
+        let start = s.members.count
+        for m in t.members {
+            s.members.append(UInt64(m.instance.serial) << 3 | (m.initialDirection == .appear ? 4 : 0) | (m.direction == .appear ? 2 : 0) | (m.done ? 1 : 0))
+        }
+        s.transitions.append(CompactTimeline.Transition(kind: kind, start: stampIndex(from), end: stampIndex(to), members: start..<s.members.count))
         s.lastTransitionSerial = t.serial
     }
 
@@ -961,17 +961,28 @@ final class TimelineRecorder {
             laneJudgedInSession.append(judged(log))
             callbacks.append(contentsOf: log.callbacks)
             intervals.append(contentsOf: log.intervals)
+            // Let go as it is copied: the session's lists and the flat ones are not held whole at once.
+            log.callbacks = []
+            log.intervals = []
         }
         guard let first = s.first, let last = s.last else { return }
         let transitionStart = transitionsDone.count, warningStart = warningsDone.count
         warningsDone.append(contentsOf: s.warnings)
-        for t in s.transitions {
-            let start = members.count
-            for m in t.members {
-                members.append(UInt64(m.instance) << 3 | (m.direction == .appear ? 4 : 0) | (m.finalDirection == .appear ? 2 : 0) | (m.completed ? 1 : 0))
+        if transitionsDone.isEmpty && members.isEmpty {
+            // The first session with transitions (often the only one) hands its lists over, without a copy.
+            transitionsDone = s.transitions
+            members = s.members
+        } else {
+            let memberBase = members.count
+            members.append(contentsOf: s.members)
+            for var t in s.transitions {
+                t.members = (t.members.lowerBound + memberBase)..<(t.members.upperBound + memberBase)
+                transitionsDone.append(t)
             }
-            transitionsDone.append(CompactTimeline.Transition(kind: t.kind, start: stampIndex(t.start), end: stampIndex(t.end), members: start..<members.count))
         }
+        let transitionCount = s.transitions.count
+        s.transitions = []
+        s.members = []
         // The end time is packed like the events' times.
         var endTime: UInt64 = 0
         if let t = s.endTime {
@@ -982,7 +993,7 @@ final class TimelineRecorder {
             serial: s.serial, process: s.process, pidValue: s.pid ?? Int.min, instances: laneStart..<lanesDone.count,
             first: stampIndex(first), last: stampIndex(last), endTime: endTime, events: s.events, hasTimes: s.hasTimes,
             transitionStart: transitionStart, warningStart: warningStart,
-            transitionCount: UInt32(s.transitions.count), warningCount: UInt32(s.warnings.count)))
+            transitionCount: UInt32(transitionCount), warningCount: UInt32(s.warnings.count)))
     }
 
     /// The index of a stamp already kept (with lanes every event is), else kept now.

@@ -315,8 +315,8 @@ public struct HTMLReport: Sendable {
     }
 
     /// Session `s` drawn as SVG and a table of its transitions, a lane at a time. A session whose drawing
-    /// passes `sessionBytes` (hundreds of thousands of controllers) draws its lanes and transitions up to
-    /// there, and says how many more there are.
+    /// passes `sessionBytes` (hundreds of thousands of controllers) draws its lanes up to half of it and its
+    /// transitions up to the rest, and says how many more there are.
     private func session(_ s: SessionPieces, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
         let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
         guard let frame = SessionFrame(s, timeBase: input.timeBase, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
@@ -332,7 +332,8 @@ public struct HTMLReport: Sendable {
         var lanes = ""
         var drawnLanes = 0, moreLanes = 0
         frame.marks(findings).forEachLane(frame) { _, lane in
-            guard lanes.utf8.count < sessionBytes else { return moreLanes += 1 }
+            // The lanes take up to half the budget; the transitions what is left of it.
+            guard lanes.utf8.count < sessionBytes / 2 else { return moreLanes += 1 }
             let y = top + Double(drawnLanes) * rowH
             drawnLanes += 1
             lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
@@ -360,7 +361,7 @@ public struct HTMLReport: Sendable {
         var table = ""
         var drawnTransitions = 0, moreTransitions = 0
         frame.forEachTransition { n, id, kind, x0, x1 in
-            guard out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
+            guard lanes.utf8.count + out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
             drawnTransitions += 1
             let t = s.transition(n)
             let left = labelW + x0, right = labelW + max(x1, x0 + 2)

@@ -74,7 +74,7 @@ public struct TimelineJSON: ViewFormat {
         try json.value(stamp(s.lastEvent), key: "last")
         try json.value(s.endTime.map { .string($0.iso) } ?? .null, key: "end_time")
         try json.openArray("instances")
-        for k in 0..<s.instanceCount { try json.value(instance(s.instance(k))) }
+        for k in 0..<s.instanceCount { try instance(s.instance(k), json) }
         try json.close()
         try json.openArray("transitions")
         for n in 0..<s.transitionCount { try json.value(transition(s.transition(n))) }
@@ -94,29 +94,34 @@ public struct TimelineJSON: ViewFormat {
         try json.close()
     }
 
-    private static func instance(_ i: RecordedInstance) -> JSONValue {
-        var pairs: [(String, JSONValue)] = [("id", .int(i.id))]
-        pairs += controller(i.controller)
-        pairs += [
-            ("kind", .string(i.kind.rawValue)),
-            ("dialect", .string(i.dialect.rawValue)),
-            ("intervals", .array(i.intervals.map { iv in
-                .object([("state", .string(iv.state.rawValue)), ("from", stamp(iv.start)), ("to", stamp(iv.end)), ("open_at_end", .bool(iv.openAtEnd))])
-            })),
-            ("callbacks", .array(i.callbacks.map { c in
-                var p: [(String, JSONValue)] = [("event", .string(c.kind.rawValue)), ("line", .int(c.stamp.line)), ("time", c.stamp.time.map { .string($0.iso) } ?? .null)]
-                if let tp = c.toParent { p.append(("to_parent", .bool(tp))) }
-                return .object(p)
-            })),
-            ("removal", i.removal.map { r in
-                var p: [(String, JSONValue)] = [("kind", .string(r.kind.rawValue)), ("evidence", ref(r.evidence)), ("anchor", ref(r.anchor))]
-                if let along = r.takenAlongBy { p.append(("taken_along_by", .string(along))) }
-                return .object(p)
-            } ?? .null),
-            ("dealloc", i.dealloc.map(stamp) ?? .null),
-            ("dealloc_logged", .bool(i.deallocInstrumented)),
-        ]
-        return .object(pairs)
+    /// An instance written an interval and a callback at a time (a root controller of a long run has
+    /// hundreds of thousands of each).
+    private static func instance(_ i: RecordedInstance, _ json: JSONStream) throws(ReportWriteError) {
+        try json.openObject()
+        try json.value(.int(i.id), key: "id")
+        for (key, value) in controller(i.controller) { try json.value(value, key: key) }
+        try json.value(.string(i.kind.rawValue), key: "kind")
+        try json.value(.string(i.dialect.rawValue), key: "dialect")
+        try json.openArray("intervals")
+        for iv in i.intervals {
+            try json.value(.object([("state", .string(iv.state.rawValue)), ("from", stamp(iv.start)), ("to", stamp(iv.end)), ("open_at_end", .bool(iv.openAtEnd))]))
+        }
+        try json.close()
+        try json.openArray("callbacks")
+        for c in i.callbacks {
+            var p: [(String, JSONValue)] = [("event", .string(c.kind.rawValue)), ("line", .int(c.stamp.line)), ("time", c.stamp.time.map { .string($0.iso) } ?? .null)]
+            if let tp = c.toParent { p.append(("to_parent", .bool(tp))) }
+            try json.value(.object(p))
+        }
+        try json.close()
+        try json.value(i.removal.map { r in
+            var p: [(String, JSONValue)] = [("kind", .string(r.kind.rawValue)), ("evidence", ref(r.evidence)), ("anchor", ref(r.anchor))]
+            if let along = r.takenAlongBy { p.append(("taken_along_by", .string(along))) }
+            return .object(p)
+        } ?? .null, key: "removal")
+        try json.value(i.dealloc.map(stamp) ?? .null, key: "dealloc")
+        try json.value(.bool(i.deallocInstrumented), key: "dealloc_logged")
+        try json.close()
     }
 
     private static func transition(_ t: RecordedTransition) -> JSONValue {
