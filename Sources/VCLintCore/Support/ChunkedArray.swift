@@ -1,7 +1,8 @@
 /// An append-only array kept in blocks of `blockSize` elements: it grows a block at a time, so it never holds its
 /// old and new buffers at once, nor up to twice what it needs, as an `Array` does when it doubles
 /// (docs/performance.md#memory). For the tables a capture may give hundreds of thousands of rows to: an arena's
-/// string locations, dormant classes' rows, observations' offsets.
+/// string locations, dormant classes' rows, observations' offsets, a recording's stamps and its lanes' callbacks and
+/// intervals.
 struct ChunkedArray<Element>: RandomAccessCollection {
     private var blocks: [[Element]] = []
     private(set) var count = 0
@@ -27,6 +28,10 @@ struct ChunkedArray<Element>: RandomAccessCollection {
         }
         blocks[blocks.count - 1].append(e)
         count += 1
+    }
+
+    mutating func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+        for e in elements { append(e) }
     }
 
     /// Drops the last `k` elements (and the blocks they leave empty).

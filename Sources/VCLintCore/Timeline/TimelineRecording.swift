@@ -278,11 +278,12 @@ public struct RecordedSessions: RandomAccessCollection, ExpressibleByArrayLitera
 /// input's own table of dates (`Instrumentation.times`) while it is read, and unpacked by the
 /// dates it had at the end (`freeze`).
 struct StampTable: Sendable {
-    private(set) var lines: [Int] = []
+    // In blocks (`ChunkedArray`): a long session's stamps never hold twice what they need, nor a copy at the end.
+    private(set) var lines = ChunkedArray<Int>()
     /// Empty when every event is kept as it comes (swimlanes): the order is then the index + 1.
-    private(set) var orders: [Int] = []
+    private(set) var orders = ChunkedArray<Int>()
     /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `whole`.
-    private(set) var times: [UInt64] = []
+    private(set) var times = ChunkedArray<UInt64>()
     private(set) var whole: [Int: LogTime] = [:]
     private(set) var dates = PackedTime.Dates()
     /// Whether orders are stored (not every event is kept).
@@ -335,9 +336,6 @@ struct StampTable: Sendable {
     /// The input is read: times are unpacked by the table's dates from now on.
     mutating func freeze(_ table: PackedTime.Table) {
         dates = table.frozen()
-        lines.shrinkToFit()
-        orders.shrinkToFit()
-        times.shrinkToFit()
     }
 }
 
@@ -485,9 +483,9 @@ final class CompactTimeline: Sendable {
     let sessions: [Session]
     let lanes: [Lane]
     /// Per callback: its stamp << 8 | what it said of the parent << 6 | its kind.
-    let callbacks: [UInt64]
+    let callbacks: ChunkedArray<UInt64>
     /// Per interval two values: its start << 4 | its state << 1 | open at end; its end.
-    let intervals: [UInt64]
+    let intervals: ChunkedArray<UInt64>
     /// Per transition member: its instance << 3 | direction, final direction, completed.
     let members: [UInt64]
     let transitions: [Transition]
@@ -496,7 +494,7 @@ final class CompactTimeline: Sendable {
     /// Sessions' end times that do not pack, by the session's serial.
     let endTimes: [Int: LogTime]
 
-    init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: [UInt64], intervals: [UInt64], members: [UInt64],
+    init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: ChunkedArray<UInt64>, intervals: ChunkedArray<UInt64>, members: [UInt64],
          transitions: [Transition], warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
         self.stamps = stamps
         self.sessions = sessions
@@ -655,8 +653,8 @@ final class TimelineRecorder {
     /// session judged its dealloc.
     @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry] = []
     @exclusivity(unchecked) private var laneJudgedInSession: [Bool] = []
-    @exclusivity(unchecked) private var callbacks: [UInt64] = []
-    @exclusivity(unchecked) private var intervals: [UInt64] = []
+    @exclusivity(unchecked) private var callbacks = ChunkedArray<UInt64>()
+    @exclusivity(unchecked) private var intervals = ChunkedArray<UInt64>()
     @exclusivity(unchecked) private var members: [UInt64] = []
     @exclusivity(unchecked) private var transitionsDone: [CompactTimeline.Transition] = []
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
@@ -1046,8 +1044,6 @@ final class TimelineRecorder {
         stamps.freeze(dates)
         lanesDone.shrinkToFit()
         laneExtras.shrinkToFit()
-        callbacks.shrinkToFit()
-        intervals.shrinkToFit()
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
                                       members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
         let recorded = RecordedSessions(compact)

@@ -89,4 +89,16 @@ import Testing
         a.removeAll()
         #expect(a.isEmpty)
     }
+
+    /// A list appended across a block's end lands in order, as the recorder appends a lane's callbacks.
+    @Test func aChunkedArrayAppendsAListAcrossBlocks() {
+        let n = ChunkedArray<Int>.blockSize
+        var a = ChunkedArray<Int>()
+        a.append(contentsOf: 0..<(n - 2))
+        a.append(contentsOf: [Int]())
+        a.append(contentsOf: (n - 2)..<(2 * n + 3))
+        #expect(a.count == 2 * n + 3)
+        #expect(Array(a) == Array(0..<(2 * n + 3)))
+        #expect(Array(a[(n - 3)..<(n + 2)]) == Array((n - 3)..<(n + 2)))
+    }
 }
