@@ -4,6 +4,9 @@
 /// string locations, dormant classes' rows, observations' offsets, a recording's stamps and its lanes' callbacks and
 /// intervals.
 struct ChunkedArray<Element>: RandomAccessCollection {
+    /// The first block, then the others: a small table is one array, as an `Array` is (a recording per input of
+    /// 100k small captures holds five of them each).
+    private var head: [Element] = []
     private var blocks: [[Element]] = []
     private(set) var count = 0
     static var blockShift: Int { 12 }
@@ -15,18 +18,24 @@ struct ChunkedArray<Element>: RandomAccessCollection {
     var endIndex: Int { count }
 
     subscript(i: Int) -> Element {
-        get { blocks[i >> Self.blockShift][i & (Self.blockSize - 1)] }
-        set { blocks[i >> Self.blockShift][i & (Self.blockSize - 1)] = newValue }
+        get { i < Self.blockSize ? head[i] : blocks[(i >> Self.blockShift) - 1][i & (Self.blockSize - 1)] }
+        set {
+            if i < Self.blockSize { head[i] = newValue } else { blocks[(i >> Self.blockShift) - 1][i & (Self.blockSize - 1)] = newValue }
+        }
     }
 
     mutating func append(_ e: Element) {
-        if count & (Self.blockSize - 1) == 0 {
-            var block: [Element] = []
-            // A small table stays small: its first block grows as an array does, up to `blockSize`.
-            if !blocks.isEmpty { block.reserveCapacity(Self.blockSize) }
-            blocks.append(block)
+        // A small table stays small: its first block grows as an array does, up to `blockSize`.
+        if count < Self.blockSize {
+            head.append(e)
+        } else {
+            if count & (Self.blockSize - 1) == 0 {
+                var block: [Element] = []
+                block.reserveCapacity(Self.blockSize)
+                blocks.append(block)
+            }
+            blocks[blocks.count - 1].append(e)
         }
-        blocks[blocks.count - 1].append(e)
         count += 1
     }
 
@@ -38,13 +47,21 @@ struct ChunkedArray<Element>: RandomAccessCollection {
     mutating func removeLast(_ k: Int) {
         precondition(k >= 0 && k <= count, "removing more elements than the array holds")
         let kept = count - k
-        blocks.removeLast(blocks.count - (kept + Self.blockSize - 1) >> Self.blockShift)
-        let inLast = kept & (Self.blockSize - 1)
-        if inLast != 0 { blocks[blocks.count - 1].removeLast(blocks[blocks.count - 1].count - inLast) }
+        if kept <= Self.blockSize {
+            blocks = []
+            head.removeLast(head.count - kept)
+        } else {
+            // Blocks after the head that still hold an element.
+            let needed = (kept - Self.blockSize + Self.blockSize - 1) >> Self.blockShift
+            blocks.removeLast(blocks.count - needed)
+            let inLast = kept & (Self.blockSize - 1)
+            if inLast != 0 { blocks[blocks.count - 1].removeLast(blocks[blocks.count - 1].count - inLast) }
+        }
         count = kept
     }
 
     mutating func removeAll() {
+        head = []
         blocks = []
         count = 0
     }

@@ -110,6 +110,73 @@ struct SessionPieces {
         return low < s.instances.upperBound && c.lanes[low].serial == id ? low - s.instances.lowerBound : nil
     }
 
+    /// What instance `k`'s lane is drawn from: its states and its dealloc, without its callbacks.
+    func lanePieces(_ k: Int) -> (id: Int, controller: ControllerRef, kind: LaneKind, intervals: [StateInterval], dealloc: TimelineStamp?) {
+        switch source {
+        case .value(let s):
+            let i = s.instances[k]
+            return (i.id, i.controller, i.kind, i.intervals, i.dealloc)
+        case .compact(let c, let s):
+            let lane = c.lanes[s.instances.lowerBound + k]
+            return (lane.serial, lane.ref, lane.kind, c.intervals(of: lane), lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil)
+        }
+    }
+
+    /// What a view says of instance `k` under its lane, without building its callbacks and intervals.
+    struct LaneFacts {
+        var controller: ControllerRef
+        var kind: LaneKind
+        var dialect: Dialect
+        var removal: Removal?
+        var dealloc: TimelineStamp?
+        /// Its last `finalize` callback (an Android object's release).
+        var lastFinalize: TimelineStamp?
+    }
+
+    func facts(_ k: Int) -> LaneFacts {
+        switch source {
+        case .value(let s):
+            let i = s.instances[k]
+            return LaneFacts(controller: i.controller, kind: i.kind, dialect: i.dialect, removal: i.removal, dealloc: i.dealloc,
+                             lastFinalize: i.callbacks.last(where: { $0.kind == .finalize })?.stamp)
+        case .compact(let c, let s):
+            let j = s.instances.lowerBound + k
+            let lane = c.lanes[j]
+            let finalize = CompactTimeline.kindIndex[.finalize]!
+            var last: TimelineStamp?
+            for m in stride(from: lane.callbackStart + Int(lane.callbackCount) - 1, through: lane.callbackStart, by: -1)
+            where c.callbacks[m] & 0x3F == finalize {
+                last = c.stamps.stamp(Int(c.callbacks[m] >> 8))
+                break
+            }
+            return LaneFacts(controller: lane.ref, kind: lane.kind, dialect: lane.dialect, removal: lane.hasExtra ? c.laneExtras[j]?.removal : nil,
+                             dealloc: lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil, lastFinalize: last)
+        }
+    }
+
+    /// The stamp of instance `k`'s last callback at or before `line` (its callbacks are in line order), without
+    /// building the instance: a finding on a lane of hundreds of thousands of callbacks costs a binary search.
+    func lastCallback(ofInstance k: Int, atOrBeforeLine line: Int) -> TimelineStamp? {
+        switch source {
+        case .value(let s):
+            let cbs = s.instances[k].callbacks
+            var lo = 0, hi = cbs.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if cbs[mid].stamp.line <= line { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > 0 ? cbs[lo - 1].stamp : nil
+        case .compact(let c, let s):
+            let lane = c.lanes[s.instances.lowerBound + k]
+            var lo = lane.callbackStart, hi = lane.callbackStart + Int(lane.callbackCount)
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if c.stamps.line(Int(c.callbacks[mid] >> 8)) <= line { lo = mid + 1 } else { hi = mid }
+            }
+            return lo > lane.callbackStart ? c.stamps.stamp(Int(c.callbacks[lo - 1] >> 8)) : nil
+        }
+    }
+
     /// Transition `n` (0-based; its id is `n + 1`) built whole, its members labelled.
     func transition(_ n: Int) -> RecordedTransition {
         switch source {

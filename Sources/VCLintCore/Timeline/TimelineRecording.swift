@@ -533,15 +533,21 @@ final class CompactTimeline: Sendable {
         (lane.callbackStart..<(lane.callbackStart + Int(lane.callbackCount))).lazy.map { Int(self.callbacks[$0] >> 8) }
     }
 
-    func instance(_ j: Int) -> RecordedInstance {
-        let l = lanes[j]
-        let cbs = (l.callbackStart..<(l.callbackStart + Int(l.callbackCount))).map { callback(callbacks[$0]) }
+    /// A lane's state intervals, built.
+    func intervals(of l: Lane) -> [StateInterval] {
         var ivs: [StateInterval] = []
         ivs.reserveCapacity(Int(l.intervalCount))
         for k in 0..<Int(l.intervalCount) {
             let a = intervals[l.intervalStart + 2 * k], b = intervals[l.intervalStart + 2 * k + 1]
             ivs.append(StateInterval(state: Self.states[Int(a >> 1 & 7)], start: stamps.stamp(Int(a >> 4)), end: stamps.stamp(Int(b)), openAtEnd: a & 1 == 1))
         }
+        return ivs
+    }
+
+    func instance(_ j: Int) -> RecordedInstance {
+        let l = lanes[j]
+        let cbs = (l.callbackStart..<(l.callbackStart + Int(l.callbackCount))).map { callback(callbacks[$0]) }
+        let ivs = intervals(of: l)
         let extra = l.hasExtra ? laneExtras[j] : nil
         return RecordedInstance(
             id: l.serial, controller: l.ref, kind: l.kind, dialect: l.dialect, callbacks: cbs, intervals: ivs,

@@ -338,7 +338,7 @@ public struct HTMLReport: Sendable {
             drawnLanes += 1
             lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
             let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
-            lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.instance?.controller.display ?? lane.label))</title></text>\n"
+            lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.controller?.display ?? lane.label))</title></text>\n"
             for seg in lane.segments {
                 let w = max(1, seg.x1 - seg.x0)
                 let hgt = seg.state == .visible ? 12.0 : 8.0

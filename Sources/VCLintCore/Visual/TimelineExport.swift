@@ -259,7 +259,7 @@ public struct ChromeTrace: ViewFormat {
         for k in input.findings(inSession: s.id) {
             let f = input.findings[k]
             let position = input.placement(of: k)?.instance.flatMap { s.position(ofInstance: $0) }
-            var at = position.flatMap { Self.lastCallback(of: s.instance($0), atOrBefore: f.line) }
+            var at = position.flatMap { s.lastCallback(ofInstance: $0, atOrBeforeLine: f.line) }
             if at == nil {
                 if warningAt == nil {
                     var index: [Int: TimelineStamp] = [:]
@@ -277,13 +277,4 @@ public struct ChromeTrace: ViewFormat {
         }
     }
 
-    /// The stamp of the instance's last callback at or before `line` (its callbacks are in line order).
-    static func lastCallback(of i: RecordedInstance, atOrBefore line: Int) -> TimelineStamp? {
-        var lo = 0, hi = i.callbacks.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if i.callbacks[mid].stamp.line <= line { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 ? i.callbacks[lo - 1].stamp : nil
-    }
 }

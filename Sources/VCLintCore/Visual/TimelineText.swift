@@ -175,7 +175,7 @@ public struct TimelineTextRenderer: ViewFormat {
             try put(clip(indent + "T\(t.id) \(t.kind.viewName): \(lines): \(Self.safe(t.summary))") + "\n")
         }
         for position in drawn {
-            let i = s.instance(Int(position))
+            let i = s.facts(Int(position))
             var facts: [String] = []
             if let r = i.removal {
                 if r.kind == .ownerDeallocated {
@@ -190,8 +190,8 @@ public struct TimelineTextRenderer: ViewFormat {
                 let word = !i.dialect.isAndroid ? "deallocated" : i.kind == .object ? "ended" : "destroyed"
                 facts.append("\(word) at line \(d.line)")
                 // A ViewModel's finalize after its onCleared: its release.
-                if i.dialect.isAndroid, let f = i.callbacks.last(where: { $0.kind == .finalize }), f.stamp.line > d.line, frame.inWindow(f.stamp) {
-                    facts.append("released (finalize) at line \(f.stamp.line)")
+                if i.dialect.isAndroid, let f = i.lastFinalize, f.line > d.line, frame.inWindow(f) {
+                    facts.append("released (finalize) at line \(f.line)")
                 }
             }
             if facts.isEmpty { continue }

@@ -354,9 +354,11 @@ struct SessionFrame {
     /// Seconds from the session's first shown event (time axis labels).
     func seconds(_ st: TimelineStamp) -> Double { Double((clock?.micros(st) ?? 0) - t0) / 1_000_000 }
 
-    /// An instance's lane: its states and its dealloc in the window, without marks.
-    func lane(_ inst: RecordedInstance) -> SessionLayout.Lane {
-        var lane = SessionLayout.Lane(instance: inst, label: inst.laneLabel)
+    /// Instance `k`'s lane: its states and its dealloc in the window, without marks.
+    func lane(_ k: Int) -> SessionLayout.Lane {
+        let inst = session.lanePieces(k)
+        var lane = SessionLayout.Lane(id: inst.id, controller: inst.controller,
+                                      label: RecordedInstance.laneLabel(instance: inst.controller.instance, kind: inst.kind))
         for iv in inst.intervals {
             let a = x(iv.start)
             let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
@@ -424,9 +426,9 @@ struct SessionMarks {
         let s = frame.session
         var drawn = Set<Int>()
         for k in 0..<s.instanceCount {
-            var lane = frame.lane(s.instance(k))
+            var lane = frame.lane(k)
             guard !lane.segments.isEmpty || lane.dealloc != nil else { continue }
-            if let id = lane.instance?.id, let m = byInstance[id] {
+            if let id = lane.id, let m = byInstance[id] {
                 lane.marks = m
                 drawn.insert(id)
             }
@@ -439,12 +441,13 @@ struct SessionMarks {
                 continue
             }
             // Its lane was empty in the window (e.g. a callback long after its dealloc).
-            let inst = s.instance(k)
-            try body(k, SessionLayout.Lane(instance: inst, label: inst.laneLabel, marks: byInstance[id]!))
+            var lane = frame.lane(k)
+            (lane.segments, lane.dealloc, lane.marks) = ([], nil, byInstance[id]!)
+            try body(k, lane)
         }
         if !row.isEmpty {
             // In the order of the findings, as they came.
-            try body(nil, SessionLayout.Lane(instance: nil, label: "(session)", marks: row.sorted { $0.index < $1.index }))
+            try body(nil, SessionLayout.Lane(id: nil, controller: nil, label: "(session)", marks: row.sorted { $0.index < $1.index }))
         }
     }
 
@@ -460,7 +463,9 @@ enum SessionLayout {
     struct Segment { var state: LaneState; var x0: Double; var x1: Double }
     struct Mark { var x: Double; var finding: Finding; var index: Int }
     struct Lane {
-        var instance: RecordedInstance?
+        /// Its instance's id and controller; nil for the session's own row.
+        var id: Int?
+        var controller: ControllerRef?
         var label: String
         var segments: [Segment] = []
         var dealloc: Double?
