@@ -102,12 +102,8 @@ struct SessionPieces {
     func position(ofInstance id: Int) -> Int? {
         if let positions { return positions[id] }
         guard case .compact(let c, let s) = source else { return nil }
-        var low = s.instances.lowerBound, high = s.instances.upperBound
-        while low < high {
-            let mid = (low + high) / 2
-            if c.lanes[mid].serial < id { low = mid + 1 } else { high = mid }
-        }
-        return low < s.instances.upperBound && c.lanes[low].serial == id ? low - s.instances.lowerBound : nil
+        let j = partitionPoint(s.instances) { c.lanes[$0].serial < id }
+        return j < s.instances.upperBound && c.lanes[j].serial == id ? j - s.instances.lowerBound : nil
     }
 
     /// What instance `k`'s lane is drawn from: its states and its dealloc, without its callbacks.
@@ -160,20 +156,14 @@ struct SessionPieces {
         switch source {
         case .value(let s):
             let cbs = s.instances[k].callbacks
-            var lo = 0, hi = cbs.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if cbs[mid].stamp.line <= line { lo = mid + 1 } else { hi = mid }
-            }
-            return lo > 0 ? cbs[lo - 1].stamp : nil
+            let end = partitionPoint(cbs.indices) { cbs[$0].stamp.line <= line }
+            return end > 0 ? cbs[end - 1].stamp : nil
         case .compact(let c, let s):
             let lane = c.lanes[s.instances.lowerBound + k]
-            var lo = lane.callbackStart, hi = lane.callbackStart + Int(lane.callbackCount)
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if c.stamps.line(Int(c.callbacks[mid] >> 8)) <= line { lo = mid + 1 } else { hi = mid }
+            let end = partitionPoint(lane.callbackStart..<(lane.callbackStart + Int(lane.callbackCount))) {
+                c.stamps.line(Int(c.callbacks[$0] >> 8)) <= line
             }
-            return lo > lane.callbackStart ? c.stamps.stamp(Int(c.callbacks[lo - 1] >> 8)) : nil
+            return end > lane.callbackStart ? c.stamps.stamp(Int(c.callbacks[end - 1] >> 8)) : nil
         }
     }
 
@@ -305,23 +295,25 @@ struct SessionEvents {
                 return lo < b.count && b[lo] == key ? lo : nil
             }
         }
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if self.order(mid) < order { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < count && self.order(lo) == order ? lo : nil
+        let k = partitionPoint(0..<count) { self.order($0) < order }
+        return k < count && self.order(k) == order ? k : nil
     }
 
     /// The last event at or before `line` (events are in line order within an input).
     func last(atOrBeforeLine line: Int) -> TimelineStamp? {
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if self.line(mid) <= line { lo = mid + 1 } else { hi = mid }
-        }
-        return lo > 0 ? self[lo - 1] : nil
+        let end = partitionPoint(0..<count) { self.line($0) <= line }
+        return end > 0 ? self[end - 1] : nil
     }
+}
+
+/// The first position of `range` where `before` is false, when it holds for a prefix of the range only (a binary search).
+private func partitionPoint(_ range: Range<Int>, _ before: (Int) -> Bool) -> Int {
+    var lo = range.lowerBound, hi = range.upperBound
+    while lo < hi {
+        let mid = (lo + hi) / 2
+        if before(mid) { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
 }
 
 extension RecordedSessions {

@@ -440,10 +440,9 @@ struct SessionMarks {
                 row.append(contentsOf: byInstance[id]!)
                 continue
             }
-            // Its lane was empty in the window (e.g. a callback long after its dealloc).
-            var lane = frame.lane(k)
-            (lane.segments, lane.dealloc, lane.marks) = ([], nil, byInstance[id]!)
-            try body(k, lane)
+            // Its lane was empty in the window (e.g. a callback long after its dealloc): its marks alone.
+            let f = s.facts(k)
+            try body(k, SessionLayout.Lane(id: id, controller: f.controller, label: s.laneLabel(k), marks: byInstance[id]!))
         }
         if !row.isEmpty {
             // In the order of the findings, as they came.
