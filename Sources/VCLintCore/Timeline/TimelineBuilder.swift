@@ -57,7 +57,8 @@ public final class TimelineBuilder {
         self.options = options
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
-        if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times) }
+        if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times,
+                                                                        retiresDeadLanes: options.retiresDeadLanes) }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {

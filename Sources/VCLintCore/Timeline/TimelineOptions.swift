@@ -29,5 +29,8 @@ public struct TimelineOptions: Sendable {
     var classFoldFloor = 4096
     /// Tests: fold before every event (each class unfolded by its next line), to compare against no folding.
     var foldBeforeEveryEvent = false
+    /// Whether the recording with lanes moves a deallocated instance's lists into the flat lists at once and lets
+    /// the instance go once nothing else holds it (`TimelineRecorder.retire`); tests turn it off to compare.
+    var retiresDeadLanes = true
     public init() {}
 }

@@ -274,12 +274,14 @@ public struct RecordedSessions: RandomAccessCollection, ExpressibleByArrayLitera
 }
 
 /// Where a recording keeps its events' stamps: an event's line, its order among the input's events
-/// and its time, in 16 to 24 bytes. A stamp is named by its index here. Times are packed by the
+/// and its time, in 12 to 20 bytes. A stamp is named by its index here. Times are packed by the
 /// input's own table of dates (`Instrumentation.times`) while it is read, and unpacked by the
 /// dates it had at the end (`freeze`).
 struct StampTable: Sendable {
     // In blocks (`ChunkedArray`): a long session's stamps never hold twice what they need, nor a copy at the end.
-    private(set) var lines = ChunkedArray<Int>()
+    /// Lines in 32 bits: a line from `UInt32.max` on is `UInt32.max` here and kept whole in `bigLines`.
+    private(set) var lines = ChunkedArray<UInt32>()
+    private(set) var bigLines: [Int: Int] = [:]
     /// Empty when every event is kept as it comes (swimlanes): the order is then the index + 1.
     private(set) var orders = ChunkedArray<Int>()
     /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `whole`.
@@ -295,7 +297,12 @@ struct StampTable: Sendable {
 
     mutating func append(_ st: TimelineStamp, _ table: PackedTime.Table) -> Int {
         let k = lines.count
-        lines.append(st.line)
+        if let line = UInt32(exactly: st.line), line != .max {
+            lines.append(line)
+        } else {
+            lines.append(.max)
+            bigLines[k] = st.line
+        }
         if sparse { orders.append(st.order) }
         if let t = st.time {
             if let packed = table.pack(t) {
@@ -310,7 +317,10 @@ struct StampTable: Sendable {
         return k
     }
 
-    func line(_ k: Int) -> Int { lines[k] }
+    func line(_ k: Int) -> Int {
+        let v = lines[k]
+        return v == .max ? bigLines[k]! : Int(v)
+    }
     func order(_ k: Int) -> Int { sparse ? orders[k] : k + 1 }
     func time(_ k: Int) -> LogTime? {
         let v = times[k]
@@ -331,7 +341,7 @@ struct StampTable: Sendable {
         v == 0 || v == PackedTime.elsewhere ? nil : dates.unpack(v)
     }
 
-    func stamp(_ k: Int) -> TimelineStamp { TimelineStamp(line: lines[k], order: order(k), time: time(k)) }
+    func stamp(_ k: Int) -> TimelineStamp { TimelineStamp(line: line(k), order: order(k), time: time(k)) }
 
     /// The input is read: times are unpacked by the table's dates from now on.
     mutating func freeze(_ table: PackedTime.Table) {
@@ -397,27 +407,84 @@ final class CompactTimeline: Sendable {
         var ownerReason: OwnerReason?
     }
 
+    /// Removals as the flat lists keep them: each one's two events' lines, kinds and times packed by the input's
+    /// dates (a `Removal` with its two `LogTime?`s is 112 bytes; this is 56). A time that does not pack is kept
+    /// whole beside them.
+    struct RemovalStore {
+        private struct Packed {
+            var evidenceLine: Int
+            var anchorLine: Int
+            /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `wholeTimes`.
+            var evidenceTime: UInt64
+            var anchorTime: UInt64
+            var takenAlongBy: String?
+            var kind: RemovalKind
+            var transition: TransitionKind?
+            var evidenceKind: EventKind
+            var anchorKind: EventKind
+        }
+
+        private var removals = ChunkedArray<Packed>()
+        /// The times that do not pack, by `2 × removal + (0: evidence, 1: anchor)`.
+        private var wholeTimes: [Int: LogTime] = [:]
+
+        var count: Int { removals.count }
+
+        /// Keeps `removal`, its times packed by `table`: its index.
+        @discardableResult
+        mutating func append(_ removal: Removal, dates table: PackedTime.Table) -> Int {
+            let k = removals.count
+            func pack(_ t: LogTime?, _ which: Int) -> UInt64 {
+                guard let t else { return 0 }
+                if let v = table.pack(t) { return v }
+                wholeTimes[2 * k + which] = t
+                return PackedTime.elsewhere
+            }
+            removals.append(Packed(
+                evidenceLine: removal.evidence.line, anchorLine: removal.anchor.line,
+                evidenceTime: pack(removal.evidence.time, 0), anchorTime: pack(removal.anchor.time, 1),
+                takenAlongBy: removal.takenAlongBy, kind: removal.kind, transition: removal.transition,
+                evidenceKind: removal.evidence.kind, anchorKind: removal.anchor.kind))
+            return k
+        }
+
+        /// Removal `k` as it was appended, its packed times unpacked by `unpack`.
+        func removal(_ k: Int, unpack: (UInt64) -> LogTime) -> Removal {
+            let p = removals[k]
+            func time(_ v: UInt64, _ which: Int) -> LogTime? {
+                v == 0 ? nil : v == PackedTime.elsewhere ? wholeTimes[2 * k + which] : unpack(v)
+            }
+            return Removal(kind: p.kind,
+                           evidence: EventRef(line: p.evidenceLine, time: time(p.evidenceTime, 0), kind: p.evidenceKind),
+                           takenAlongBy: p.takenAlongBy,
+                           anchor: EventRef(line: p.anchorLine, time: time(p.anchorTime, 1), kind: p.anchorKind),
+                           transition: p.transition)
+        }
+    }
+
     /// The lanes' extras by lane index, in two tables (removals, owners) appended in the lanes' order and
     /// searched by binary search: a dictionary of `LaneExtra` by lane kept a key, an owner's room in every
     /// popped controller's entry and a removal's in every owned object's, and free buckets (a long capture gives
     /// most of its lanes a removal or an owner).
     struct LaneExtras {
-        private var removalLanes: [Int32] = []
-        private var removals: [Removal] = []
-        private var ownerLanes: [Int32] = []
+        private var removalLanes = ChunkedArray<Int32>()
+        private var removals = RemovalStore()
+        /// The dates the removals' times are unpacked by, once the input is read (`freeze`).
+        private var dates = PackedTime.Dates()
+        private var ownerLanes = ChunkedArray<Int32>()
         /// nil where an owner was taken back (a controller's, `TimelineRecorder.result`).
-        private var owners: [ControllerRef?] = []
-        private var ownerReasons: [OwnerReason?] = []
+        private var owners = ChunkedArray<ControllerRef?>()
+        private var ownerReasons = ChunkedArray<OwnerReason?>()
 
-        var isEmpty: Bool { removals.isEmpty && owners.allSatisfy { $0 == nil } }
+        var isEmpty: Bool { removals.count == 0 && owners.allSatisfy { $0 == nil } }
 
-        /// The extra of `lane`, which comes after every lane that has one.
-        mutating func append(_ extra: LaneExtra, lane: Int) {
+        /// The extra of `lane`, which comes after every lane that has one; times packed by `table`.
+        mutating func append(_ extra: LaneExtra, lane: Int, dates table: PackedTime.Table) {
             let l = Int32(lane)
             if let removal = extra.removal {
                 precondition(removalLanes.last.map { $0 < l } ?? true, "lane extras are appended in lane order")
                 removalLanes.append(l)
-                removals.append(removal)
+                removals.append(removal, dates: table)
             }
             if let owner = extra.owner {
                 precondition(ownerLanes.last.map { $0 < l } ?? true, "lane extras are appended in lane order")
@@ -427,7 +494,7 @@ final class CompactTimeline: Sendable {
             }
         }
 
-        private static func position(_ lane: Int, in lanes: [Int32]) -> Int? {
+        private static func position(_ lane: Int, in lanes: ChunkedArray<Int32>) -> Int? {
             let l = Int32(truncatingIfNeeded: lane)
             var low = 0, high = lanes.count
             while low < high {
@@ -437,9 +504,12 @@ final class CompactTimeline: Sendable {
             return low < lanes.count && lanes[low] == l ? low : nil
         }
 
+        /// Removal `k` as it was appended.
+        private func removal(_ k: Int) -> Removal { removals.removal(k, unpack: dates.unpack) }
+
         /// A lane's extra, nil when it has none.
         subscript(lane: Int) -> LaneExtra? {
-            let r = Self.position(lane, in: removalLanes).map { removals[$0] }
+            let r = Self.position(lane, in: removalLanes).map { removal($0) }
             let o = Self.position(lane, in: ownerLanes)
             let owner = o.flatMap { owners[$0] }
             if r == nil && owner == nil { return nil }
@@ -457,12 +527,9 @@ final class CompactTimeline: Sendable {
             ownerReasons[k] = nil
         }
 
-        mutating func shrinkToFit() {
-            removalLanes.shrinkToFit()
-            removals.shrinkToFit()
-            ownerLanes.shrinkToFit()
-            owners.shrinkToFit()
-            ownerReasons.shrinkToFit()
+        /// The input is read: times are unpacked by the table's dates from now on.
+        mutating func freeze(_ table: PackedTime.Table) {
+            dates = table.frozen()
         }
     }
 
@@ -481,21 +548,21 @@ final class CompactTimeline: Sendable {
 
     let stamps: StampTable
     let sessions: [Session]
-    let lanes: [Lane]
+    let lanes: ChunkedArray<Lane>
     /// Per callback: its stamp << 8 | what it said of the parent << 6 | its kind.
     let callbacks: ChunkedArray<UInt64>
     /// Per interval two values: its start << 4 | its state << 1 | open at end; its end.
     let intervals: ChunkedArray<UInt64>
     /// Per transition member: its instance << 3 | direction, final direction, completed.
-    let members: [UInt64]
-    let transitions: [Transition]
+    let members: ChunkedArray<UInt64>
+    let transitions: ChunkedArray<Transition>
     let warnings: [Warning]
     let laneExtras: LaneExtras
     /// Sessions' end times that do not pack, by the session's serial.
     let endTimes: [Int: LogTime]
 
-    init(stamps: StampTable, sessions: [Session], lanes: [Lane], callbacks: ChunkedArray<UInt64>, intervals: ChunkedArray<UInt64>, members: [UInt64],
-         transitions: [Transition], warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
+    init(stamps: StampTable, sessions: [Session], lanes: ChunkedArray<Lane>, callbacks: ChunkedArray<UInt64>, intervals: ChunkedArray<UInt64>, members: ChunkedArray<UInt64>,
+         transitions: ChunkedArray<Transition>, warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
         self.stamps = stamps
         self.sessions = sessions
         self.lanes = lanes
@@ -537,11 +604,16 @@ final class CompactTimeline: Sendable {
     func intervals(of l: Lane) -> [StateInterval] {
         var ivs: [StateInterval] = []
         ivs.reserveCapacity(Int(l.intervalCount))
+        forEachInterval(of: l) { ivs.append($0) }
+        return ivs
+    }
+
+    /// A lane's state intervals in order, one at a time (a root controller of a long run has hundreds of thousands).
+    func forEachInterval<E: Error>(of l: Lane, _ body: (StateInterval) throws(E) -> Void) throws(E) {
         for k in 0..<Int(l.intervalCount) {
             let a = intervals[l.intervalStart + 2 * k], b = intervals[l.intervalStart + 2 * k + 1]
-            ivs.append(StateInterval(state: Self.states[Int(a >> 1 & 7)], start: stamps.stamp(Int(a >> 4)), end: stamps.stamp(Int(b)), openAtEnd: a & 1 == 1))
+            try body(StateInterval(state: Self.states[Int(a >> 1 & 7)], start: stamps.stamp(Int(a >> 4)), end: stamps.stamp(Int(b)), openAtEnd: a & 1 == 1))
         }
-        return ivs
     }
 
     func instance(_ j: Int) -> RecordedInstance {
@@ -570,24 +642,34 @@ final class CompactTimeline: Sendable {
 /// input's flat lists (`CompactTimeline`) and the session's own objects are released.
 final class TimelineRecorder {
     final class InstanceLog {
-        /// UIKit's instance; an Android instance's log has `android` instead (its lane: `androidApplied`).
-        let instance: Instance?
+        /// UIKit's instance; an Android instance's log has `android` instead (its lane: `androidApplied`). Let go once
+        /// it is deallocated and nothing else holds it (`TimelineRecorder.releaseUnheld`): `released` then has what
+        /// its lane needs of it.
+        @exclusivity(unchecked) var instance: Instance?
         let android: AndroidInstance?
         let serial: Int
         /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
         @exclusivity(unchecked) var callbacks: [UInt64] = []
         @exclusivity(unchecked) var intervals: [UInt64] = []
-        @exclusivity(unchecked) var openState: LaneState?
         @exclusivity(unchecked) var openStart = -1
-        @exclusivity(unchecked) var beenOnScreen = false
         /// A stamp, -1: none.
         @exclusivity(unchecked) var dealloc = -1
         /// Which kinds of callback it has recorded (without lanes: one of each), a bit per kind.
         @exclusivity(unchecked) var kinds: UInt64 = 0
-        /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
-        @exclusivity(unchecked) var viewShown: Bool?
         /// Its place among its session's instances (without lanes: the order its class is met in).
         @exclusivity(unchecked) var ordinal = 0
+        /// Once its instance is deallocated its lists are final, but for callbacks after its dealloc: they move into
+        /// the flat lists then (`TimelineRecorder.retire`), and this is where `TimelineRecorder.retired` says they
+        /// are (-1: in `callbacks` and `intervals`).
+        @exclusivity(unchecked) var retired: Int32 = -1
+        /// Its place in `TimelineRecorder.released` once its instance is let go, -1 before.
+        @exclusivity(unchecked) var released: Int32 = -1
+        // The one-byte fields together, in what the words above leave.
+        @exclusivity(unchecked) var openState: LaneState?
+        @exclusivity(unchecked) var beenOnScreen = false
+        /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
+        @exclusivity(unchecked) var viewShown: Bool?
+        @exclusivity(unchecked) var releasedDialect: Dialect?
 
         init(_ instance: Instance) {
             self.instance = instance
@@ -601,7 +683,9 @@ final class TimelineRecorder {
             serial = android.serial
         }
 
-        var dialect: Dialect { instance?.dialect ?? android?.lastDialect ?? .logcat }
+        var dialect: Dialect { instance?.dialect ?? releasedDialect ?? android?.lastDialect ?? .logcat }
+        /// Whether it is UIKit's (its instance held or let go).
+        var isUIKit: Bool { instance != nil || released >= 0 }
     }
 
     final class SessionLog {
@@ -616,8 +700,8 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var tallied: [Int: Int] = [:]
         /// Its settled transitions as the flat lists keep them: stamps by index, members packed (in `members`,
         /// from 0) and labelled when read.
-        @exclusivity(unchecked) var transitions: [CompactTimeline.Transition] = []
-        @exclusivity(unchecked) var members: [UInt64] = []
+        @exclusivity(unchecked) var transitions = ChunkedArray<CompactTimeline.Transition>()
+        @exclusivity(unchecked) var members = ChunkedArray<UInt64>()
         @exclusivity(unchecked) var warnings: [CompactTimeline.Warning] = []
         @exclusivity(unchecked) var first: TimelineStamp?
         @exclusivity(unchecked) var last: TimelineStamp?
@@ -647,6 +731,33 @@ final class TimelineRecorder {
     /// The open sessions and their instances.
     @exclusivity(unchecked) private var sessionBySerial: [Int: SessionLog] = [:]
     @exclusivity(unchecked) private var instances: [Int: InstanceLog] = [:]
+    /// What a lane needs of a deallocated UIKit instance that only its log held, which was let go
+    /// (`releaseUnheld`): a long session keeps its lanes until it ends, not its dead instances.
+    struct ReleasedInstance {
+        let entry: Instrumentation.ClassEntry
+        let address: UInt64
+        let generation: Int
+        /// Its removal in `releasedRemovals`, its owner in `releasedOwners`; -1: none.
+        let removal: Int32
+        let owner: Int32
+        let ownerReason: OwnerReason?
+    }
+    @exclusivity(unchecked) private var released = ChunkedArray<ReleasedInstance>()
+    /// Where a deallocated instance's lists are in the flat lists (`retire`).
+    struct RetiredLists {
+        let callbacks: Int
+        let intervals: Int
+        let callbackCount: Int32
+        let intervalCount: Int32
+    }
+    @exclusivity(unchecked) private var retired = ChunkedArray<RetiredLists>()
+    @exclusivity(unchecked) private var releasedRemovals = CompactTimeline.RemovalStore()
+    @exclusivity(unchecked) private var releasedOwners = ChunkedArray<ControllerRef>()
+    /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
+    @exclusivity(unchecked) private var awaitingRelease: [Int] = []
+    @exclusivity(unchecked) private var awaitingHead = 0
+    /// `TimelineOptions.retiresDeadLanes`.
+    private let retiresDeadLanes: Bool
 
     // The flat lists (`CompactTimeline`).
     @exclusivity(unchecked) private var stamps: StampTable
@@ -654,15 +765,15 @@ final class TimelineRecorder {
     private let dates: PackedTime.Table
     /// The sessions moved into the flat lists, in the order they ended.
     @exclusivity(unchecked) private var done: [CompactTimeline.Session] = []
-    @exclusivity(unchecked) private var lanesDone: [CompactTimeline.Lane] = []
+    @exclusivity(unchecked) private var lanesDone = ChunkedArray<CompactTimeline.Lane>()
     /// Per lane: its class's entry (its kind is decided by the whole input) and whether the
     /// session judged its dealloc.
     @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry] = []
     @exclusivity(unchecked) private var laneJudgedInSession: [Bool] = []
     @exclusivity(unchecked) private var callbacks = ChunkedArray<UInt64>()
     @exclusivity(unchecked) private var intervals = ChunkedArray<UInt64>()
-    @exclusivity(unchecked) private var members: [UInt64] = []
-    @exclusivity(unchecked) private var transitionsDone: [CompactTimeline.Transition] = []
+    @exclusivity(unchecked) private var members = ChunkedArray<UInt64>()
+    @exclusivity(unchecked) private var transitionsDone = ChunkedArray<CompactTimeline.Transition>()
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
     @exclusivity(unchecked) private var laneExtras = CompactTimeline.LaneExtras()
     @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
@@ -676,7 +787,8 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var leakLabelSessions: [Int] = []
 
     /// `dates`: the input's (`Instrumentation.times`).
-    init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table()) {
+    init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table(), retiresDeadLanes: Bool = true) {
+        self.retiresDeadLanes = retiresDeadLanes
         self.lanes = lanes
         self.dates = dates
         stamps = StampTable(sparse: !lanes)
@@ -742,6 +854,7 @@ final class TimelineRecorder {
             }
         }
         log.kinds |= bit
+        if log.retired >= 0 { reopen(log) }
         log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: toParent))
     }
 
@@ -806,7 +919,10 @@ final class TimelineRecorder {
         let log = log(of: inst.serial, in: s, making: { InstanceLog(inst) })
         let bit: UInt64 = 1 << CompactTimeline.kindIndex[e.kind]!
         log.kinds |= bit
-        if lanes { log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil)) }
+        if lanes {
+            if log.retired >= 0 { reopen(log) }
+            log.callbacks.append(CompactTimeline.packCallback(stamp: keepCurrent(), kind: e.kind, toParent: nil))
+        }
     }
 
     /// After Android's table applied the callback: the lane, in the swimlanes' states (created: loaded, started:
@@ -822,6 +938,7 @@ final class TimelineRecorder {
         if inst.state == .destroyed {
             close(log, at: st, openAtEnd: false)
             log.dealloc = st
+            retire(log)
             return
         }
         let state: LaneState
@@ -854,6 +971,7 @@ final class TimelineRecorder {
             if !inst.isAlive {
                 close(log, at: st, openAtEnd: false)
                 log.dealloc = st
+                retire(log)
             } else {
                 let state = laneState(inst, log)
                 if state != log.openState {
@@ -890,13 +1008,81 @@ final class TimelineRecorder {
         log.openStart = -1
     }
 
+    /// A deallocated instance's lists move into the flat lists, where its session's end finds them: a long session
+    /// holds its instances until it ends, but not their lists (docs/performance.md#the-other-commands). Nothing
+    /// closes an interval after the dealloc; a callback after it brings the callbacks back (`reopen`).
+    private func retire(_ log: InstanceLog) {
+        guard retiresDeadLanes else { return }
+        log.retired = Int32(retired.count)
+        retired.append(RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
+                                    intervalCount: Int32(log.intervals.count / 2)))
+        intervals.append(contentsOf: log.intervals)
+        log.intervals = []
+        callbacks.append(contentsOf: log.callbacks)
+        log.callbacks = []
+        if log.instance != nil {
+            awaitingRelease.append(log.serial)
+            releaseUnheld()
+        }
+    }
+
+    /// Lets go of the instances of the oldest two deallocated lanes (of those waiting) that nothing but their logs
+    /// holds any more: nothing can reach such an instance, so nothing can change it, and its lane keeps what it
+    /// needs of it (`ReleasedInstance`). One still held by the state machine (its address remembered, an owner's
+    /// list, a transition) waits its turn again. Two a deallocation keeps the queue's scan linear.
+    private func releaseUnheld() {
+        for _ in 0..<2 where awaitingHead < awaitingRelease.count {
+            let serial = awaitingRelease[awaitingHead]
+            awaitingHead += 1
+            // A log whose session moved it into the flat lists is gone.
+            guard let log = instances[serial], log.instance != nil else { continue }
+            guard isKnownUniquelyReferenced(&log.instance) else {
+                awaitingRelease.append(serial)
+                continue
+            }
+            let i = log.instance!
+            let removal = i.removal.map { Int32(releasedRemovals.append($0, dates: dates)) } ?? -1
+            var owner: Int32 = -1
+            if let o = i.ownerRef {
+                owner = Int32(releasedOwners.count)
+                releasedOwners.append(o)
+            }
+            log.released = Int32(released.count)
+            log.releasedDialect = i.dialect
+            released.append(ReleasedInstance(entry: i.entry, address: i.address ?? 0, generation: i.generation, removal: removal,
+                                             owner: owner, ownerReason: owner >= 0 ? i.ownerReason : nil))
+            log.instance = nil
+        }
+        // The queue's consumed head is let go once it is most of it.
+        if awaitingHead > 1024 && awaitingHead * 2 > awaitingRelease.count {
+            awaitingRelease.removeFirst(awaitingHead)
+            awaitingHead = 0
+        }
+    }
+
+    /// A callback after its instance's dealloc (`event_after_dealloc`): the lists retired come back into its log,
+    /// their copy in the flat lists left unused (once per such instance: its session's end moves them again).
+    private func reopen(_ log: InstanceLog) {
+        let r = retired[Int(log.retired)]
+        log.callbacks.append(contentsOf: callbacks[r.callbacks..<(r.callbacks + Int(r.callbackCount))])
+        log.intervals.append(contentsOf: intervals[r.intervals..<(r.intervals + 2 * Int(r.intervalCount))])
+        log.retired = -1
+    }
+
     /// A transition the state machine settled and named (`SessionTimeline.name`).
     func settled(_ t: Transition, session serial: Int, kind: TransitionKind) {
         guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
         // Its extent: from the earliest will-callback of a member to its latest callback.
         func find(_ line: Int, _ serial: Int) -> TimelineStamp? {
-            guard let log = instances[serial],
-                  let v = log.callbacks.last(where: { stampLine(Int($0 >> 8)) == line }) else { return nil }
+            guard let log = instances[serial] else { return nil }
+            let found: UInt64?
+            if log.retired >= 0 {
+                let r = retired[Int(log.retired)]
+                found = callbacks[r.callbacks..<(r.callbacks + Int(r.callbackCount))].last(where: { stampLine(Int($0 >> 8)) == line })
+            } else {
+                found = log.callbacks.last(where: { stampLine(Int($0 >> 8)) == line })
+            }
+            guard let v = found else { return nil }
             let k = Int(v >> 8)
             // While the input is read the table unpacks its times (the frozen dates come at its end).
             return TimelineStamp(line: stamps.line(k), order: stamps.order(k), time: stamps.time(k, dates))
@@ -936,7 +1122,7 @@ final class TimelineRecorder {
     /// `deallocDialects` had their dealloc judged in it.
     private func move(_ s: SessionLog, deallocDialects: Set<Dialect>) {
         sessionBySerial[s.serial] = nil
-        func judged(_ log: InstanceLog) -> Bool { log.instance != nil && deallocDialects.contains(log.dialect.family) }
+        func judged(_ log: InstanceLog) -> Bool { log.isUIKit && deallocDialects.contains(log.dialect.family) }
         if !lanes {
             for log in Array(s.live.values) { tally(log, in: s) }
             for (k, v) in s.tallied where v & 1 != 0 && deallocDialects.contains(tallies[k].dialect.family) { tallies[k].judgedInSession = true }
@@ -946,28 +1132,50 @@ final class TimelineRecorder {
         for log in s.instances {
             instances[log.serial] = nil
             var extra = CompactTimeline.LaneExtra()
+            let className: String, address: UInt64, generation: Int, entry: Instrumentation.ClassEntry
             if let i = log.instance {
                 extra.removal = i.removal
                 extra.owner = i.ownerRef
                 extra.ownerReason = i.ownerReason
+                (className, address, generation, entry) = (i.className, i.address ?? 0, i.generation, i.entry)
+            } else if log.released >= 0 {
+                let r = released[Int(log.released)]
+                if r.removal >= 0 { extra.removal = releasedRemovals.removal(Int(r.removal), unpack: dates.unpack) }
+                if r.owner >= 0 {
+                    extra.owner = releasedOwners[Int(r.owner)]
+                    extra.ownerReason = r.ownerReason
+                }
+                (className, address, generation, entry) = (r.entry.name, r.address, r.generation, r.entry)
+            } else {
+                let a = log.android!
+                (className, address, generation, entry) = (a.entry.name, a.address ?? 0, a.generation, a.entry)
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
-            if hasExtra { laneExtras.append(extra, lane: lanesDone.count) }
-            let className = log.instance?.className ?? log.android?.entry.name ?? ""
-            let address = log.instance?.address ?? log.android?.address ?? 0
-            let generation = log.instance?.generation ?? log.android?.generation ?? 0
+            if hasExtra { laneExtras.append(extra, lane: lanesDone.count, dates: dates) }
+            // A deallocated instance's lists are there already (`retire`).
+            let r: RetiredLists = log.retired >= 0 ? retired[Int(log.retired)]
+                : RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
+                               intervalCount: Int32(log.intervals.count / 2))
+            let (callbackStart, callbackCount, intervalStart, intervalCount) = (r.callbacks, r.callbackCount, r.intervals, r.intervalCount)
             lanesDone.append(CompactTimeline.Lane(
                 serial: log.serial, className: className, address: address, generation: generation,
-                callbackStart: callbacks.count, callbackCount: Int32(log.callbacks.count),
-                intervalCount: Int32(log.intervals.count / 2), intervalStart: intervals.count,
+                callbackStart: callbackStart, callbackCount: callbackCount,
+                intervalCount: intervalCount, intervalStart: intervalStart,
                 dealloc: log.dealloc, dialect: log.dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
-            laneEntries.append(log.instance?.entry ?? log.android!.entry)
+            laneEntries.append(entry)
             laneJudgedInSession.append(judged(log))
-            callbacks.append(contentsOf: log.callbacks)
-            intervals.append(contentsOf: log.intervals)
+            if log.retired < 0 {
+                callbacks.append(contentsOf: log.callbacks)
+                intervals.append(contentsOf: log.intervals)
+            }
             // Let go as it is copied: the session's lists and the flat ones are not held whole at once.
             log.callbacks = []
             log.intervals = []
+        }
+        if sessionBySerial.isEmpty {
+            // No log refers to what was kept of deallocated instances any more.
+            (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), ChunkedArray(), ChunkedArray())
+            (awaitingRelease, awaitingHead) = ([], 0)
         }
         guard let first = s.first, let last = s.last else { return }
         let transitionStart = transitionsDone.count, warningStart = warningsDone.count
@@ -985,8 +1193,8 @@ final class TimelineRecorder {
             }
         }
         let transitionCount = s.transitions.count
-        s.transitions = []
-        s.members = []
+        s.transitions = ChunkedArray()
+        s.members = ChunkedArray()
         // The end time is packed like the events' times.
         var endTime: UInt64 = 0
         if let t = s.endTime {
@@ -1048,8 +1256,7 @@ final class TimelineRecorder {
         let sessions = done
         done = []
         stamps.freeze(dates)
-        lanesDone.shrinkToFit()
-        laneExtras.shrinkToFit()
+        laneExtras.freeze(dates)
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
                                       members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
         let recorded = RecordedSessions(compact)

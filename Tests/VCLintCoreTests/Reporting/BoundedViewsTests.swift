@@ -439,3 +439,93 @@ import VCLintSimulation
         #expect(cache.compilations == 4)
     }
 }
+
+/// A long session keeps its lanes, not its dead instances: the recording moves a deallocated instance's lists into
+/// the flat lists at once and lets the instance go once nothing else holds it (`TimelineRecorder.retire`,
+/// `releaseUnheld`). Every view is the same as when every instance is held to its session's end.
+@Suite struct RetiredLanesTests {
+    static func input(_ bytes: [UInt8], path: String, retires: Bool) -> TimelineInput {
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.retiresDeadLanes = retires
+        return TimelineInput.from(LintResult(files: [Linter(options: options).lint(bytes: bytes, path: path)]))[0]
+    }
+
+    static func expectSame(_ text: String, _ name: String) { expectSame(Array(text.utf8), name) }
+
+    /// `everyFormat`: the text at three widths and windows, JSON, the trace and the page; else the JSON timeline
+    /// (every lane's callbacks, intervals, removal and owner) and the leak report.
+    static func expectSame(_ bytes: [UInt8], _ name: String, everyFormat: Bool = true) {
+        let retired = input(bytes, path: name, retires: true), held = input(bytes, path: name, retires: false)
+        let window = TimelineWindow(from: .line(5), to: .line(40))
+        var renderers: [(String, ([TimelineInput]) -> String)] = [
+            ("json", { TimelineJSON().render($0) }),
+            ("leaks", { LeakJSON().render(LeakReport(inputs: $0, graceSeconds: 3)) }),
+        ]
+        if everyFormat {
+            renderers += [
+                ("text", { TimelineTextRenderer(width: 100).render($0) }),
+                ("text, time axis, colored", { TimelineTextRenderer(width: 160, color: true, axis: .time).render($0) }),
+                ("text, lines 5-40", { TimelineTextRenderer(width: 70, window: window).render($0) }),
+                ("chrome-trace", { ChromeTrace().render($0) }),
+                ("html", { HTMLReport(inputs: $0, leaks: LeakReport(inputs: $0, graceSeconds: 3)).render() }),
+            ]
+        }
+        for (format, render) in renderers {
+            #expect(render([retired]) == render([held]), "\(name): \(format)")
+        }
+    }
+
+    @Test(arguments: allFixtureLogs()) func fixturesAreDrawnAlike(_ fixture: String) throws {
+        Self.expectSame([UInt8](try Data(contentsOf: packageRoot.appendingPathComponent(fixture))), fixture)
+    }
+
+    @Test(arguments: NavigationSimulator.Family.allCases) func simulatedAppsAreDrawnAlike(_ family: NavigationSimulator.Family) {
+        for seed in UInt64(1)...3 { Self.expectSame(variedSimulatedApp(family, seed: seed, steps: 150), "\(family) seed \(seed)") }
+    }
+
+    @Test func simulatedAndroidIsDrawnAlike() {
+        var o = AndroidSimulator.Options(seed: 3)
+        o.leakCanary = true
+        Self.expectSame(AndroidSimulator.generate(o).text, "android")
+    }
+
+    /// More dead controllers than the state machine remembers by address (4,096), each with a view model it owns;
+    /// some get a callback after their dealloc (their lists come back), some are popped and never deallocated, and
+    /// a transition settles after its member's dealloc.
+    @Test func deadControllersPastTheAddressMemoryAreDrawnAlike() {
+        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
+        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
+        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        var ms = 3
+        func line(_ s: String) {
+            text += String(format: "2024-03-01 22:%02d:%02d.%03d Shop[100:200] ", 13 + ms / 60_000, ms / 1000 % 60, ms % 1000) + s + "\n"
+            ms += 1
+        }
+        for k in 0..<4_300 {
+            let a = String(0x6000_0000_0000 + 16 * k, radix: 16)
+            let detail = "<DetailViewController: 0x\(a)>"
+            line("\(detail) viewDidLoad")
+            line("<DetailViewModel: 0x\(String(0x7000_0000_0000 + 16 * k, radix: 16))> init")
+            line("<HomeViewController: 0x100> viewWillDisappear:")
+            line("\(detail) viewWillAppear:")
+            line("<HomeViewController: 0x100> viewDidDisappear:")
+            line("\(detail) viewDidAppear:")
+            line("\(detail) viewWillDisappear:")
+            line("<HomeViewController: 0x100> viewWillAppear:")
+            if k % 11 == 3 { line("\(detail) dealloc") }  // before its transition is over
+            line("\(detail) viewDidDisappear:")
+            line("<HomeViewController: 0x100> viewDidAppear:")
+            if k % 13 != 5 && k % 11 != 3 { line("\(detail) dealloc") }
+            if k % 3 == 0 { line("<DetailViewModel: 0x\(String(0x7000_0000_0000 + 16 * k, radix: 16))> deinit") }
+            // A callback after its dealloc: its lists come back into its log.
+            if k % 17 == 2 { line("\(detail) viewWillLayoutSubviews") }
+            if k % 170 == 2 { line("<DetailViewController: 0x\(String(0x6000_0000_0000 + 16 * (k / 2), radix: 16))> viewDidLayoutSubviews") }
+        }
+        Self.expectSame(Array(text.utf8), "dead.log", everyFormat: false)
+        // Every lane is there, one per controller and object.
+        let input = Self.input(Array(text.utf8), path: "dead.log", retires: true)
+        #expect(input.timeline.sessions.count == 1)
+        #expect(input.timeline.sessions.pieces(at: 0).instanceCount == 1 + 2 * 4_300)
+    }
+}

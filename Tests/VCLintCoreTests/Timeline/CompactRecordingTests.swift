@@ -130,7 +130,7 @@ import Testing
         let owned = [0, 3, 9, 100], removed = [3, 4, 50]
         for lane in Set(owned + removed).sorted() {
             extras.append(CompactTimeline.LaneExtra(removal: removed.contains(lane) ? removal : nil, owner: owned.contains(lane) ? owner : nil,
-                                                    ownerReason: owned.contains(lane) ? .stem : nil), lane: lane)
+                                                    ownerReason: owned.contains(lane) ? .stem : nil), lane: lane, dates: PackedTime.Table())
         }
         for lane in 0...101 {
             #expect((extras[lane]?.owner != nil) == owned.contains(lane), "lane \(lane)")
@@ -141,5 +141,52 @@ import Testing
         extras.dropOwner(lane: 3)
         #expect(extras[3]?.owner == nil && extras[3]?.ownerReason == nil && extras[3]?.removal != nil)
         #expect(extras[0]?.ownerReason == .stem && !extras.isEmpty)
+    }
+
+    /// A removal is kept packed (its events' lines, kinds and times packed by the input's dates) and read back as
+    /// it was set: with and without times, a time that does not pack (kept whole), and every field.
+    @Test func removalsReadBackAsTheyWereSet() {
+        let table = PackedTime.Table()
+        var extras = CompactTimeline.LaneExtras()
+        func fields(_ seconds: Double) -> LogTime {
+            LogTime(seconds: seconds, year: 2024, month: 3, day: 1, hour: 12, minute: 0, second: 0, fraction: 123, fractionDigits: 3,
+                    offsetMinutes: nil)
+        }
+        // Its seconds are its fields': it packs.
+        let packable = fields(fields(0).fieldSeconds)
+        // Its seconds are not its fields': it cannot be packed, and is kept whole.
+        let whole = LogTime(seconds: 42.5, year: 2024, month: 3, day: 1, hour: 12, minute: 0, second: 0, fraction: 5, fractionDigits: 1,
+                            offsetMinutes: 60)
+        #expect(table.pack(packable) != nil && table.pack(whole) == nil)
+        let removals = [
+            Removal(kind: .popped, evidence: EventRef(line: 7, time: packable, kind: .viewDidDisappear), takenAlongBy: nil,
+                    anchor: EventRef(line: 7, time: packable, kind: .viewDidDisappear), transition: .pop),
+            Removal(kind: .poppedWithTop, evidence: EventRef(line: 1 << 40, time: whole, kind: .viewWillDisappear),
+                    takenAlongBy: "DetailViewController#3", anchor: EventRef(line: 9, time: nil, kind: .dismissEnd)),
+            Removal(kind: .dismissed, evidence: EventRef(line: 12, time: nil, kind: .dismissEnd), takenAlongBy: nil,
+                    anchor: EventRef(line: 15, time: whole, kind: .viewDidDisappear), transition: .dismiss),
+        ]
+        for (k, r) in removals.enumerated() { extras.append(CompactTimeline.LaneExtra(removal: r, owner: nil, ownerReason: nil), lane: 2 * k, dates: table) }
+        extras.freeze(table)
+        for (k, r) in removals.enumerated() {
+            let back = extras[2 * k]?.removal
+            #expect(back?.kind == r.kind && back?.takenAlongBy == r.takenAlongBy && back?.transition == r.transition, "removal \(k)")
+            #expect(back?.evidence == r.evidence && back?.anchor == r.anchor, "removal \(k)")
+            #expect(back?.evidence.time?.seconds.bitPattern == r.evidence.time?.seconds.bitPattern && back?.evidence.time?.iso == r.evidence.time?.iso)
+            #expect(back?.anchor.time?.seconds.bitPattern == r.anchor.time?.seconds.bitPattern && back?.anchor.time?.iso == r.anchor.time?.iso)
+            #expect(extras[2 * k + 1] == nil)
+        }
+    }
+
+    /// A stamp's line is kept in 32 bits, and one past them whole: every line reads back.
+    @Test func stampLinesPastThirtyTwoBitsReadBack() {
+        let table = PackedTime.Table()
+        var stamps = StampTable(sparse: false)
+        let lines = [1, 2, Int(UInt32.max) - 1, Int(UInt32.max), Int(UInt32.max) + 1, 1 << 40, 3]
+        for (k, line) in lines.enumerated() { #expect(stamps.append(TimelineStamp(line: line, order: k + 1, time: nil), table) == k) }
+        stamps.freeze(table)
+        for (k, line) in lines.enumerated() {
+            #expect(stamps.line(k) == line && stamps.stamp(k).line == line && stamps.order(k) == k + 1)
+        }
     }
 }
