@@ -73,6 +73,48 @@ struct SessionPieces {
         }
     }
 
+    /// What an instance is, without its callbacks and intervals (`forEachCallback`, `forEachInterval`): what the
+    /// JSON timeline and the trace write of it around them.
+    struct InstanceHeader {
+        var id: Int
+        var controller: ControllerRef
+        var kind: LaneKind
+        var dialect: Dialect
+        var removal: Removal?
+        var dealloc: TimelineStamp?
+        var deallocInstrumented: Bool
+        /// Its first callback's stamp.
+        var first: TimelineStamp
+        var laneLabel: String { RecordedInstance.laneLabel(instance: controller.instance, kind: kind) }
+    }
+
+    func header(_ k: Int) -> InstanceHeader {
+        switch source {
+        case .value(let s):
+            let i = s.instances[k]
+            return InstanceHeader(id: i.id, controller: i.controller, kind: i.kind, dialect: i.dialect, removal: i.removal, dealloc: i.dealloc,
+                                  deallocInstrumented: i.deallocInstrumented, first: i.first)
+        case .compact(let c, let s):
+            let j = s.instances.lowerBound + k
+            let lane = c.lanes[j]
+            return InstanceHeader(id: lane.serial, controller: lane.ref, kind: lane.kind, dialect: lane.dialect,
+                                  removal: lane.hasExtra ? c.laneExtras[j]?.removal : nil,
+                                  dealloc: lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil, deallocInstrumented: lane.deallocInstrumented,
+                                  first: c.stamps.stamp(Int(c.callbacks[lane.callbackStart] >> 8)))
+        }
+    }
+
+    /// Instance `k`'s callbacks in order, one at a time, without building them all.
+    func forEachCallback<E: Error>(_ k: Int, _ body: (RecordedCallback) throws(E) -> Void) throws(E) {
+        switch source {
+        case .value(let s):
+            for cb in s.instances[k].callbacks { try body(cb) }
+        case .compact(let c, let s):
+            let lane = c.lanes[s.instances.lowerBound + k]
+            for m in lane.callbackStart..<(lane.callbackStart + Int(lane.callbackCount)) { try body(c.callback(c.callbacks[m])) }
+        }
+    }
+
     /// Instance `k`'s id, kind and lane label, without building it.
     func instanceID(_ k: Int) -> Int {
         switch source {
@@ -106,15 +148,25 @@ struct SessionPieces {
         return j < s.instances.upperBound && c.lanes[j].serial == id ? j - s.instances.lowerBound : nil
     }
 
-    /// What instance `k`'s lane is drawn from: its states and its dealloc, without its callbacks.
-    func lanePieces(_ k: Int) -> (id: Int, controller: ControllerRef, kind: LaneKind, intervals: [StateInterval], dealloc: TimelineStamp?) {
+    /// What instance `k`'s lane is drawn from but its states (`forEachInterval`): its id, controller, kind and dealloc.
+    func lanePieces(_ k: Int) -> (id: Int, controller: ControllerRef, kind: LaneKind, dealloc: TimelineStamp?) {
         switch source {
         case .value(let s):
             let i = s.instances[k]
-            return (i.id, i.controller, i.kind, i.intervals, i.dealloc)
+            return (i.id, i.controller, i.kind, i.dealloc)
         case .compact(let c, let s):
             let lane = c.lanes[s.instances.lowerBound + k]
-            return (lane.serial, lane.ref, lane.kind, c.intervals(of: lane), lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil)
+            return (lane.serial, lane.ref, lane.kind, lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil)
+        }
+    }
+
+    /// Instance `k`'s state intervals in order, one at a time, without building them all.
+    func forEachInterval<E: Error>(_ k: Int, _ body: (StateInterval) throws(E) -> Void) throws(E) {
+        switch source {
+        case .value(let s):
+            for iv in s.instances[k].intervals { try body(iv) }
+        case .compact(let c, let s):
+            try c.forEachInterval(of: c.lanes[s.instances.lowerBound + k], body)
         }
     }
 

@@ -339,7 +339,7 @@ public struct HTMLReport: Sendable {
             lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
             let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
             lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.controller?.display ?? lane.label))</title></text>\n"
-            for seg in lane.segments {
+            lane.forEachSegment { seg in
                 let w = max(1, seg.x1 - seg.x0)
                 let hgt = seg.state == .visible ? 12.0 : 8.0
                 lanes += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"

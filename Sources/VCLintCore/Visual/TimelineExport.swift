@@ -74,7 +74,7 @@ public struct TimelineJSON: ViewFormat {
         try json.value(stamp(s.lastEvent), key: "last")
         try json.value(s.endTime.map { .string($0.iso) } ?? .null, key: "end_time")
         try json.openArray("instances")
-        for k in 0..<s.instanceCount { try instance(s.instance(k), json) }
+        for k in 0..<s.instanceCount { try instance(s, k, json) }
         try json.close()
         try json.openArray("transitions")
         for n in 0..<s.transitionCount { try json.value(transition(s.transition(n))) }
@@ -96,19 +96,20 @@ public struct TimelineJSON: ViewFormat {
 
     /// An instance written an interval and a callback at a time (a root controller of a long run has
     /// hundreds of thousands of each).
-    private static func instance(_ i: RecordedInstance, _ json: JSONStream) throws(ReportWriteError) {
+    private static func instance(_ s: SessionPieces, _ k: Int, _ json: JSONStream) throws(ReportWriteError) {
+        let i = s.header(k)
         try json.openObject()
         try json.value(.int(i.id), key: "id")
         for (key, value) in controller(i.controller) { try json.value(value, key: key) }
         try json.value(.string(i.kind.rawValue), key: "kind")
         try json.value(.string(i.dialect.rawValue), key: "dialect")
         try json.openArray("intervals")
-        for iv in i.intervals {
+        try s.forEachInterval(k) { (iv: StateInterval) throws(ReportWriteError) in
             try json.value(.object([("state", .string(iv.state.rawValue)), ("from", stamp(iv.start)), ("to", stamp(iv.end)), ("open_at_end", .bool(iv.openAtEnd))]))
         }
         try json.close()
         try json.openArray("callbacks")
-        for c in i.callbacks {
+        try s.forEachCallback(k) { (c: RecordedCallback) throws(ReportWriteError) in
             var p: [(String, JSONValue)] = [("event", .string(c.kind.rawValue)), ("line", .int(c.stamp.line)), ("time", c.stamp.time.map { .string($0.iso) } ?? .null)]
             if let tp = c.toParent { p.append(("to_parent", .bool(tp))) }
             try json.value(.object(p))
@@ -234,7 +235,7 @@ public struct ChromeTrace: ViewFormat {
             try events.append(instant(w.kind.rawValue, cat: "uikit", pid: pid, tid: sessionTrack, at: clock.micros(w.stamp), timeArg(w.stamp) + [("text", .string(w.text))]))
         }
         for k in 0..<s.instanceCount {
-            let i = s.instance(k)
+            let i = s.header(k)
             let tid = track(k)
             try events.append(meta("thread_name", pid: pid, tid: tid, [("name", .string(i.controller.addressText.map { "\(i.laneLabel) \($0)" } ?? i.laneLabel))]))
             try events.append(meta("thread_sort_index", pid: pid, tid: tid, [("sort_index", .int(i.id))]))
@@ -245,13 +246,14 @@ public struct ChromeTrace: ViewFormat {
             if let r = i.removal { lifeArgs.append(("removal", .string(r.kind.rawValue))); lifeArgs.append(("removal_line", .int(r.evidence.line))) }
             lifeArgs.append(("deallocated", .bool(i.dealloc != nil)))
             try events.append(complete(i.controller.instance, cat: i.kind.rawValue, pid: pid, tid: tid, from: life0, to: max(life0, lifeEnd), lifeArgs))
-            for iv in i.intervals where iv.state == .appearing || iv.state == .visible || iv.state == .disappearing {
+            try s.forEachInterval(k) { (iv: StateInterval) throws(ReportWriteError) in
+                guard iv.state == .appearing || iv.state == .visible || iv.state == .disappearing else { return }
                 let a = clock.micros(iv.start)
                 let b = iv.openAtEnd ? clock.end : clock.micros(iv.end)
                 try events.append(complete(iv.state.rawValue, cat: "state", pid: pid, tid: tid, from: a, to: min(max(a, b), max(life0, lifeEnd)),
                                        [("from_line", .int(iv.start.line)), ("to_line", .int(iv.end.line))]))
             }
-            for c in i.callbacks {
+            try s.forEachCallback(k) { (c: RecordedCallback) throws(ReportWriteError) in
                 try events.append(instant(c.kind.rawValue, cat: "callback", pid: pid, tid: tid, at: clock.micros(c.stamp), timeArg(c.stamp)))
             }
         }

@@ -215,7 +215,7 @@ public struct TimelineTextRenderer: ViewFormat {
             glyph[col] = g
             kind[col] = p
         }
-        for seg in lane.segments {
+        lane.forEachSegment { seg in
             let a = Int(seg.x0.rounded(.down))
             let b = max(a + 1, Int(seg.x1.rounded(.up)))
             let r: Int

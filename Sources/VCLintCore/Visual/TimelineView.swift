@@ -354,18 +354,27 @@ struct SessionFrame {
     /// Seconds from the session's first shown event (time axis labels).
     func seconds(_ st: TimelineStamp) -> Double { Double((clock?.micros(st) ?? 0) - t0) / 1_000_000 }
 
-    /// Instance `k`'s lane: its states and its dealloc in the window, without marks.
+    /// Instance `k`'s lane: its dealloc in the window and whether it has a state segment there, without marks; its
+    /// segments are read one at a time when it is drawn (`SessionLayout.Lane.forEachSegment`).
     func lane(_ k: Int) -> SessionLayout.Lane {
         let inst = session.lanePieces(k)
         var lane = SessionLayout.Lane(id: inst.id, controller: inst.controller,
                                       label: RecordedInstance.laneLabel(instance: inst.controller.instance, kind: inst.kind))
-        for iv in inst.intervals {
-            let a = x(iv.start)
-            let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
-            if b > a || (b == a && inWindow(iv.start) && axis == .time) { lane.segments.append(.init(state: iv.state, x0: a, x1: max(a, b))) }
-        }
+        lane.segmentSource = (self, k)
+        // Whether any: the first one found ends the walk.
+        struct Found: Error {}
+        do throws(Found) { try forEachSegment(k) { _ throws(Found) in throw Found() } } catch { lane.hasSegments = true }
         if let d = inst.dealloc, inWindow(d) { lane.dealloc = x(d) }
         return lane
+    }
+
+    /// Instance `k`'s state segments in the window, in order, one at a time.
+    func forEachSegment<E: Error>(_ k: Int, _ body: (SessionLayout.Segment) throws(E) -> Void) throws(E) {
+        try session.forEachInterval(k) { (iv: StateInterval) throws(E) in
+            let a = x(iv.start)
+            let b = iv.openAtEnd ? (iv.end.order >= lastOrder ? xEnd : x(iv.end)) : x(iv.end)
+            if b > a || (b == a && inWindow(iv.start) && axis == .time) { try body(.init(state: iv.state, x0: a, x1: max(a, b))) }
+        }
     }
 
     /// Transitions in the window, in order: their positions among the session's and x.
@@ -427,7 +436,7 @@ struct SessionMarks {
         var drawn = Set<Int>()
         for k in 0..<s.instanceCount {
             var lane = frame.lane(k)
-            guard !lane.segments.isEmpty || lane.dealloc != nil else { continue }
+            guard lane.hasSegments || lane.dealloc != nil else { continue }
             if let id = lane.id, let m = byInstance[id] {
                 lane.marks = m
                 drawn.insert(id)
@@ -466,9 +475,18 @@ enum SessionLayout {
         var id: Int?
         var controller: ControllerRef?
         var label: String
-        var segments: [Segment] = []
+        /// Where its state segments are read from, one at a time (`SessionFrame.forEachSegment`): a root
+        /// controller of a long run has hundreds of thousands of them. nil: none.
+        var segmentSource: (frame: SessionFrame, instance: Int)?
+        /// Whether it has a segment in the window.
+        var hasSegments = false
         var dealloc: Double?
         var marks: [Mark] = []
+
+        func forEachSegment<E: Error>(_ body: (Segment) throws(E) -> Void) throws(E) {
+            guard hasSegments, let (frame, k) = segmentSource else { return }
+            try frame.forEachSegment(k, body)
+        }
     }
 }
 
