@@ -662,14 +662,14 @@ final class TimelineRecorder {
         /// the flat lists then (`TimelineRecorder.retire`), and this is where `TimelineRecorder.retired` says they
         /// are (-1: in `callbacks` and `intervals`).
         @exclusivity(unchecked) var retired: Int32 = -1
-        /// Its place in `TimelineRecorder.released` once its instance is let go, -1 before.
-        @exclusivity(unchecked) var released: Int32 = -1
+        /// With lanes, its session's serial (-1: past 32 bits; it is then never let go); `ordinal` is its place in the
+        /// session's `instances`.
+        @exclusivity(unchecked) var session: Int32 = -1
         // The one-byte fields together, in what the words above leave.
         @exclusivity(unchecked) var openState: LaneState?
         @exclusivity(unchecked) var beenOnScreen = false
         /// A SwiftUI view's: whether its latest `onAppear`/`onDisappear` showed it (nil: no such event yet).
         @exclusivity(unchecked) var viewShown: Bool?
-        @exclusivity(unchecked) var releasedDialect: Dialect?
 
         init(_ instance: Instance) {
             self.instance = instance
@@ -683,16 +683,21 @@ final class TimelineRecorder {
             serial = android.serial
         }
 
-        var dialect: Dialect { instance?.dialect ?? releasedDialect ?? android?.lastDialect ?? .logcat }
-        /// Whether it is UIKit's (its instance held or let go).
-        var isUIKit: Bool { instance != nil || released >= 0 }
+        var dialect: Dialect { instance?.dialect ?? android?.lastDialect ?? .logcat }
+    }
+
+    enum LaneSlot {
+        case log(InstanceLog)
+        /// Its place in `released`.
+        case released(Int32)
     }
 
     final class SessionLog {
         let serial: Int
         let process: String
         let pid: Int?
-        @exclusivity(unchecked) var instances: [InstanceLog] = []
+        /// Its lanes in order: each its log, or what is kept of one whose instance was let go (`releaseUnheld`).
+        @exclusivity(unchecked) var instances = ChunkedArray<LaneSlot>()
         /// Without lanes: its Android instances, tallied when it ends, by serial; how many instances it has had; per
         /// tally, how many of its instances it added (<< 1, | 1 when one was UIKit's: `finished` judges their dealloc).
         @exclusivity(unchecked) var live: [Int: InstanceLog] = [:]
@@ -734,13 +739,19 @@ final class TimelineRecorder {
     /// What a lane needs of a deallocated UIKit instance that only its log held, which was let go
     /// (`releaseUnheld`): a long session keeps its lanes until it ends, not its dead instances.
     struct ReleasedInstance {
+        let serial: Int
         let entry: Instrumentation.ClassEntry
         let address: UInt64
         let generation: Int
+        /// Its dealloc's stamp.
+        let dealloc: Int
+        /// Its lists in `retired`.
+        let retired: Int32
         /// Its removal in `releasedRemovals`, its owner in `releasedOwners`; -1: none.
         let removal: Int32
         let owner: Int32
         let ownerReason: OwnerReason?
+        let dialect: Dialect
     }
     @exclusivity(unchecked) private var released = ChunkedArray<ReleasedInstance>()
     /// Where a deallocated instance's lists are in the flat lists (`retire`).
@@ -865,7 +876,9 @@ final class TimelineRecorder {
             if let known = instances[serial] { return known }
             let log = make()
             instances[serial] = log
-            s.instances.append(log)
+            log.ordinal = s.instances.count
+            log.session = Int32(exactly: s.serial) ?? -1
+            s.instances.append(.log(log))
             return log
         }
         if let known = s.live[serial] { return known }
@@ -1035,7 +1048,8 @@ final class TimelineRecorder {
             let serial = awaitingRelease[awaitingHead]
             awaitingHead += 1
             // A log whose session moved it into the flat lists is gone.
-            guard let log = instances[serial], log.instance != nil else { continue }
+            guard let log = instances[serial], log.instance != nil, log.retired >= 0, log.session >= 0,
+                  let s = sessionBySerial[Int(log.session)] else { continue }
             guard isKnownUniquelyReferenced(&log.instance) else {
                 awaitingRelease.append(serial)
                 continue
@@ -1047,11 +1061,12 @@ final class TimelineRecorder {
                 owner = Int32(releasedOwners.count)
                 releasedOwners.append(o)
             }
-            log.released = Int32(released.count)
-            log.releasedDialect = i.dialect
-            released.append(ReleasedInstance(entry: i.entry, address: i.address ?? 0, generation: i.generation, removal: removal,
-                                             owner: owner, ownerReason: owner >= 0 ? i.ownerReason : nil))
-            log.instance = nil
+            // Its lane leaves its log: the log and the instance go.
+            s.instances[log.ordinal] = .released(Int32(released.count))
+            released.append(ReleasedInstance(serial: serial, entry: i.entry, address: i.address ?? 0, generation: i.generation,
+                                             dealloc: log.dealloc, retired: log.retired, removal: removal, owner: owner,
+                                             ownerReason: owner >= 0 ? i.ownerReason : nil, dialect: i.dialect))
+            instances[serial] = nil
         }
         // The queue's consumed head is let go once it is most of it.
         if awaitingHead > 1024 && awaitingHead * 2 > awaitingRelease.count {
@@ -1110,7 +1125,8 @@ final class TimelineRecorder {
         guard let s = sessionBySerial[serial] else { return }
         s.endTime = lastTime
         var end = -1
-        for log in s.instances where log.dealloc < 0 && log.openState != nil {
+        for slot in s.instances {
+            guard case .log(let log) = slot, log.dealloc < 0, log.openState != nil else { continue }
             if end < 0 { end = s.last.map { stampIndex($0) } ?? keepCurrent() }
             close(log, at: end, openAtEnd: true)
         }
@@ -1122,56 +1138,63 @@ final class TimelineRecorder {
     /// `deallocDialects` had their dealloc judged in it.
     private func move(_ s: SessionLog, deallocDialects: Set<Dialect>) {
         sessionBySerial[s.serial] = nil
-        func judged(_ log: InstanceLog) -> Bool { log.isUIKit && deallocDialects.contains(log.dialect.family) }
         if !lanes {
             for log in Array(s.live.values) { tally(log, in: s) }
             for (k, v) in s.tallied where v & 1 != 0 && deallocDialects.contains(tallies[k].dialect.family) { tallies[k].judgedInSession = true }
             tallies.ended(session: s.serial, counts: s.tallied.mapValues { $0 >> 1 })
         }
         let laneStart = lanesDone.count
-        for log in s.instances {
-            instances[log.serial] = nil
+        for slot in s.instances {
             var extra = CompactTimeline.LaneExtra()
-            let className: String, address: UInt64, generation: Int, entry: Instrumentation.ClassEntry
-            if let i = log.instance {
-                extra.removal = i.removal
-                extra.owner = i.ownerRef
-                extra.ownerReason = i.ownerReason
-                (className, address, generation, entry) = (i.className, i.address ?? 0, i.generation, i.entry)
-            } else if log.released >= 0 {
-                let r = released[Int(log.released)]
+            let serial: Int, className: String, address: UInt64, generation: Int, entry: Instrumentation.ClassEntry
+            let dialect: Dialect, dealloc: Int, uikit: Bool
+            // A deallocated instance's lists are in the flat lists already (`retire`).
+            var lists: RetiredLists
+            switch slot {
+            case .released(let k):
+                let r = released[Int(k)]
                 if r.removal >= 0 { extra.removal = releasedRemovals.removal(Int(r.removal), unpack: dates.unpack) }
                 if r.owner >= 0 {
                     extra.owner = releasedOwners[Int(r.owner)]
                     extra.ownerReason = r.ownerReason
                 }
-                (className, address, generation, entry) = (r.entry.name, r.address, r.generation, r.entry)
-            } else {
-                let a = log.android!
-                (className, address, generation, entry) = (a.entry.name, a.address ?? 0, a.generation, a.entry)
+                (serial, className, address, generation, entry) = (r.serial, r.entry.name, r.address, r.generation, r.entry)
+                (dialect, dealloc, uikit, lists) = (r.dialect, r.dealloc, true, retired[Int(r.retired)])
+            case .log(let log):
+                instances[log.serial] = nil
+                if let i = log.instance {
+                    extra.removal = i.removal
+                    extra.owner = i.ownerRef
+                    extra.ownerReason = i.ownerReason
+                    (className, address, generation, entry) = (i.className, i.address ?? 0, i.generation, i.entry)
+                } else {
+                    let a = log.android!
+                    (className, address, generation, entry) = (a.entry.name, a.address ?? 0, a.generation, a.entry)
+                }
+                (serial, dialect, dealloc, uikit) = (log.serial, log.dialect, log.dealloc, log.instance != nil)
+                if log.retired >= 0 {
+                    lists = retired[Int(log.retired)]
+                } else {
+                    lists = RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
+                                         intervalCount: Int32(log.intervals.count / 2))
+                    callbacks.append(contentsOf: log.callbacks)
+                    intervals.append(contentsOf: log.intervals)
+                }
+                // Let go as it is copied: the session's lists and the flat ones are not held whole at once.
+                log.callbacks = []
+                log.intervals = []
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
             if hasExtra { laneExtras.append(extra, lane: lanesDone.count, dates: dates) }
-            // A deallocated instance's lists are there already (`retire`).
-            let r: RetiredLists = log.retired >= 0 ? retired[Int(log.retired)]
-                : RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
-                               intervalCount: Int32(log.intervals.count / 2))
-            let (callbackStart, callbackCount, intervalStart, intervalCount) = (r.callbacks, r.callbackCount, r.intervals, r.intervalCount)
             lanesDone.append(CompactTimeline.Lane(
-                serial: log.serial, className: className, address: address, generation: generation,
-                callbackStart: callbackStart, callbackCount: callbackCount,
-                intervalCount: intervalCount, intervalStart: intervalStart,
-                dealloc: log.dealloc, dialect: log.dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
+                serial: serial, className: className, address: address, generation: generation,
+                callbackStart: lists.callbacks, callbackCount: lists.callbackCount,
+                intervalCount: lists.intervalCount, intervalStart: lists.intervals,
+                dealloc: dealloc, dialect: dialect, kind: .controller, deallocInstrumented: false, hasExtra: hasExtra))
             laneEntries.append(entry)
-            laneJudgedInSession.append(judged(log))
-            if log.retired < 0 {
-                callbacks.append(contentsOf: log.callbacks)
-                intervals.append(contentsOf: log.intervals)
-            }
-            // Let go as it is copied: the session's lists and the flat ones are not held whole at once.
-            log.callbacks = []
-            log.intervals = []
+            laneJudgedInSession.append(uikit && deallocDialects.contains(dialect.family))
         }
+        s.instances = ChunkedArray()
         if sessionBySerial.isEmpty {
             // No log refers to what was kept of deallocated instances any more.
             (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), ChunkedArray(), ChunkedArray())
