@@ -642,9 +642,9 @@ final class CompactTimeline: Sendable {
 /// input's flat lists (`CompactTimeline`) and the session's own objects are released.
 final class TimelineRecorder {
     final class InstanceLog {
-        /// UIKit's instance; an Android instance's log has `android` instead (its lane: `androidApplied`). Let go once
-        /// it is deallocated and nothing else holds it (`TimelineRecorder.releaseUnheld`): `released` then has what
-        /// its lane needs of it.
+        /// UIKit's instance; an Android instance's log has `android` instead (its lane: `androidApplied`). Once it is
+        /// deallocated and nothing else holds it, its lane leaves this log for a record of what it needs of it, and the
+        /// log and the instance go (`TimelineRecorder.releaseUnheld`, `LaneSlot.released`).
         @exclusivity(unchecked) var instance: Instance?
         let android: AndroidInstance?
         let serial: Int
