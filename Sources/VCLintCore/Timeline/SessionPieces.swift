@@ -182,24 +182,21 @@ struct SessionPieces {
     }
 
     func facts(_ k: Int) -> LaneFacts {
+        let h = header(k)
+        var last: TimelineStamp?
         switch source {
         case .value(let s):
-            let i = s.instances[k]
-            return LaneFacts(controller: i.controller, kind: i.kind, dialect: i.dialect, removal: i.removal, dealloc: i.dealloc,
-                             lastFinalize: i.callbacks.last(where: { $0.kind == .finalize })?.stamp)
+            last = s.instances[k].callbacks.last(where: { $0.kind == .finalize })?.stamp
         case .compact(let c, let s):
-            let j = s.instances.lowerBound + k
-            let lane = c.lanes[j]
+            let lane = c.lanes[s.instances.lowerBound + k]
             let finalize = CompactTimeline.kindIndex[.finalize]!
-            var last: TimelineStamp?
             for m in stride(from: lane.callbackStart + Int(lane.callbackCount) - 1, through: lane.callbackStart, by: -1)
             where c.callbacks[m] & 0x3F == finalize {
                 last = c.stamps.stamp(Int(c.callbacks[m] >> 8))
                 break
             }
-            return LaneFacts(controller: lane.ref, kind: lane.kind, dialect: lane.dialect, removal: lane.hasExtra ? c.laneExtras[j]?.removal : nil,
-                             dealloc: lane.dealloc >= 0 ? c.stamps.stamp(lane.dealloc) : nil, lastFinalize: last)
         }
+        return LaneFacts(controller: h.controller, kind: h.kind, dialect: h.dialect, removal: h.removal, dealloc: h.dealloc, lastFinalize: last)
     }
 
     /// The stamp of instance `k`'s last callback at or before `line` (its callbacks are in line order), without
