@@ -54,6 +54,23 @@ public enum LibC {
         #endif
     }
 
+    /// Gives the free pages of the heap back to the system (glibc keeps what small objects freed, for the next
+    /// ones: when a session's instances go as its lanes are written into blocks of their own, those pages would
+    /// stay counted beside the blocks). Darwin's allocator returns its free pages by itself.
+    public static func releaseFreeMemory() {
+        #if canImport(Glibc)
+        _ = mallocTrim?(0)
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// glibc's `malloc_trim`, which its module map does not export (`malloc.h`); nil under another C library.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(f, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    #endif
+
     /// A directory stream: `DIR *` is opaque in glibc's headers and a complete struct in Darwin's.
     #if canImport(Darwin)
     public typealias DirectoryStream = UnsafeMutablePointer<DIR>

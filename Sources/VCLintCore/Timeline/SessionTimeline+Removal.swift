@@ -342,6 +342,14 @@ extension SessionTimeline {
                  line: ref.line, time: ref.time)
         }
         recorder?.finished(session: serial, deallocDialects: removals.deallocDialects, lastTime: clock.lastTime)
+        reportPendingAndRelease(endedByMarker: endedByMarker)
+        // The recording's lanes move into its flat lists now that nothing here holds their instances: each goes
+        // as its lane moves.
+        recorder?.released(session: serial)
+    }
+
+    /// What was still pending at the session's end is reported (`finish`), and its controllers are released.
+    private func reportPendingAndRelease(endedByMarker: [ObjectIdentifier: EventRef]) {
         // The live lists as they are now (held: reporting may change a class's list, never these).
         let lists = identity.classes.values.map(\.live).filter { !$0.isEmpty }
         Self.forEachOldestFirst(lists) { inst in

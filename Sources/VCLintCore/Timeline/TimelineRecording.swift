@@ -462,6 +462,24 @@ final class CompactTimeline: Sendable {
         }
     }
 
+    /// Owners by number: the objects of one owner share its reference (a view model per row of a list names the
+    /// same controller, and each its own copy of the owner's label cost about 110 bytes).
+    struct OwnerTable {
+        private var refs: [ControllerRef] = []
+        private var numbers: [ControllerRef: Int32] = [:]
+
+        /// The number of `ref`, given it now if it has none.
+        mutating func number(_ ref: ControllerRef) -> Int32 {
+            if let known = numbers[ref] { return known }
+            let k = Int32(refs.count)
+            refs.append(ref)
+            numbers[ref] = k
+            return k
+        }
+
+        subscript(k: Int32) -> ControllerRef { refs[Int(k)] }
+    }
+
     /// The lanes' extras by lane index, in two tables (removals, owners) appended in the lanes' order and
     /// searched by binary search: a dictionary of `LaneExtra` by lane kept a key, an owner's room in every
     /// popped controller's entry and a removal's in every owned object's, and free buckets (a long capture gives
@@ -472,11 +490,13 @@ final class CompactTimeline: Sendable {
         /// The dates the removals' times are unpacked by, once the input is read (`freeze`).
         private var dates = PackedTime.Dates()
         private var ownerLanes = ChunkedArray<Int32>()
-        /// nil where an owner was taken back (a controller's, `TimelineRecorder.result`).
-        private var owners = ChunkedArray<ControllerRef?>()
+        /// Each owner's number in `ownerRefs`; -1 where an owner was taken back (a controller's,
+        /// `TimelineRecorder.result`).
+        private var owners = ChunkedArray<Int32>()
+        private var ownerRefs = OwnerTable()
         private var ownerReasons = ChunkedArray<OwnerReason?>()
 
-        var isEmpty: Bool { removals.count == 0 && owners.allSatisfy { $0 == nil } }
+        var isEmpty: Bool { removals.count == 0 && owners.allSatisfy { $0 < 0 } }
 
         /// The extra of `lane`, which comes after every lane that has one; times packed by `table`.
         mutating func append(_ extra: LaneExtra, lane: Int, dates table: PackedTime.Table) {
@@ -489,7 +509,7 @@ final class CompactTimeline: Sendable {
             if let owner = extra.owner {
                 precondition(ownerLanes.last.map { $0 < l } ?? true, "lane extras are appended in lane order")
                 ownerLanes.append(l)
-                owners.append(owner)
+                owners.append(ownerRefs.number(owner))
                 ownerReasons.append(extra.ownerReason)
             }
         }
@@ -511,19 +531,19 @@ final class CompactTimeline: Sendable {
         subscript(lane: Int) -> LaneExtra? {
             let r = Self.position(lane, in: removalLanes).map { removal($0) }
             let o = Self.position(lane, in: ownerLanes)
-            let owner = o.flatMap { owners[$0] }
+            let owner = o.flatMap { owners[$0] < 0 ? nil : ownerRefs[owners[$0]] }
             if r == nil && owner == nil { return nil }
             return LaneExtra(removal: r, owner: owner, ownerReason: owner == nil ? nil : o.flatMap { ownerReasons[$0] })
         }
 
         func hasRemoval(lane: Int) -> Bool { Self.position(lane, in: removalLanes) != nil }
 
-        func hasOwner(lane: Int) -> Bool { Self.position(lane, in: ownerLanes).map { owners[$0] != nil } ?? false }
+        func hasOwner(lane: Int) -> Bool { Self.position(lane, in: ownerLanes).map { owners[$0] >= 0 } ?? false }
 
         /// Takes a lane's owner back (its removal stays).
         mutating func dropOwner(lane: Int) {
             guard let k = Self.position(lane, in: ownerLanes) else { return }
-            owners[k] = nil
+            owners[k] = -1
             ownerReasons[k] = nil
         }
 
@@ -649,7 +669,7 @@ final class TimelineRecorder {
         let android: AndroidInstance?
         let serial: Int
         /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
-        @exclusivity(unchecked) var callbacks: [UInt64] = []
+        @exclusivity(unchecked) var callbacks = CallbackList()
         @exclusivity(unchecked) var intervals: [UInt64] = []
         @exclusivity(unchecked) var openStart = -1
         /// A stamp, -1: none.
@@ -657,7 +677,11 @@ final class TimelineRecorder {
         /// Which kinds of callback it has recorded (without lanes: one of each), a bit per kind.
         @exclusivity(unchecked) var kinds: UInt64 = 0
         /// Its place among its session's instances (without lanes: the order its class is met in).
-        @exclusivity(unchecked) var ordinal = 0
+        var ordinal: Int {
+            get { Int(ordinalRaw) }
+            set { ordinalRaw = Int32(truncatingIfNeeded: newValue) }
+        }
+        @exclusivity(unchecked) private var ordinalRaw: Int32 = 0
         /// Once its instance is deallocated its lists are final, but for callbacks after its dealloc: they move into
         /// the flat lists then (`TimelineRecorder.retire`), and this is where `TimelineRecorder.retired` says they
         /// are (-1: in `callbacks` and `intervals`).
@@ -684,6 +708,44 @@ final class TimelineRecorder {
         }
 
         var dialect: Dialect { instance?.dialect ?? android?.lastDialect ?? .logcat }
+    }
+
+    /// A lane's callbacks while its session runs, the first kept in place and the others in an array made at the
+    /// second: an object that logs only its `init` costs no array (48 bytes of each of 400k such objects).
+    struct CallbackList: Sequence {
+        /// `none` when the list is empty (a packed callback's parent bits are never 3).
+        private var first = Self.none
+        private var rest: [UInt64] = []
+        private static let none = UInt64.max
+
+        var count: Int { first == Self.none ? 0 : 1 + rest.count }
+
+        mutating func append(_ v: UInt64) {
+            precondition(v != Self.none, "a packed callback is never all ones")
+            if first == Self.none { first = v } else { rest.append(v) }
+        }
+
+        mutating func append<S: Sequence>(contentsOf values: S) where S.Element == UInt64 {
+            for v in values { append(v) }
+        }
+
+        func last(where matches: (UInt64) -> Bool) -> UInt64? {
+            if let v = rest.last(where: matches) { return v }
+            return first != Self.none && matches(first) ? first : nil
+        }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let list: CallbackList
+            fileprivate var k = -1
+
+            mutating func next() -> UInt64? {
+                defer { k += 1 }
+                if k < 0 { return list.first == CallbackList.none ? nil : list.first }
+                return k < list.rest.count ? list.rest[k] : nil
+            }
+        }
+
+        func makeIterator() -> Iterator { Iterator(list: self) }
     }
 
     enum LaneSlot {
@@ -715,6 +777,8 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var hasTimes = false
         /// The serial of the state machine's transition recorded last (`renamed`).
         @exclusivity(unchecked) var lastTransitionSerial = -1
+        /// Set when it finished (`finished`): the dialects whose dealloc it judged.
+        @exclusivity(unchecked) var deallocDialects: Set<Dialect>?
 
         init(serial: Int, process: String, pid: Int?) {
             self.serial = serial
@@ -735,7 +799,8 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var currentKept = -1
     /// The open sessions and their instances.
     @exclusivity(unchecked) private var sessionBySerial: [Int: SessionLog] = [:]
-    @exclusivity(unchecked) private var instances: [Int: InstanceLog] = [:]
+    /// The open sessions' instance logs by serial (a dictionary took 40 bytes a log).
+    @exclusivity(unchecked) private var instances = ObjectTable<InstanceLog>()
     /// What a lane needs of a deallocated UIKit instance that only its log held, which was let go
     /// (`releaseUnheld`): a long session keeps its lanes until it ends, not its dead instances.
     struct ReleasedInstance {
@@ -763,7 +828,7 @@ final class TimelineRecorder {
     }
     @exclusivity(unchecked) private var retired = ChunkedArray<RetiredLists>()
     @exclusivity(unchecked) private var releasedRemovals = CompactTimeline.RemovalStore()
-    @exclusivity(unchecked) private var releasedOwners = ChunkedArray<ControllerRef>()
+    @exclusivity(unchecked) private var releasedOwners = CompactTimeline.OwnerTable()
     /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
     @exclusivity(unchecked) private var awaitingRelease: [Int] = []
     @exclusivity(unchecked) private var awaitingHead = 0
@@ -873,9 +938,9 @@ final class TimelineRecorder {
     /// instances without: they are tallied when their session ends).
     private func log(of serial: Int, in s: SessionLog, making make: () -> InstanceLog) -> InstanceLog {
         if lanes {
-            if let known = instances[serial] { return known }
+            if let known = instances[UInt64(serial)] { return known }
             let log = make()
-            instances[serial] = log
+            instances[UInt64(serial)] = log
             log.ordinal = s.instances.count
             log.session = Int32(exactly: s.serial) ?? -1
             s.instances.append(.log(log))
@@ -946,7 +1011,7 @@ final class TimelineRecorder {
             if inst.state == .destroyed, let log = sessionBySerial[serial]?.live[inst.serial], log.dealloc < 0 { log.dealloc = 0 }
             return
         }
-        guard let log = instances[inst.serial], log.dealloc < 0 else { return }
+        guard let log = instances[UInt64(inst.serial)], log.dealloc < 0 else { return }
         let st = keepCurrent()
         if inst.state == .destroyed {
             close(log, at: st, openAtEnd: false)
@@ -977,7 +1042,7 @@ final class TimelineRecorder {
             if !inst.isAlive { settled(inst, session: serial) }
             return
         }
-        guard let log = instances[inst.serial] else { return }
+        guard let log = instances[UInt64(inst.serial)] else { return }
         let st = keepCurrent()
         if e.kind.isViewAppearance { log.viewShown = e.kind == .onAppear }
         if log.dealloc < 0 {
@@ -1032,7 +1097,7 @@ final class TimelineRecorder {
         intervals.append(contentsOf: log.intervals)
         log.intervals = []
         callbacks.append(contentsOf: log.callbacks)
-        log.callbacks = []
+        log.callbacks = CallbackList()
         if log.instance != nil {
             awaitingRelease.append(log.serial)
             releaseUnheld()
@@ -1048,7 +1113,7 @@ final class TimelineRecorder {
             let serial = awaitingRelease[awaitingHead]
             awaitingHead += 1
             // A log whose session moved it into the flat lists is gone.
-            guard let log = instances[serial], log.instance != nil, log.retired >= 0, log.session >= 0,
+            guard let log = instances[UInt64(serial)], log.instance != nil, log.retired >= 0, log.session >= 0,
                   let s = sessionBySerial[Int(log.session)] else { continue }
             guard isKnownUniquelyReferenced(&log.instance) else {
                 awaitingRelease.append(serial)
@@ -1056,17 +1121,13 @@ final class TimelineRecorder {
             }
             let i = log.instance!
             let removal = i.removal.map { Int32(releasedRemovals.append($0, dates: dates)) } ?? -1
-            var owner: Int32 = -1
-            if let o = i.ownerRef {
-                owner = Int32(releasedOwners.count)
-                releasedOwners.append(o)
-            }
+            let owner = i.ownerRef.map { releasedOwners.number($0) } ?? -1
             // Its lane leaves its log: the log and the instance go.
             s.instances[log.ordinal] = .released(Int32(released.count))
             released.append(ReleasedInstance(serial: serial, entry: i.entry, address: i.address ?? 0, generation: i.generation,
                                              dealloc: log.dealloc, retired: log.retired, removal: removal, owner: owner,
                                              ownerReason: owner >= 0 ? i.ownerReason : nil, dialect: i.dialect))
-            instances[serial] = nil
+            instances[UInt64(serial)] = nil
         }
         // The queue's consumed head is let go once it is most of it.
         if awaitingHead > 1024 && awaitingHead * 2 > awaitingRelease.count {
@@ -1089,7 +1150,7 @@ final class TimelineRecorder {
         guard lanes, let s = sessionBySerial[serial], !t.members.isEmpty else { return }
         // Its extent: from the earliest will-callback of a member to its latest callback.
         func find(_ line: Int, _ serial: Int) -> TimelineStamp? {
-            guard let log = instances[serial] else { return nil }
+            guard let log = instances[UInt64(serial)] else { return nil }
             let found: UInt64?
             if log.retired >= 0 {
                 let r = retired[Int(log.retired)]
@@ -1120,23 +1181,38 @@ final class TimelineRecorder {
         s.transitions[s.transitions.count - 1].kind = kind
     }
 
-    /// The session ended: lanes still open end with it, and it moves into the flat lists.
+    /// The session ended. Without lanes it moves into its tallies now. With lanes it waits for `released`: its lanes
+    /// still open end with it, and it moves into the flat lists once the state machine has let go of its instances,
+    /// so that each instance goes as its lane is moved (a session of 400k live objects held them all beside their
+    /// lanes).
     func finished(session serial: Int, deallocDialects: Set<Dialect>, lastTime: LogTime?) {
         guard let s = sessionBySerial[serial] else { return }
         s.endTime = lastTime
-        var end = -1
-        for slot in s.instances {
-            guard case .log(let log) = slot, log.dealloc < 0, log.openState != nil else { continue }
-            if end < 0 { end = s.last.map { stampIndex($0) } ?? keepCurrent() }
-            close(log, at: end, openAtEnd: true)
-        }
-        move(s, deallocDialects: deallocDialects)
+        s.deallocDialects = deallocDialects
+        if !lanes { move(s, deallocDialects: deallocDialects) }
     }
+
+    /// The state machine let go of the session's instances (`SessionTimeline.finish`): with lanes, it moves into
+    /// the flat lists, its lanes still open ending with it.
+    func released(session serial: Int) {
+        guard lanes, let s = sessionBySerial[serial], let deallocDialects = s.deallocDialects else { return }
+        var end = -1
+        move(s, deallocDialects: deallocDialects, closingAt: {
+            if end < 0 { end = s.last.map { self.stampIndex($0) } ?? self.keepCurrent() }
+            return end
+        })
+    }
+
+    /// How many logs `move` let go, and every how many of them the heap's free pages are given back (the pages of
+    /// 64k instances, about 16 MB; a trim costs about a millisecond).
+    @exclusivity(unchecked) private var logsLetGo = 0
+    private static let trimEvery = (1 << 16) - 1
 
     /// Moves a session's lanes, transitions and warnings into the flat lists (without lanes: its instances into
     /// their tallies) and releases its logs (and with them its instances). Its UIKit instances of
-    /// `deallocDialects` had their dealloc judged in it.
-    private func move(_ s: SessionLog, deallocDialects: Set<Dialect>) {
+    /// `deallocDialects` had their dealloc judged in it. With `closingAt`, a lane still open ends at the stamp it
+    /// gives (its session's end), its last interval going straight into the flat lists.
+    private func move(_ s: SessionLog, deallocDialects: Set<Dialect>, closingAt end: (() -> Int)? = nil) {
         sessionBySerial[s.serial] = nil
         if !lanes {
             for log in Array(s.live.values) { tally(log, in: s) }
@@ -1144,7 +1220,8 @@ final class TimelineRecorder {
             tallies.ended(session: s.serial, counts: s.tallied.mapValues { $0 >> 1 })
         }
         let laneStart = lanesDone.count
-        for slot in s.instances {
+        for place in 0..<s.instances.count {
+            let slot = s.instances[place]
             var extra = CompactTimeline.LaneExtra()
             let serial: Int, className: String, address: UInt64, generation: Int, entry: Instrumentation.ClassEntry
             let dialect: Dialect, dealloc: Int, uikit: Bool
@@ -1155,13 +1232,13 @@ final class TimelineRecorder {
                 let r = released[Int(k)]
                 if r.removal >= 0 { extra.removal = releasedRemovals.removal(Int(r.removal), unpack: dates.unpack) }
                 if r.owner >= 0 {
-                    extra.owner = releasedOwners[Int(r.owner)]
+                    extra.owner = releasedOwners[r.owner]
                     extra.ownerReason = r.ownerReason
                 }
                 (serial, className, address, generation, entry) = (r.serial, r.entry.name, r.address, r.generation, r.entry)
                 (dialect, dealloc, uikit, lists) = (r.dialect, r.dealloc, true, retired[Int(r.retired)])
             case .log(let log):
-                instances[log.serial] = nil
+                instances[UInt64(log.serial)] = nil
                 if let i = log.instance {
                     extra.removal = i.removal
                     extra.owner = i.ownerRef
@@ -1175,14 +1252,26 @@ final class TimelineRecorder {
                 if log.retired >= 0 {
                     lists = retired[Int(log.retired)]
                 } else {
+                    var closing: (UInt64, UInt64)?
+                    if let end, log.dealloc < 0, let state = log.openState, log.openStart >= 0 {
+                        closing = CompactTimeline.packInterval(state: state, start: log.openStart, end: end(), openAtEnd: true)
+                    }
                     lists = RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
-                                         intervalCount: Int32(log.intervals.count / 2))
+                                         intervalCount: Int32(log.intervals.count / 2 + (closing == nil ? 0 : 1)))
                     callbacks.append(contentsOf: log.callbacks)
                     intervals.append(contentsOf: log.intervals)
+                    if let (a, b) = closing {
+                        intervals.append(a)
+                        intervals.append(b)
+                    }
                 }
-                // Let go as it is copied: the session's lists and the flat ones are not held whole at once.
-                log.callbacks = []
+                // Let go as it is copied: the session's lists and the flat ones are not held whole at once, nor its
+                // logs and its lanes (the slot held the log's last reference).
+                log.callbacks = CallbackList()
                 log.intervals = []
+                s.instances[place] = .released(-1)
+                logsLetGo += 1
+                if logsLetGo & Self.trimEvery == 0 { LibC.releaseFreeMemory() }
             }
             let hasExtra = extra.removal != nil || extra.owner != nil
             if hasExtra { laneExtras.append(extra, lane: lanesDone.count, dates: dates) }
@@ -1197,7 +1286,7 @@ final class TimelineRecorder {
         s.instances = ChunkedArray()
         if sessionBySerial.isEmpty {
             // No log refers to what was kept of deallocated instances any more.
-            (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), ChunkedArray(), ChunkedArray())
+            (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), CompactTimeline.OwnerTable(), ChunkedArray())
             (awaitingRelease, awaitingHead) = ([], 0)
         }
         guard let first = s.first, let last = s.last else { return }
@@ -1248,7 +1337,7 @@ final class TimelineRecorder {
     /// The recording, once every session has finished.
     func result(observations: ObservationList, instrumentation: Instrumentation) -> TimelineRecording {
         // A session that never finished (its input stopped midway) is moved as it stands.
-        for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, deallocDialects: []) }
+        for s in sessionBySerial.values.sorted(by: { $0.serial < $1.serial }) { move(s, deallocDialects: s.deallocDialects ?? []) }
         done.sort { $0.serial < $1.serial }
         // Kinds are decided once per class, by what it logged in the whole input.
         var kindOf: [ObjectIdentifier: LaneKind] = [:]
@@ -1356,6 +1445,11 @@ final class TimelineRecorder {
         return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: ClassSummaryBuilder.unjudged(classes),
                                  classes: classes, instanceCounts: counts)
     }
+}
+
+extension TimelineRecorder.InstanceLog: TableKeyed {
+    /// Its serial: the recorder's table of the open sessions' logs.
+    var tableKey: UInt64 { UInt64(serial) }
 }
 
 extension RecordedSessions {

@@ -189,4 +189,42 @@ import Testing
             #expect(stamps.line(k) == line && stamps.stamp(k).line == line && stamps.order(k) == k + 1)
         }
     }
+
+    /// A lane's callbacks while its session runs: the first in place, the others in an array, read back in order,
+    /// the latest match found first.
+    @Test func callbackListsReadBackInOrder() {
+        for n in [0, 1, 2, 5] {
+            var list = TimelineRecorder.CallbackList()
+            let values = (0..<n).map { CompactTimeline.packCallback(stamp: $0 * 3, kind: .viewDidLoad, toParent: $0 % 2 == 0) }
+            if n > 2 {
+                list.append(values[0])
+                list.append(contentsOf: values[1...])
+            } else {
+                for v in values { list.append(v) }
+            }
+            #expect(list.count == n)
+            #expect(Array(list) == values)
+            #expect(list.last(where: { _ in true }) == values.last)
+            #expect(list.last(where: { $0 == values.first }) == values.first)
+            #expect(list.last(where: { _ in false }) == nil)
+        }
+    }
+
+    /// The recorder's logs by serial: an `ObjectTable` keyed by what each log holds.
+    @Test func logsAreFoundBySerial() {
+        let table = ObjectTable<TimelineRecorder.InstanceLog>()
+        let entry = Instrumentation().entry("ItemViewModel", dialect: .objcFunction)
+        var logs: [Int: TimelineRecorder.InstanceLog] = [:]
+        for serial in 0..<3000 {
+            let log = TimelineRecorder.InstanceLog(Instance(serial: serial, entry: entry, address: nil, generation: serial, dialect: .objcFunction, line: 1))
+            table[UInt64(serial)] = log
+            logs[serial] = log
+        }
+        for serial in stride(from: 0, to: 3000, by: 3) {
+            table[UInt64(serial)] = nil
+            logs[serial] = nil
+        }
+        #expect(table.count == logs.count)
+        for serial in 0..<3001 { #expect(table[UInt64(serial)] === logs[serial]) }
+    }
 }
