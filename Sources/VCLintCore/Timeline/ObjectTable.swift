@@ -27,7 +27,7 @@ final class ObjectTable<Value: TableKeyed> {
     @exclusivity(unchecked) private var slots: UnsafeMutablePointer<UInt>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
-    /// Key 0 (an instance whose log said `0x0`): the key an empty slot cannot tell apart.
+    /// Key 0 (an instance whose log said `0x0`, the log of serial 0): the key an empty slot cannot tell apart.
     @exclusivity(unchecked) private var zero: Value?
 
     private static var tagBits: UInt { 0xF }
