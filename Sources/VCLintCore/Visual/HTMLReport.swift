@@ -330,9 +330,11 @@ public struct HTMLReport: Sendable {
         func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
         // The lanes first: the bands over them and the picture's height follow their count.
         var lanes = ""
-        var drawnLanes = 0, moreLanes = 0
+        var drawnLanes = 0, moreLanes = 0, moreStates = 0, moreMarks = 0
         frame.marks(findings).forEachLane(frame) { _, lane in
-            // The lanes take up to half the budget; the transitions what is left of it.
+            // The lanes take up to half the budget; the transitions what is left of it. A lane begun under half is
+            // drawn up to the whole budget: one long-lived controller of a long run has hundreds of thousands of
+            // states, which alone drew a page of 162 MB.
             guard lanes.utf8.count < sessionBytes / 2 else { return moreLanes += 1 }
             let y = top + Double(drawnLanes) * rowH
             drawnLanes += 1
@@ -340,6 +342,7 @@ public struct HTMLReport: Sendable {
             let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
             lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.controller?.display ?? lane.label))</title></text>\n"
             lane.forEachSegment { seg in
+                guard lanes.utf8.count < sessionBytes else { return moreStates += 1 }
                 let w = max(1, seg.x1 - seg.x0)
                 let hgt = seg.state == .visible ? 12.0 : 8.0
                 lanes += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
@@ -349,6 +352,10 @@ public struct HTMLReport: Sendable {
                 lanes += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
             }
             for m in lane.marks {
+                guard lanes.utf8.count < sessionBytes else {
+                    moreMarks += 1
+                    continue
+                }
                 let fnd = m.finding
                 lanes += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\(input.isBaselined(fnd) ? " baselined" : "")\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
             }
@@ -387,10 +394,12 @@ public struct HTMLReport: Sendable {
             nextFree = x + Double(text.count) * 6.6 + 10
         }
         out += "</svg>\n"
-        if moreLanes > 0 || moreTransitions > 0 {
+        if moreLanes > 0 || moreTransitions > 0 || moreStates > 0 || moreMarks > 0 {
             let more = [moreLanes > 0 ? LeakReport.plural(moreLanes, "more lane") : nil,
+                        moreStates > 0 ? LeakReport.plural(moreStates, "more state") : nil,
+                        moreMarks > 0 ? LeakReport.plural(moreMarks, "more finding mark") : nil,
                         moreTransitions > 0 ? LeakReport.plural(moreTransitions, "more transition") : nil].compactMap { $0 }
-            out += "<p class=\"more\"><strong>\(more.joined(separator: " and ")) of this session not drawn here</strong>: the page draws "
+            out += "<p class=\"more\"><strong>\(ListWording.spoken(more, "and")) of this session not drawn here</strong>: the page draws "
                 + "each session up to \(sessionBytes >> 20) MB; <code>vclint timeline PATH</code> prints every one.</p>\n"
         }
         if drawnTransitions > 0 {

@@ -364,6 +364,56 @@ import VCLintSimulation
         #expect(cut.contains("height=\"\(22 + drawn * 20 + 22)\""))
         #expect(cut.hasSuffix("</body>\n</html>\n"))
     }
+
+    /// One lane begun under half the budget is drawn up to the whole of it: a controller alive through a long run
+    /// (here 300 pushes and pops over it) has states enough to pass any budget on its own. What it did not draw is
+    /// counted, its states and its findings' marks, and the lanes after it are not begun.
+    @Test func thePageCapsOneLanesDrawing() {
+        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
+        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
+        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        var second = 21
+        func line(_ what: String) {
+            text += "2024-03-01 22:\(String(format: "%02d:%02d", second / 60 % 60, second % 60)).000 Shop[100:200] \(what)\n"
+            second += 1
+        }
+        for k in 0..<300 {
+            let detail = "<DetailViewController: 0x6000000\(String(k, radix: 16))0>"
+            line("\(detail) viewDidLoad")
+            line("<HomeViewController: 0x100> viewWillDisappear:")
+            line("\(detail) viewWillAppear:")
+            line("<HomeViewController: 0x100> viewDidDisappear:")
+            line("\(detail) viewDidAppear:")
+            line("\(detail) viewWillDisappear:")
+            line("<HomeViewController: 0x100> viewWillAppear:")
+            line("\(detail) viewDidDisappear:")
+            // Every tenth appearance of the root misses its did-callback: a finding on its lane each time.
+            if k % 10 != 0 { line("<HomeViewController: 0x100> viewDidAppear:") }
+            line("\(detail) dealloc")
+        }
+        let input = timelineInput(text: text, path: "long.log")
+        var page = HTMLReport(inputs: [input], leaks: LeakReport(inputs: [input], graceSeconds: 3))
+        func count(_ html: String, _ s: String) -> Int { html.components(separatedBy: s).count - 1 }
+        let whole = page.render()
+        #expect(count(whole, "<line class=\"grid\"") == 301)
+        #expect(!whole.contains("of this session not drawn here"))
+        // The root's lane: from the first grid line to the second.
+        let root = whole.components(separatedBy: "<line class=\"grid\"")[1]
+        let states = count(root, "<rect class=\"s-"), marks = count(root, "<circle class=\"finding")
+        #expect(states > 900 && marks == 30, "\(states) states, \(marks) marks")
+        page.sessionBytes = 20_000
+        let cut = page.render()
+        // The root's lane, begun first, stops at the budget: the lanes after it are not begun.
+        #expect(count(cut, "<line class=\"grid\"") == 1)
+        let cutRoot = cut.components(separatedBy: "<line class=\"grid\"")[1].components(separatedBy: "</svg>")[0]
+        let drawnStates = count(cutRoot, "<rect class=\"s-")
+        #expect(drawnStates > 0 && drawnStates < states)
+        let drawnMarks = count(cutRoot, "<circle class=\"finding")
+        #expect(cut.contains("<strong>300 more lanes, \(states - drawnStates) more states, \(marks - drawnMarks) more finding marks and "))
+        #expect(cut.contains(" of this session not drawn here</strong>: the page draws each session up to 0 MB;"))
+        #expect(cut.utf8.count < whole.utf8.count / 4)
+        #expect(cut.hasSuffix("</body>\n</html>\n"))
+    }
 }
 
 /// Reports read back are bounded like the baseline: `merge /dev/zero` fails at once, exit 2.
