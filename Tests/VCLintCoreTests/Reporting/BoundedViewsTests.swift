@@ -342,9 +342,7 @@ import VCLintSimulation
     /// The page draws a session's lanes and transitions up to `sessionBytes` of drawing, counts the rest and
     /// says so; `vclint timeline` draws every one.
     @Test func thePageCapsOneSessionsDrawing() {
-        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
-        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
-        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        var text = rootOnScreen
         for k in 0..<60 {
             let t = String(format: "22:13:%02d.%03d", 21 + k / 100, k % 100 * 10)
             text += "2024-03-01 \(t) Shop[100:200] <DetailViewController: 0x6000000\(String(k, radix: 16))0> viewDidLoad\n"
@@ -369,9 +367,7 @@ import VCLintSimulation
     /// (here 300 pushes and pops over it) has states enough to pass any budget on its own. What it did not draw is
     /// counted, its states and its findings' marks, and the lanes after it are not begun.
     @Test func thePageCapsOneLanesDrawing() {
-        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
-        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
-        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        var text = rootOnScreen
         var second = 21
         func line(_ what: String) {
             text += "2024-03-01 22:\(String(format: "%02d:%02d", second / 60 % 60, second % 60)).000 Shop[100:200] \(what)\n"
@@ -544,9 +540,7 @@ import VCLintSimulation
     /// some get a callback after their dealloc (their lists come back), some are popped and never deallocated, and
     /// a transition settles after its member's dealloc.
     @Test func deadControllersPastTheAddressMemoryAreDrawnAlike() {
-        var text = "2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]\n"
-        text += "2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]\n"
-        text += "2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]\n"
+        var text = rootOnScreen
         var ms = 3
         func line(_ s: String) {
             text += String(format: "2024-03-01 22:%02d:%02d.%03d Shop[100:200] ", 13 + ms / 60_000, ms / 1000 % 60, ms % 1000) + s + "\n"
@@ -579,3 +573,11 @@ import VCLintSimulation
         #expect(input.timeline.sessions.pieces(at: 0).instanceCount == 1 + 2 * 4_300)
     }
 }
+
+/// The first lines of the synthetic captures above: the root controller loads and appears (22:13:20.000–.002).
+private let rootOnScreen = """
+    2024-03-01 22:13:20.000 Shop[100:200] -[HomeViewController viewDidLoad]
+    2024-03-01 22:13:20.001 Shop[100:200] -[HomeViewController viewWillAppear:]
+    2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]
+
+    """
