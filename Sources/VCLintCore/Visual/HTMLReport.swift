@@ -147,6 +147,11 @@ public struct HTMLReport: Sendable {
     public static let maxListedFindings = 10_000
     /// This page's cap (`maxListedFindings` unless a test lowers it).
     public var listedFindings = HTMLReport.maxListedFindings
+    /// Past this many rows each leak table stops likewise (`vclint leaks PATH` lists them all): 400k classes whose
+    /// dealloc is not logged made a table of 46 MB.
+    public static let maxLeakRows = 10_000
+    /// This page's cap (`maxLeakRows` unless a test lowers it).
+    public var listedLeakRows = HTMLReport.maxLeakRows
 
     public func render() -> String {
         let out = ReportWriter()
@@ -166,7 +171,7 @@ public struct HTMLReport: Sendable {
             case .findings: try findings(out)
             case .leaks:
                 try out.write("<h2 id=\"leaks\">Leaks</h2>\n")
-                try LeakHTML.section(leaks, to: out)
+                try LeakHTML.section(leaks, to: out, maxRows: listedLeakRows)
             case .files: try files(out)
             }
         }

@@ -213,8 +213,9 @@ public struct LeakHTML: ViewFormat {
         try out.write(HTMLPage.tail)
     }
 
-    /// The summary and the tables, a row at a time; every text from a log through `HTMLText.escape`.
-    static func section(_ r: LeakReport, to out: ReportWriter) throws(ReportWriteError) {
+    /// The summary and the tables, a row at a time; every text from a log through `HTMLText.escape`. With `maxRows`
+    /// (`vclint report`'s page) each table stops there, with a line that says how many more rows it has.
+    static func section(_ r: LeakReport, to out: ReportWriter, maxRows: Int? = nil) throws(ReportWriteError) {
         let h = HTMLText.escape
         let plural = LeakReport.plural
         try out.write("<p class=\"summary\"><strong>\(plural(r.confirmedCount, "confirmed leak"))</strong> of \(plural(r.groups.count, "class")), "
@@ -225,13 +226,17 @@ public struct LeakHTML: ViewFormat {
                 try out.write("<tr><td>\(h(g.className))</td><td>\(g.leaks.count)</td><td>\(g.sessions)</td><td>\(g.files)</td><td>\(h(g.removals.map { "\($0.kind) ×\($0.count)" }.joined(separator: ", ")))</td></tr>\n")
             }
             try out.write("</tbody></table>\n")
-            try rows(r.groups.lazy.flatMap(\.leaks), to: out)
+            try rows(r.groups.lazy.flatMap(\.leaks), count: r.confirmedCount, to: out, maxRows: maxRows)
         }
         try out.write("<h3>Unconfirmed (the log ended within the grace period)</h3>\n")
-        if r.unconfirmed.isEmpty { try out.write("<p>None.</p>\n") } else { try rows(r.unconfirmed, to: out) }
+        if r.unconfirmed.isEmpty {
+            try out.write("<p>None.</p>\n")
+        } else {
+            try rows(r.unconfirmed, count: r.unconfirmed.count, to: out, maxRows: maxRows)
+        }
         if !r.baselined.isEmpty {
             try out.write("<h3>Baselined (recorded in the baseline: known, failing nothing)</h3>\n<div class=\"baselined\">\n")
-            try rows(r.baselined, to: out)
+            try rows(r.baselined, count: r.baselined.count, to: out, maxRows: maxRows)
             try out.write("</div>\n")
         }
         let (heading, column) = LeakReport.unjudgedHeading(r.unjudged)
@@ -240,21 +245,31 @@ public struct LeakHTML: ViewFormat {
             try out.write("<p>None.</p>\n")
         } else {
             try out.write("<table><thead><tr><th>class</th><th>instances</th><th>\(h(column))</th><th>files</th></tr></thead><tbody>\n")
-            for u in r.unjudged {
+            for u in r.unjudged.prefix(maxRows ?? .max) {
                 try out.write("<tr><td>\(h(u.className))\(u.android ? " (Android: \(h(LeakReport.androidFix)))" : "")</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n")
             }
             try out.write("</tbody></table>\n")
+            try more(r.unjudged.count, "class", maxRows: maxRows, to: out)
         }
     }
 
-    /// A table of leaks, a row each.
-    private static func rows<Leaks: Sequence<LeakReport.Entry>>(_ entries: Leaks, to out: ReportWriter) throws(ReportWriteError) {
+    /// A table of leaks, a row each, up to `maxRows` of the `count` there are.
+    private static func rows<Leaks: Sequence<LeakReport.Entry>>(_ entries: Leaks, count: Int, to out: ReportWriter,
+                                                                maxRows: Int?) throws(ReportWriteError) {
         let h = HTMLText.escape
         try out.write("<table><thead><tr><th>controller</th><th>where</th><th>removal</th><th>evidence</th></tr></thead><tbody>\n")
-        for e in entries {
+        for e in entries.prefix(maxRows ?? .max) {
             let ev = e.evidence.map { "<li><code>\(h(e.path)):\($0.line)</code> \(h($0.event)) (\(h($0.note)))</li>" }.joined()
             try out.write("<tr><td>\(h(e.subject))</td><td>\(h(e.path)):\(e.line)<br>\(h(LeakReport.sessionText(e)))</td><td>\(h(LeakReport.how(e)))</td><td><ul>\(ev)</ul></td></tr>\n")
         }
         try out.write("</tbody></table>\n")
+        try more(count, "leak", maxRows: maxRows, to: out)
+    }
+
+    /// The line under a table that stopped at `maxRows` of its `count` rows.
+    private static func more(_ count: Int, _ word: String, maxRows: Int?, to out: ReportWriter) throws(ReportWriteError) {
+        guard let maxRows, count > maxRows else { return }
+        try out.write("<p class=\"more\"><strong>\(LeakReport.plural(count - maxRows, "more \(word)")) not listed here</strong>: the page lists "
+                      + "the first \(maxRows) of each table; <code>vclint leaks PATH</code> lists every one.</p>\n")
     }
 }

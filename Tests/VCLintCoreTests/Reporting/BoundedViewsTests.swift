@@ -363,6 +363,50 @@ import VCLintSimulation
         #expect(cut.hasSuffix("</body>\n</html>\n"))
     }
 
+    /// The page's leak tables stop at `listedLeakRows` rows each and say how many more there are; `vclint leaks`
+    /// lists every one. One capture has 30 classes whose dealloc is not logged, the other 14 confirmed leaks (and one
+    /// more that the capture's end leaves within its grace).
+    @Test func thePageCapsItsLeakTables() {
+        var unjudged = rootOnScreen
+        for k in 0..<30 {
+            let t = String(format: "22:13:%02d.000", 21 + k)
+            unjudged += "2024-03-01 \(t) Shop[100:200] <Sheet\(k)ViewController: 0x6000000\(String(k, radix: 16))0> viewDidLoad\n"
+        }
+        var leaks = rootOnScreen
+        for k in 0..<16 {
+            let detail = "<DetailViewController: 0x6000000\(String(k, radix: 16))0>"
+            let t = String(format: "22:%02d:%02d", 14 + k / 6, k % 6 * 10)
+            for (n, what) in ["\(detail) viewDidLoad", "<HomeViewController: 0x100> viewWillDisappear:", "\(detail) viewWillAppear:",
+                              "<HomeViewController: 0x100> viewDidDisappear:", "\(detail) viewDidAppear:", "\(detail) viewWillDisappear:",
+                              "<HomeViewController: 0x100> viewWillAppear:", "\(detail) viewDidDisappear:",
+                              "<HomeViewController: 0x100> viewDidAppear:"].enumerated() {
+                leaks += "2024-03-01 \(t).00\(n) Shop[100:200] \(what)\n"
+            }
+            // The first one is deallocated: the class logs its dealloc, and the others leak.
+            if k == 0 { leaks += "2024-03-01 \(t).009 Shop[100:200] \(detail) dealloc\n" }
+        }
+        let inputs = [timelineInput(text: unjudged, path: "unjudged.log"), timelineInput(text: leaks, path: "leaks.log")]
+        let report = LeakReport(inputs: inputs, graceSeconds: 3)
+        #expect(report.confirmedCount == 14 && report.unconfirmed.count == 1 && report.unjudged.count >= 30)
+        var page = HTMLReport(inputs: inputs, leaks: report)
+        let whole = page.render()
+        #expect(!whole.contains("not listed here"))
+        page.listedLeakRows = 10
+        let cut = page.render()
+        let leaksSection = cut.components(separatedBy: "<h2 id=\"leaks\">")[1]
+        #expect(leaksSection.contains("<strong>4 more leaks not listed here</strong>: the page lists the first 10 of each table; "
+                                      + "<code>vclint leaks PATH</code> lists every one."))
+        #expect(leaksSection.contains("<strong>\(report.unjudged.count - 10) more classes not listed here</strong>"))
+        // 10 confirmed leaks and the unconfirmed one; 10 classes.
+        #expect(leaksSection.components(separatedBy: "<td><ul>").count - 1 == 10 + 1)
+        let unjudgedTable = leaksSection.components(separatedBy: "<h3>Classes whose dealloc")[1].components(separatedBy: "</table>")[0]
+        #expect(unjudgedTable.components(separatedBy: "<tr><td>").count - 1 == 10)
+        // `vclint leaks --format html` lists them all.
+        let full = ReportWriter()
+        try? LeakHTML().write(report, to: full)
+        #expect(!full.text.contains("not listed here") && full.text.contains("Sheet29ViewController"))
+    }
+
     /// One lane begun under half the budget is drawn up to the whole of it: a controller alive through a long run
     /// (here 300 pushes and pops over it) has states enough to pass any budget on its own. What it did not draw is
     /// counted, its states and its findings' marks, and the lanes after it are not begun.
