@@ -376,10 +376,7 @@ import VCLintSimulation
         for k in 0..<16 {
             let detail = "<DetailViewController: 0x6000000\(String(k, radix: 16))0>"
             let t = String(format: "22:%02d:%02d", 14 + k / 6, k % 6 * 10)
-            for (n, what) in ["\(detail) viewDidLoad", "<HomeViewController: 0x100> viewWillDisappear:", "\(detail) viewWillAppear:",
-                              "<HomeViewController: 0x100> viewDidDisappear:", "\(detail) viewDidAppear:", "\(detail) viewWillDisappear:",
-                              "<HomeViewController: 0x100> viewWillAppear:", "\(detail) viewDidDisappear:",
-                              "<HomeViewController: 0x100> viewDidAppear:"].enumerated() {
+            for (n, what) in (pushedAndPopped(detail) + ["<HomeViewController: 0x100> viewDidAppear:"]).enumerated() {
                 leaks += "2024-03-01 \(t).00\(n) Shop[100:200] \(what)\n"
             }
             // The first one is deallocated: the class logs its dealloc, and the others leak.
@@ -419,14 +416,7 @@ import VCLintSimulation
         }
         for k in 0..<300 {
             let detail = "<DetailViewController: 0x6000000\(String(k, radix: 16))0>"
-            line("\(detail) viewDidLoad")
-            line("<HomeViewController: 0x100> viewWillDisappear:")
-            line("\(detail) viewWillAppear:")
-            line("<HomeViewController: 0x100> viewDidDisappear:")
-            line("\(detail) viewDidAppear:")
-            line("\(detail) viewWillDisappear:")
-            line("<HomeViewController: 0x100> viewWillAppear:")
-            line("\(detail) viewDidDisappear:")
+            for what in pushedAndPopped(detail) { line(what) }
             // Every tenth appearance of the root misses its did-callback: a finding on its lane each time.
             if k % 10 != 0 { line("<HomeViewController: 0x100> viewDidAppear:") }
             line("\(detail) dealloc")
@@ -625,3 +615,11 @@ private let rootOnScreen = """
     2024-03-01 22:13:20.002 Shop[100:200] -[HomeViewController viewDidAppear:]
 
     """
+
+/// `detail` pushed over the root of `rootOnScreen` and popped, up to the root's viewWillAppear and its own
+/// viewDidDisappear (the root's viewDidAppear and the detail's dealloc are the caller's).
+private func pushedAndPopped(_ detail: String) -> [String] {
+    [detail + " viewDidLoad", "<HomeViewController: 0x100> viewWillDisappear:", detail + " viewWillAppear:",
+     "<HomeViewController: 0x100> viewDidDisappear:", detail + " viewDidAppear:", detail + " viewWillDisappear:",
+     "<HomeViewController: 0x100> viewWillAppear:", detail + " viewDidDisappear:"]
+}
