@@ -559,6 +559,51 @@ final class CompactTimeline: Sendable {
         var members: Range<Int>
     }
 
+    /// Transitions in 20 bytes each where the struct takes 40: stamps and member positions in 32 bits, the end
+    /// and the member count as what they add to the start. One whose numbers do not fit (an input of billions of
+    /// events) is kept whole aside.
+    struct TransitionList: RandomAccessCollection, Sendable {
+        private struct Packed {
+            var start: UInt32, length: UInt32, memberStart: UInt32, memberCount: UInt32
+            /// Its kind's place in `TransitionKind.allCases`; `aside` when it is kept in `big`.
+            var kind: UInt8
+        }
+        private static let aside = UInt8.max
+        private static let kinds = TransitionKind.allCases
+        private var packed = ChunkedArray<Packed>()
+        private var big: [Int: Transition] = [:]
+
+        init() {}
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { packed.count }
+
+        subscript(i: Int) -> Transition {
+            let p = packed[i]
+            if p.kind == Self.aside { return big[i]! }
+            let start = Int(p.start), members = Int(p.memberStart)
+            return Transition(kind: Self.kinds[Int(p.kind)], start: start, end: start + Int(p.length),
+                              members: members..<(members + Int(p.memberCount)))
+        }
+
+        mutating func append(_ t: Transition) {
+            if let start = UInt32(exactly: t.start), t.end >= t.start, let length = UInt32(exactly: t.end - t.start),
+               let memberStart = UInt32(exactly: t.members.lowerBound), let memberCount = UInt32(exactly: t.members.count) {
+                packed.append(Packed(start: start, length: length, memberStart: memberStart, memberCount: memberCount,
+                                     kind: UInt8(Self.kinds.firstIndex(of: t.kind)!)))
+            } else {
+                big[packed.count] = t
+                packed.append(Packed(start: 0, length: 0, memberStart: 0, memberCount: 0, kind: Self.aside))
+            }
+        }
+
+        /// The last transition's kind is now `kind` (`TimelineRecorder.renamed`).
+        mutating func renameLast(_ kind: TransitionKind) {
+            let i = packed.count - 1
+            if packed[i].kind == Self.aside { big[i]!.kind = kind } else { packed[i].kind = UInt8(Self.kinds.firstIndex(of: kind)!) }
+        }
+    }
+
     struct Warning {
         var kind: EventKind
         var stamp: Int
@@ -570,19 +615,19 @@ final class CompactTimeline: Sendable {
     let sessions: [Session]
     let lanes: ChunkedArray<Lane>
     /// Per callback: its stamp << 8 | what it said of the parent << 6 | its kind.
-    let callbacks: ChunkedArray<UInt64>
+    let callbacks: WordList
     /// Per interval two values: its start << 4 | its state << 1 | open at end; its end.
-    let intervals: ChunkedArray<UInt64>
+    let intervals: WordList
     /// Per transition member: its instance << 3 | direction, final direction, completed.
-    let members: ChunkedArray<UInt64>
-    let transitions: ChunkedArray<Transition>
+    let members: WordList
+    let transitions: TransitionList
     let warnings: [Warning]
     let laneExtras: LaneExtras
     /// Sessions' end times that do not pack, by the session's serial.
     let endTimes: [Int: LogTime]
 
-    init(stamps: StampTable, sessions: [Session], lanes: ChunkedArray<Lane>, callbacks: ChunkedArray<UInt64>, intervals: ChunkedArray<UInt64>, members: ChunkedArray<UInt64>,
-         transitions: ChunkedArray<Transition>, warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
+    init(stamps: StampTable, sessions: [Session], lanes: ChunkedArray<Lane>, callbacks: WordList, intervals: WordList, members: WordList,
+         transitions: TransitionList, warnings: [Warning], laneExtras: LaneExtras, endTimes: [Int: LogTime]) {
         self.stamps = stamps
         self.sessions = sessions
         self.lanes = lanes
@@ -768,8 +813,8 @@ final class TimelineRecorder {
         @exclusivity(unchecked) var tallied: [Int: Int] = [:]
         /// Its settled transitions as the flat lists keep them: stamps by index, members packed (in `members`,
         /// from 0) and labelled when read.
-        @exclusivity(unchecked) var transitions = ChunkedArray<CompactTimeline.Transition>()
-        @exclusivity(unchecked) var members = ChunkedArray<UInt64>()
+        @exclusivity(unchecked) var transitions = CompactTimeline.TransitionList()
+        @exclusivity(unchecked) var members = WordList()
         @exclusivity(unchecked) var warnings: [CompactTimeline.Warning] = []
         @exclusivity(unchecked) var first: TimelineStamp?
         @exclusivity(unchecked) var last: TimelineStamp?
@@ -847,10 +892,10 @@ final class TimelineRecorder {
     /// session judged its dealloc.
     @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry] = []
     @exclusivity(unchecked) private var laneJudgedInSession: [Bool] = []
-    @exclusivity(unchecked) private var callbacks = ChunkedArray<UInt64>()
-    @exclusivity(unchecked) private var intervals = ChunkedArray<UInt64>()
-    @exclusivity(unchecked) private var members = ChunkedArray<UInt64>()
-    @exclusivity(unchecked) private var transitionsDone = ChunkedArray<CompactTimeline.Transition>()
+    @exclusivity(unchecked) private var callbacks = WordList()
+    @exclusivity(unchecked) private var intervals = WordList()
+    @exclusivity(unchecked) private var members = WordList()
+    @exclusivity(unchecked) private var transitionsDone = CompactTimeline.TransitionList()
     @exclusivity(unchecked) private var warningsDone: [CompactTimeline.Warning] = []
     @exclusivity(unchecked) private var laneExtras = CompactTimeline.LaneExtras()
     @exclusivity(unchecked) private var endTimes: [Int: LogTime] = [:]
@@ -1179,7 +1224,7 @@ final class TimelineRecorder {
     /// (`SessionTimeline.refine`): the session's latest recorded one, if it is that one.
     func renamed(serial transition: Int, session serial: Int, kind: TransitionKind) {
         guard let s = sessionBySerial[serial], s.lastTransitionSerial == transition, !s.transitions.isEmpty else { return }
-        s.transitions[s.transitions.count - 1].kind = kind
+        s.transitions.renameLast(kind)
     }
 
     /// The session ended. Without lanes it moves into its tallies now. With lanes it waits for `released`: its lanes
@@ -1306,8 +1351,8 @@ final class TimelineRecorder {
             }
         }
         let transitionCount = s.transitions.count
-        s.transitions = ChunkedArray()
-        s.members = ChunkedArray()
+        s.transitions = CompactTimeline.TransitionList()
+        s.members = WordList()
         // The end time is packed like the events' times.
         var endTime: UInt64 = 0
         if let t = s.endTime {

@@ -210,6 +210,61 @@ import Testing
         }
     }
 
+    /// The flat lists' words: 32 bits each until one needs more, then every word in 64, read back the same.
+    @Test func wordListsWidenWhenAWordNeedsIt() {
+        var list = WordList()
+        var expected: [UInt64] = []
+        for k in 0..<10_000 {
+            let w = UInt64(k) << 8 | UInt64(k & 0x3F)
+            list.append(w)
+            expected.append(w)
+        }
+        #expect(!list.isWide)
+        #expect(Array(list) == expected)
+        list[17] = UInt64(UInt32.max)
+        expected[17] = UInt64(UInt32.max)
+        #expect(!list.isWide)
+        // A stamp past 2^24 in a callback's word does not fit in 32 bits.
+        let big = UInt64(1 << 24) << 8 | 5
+        list.append(big)
+        expected.append(big)
+        #expect(list.isWide)
+        list.append(contentsOf: [1, 2, 3])
+        expected.append(contentsOf: [1, 2, 3])
+        list[3] = 1 << 40
+        expected[3] = 1 << 40
+        #expect(list.count == expected.count)
+        #expect(Array(list) == expected)
+        #expect(Array(list[9_998..<10_002]) == Array(expected[9_998..<10_002]))
+        #expect(WordList(expected.prefix(5)).count == 5)
+    }
+
+    /// Transitions packed in 20 bytes read back as they were appended, and one whose numbers do not fit is
+    /// kept whole; renaming the last one renames it either way.
+    @Test func transitionListsReadBackAsAppended() {
+        var list = CompactTimeline.TransitionList()
+        var expected: [CompactTimeline.Transition] = []
+        let kinds = TransitionKind.allCases
+        for k in 0..<5_000 {
+            let t = CompactTimeline.Transition(kind: kinds[k % kinds.count], start: k * 7, end: k * 7 + k % 13, members: (2 * k)..<(2 * k + k % 4))
+            list.append(t)
+            expected.append(t)
+        }
+        let huge = CompactTimeline.Transition(kind: .push, start: 1 << 33, end: (1 << 33) + 4, members: 10_000..<10_002)
+        list.append(huge)
+        expected.append(huge)
+        func same(_ a: CompactTimeline.Transition, _ b: CompactTimeline.Transition) -> Bool {
+            a.kind == b.kind && a.start == b.start && a.end == b.end && a.members == b.members
+        }
+        #expect(list.count == expected.count)
+        #expect(zip(list, expected).allSatisfy(same))
+        list.renameLast(.pop)
+        #expect(list[list.count - 1].kind == .pop && list[list.count - 1].start == 1 << 33)
+        list.append(expected[3])
+        list.renameLast(.dismiss)
+        #expect(list[list.count - 1].kind == .dismiss && list[list.count - 1].members == expected[3].members)
+    }
+
     /// The recorder's logs by serial: an `ObjectTable` keyed by what each log holds.
     @Test func logsAreFoundBySerial() {
         let table = ObjectTable<TimelineRecorder.InstanceLog>()
