@@ -60,6 +60,17 @@ struct ChunkedArray<Element>: RandomAccessCollection {
         count = kept
     }
 
+    /// How many blocks hold their elements (a block let go by `dropBlock` does not).
+    var blocksHeld: Int { (head.isEmpty ? 0 : 1) + blocks.count(where: { !$0.isEmpty }) }
+
+    /// Lets go of the full block that holds index `i`, none of whose elements is read again: every index keeps
+    /// its place (`BlocksReadOnce`).
+    mutating func dropBlock(holding i: Int) {
+        precondition(i < count && (i | (Self.blockSize - 1)) < count, "only a full block is let go")
+        let b = i >> Self.blockShift
+        if b == 0 { head = [] } else { blocks[b - 1] = [] }
+    }
+
     mutating func removeAll() {
         head = []
         blocks = []
@@ -68,3 +79,18 @@ struct ChunkedArray<Element>: RandomAccessCollection {
 }
 
 extension ChunkedArray: Sendable where Element: Sendable {}
+
+/// Counts, per block of a `ChunkedArray`, the elements read for the last time, so that a block all of whose
+/// elements were is let go as soon as it is (`TimelineRecorder.move` reads the records of deallocated instances
+/// once each, in about the order they were written).
+struct BlocksReadOnce: Sendable {
+    private var read: [UInt16] = []
+
+    /// Element `i` of `array` was read for the last time: its block goes once all of it was.
+    mutating func done<Element>(_ i: Int, in array: inout ChunkedArray<Element>) {
+        let b = i >> ChunkedArray<Element>.blockShift
+        if b >= read.count { read.append(contentsOf: repeatElement(0, count: b + 1 - read.count)) }
+        read[b] += 1
+        if Int(read[b]) == ChunkedArray<Element>.blockSize { array.dropBlock(holding: i) }
+    }
+}

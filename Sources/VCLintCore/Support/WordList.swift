@@ -58,3 +58,61 @@ struct WordList: RandomAccessCollection, Sendable {
         wide = all
     }
 }
+
+/// A growing list of 64-bit words in the room of one array (8 bytes), kept in 32 bits each while every word fits:
+/// a lane's lists while its session runs (`TimelineRecorder.InstanceLog`), where the root controller of a long
+/// run has millions of states and most controllers a handful. It widens once, as `WordList` does.
+struct SmallWords: RandomAccessCollection {
+    private enum Storage {
+        case narrow([UInt32])
+        case wide([UInt64])
+    }
+    private var storage = Storage.narrow([])
+
+    init() {}
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch storage {
+        case .narrow(let a): return a.count
+        case .wide(let a): return a.count
+        }
+    }
+
+    subscript(i: Int) -> UInt64 {
+        switch storage {
+        case .narrow(let a): return UInt64(a[i])
+        case .wide(let a): return a[i]
+        }
+    }
+
+    var isWide: Bool {
+        if case .wide = storage { return true }
+        return false
+    }
+
+    mutating func append(_ word: UInt64) {
+        switch storage {
+        case .narrow(var a):
+            // The storage lets go of its array first, so that the append is done in place.
+            storage = .narrow([])
+            if let w = UInt32(exactly: word) {
+                a.append(w)
+                storage = .narrow(a)
+            } else {
+                var all = a.map { UInt64($0) }
+                a = []
+                all.append(word)
+                storage = .wide(all)
+            }
+        case .wide(var a):
+            storage = .wide([])
+            a.append(word)
+            storage = .wide(a)
+        }
+    }
+
+    mutating func append<S: Sequence>(contentsOf words: S) where S.Element == UInt64 {
+        for w in words { append(w) }
+    }
+}

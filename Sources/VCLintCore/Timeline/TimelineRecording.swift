@@ -449,6 +449,11 @@ final class CompactTimeline: Sendable {
         }
 
         /// Removal `k` as it was appended, its packed times unpacked by `unpack`.
+        /// Removal `k` was read for the last time (`TimelineRecorder.move`): its block goes once all of it was.
+        mutating func done(_ k: Int, _ readOnce: inout BlocksReadOnce) {
+            readOnce.done(k, in: &removals)
+        }
+
         func removal(_ k: Int, unpack: (UInt64) -> LogTime) -> Removal {
             let p = removals[k]
             func time(_ v: UInt64, _ which: Int) -> LogTime? {
@@ -715,7 +720,7 @@ final class TimelineRecorder {
         let serial: Int
         /// Packed as `CompactTimeline.callbacks` and `.intervals` are.
         @exclusivity(unchecked) var callbacks = CallbackList()
-        @exclusivity(unchecked) var intervals: [UInt64] = []
+        @exclusivity(unchecked) var intervals = SmallWords()
         @exclusivity(unchecked) var openStart = -1
         /// A stamp, -1: none.
         @exclusivity(unchecked) var dealloc = -1
@@ -761,7 +766,7 @@ final class TimelineRecorder {
     struct CallbackList: Sequence {
         /// `none` when the list is empty (a packed callback's parent bits are never 3).
         private var first = Self.none
-        private var rest: [UInt64] = []
+        private var rest = SmallWords()
         private static let none = UInt64.max
 
         var count: Int { first == Self.none ? 0 : 1 + rest.count }
@@ -874,6 +879,11 @@ final class TimelineRecorder {
     }
     @exclusivity(unchecked) private var retired = ChunkedArray<RetiredLists>()
     @exclusivity(unchecked) private var releasedRemovals = CompactTimeline.RemovalStore()
+    /// What `move` and `reopen` read of `released`, `retired` and `releasedRemovals` for the last time: their blocks
+    /// go as they are read, not all at once when the last session ends (a long session's were most of `move`'s peak).
+    @exclusivity(unchecked) private var releasedRead = BlocksReadOnce()
+    @exclusivity(unchecked) private var retiredRead = BlocksReadOnce()
+    @exclusivity(unchecked) private var removalsRead = BlocksReadOnce()
     @exclusivity(unchecked) private var releasedOwners = CompactTimeline.OwnerTable()
     /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
     @exclusivity(unchecked) private var awaitingRelease: [Int] = []
@@ -1141,7 +1151,7 @@ final class TimelineRecorder {
         retired.append(RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
                                     intervalCount: Int32(log.intervals.count / 2)))
         intervals.append(contentsOf: log.intervals)
-        log.intervals = []
+        log.intervals = SmallWords()
         callbacks.append(contentsOf: log.callbacks)
         log.callbacks = CallbackList()
         if log.instance != nil {
@@ -1188,6 +1198,7 @@ final class TimelineRecorder {
         let r = retired[Int(log.retired)]
         log.callbacks.append(contentsOf: callbacks[r.callbacks..<(r.callbacks + Int(r.callbackCount))])
         log.intervals.append(contentsOf: intervals[r.intervals..<(r.intervals + 2 * Int(r.intervalCount))])
+        retiredRead.done(Int(log.retired), in: &retired)
         log.retired = -1
     }
 
@@ -1249,9 +1260,10 @@ final class TimelineRecorder {
         })
     }
 
-    /// How many logs `move` let go; the heap's free pages are given back at every 64k of them (the pages of 64k
-    /// instances and logs, about 18 MB: six trims on 400k objects, whose time does not show beside the run's).
-    @exclusivity(unchecked) private var logsLetGo = 0
+    /// How many lanes `move` wrote; the heap's free pages are given back at every 64k of them (the pages of 64k
+    /// instances and logs, about 18 MB, or of 64k deallocated instances' records, about 9 MB: six trims on 400k
+    /// objects, whose time does not show beside the run's).
+    @exclusivity(unchecked) private var lanesMoved = 0
     private static let trimEvery = (1 << 16) - 1
 
     /// Moves a session's lanes, transitions and warnings into the flat lists (without lanes: its instances into
@@ -1276,13 +1288,18 @@ final class TimelineRecorder {
             switch slot {
             case .released(let k):
                 let r = released[Int(k)]
-                if r.removal >= 0 { extra.removal = releasedRemovals.removal(Int(r.removal), unpack: dates.unpack) }
+                releasedRead.done(Int(k), in: &released)
+                if r.removal >= 0 {
+                    extra.removal = releasedRemovals.removal(Int(r.removal), unpack: dates.unpack)
+                    releasedRemovals.done(Int(r.removal), &removalsRead)
+                }
                 if r.owner >= 0 {
                     extra.owner = releasedOwners[r.owner]
                     extra.ownerReason = r.ownerReason
                 }
                 (serial, className, address, generation, entry) = (r.serial, r.entry.name, r.address, r.generation, r.entry)
                 (dialect, dealloc, uikit, lists) = (r.dialect, r.dealloc, true, retired[Int(r.retired)])
+                retiredRead.done(Int(r.retired), in: &retired)
             case .log(let log):
                 instances[UInt64(log.serial)] = nil
                 if let i = log.instance {
@@ -1297,6 +1314,7 @@ final class TimelineRecorder {
                 (serial, dialect, dealloc, uikit) = (log.serial, log.dialect, log.dealloc, log.instance != nil)
                 if log.retired >= 0 {
                     lists = retired[Int(log.retired)]
+                    retiredRead.done(Int(log.retired), in: &retired)
                 } else {
                     var closing: (UInt64, UInt64)?
                     if let end, log.dealloc < 0, let state = log.openState, log.openStart >= 0 {
@@ -1314,11 +1332,11 @@ final class TimelineRecorder {
                 // Let go as it is copied: the session's lists and the flat ones are not held whole at once, nor its
                 // logs and its lanes (the slot held the log's last reference).
                 log.callbacks = CallbackList()
-                log.intervals = []
+                log.intervals = SmallWords()
                 s.instances[place] = .released(-1)
-                logsLetGo += 1
-                if logsLetGo & Self.trimEvery == 0 { LibC.releaseFreeMemory() }
             }
+            lanesMoved += 1
+            if lanesMoved & Self.trimEvery == 0 { LibC.releaseFreeMemory() }
             let hasExtra = extra.removal != nil || extra.owner != nil
             if hasExtra { laneExtras.append(extra, lane: lanesDone.count, dates: dates) }
             lanesDone.append(CompactTimeline.Lane(
@@ -1331,8 +1349,12 @@ final class TimelineRecorder {
         }
         s.instances = ChunkedArray()
         if sessionBySerial.isEmpty {
-            // No log refers to what was kept of deallocated instances any more.
+            // No log refers to what was kept of deallocated instances any more. Once that was much, the heap's free
+            // pages go back too (the views that follow draw from what is left).
+            let wasMuch = retired.count > Self.trimEvery
             (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), CompactTimeline.OwnerTable(), ChunkedArray())
+            (releasedRead, retiredRead, removalsRead) = (BlocksReadOnce(), BlocksReadOnce(), BlocksReadOnce())
+            if wasMuch { LibC.releaseFreeMemory() }
             (awaitingRelease, awaitingHead) = ([], 0)
         }
         guard let first = s.first, let last = s.last else { return }

@@ -101,4 +101,27 @@ import Testing
         #expect(Array(a) == Array(0..<(2 * n + 3)))
         #expect(Array(a[(n - 3)..<(n + 2)]) == Array((n - 3)..<(n + 2)))
     }
+
+    /// Blocks read once go as soon as each of their elements was read, in any order; the others, and the last
+    /// block while it is not full, stay readable at their indices.
+    @Test func aChunkedArrayLetsGoOfBlocksReadOnce() {
+        let n = ChunkedArray<Int>.blockSize
+        var a = ChunkedArray<Int>()
+        a.append(contentsOf: 0..<(3 * n + 10))
+        #expect(a.blocksHeld == 4)
+        var readOnce = BlocksReadOnce()
+        // The second block read backwards, but for one element; the head block read whole.
+        for k in stride(from: 2 * n - 1, to: n, by: -1) { readOnce.done(k, in: &a) }
+        #expect(a.blocksHeld == 4)
+        readOnce.done(n, in: &a)
+        #expect(a.blocksHeld == 3)
+        for k in 0..<n { readOnce.done(k, in: &a) }
+        #expect(a.blocksHeld == 2)
+        // The last block is not full: it stays, and the array still grows.
+        for k in (3 * n)..<(3 * n + 10) { readOnce.done(k, in: &a) }
+        #expect(a.blocksHeld == 2)
+        a.append(-1)
+        #expect(a.count == 3 * n + 11 && a[3 * n + 10] == -1)
+        #expect(((2 * n)..<(3 * n + 10)).allSatisfy { a[$0] == $0 })
+    }
 }

@@ -239,6 +239,23 @@ import Testing
         #expect(WordList(expected.prefix(5)).count == 5)
     }
 
+    /// A log's lists take one array's room, narrow while their words fit and wide after, and read back the same.
+    @Test func smallWordsWidenInTheRoomOfAnArray() {
+        #expect(MemoryLayout<SmallWords>.size == MemoryLayout<[UInt64]>.size)
+        var words = SmallWords()
+        var expected: [UInt64] = []
+        for k in 0..<1_000 {
+            words.append(UInt64(k) << 4 | 3)
+            expected.append(UInt64(k) << 4 | 3)
+        }
+        #expect(!words.isWide && Array(words) == expected)
+        words.append(contentsOf: [UInt64(UInt32.max) + 1, 7])
+        expected.append(contentsOf: [UInt64(UInt32.max) + 1, 7])
+        #expect(words.isWide && Array(words) == expected)
+        #expect(words.last(where: { $0 > UInt64(UInt32.max) }) == UInt64(UInt32.max) + 1)
+        #expect(SmallWords().isEmpty)
+    }
+
     /// Transitions packed in 20 bytes read back as they were appended, and one whose numbers do not fit is
     /// kept whole; renaming the last one renames it either way.
     @Test func transitionListsReadBackAsAppended() {
