@@ -49,10 +49,14 @@ public struct TimelineInput: Sendable {
         let sessions = timeline.sessions
         // Instance label → (session, instance id): labels are unique within an input. A UIKit
         // warning's line → its session (the first that has it).
+        // Only the labels the findings name are kept: a run of 400k tests has 400k instances and few findings.
         var byLabel: [String: (session: Int, instance: Int)] = [:]
         var byWarning: [Int: Int] = [:]
-        sessions.forEachInstance { session, id, label in
-            if byLabel[label] == nil { byLabel[label] = (session, id) }
+        let named = Set(findings.lazy.map(\.controller.instance))
+        if !named.isEmpty {
+            sessions.forEachInstance { session, id, label in
+                if byLabel[label] == nil, named.contains(label) { byLabel[label] = (session, id) }
+            }
         }
         sessions.forEachWarning { session, line in
             if byWarning[line] == nil { byWarning[line] = session }
