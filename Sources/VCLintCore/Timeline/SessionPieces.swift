@@ -263,10 +263,31 @@ struct SessionPieces {
         switch source {
         case .value(let s): return SessionEvents(session: s)
         case .compact(let c, let s):
+            let warnings = c.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))]
+            let count = Int(s.warningCount) + s.instances.reduce(0) { $0 + Int(c.lanes[$1].callbackCount) }
+            func forEachStamp(_ body: (Int) -> Void) {
+                for w in warnings { body(w.stamp) }
+                for j in s.instances { for k in c.callbackStamps(c.lanes[j]) { body(k) } }
+            }
+            // Most sessions are one run of stamps that no other session's interleave: found with a bit a stamp
+            // instead of an index each, sorted.
+            if count > 0 {
+                var low = Int.max, high = Int.min
+                forEachStamp { low = min(low, $0); high = max(high, $0) }
+                if high - low + 1 == count {
+                    var seen = [UInt64](repeating: 0, count: (count + 63) / 64)
+                    var twice = false
+                    forEachStamp { k in
+                        let b = k - low
+                        if seen[b >> 6] & 1 << (b & 63) != 0 { twice = true }
+                        seen[b >> 6] |= 1 << (b & 63)
+                    }
+                    if !twice { return SessionEvents(c, run: low..<(high + 1)) }
+                }
+            }
             var indices: [UInt32] = []
-            indices.reserveCapacity(Int(s.warningCount) + s.instances.reduce(0) { $0 + Int(c.lanes[$1].callbackCount) })
-            for w in c.warnings[s.warningStart..<(s.warningStart + Int(s.warningCount))] { indices.append(UInt32(w.stamp)) }
-            for j in s.instances { for k in c.callbackStamps(c.lanes[j]) { indices.append(UInt32(k)) } }
+            indices.reserveCapacity(count)
+            forEachStamp { indices.append(UInt32($0)) }
             // A stamp's index follows its order (`StampTable.order`).
             indices.sort()
             return SessionEvents(c, indices)
@@ -279,6 +300,9 @@ struct SessionEvents {
     /// A recorder's store and its stamps' indices, in order; else the stamps themselves.
     private let store: CompactTimeline?
     private let indices: [UInt32]
+    /// When the indices are one run of consecutive stamps (a session no other interleaves: 4 bytes an event
+    /// for millions of events), that run instead of `indices`.
+    private let run: Range<Int>?
     private let values: [TimelineStamp]
     /// A stamp's order is its index + 1 (a store with lanes keeps every event: `StampTable.order`).
     private let ordersFollowIndices: Bool
@@ -286,6 +310,7 @@ struct SessionEvents {
     init(_ stamps: [TimelineStamp]) {
         store = nil
         indices = []
+        run = nil
         values = stamps
         ordersFollowIndices = false
     }
@@ -298,35 +323,63 @@ struct SessionEvents {
         self.init(stamps)
     }
 
-    init(_ c: CompactTimeline, _ indices: [UInt32]) {
-        precondition(c.stamps.count <= Int(UInt32.max), "a recording of more than 4G events")
+    /// The store's stamps of `run`, in order.
+    init(_ c: CompactTimeline, run: Range<Int>) {
+        precondition(run.upperBound <= Int(UInt32.max), "a recording of more than 4G events")
         store = c
-        self.indices = indices
+        indices = []
+        self.run = run
         values = []
         ordersFollowIndices = !c.stamps.sparse
     }
 
-    var count: Int { store == nil ? values.count : indices.count }
+    init(_ c: CompactTimeline, _ indices: [UInt32]) {
+        precondition(c.stamps.count <= Int(UInt32.max), "a recording of more than 4G events")
+        store = c
+        if let first = indices.first, zip(indices, indices.dropFirst()).allSatisfy({ $1 == $0 &+ 1 }) {
+            run = Int(first)..<(Int(first) + indices.count)
+            self.indices = []
+        } else {
+            run = nil
+            self.indices = indices
+        }
+        values = []
+        ordersFollowIndices = !c.stamps.sparse
+    }
+
+    var count: Int { store == nil ? values.count : run?.count ?? indices.count }
+
+    /// Whether its events are kept as one run of the store's stamps.
+    var isRun: Bool { run != nil }
+
+    /// Event `k`'s index among the store's stamps.
+    @inline(__always)
+    private func index(_ k: Int) -> Int {
+        if let run { return run.lowerBound + k }
+        return Int(indices[k])
+    }
 
     subscript(k: Int) -> TimelineStamp {
         guard let store else { return values[k] }
-        return store.stamps.stamp(Int(indices[k]))
+        return store.stamps.stamp(index(k))
     }
 
     func order(_ k: Int) -> Int {
         guard let store else { return values[k].order }
-        return ordersFollowIndices ? Int(indices[k]) + 1 : store.stamps.order(Int(indices[k]))
+        return ordersFollowIndices ? index(k) + 1 : store.stamps.order(index(k))
     }
 
     func line(_ k: Int) -> Int {
         guard let store else { return values[k].line }
-        return store.stamps.line(Int(indices[k]))
+        return store.stamps.line(index(k))
     }
 
     /// The events `keep` accepts, in order.
     func filter(_ keep: (TimelineStamp) -> Bool) -> SessionEvents {
         guard let store else { return SessionEvents(values.filter(keep)) }
-        return SessionEvents(store, indices.filter { keep(store.stamps.stamp(Int($0))) })
+        var kept: [UInt32] = []
+        for k in 0..<count where keep(store.stamps.stamp(index(k))) { kept.append(UInt32(index(k))) }
+        return SessionEvents(store, kept)
     }
 
     /// The position of the first event of order `order`, nil when there is none (a binary search).
@@ -334,6 +387,7 @@ struct SessionEvents {
         if ordersFollowIndices {
             // Compared as indices, without a call per step.
             guard order >= 1, order - 1 <= Int(UInt32.max) else { return nil }
+            if let run { return run.contains(order - 1) ? order - 1 - run.lowerBound : nil }
             let key = UInt32(order - 1)
             return indices.withUnsafeBufferPointer { b in
                 var lo = 0, hi = b.count

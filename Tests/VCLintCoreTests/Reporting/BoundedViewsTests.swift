@@ -339,6 +339,33 @@ import VCLintSimulation
         #expect(pieces.position(ofInstance: -1) == nil)
     }
 
+    /// A session that no other interleaves keeps its events as one run of stamps, not an index each; two
+    /// processes' sessions that interleave keep their indices. Either reads as the session built whole: in
+    /// order, by order, and filtered.
+    @Test func aSessionsEventsAreOneRunWhenNothingInterleaves() throws {
+        var text = ""
+        for (k, cb) in ["viewDidLoad", "viewWillAppear:", "viewDidAppear:", "viewWillDisappear:", "viewDidDisappear:"].enumerated() {
+            text += "2024-03-01 22:13:2\(k).000 Shop[100:200] -[HomeViewController \(cb)]\n"
+            text += "2024-03-01 22:13:2\(k).500 Other[300:400] -[ListViewController \(cb)]\n"
+        }
+        for (capture, runs) in [(rootOnScreen, true), (text, false)] {
+            let input = timelineInput(text: capture)
+            for k in 0..<input.timeline.sessions.count {
+                let events = input.timeline.sessions.pieces(at: k).events()
+                let built = SessionEvents(session: input.timeline.sessions[k])
+                #expect(events.isRun == runs)
+                #expect(events.count == built.count && events.count > 0)
+                for e in 0..<events.count {
+                    #expect(events[e] == built[e] && events.line(e) == built.line(e) && events.order(e) == built.order(e))
+                    #expect(events.position(ofOrder: built.order(e)) == built.position(ofOrder: built.order(e)))
+                }
+                #expect(events.position(ofOrder: 0) == nil && events.position(ofOrder: Int.max) == nil)
+                let odd = events.filter { $0.line % 2 == 1 }, oddBuilt = built.filter { $0.line % 2 == 1 }
+                #expect(odd.count == oddBuilt.count && (0..<odd.count).allSatisfy { odd[$0] == oddBuilt[$0] })
+            }
+        }
+    }
+
     /// The page draws a session's lanes and transitions up to `sessionBytes` of drawing, counts the rest and
     /// says so; `vclint timeline` draws every one.
     @Test func thePageCapsOneSessionsDrawing() {
