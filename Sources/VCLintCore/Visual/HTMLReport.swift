@@ -277,11 +277,12 @@ public struct HTMLReport: Sendable {
                 switch p {
                 case .text(let t): try out.write(t)
                 case .session:
-                    let svg = drawn.take(next)
-                    try out.write(svg)
+                    for part in drawn.take(next) {
+                        try out.write(part)
+                        drawnBytes += part.utf8.count
+                    }
                     next += 1
                     drawnCount += 1
-                    drawnBytes += svg.utf8.count
                     full = drawnCount >= drawnSessions || drawnBytes >= timelineBytes
                 }
             }
@@ -310,7 +311,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Session `k` of input `fi` drawn, with the findings the table lists (`listed`: the input's).
-    private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> String {
+    private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> [String] {
         let input = inputs[fi]
         let s = input.timeline.sessions.pieces(at: k)
         // A finding past the table's end has no row to link to, and no dot.
@@ -321,11 +322,12 @@ public struct HTMLReport: Sendable {
 
     /// Session `s` drawn as SVG and a table of its transitions, a lane at a time. A session whose drawing
     /// passes `sessionBytes` (hundreds of thousands of controllers) draws its lanes up to half of it and its
-    /// transitions up to the rest, and says how many more there are.
-    private func session(_ s: SessionPieces, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> String {
+    /// transitions up to the rest, and says how many more there are. Its parts, written one after the other: the
+    /// lanes are most of a long session's drawing, and joining them to the rest held it twice.
+    private func session(_ s: SessionPieces, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> [String] {
         let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
         guard let frame = SessionFrame(s, timeBase: input.timeBase, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
-            return ""
+            return []
         }
         var head = "Session \(s.id): \(s.process.isEmpty ? "(no process)" : s.process)"
         if let pid = s.pid { head += " [\(pid)]" }
@@ -334,20 +336,20 @@ public struct HTMLReport: Sendable {
         let total = labelW + laneW + 10
         func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
         // The lanes first: the bands over them and the picture's height follow their count.
-        var lanes = ""
+        var lanes = PiecewiseText()
         var drawnLanes = 0, moreLanes = 0, moreStates = 0, moreMarks = 0
         frame.marks(findings).forEachLane(frame) { _, lane in
             // The lanes take up to half the budget; the transitions what is left of it. A lane begun under half is
             // drawn up to the whole budget: one long-lived controller of a long run has hundreds of thousands of
             // states, which alone drew a page of 162 MB.
-            guard lanes.utf8.count < sessionBytes / 2 else { return moreLanes += 1 }
+            guard lanes.byteCount < sessionBytes / 2 else { return moreLanes += 1 }
             let y = top + Double(drawnLanes) * rowH
             drawnLanes += 1
             lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
             let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
             lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.controller?.display ?? lane.label))</title></text>\n"
             lane.forEachSegment { seg in
-                guard lanes.utf8.count < sessionBytes else { return moreStates += 1 }
+                guard lanes.byteCount < sessionBytes else { return moreStates += 1 }
                 let w = max(1, seg.x1 - seg.x0)
                 let hgt = seg.state == .visible ? 12.0 : 8.0
                 lanes += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
@@ -357,7 +359,7 @@ public struct HTMLReport: Sendable {
                 lanes += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
             }
             for m in lane.marks {
-                guard lanes.utf8.count < sessionBytes else {
+                guard lanes.byteCount < sessionBytes else {
                     moreMarks += 1
                     continue
                 }
@@ -373,7 +375,7 @@ public struct HTMLReport: Sendable {
         var table = ""
         var drawnTransitions = 0, moreTransitions = 0
         frame.forEachTransition { n, id, kind, x0, x1 in
-            guard lanes.utf8.count + out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
+            guard lanes.byteCount + out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
             drawnTransitions += 1
             let t = s.transition(n)
             let left = labelW + x0, right = labelW + max(x1, x0 + 2)
@@ -386,8 +388,8 @@ public struct HTMLReport: Sendable {
             out += "<text class=\"t\" x=\"\(f(left))\" y=\"13\">\(Self.h(label))</text>\n"
             free = left + Double(label.count) * 6.6 + 6
         }
-        out += lanes
-        lanes = ""
+        let bands = out
+        out = ""
         // Ruler of line numbers.
         var nextFree = 0.0
         let ry = top + Double(drawnLanes) * rowH + 14
@@ -412,7 +414,7 @@ public struct HTMLReport: Sendable {
             out += table
             out += "</tbody></table>\n"
         }
-        return out
+        return [bands] + lanes.pieces + [out]
     }
 
     private func findings(_ out: ReportWriter) throws(ReportWriteError) {
@@ -495,16 +497,37 @@ public struct HTMLReport: Sendable {
     }
 }
 
+/// Text kept in pieces of about 1 MB (a session's lanes, up to `HTMLReport.sessionBytes`): one string grown by
+/// doubling held its old copy beside the new one at each step, 68 MB for 32 MB of lanes.
+struct PiecewiseText {
+    private var done: [String] = []
+    private var current = ""
+    private(set) var byteCount = 0
+    static let pieceBytes = 1 << 20
+
+    static func += (text: inout PiecewiseText, s: String) {
+        text.current += s
+        text.byteCount += s.utf8.count
+        if text.current.utf8.count >= pieceBytes {
+            text.done.append(text.current)
+            text.current = ""
+        }
+    }
+
+    /// Its pieces in order.
+    var pieces: [String] { current.isEmpty ? done : done + [current] }
+}
+
 /// The sessions of a batch as the threads draw them: each slot written by one thread, read once
 /// all have finished (memory of its own, so that no thread touches an array's header).
 private final class DrawnSessions: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<String>
+    private let slots: UnsafeMutablePointer<[String]>
     private let count: Int
 
     init(count: Int) {
         self.count = count
         slots = .allocate(capacity: max(1, count))
-        slots.initialize(repeating: "", count: count)
+        slots.initialize(repeating: [], count: count)
     }
 
     deinit {
@@ -512,10 +535,10 @@ private final class DrawnSessions: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func set(_ i: Int, _ text: String) { slots[i] = text }
+    func set(_ i: Int, _ parts: [String]) { slots[i] = parts }
 
-    func take(_ i: Int) -> String {
-        defer { slots[i] = "" }
+    func take(_ i: Int) -> [String] {
+        defer { slots[i] = [] }
         return slots[i]
     }
 }
