@@ -448,12 +448,12 @@ final class CompactTimeline: Sendable {
             return k
         }
 
-        /// Removal `k` as it was appended, its packed times unpacked by `unpack`.
         /// Removal `k` was read for the last time (`TimelineRecorder.move`): its block goes once all of it was.
         mutating func done(_ k: Int, _ readOnce: inout BlocksReadOnce) {
             readOnce.done(k, in: &removals)
         }
 
+        /// Removal `k` as it was appended, its packed times unpacked by `unpack`.
         func removal(_ k: Int, unpack: (UInt64) -> LogTime) -> Removal {
             let p = removals[k]
             func time(_ v: UInt64, _ which: Int) -> LogTime? {
