@@ -92,6 +92,9 @@ final class LineParser {
     /// The last process name built, reused while lines come from the same process.
     @exclusivity(unchecked) private var internedName = ""
     @exclusivity(unchecked) private var internedBytes: [UInt8] = []
+    /// Logcat's class names (`LogcatStatement.read(_:tag:names:)`), and the messages that said nothing.
+    @exclusivity(unchecked) private var names = NameCache()
+    @exclusivity(unchecked) private var noise = LogcatNoise()
 
     init(customDialects: [CustomDialect]) {
         parser = MessageParser(custom: customDialects)
@@ -159,6 +162,17 @@ final class LineParser {
         let message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
         let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
         let process = { info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "" }
+        // A message that said nothing before says nothing again (`LogcatNoise`).
+        let key = parser.hasCustom ? 0 : LogcatNoise.key(message, tag: tag)
+        switch noise.lookup(key) {
+        case .noise?: return .none
+        case .mention?: return .unread(message: info.message, decoded: nil)
+        case .frame?:
+            var frame = ParsedLine.none
+            frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+            return frame
+        case nil: break
+        }
         if let evidence = AndroidEvidence.read(message, tag: tag) {
             return .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n, cache: &minuteCache))
         }
@@ -167,12 +181,20 @@ final class LineParser {
             return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
         }
         // Android's statements, else the user's dialects (`vclint inspect` suggests them for a logcat capture too).
-        guard var e = LogcatStatement.read(message, tag: tag) ?? parser.customOnly(message) else {
-            if LogcatStatement.mentionsCallback(message) { return .unread(message: info.message, decoded: nil) }
+        guard var e = LogcatStatement.read(message, tag: tag, names: &names) ?? parser.customOnly(message) else {
+            if LogcatStatement.mentionsCallback(message) {
+                noise.insert(key, .mention)
+                return .unread(message: info.message, decoded: nil)
+            }
             // A crash's frame with an envelope of its own (`threadtime`, `long`): its class may name the fragment of
             // androidx's view-misuse exception above it, as in Android Studio's copy.
             var frame = ParsedLine.none
-            if LogcatStatement.isFrame(message) { frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound) }
+            if LogcatStatement.isFrame(message) {
+                frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+                noise.insert(key, .frame)
+            } else {
+                noise.insert(key, .noise)
+            }
             return frame
         }
         e.time = LogcatEnvelope.time(p, n, cache: &minuteCache)

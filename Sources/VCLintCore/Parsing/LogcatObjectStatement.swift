@@ -31,6 +31,12 @@ enum LogcatObjectStatement {
 
     /// The statement of one message (`tag`: the line's tag by its simple name, when the format has one), or nil.
     static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> Event? {
+        var names = NameCache()
+        return read(m, tag: tag, names: &names)
+    }
+
+    /// `read`, the class name made through `names` (`LogcatStatement.read(_:tag:names:)`).
+    static func read(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?, names: inout NameCache) -> Event? {
         let n = m.count
         var i = 0
         while i < n, !LogcatStatement.isIdentifierStart(m[i]) { i += 1 }
@@ -73,7 +79,7 @@ enum LogcatObjectStatement {
         // A composable is named in PascalCase: `onDispose` after a lowercase word is a sentence.
         if word.effect, nameBytes.first.map({ $0 &- UInt8(ascii: "A") >= 26 }) ?? true { return nil }
         guard !nameBytes.isEmpty, LogcatStatement.loggerTagBytes.value(nameBytes) == nil else { return nil }
-        let name = LogcatStatement.string(nameBytes)
+        let name = names.string(nameBytes)
         // A tag in another script names a class only if it begins with a letter, as `Character.isLetter` says.
         if labelRange == nil, nameBytes[0] >= 0x80, name.first?.isLetter != true { return nil }
         var e = Event(kind: word.kind, className: name, dialect: .logcat)

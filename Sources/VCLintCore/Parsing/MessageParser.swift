@@ -279,6 +279,9 @@ public final class MessageParser {
     }
 
     /// A logcat message read by the user's dialects only (`LineParser.logcat`: Android's statements have their own reader).
+    /// Whether the user's dialects are read (their patterns count the lines they give up on: no cache may skip them).
+    var hasCustom: Bool { !custom.isEmpty }
+
     func customOnly(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
         custom.isEmpty ? nil : customEvent(bytes)
     }

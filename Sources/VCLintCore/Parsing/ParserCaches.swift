@@ -187,6 +187,68 @@ struct StatementCache {
     }
 }
 
+/// The logcat messages that recently said nothing (noise, a sentence that mentions a callback, a stack frame), by
+/// their exact bytes and their tag's: a busy app's log repeats its own lines (`screen_view sent for DetailActivity
+/// after onResume`) and the system's (`START u0 {cmp=…}`) all through a capture, and each one let through by the
+/// candidate search cost a logcat statement's, an object statement's, the evidence readers' and the mention
+/// search's work again. What a message says depends only on its bytes and its tag's (the readers are functions of
+/// them), so a hit answers as reading it again would. Direct-mapped, keyed by a 64-bit hash of both: a slot answers
+/// only the key it holds. Not used with the user's dialects, whose patterns count the lines they give up on.
+struct LogcatNoise {
+    enum Outcome: UInt64 { case noise = 1, mention = 2, frame = 3 }
+
+    /// Per slot: the key, its two lowest bits the outcome.
+    private var slots = [UInt64](repeating: 0, count: 8192)
+
+    /// The key of a message and its tag (its two lowest bits clear, never 0); 0 for a message too long to keep.
+    @inline(__always)
+    static func key(_ m: UnsafeBufferPointer<UInt8>, tag: UnsafeBufferPointer<UInt8>?) -> UInt64 {
+        guard let p = m.baseAddress, m.count <= 1024 else { return 0 }
+        var h = mix(0x9E3779B97F4A7C15, UInt64(m.count) | UInt64(tag?.count ?? 0xFFFF) << 32)
+        if let tag, let t = tag.baseAddress { h = words(t, tag.count, h) }
+        h = words(p, m.count, h)
+        return (h & ~3) | 1 << 63
+    }
+
+    @inline(__always)
+    private static func mix(_ h: UInt64, _ w: UInt64) -> UInt64 {
+        let x = (h ^ w) &* 0xFF51AFD7ED558CCD
+        return (x ^ x &>> 31) &* 0xC4CEB9FE1A85EC53
+    }
+
+    /// The bytes mixed into `h` eight at a time (the last word padded with zeros; the lengths are in the key).
+    @inline(__always)
+    private static func words(_ p: UnsafePointer<UInt8>, _ n: Int, _ start: UInt64) -> UInt64 {
+        var h = start
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i &+ 8 <= n {
+            h = mix(h, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i &+= 8
+        }
+        if i < n {
+            var w: UInt64 = 0
+            var k = 0
+            while i < n { w |= UInt64(p[i]) &<< UInt64(8 &* k); i &+= 1; k &+= 1 }
+            h = mix(h, w)
+        }
+        return h
+    }
+
+    @inline(__always)
+    func lookup(_ key: UInt64) -> Outcome? {
+        guard key != 0 else { return nil }
+        let v = slots[Int(truncatingIfNeeded: key >> 2) & 8191]
+        guard v & ~3 == key else { return nil }
+        return Outcome(rawValue: v & 3)
+    }
+
+    mutating func insert(_ key: UInt64, _ outcome: Outcome) {
+        guard key != 0 else { return }
+        slots[Int(truncatingIfNeeded: key >> 2) & 8191] = key | outcome.rawValue
+    }
+}
+
 /// Strings for byte sequences that recur (class names): a small direct-mapped cache keyed by a cheap
 /// hash of the bytes, so a recurring name costs a hash and a compare instead of a new String.
 struct NameCache {

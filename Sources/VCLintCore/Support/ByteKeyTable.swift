@@ -8,6 +8,8 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
     private let entries: [(start: Int, value: Value)]
     /// Per length, the entries of that length.
     private let byLength: [Range<Int>]
+    /// Per entry, its first eight bytes as one word (`head`): most keys are told apart by one comparison.
+    private let heads: [UInt64]
 
     init(_ table: [String: Value]) {
         let sorted = table.sorted { a, b in a.key.utf8.count != b.key.utf8.count ? a.key.utf8.count < b.key.utf8.count : a.key < b.key }
@@ -23,6 +25,19 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
             byLength[n] = byLength[n].lowerBound..<entries.count
         }
         (self.keys, self.entries, self.byLength) = (keys, entries, byLength)
+        heads = keys.withUnsafeBufferPointer { k in entries.indices.map { e in
+            let end = e + 1 < entries.count ? entries[e + 1].start : k.count
+            return Self.head(k.baseAddress! + entries[e].start, end - entries[e].start)
+        } }
+    }
+
+    /// The first eight bytes of `n` (fewer: the rest zero), little-endian.
+    @inline(__always)
+    private static func head(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        if n >= 8 { return UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)) }
+        var h: UInt64 = 0
+        for i in 0..<n { h |= UInt64(p[i]) << (8 * UInt64(i)) }
+        return h
     }
 
     /// The value of the key whose bytes these are, or nil.
@@ -36,9 +51,12 @@ struct ByteKeyTable<Value: Sendable>: Sendable {
         guard n > 0, n < byLength.count else { return nil }
         let range = byLength[n]
         guard !range.isEmpty else { return nil }
-        return keys.withUnsafeBufferPointer { k -> Value? in
-            for e in range where k[entries[e].start] == p[0] && bytesEqual(k.baseAddress! + entries[e].start, p, n) {
-                return entries[e].value
+        let h = Self.head(p, n)
+        return heads.withUnsafeBufferPointer { hs -> Value? in
+            for e in range where hs[e] == h {
+                if n <= 8 || keys.withUnsafeBufferPointer({ bytesEqual($0.baseAddress! + entries[e].start + 8, p + 8, n - 8) }) {
+                    return entries[e].value
+                }
             }
             return nil
         }

@@ -171,4 +171,70 @@ import VCLintSimulation
         #expect(recent.find("D") === classes[3])
         #expect(recent.find("") == nil)
     }
+
+    /// A logcat line as the stage sees what the parser made of it.
+    static func describe(_ l: ParsedLine) -> String {
+        let e = l.event
+        return "\(l.kind) \(e.kind.rawValue) \(e.className) \(e.address.map(String.init) ?? "-") \(e.dialect) \(e.time.map { "\($0.seconds)" } ?? "-") "
+            + "\(l.process ?? "-") \(l.pid.map(String.init) ?? "-") \(l.message) \(l.frame.map { "\($0)" } ?? "-") \(l.evidence.map { "\($0)" } ?? "-")"
+    }
+
+    /// A message that said nothing says nothing again (`LogcatNoise`): the lines of simulated captures in every format,
+    /// read twice by one parser (the second time its noise, mentions and frames come from the cache), read as a parser
+    /// that never saw them reads them.
+    @Test func aMessageThatSaidNothingSaysItAgain() {
+        var cached = 0
+        for (k, format) in AndroidSimulator.Format.allCases.enumerated() {
+            var o = AndroidSimulator.Options(seed: UInt64(40 + k))
+            o.format = format
+            o.leakCanary = k % 2 == 0
+            o.steps = 60
+            o.mentionRate = 0.5
+            o.fault = AndroidSimulator.Fault.allCases[k % AndroidSimulator.Fault.allCases.count]
+            let lines = AndroidSimulator.generate(o).lines.map { Array($0.utf8) }
+            let twice = LineParser(customDialects: [])
+            for pass in 0..<2 {
+                for line in lines {
+                    line.withUnsafeBufferPointer { b in
+                        guard let p = b.baseAddress else { return }
+                        let a = twice.parse(p, b.count, format: .logcat, afterEnvelope: false)
+                        guard pass == 1 else { return }
+                        let fresh = LineParser(customDialects: []).parse(p, b.count, format: .logcat, afterEnvelope: false)
+                        #expect(Self.describe(a) == Self.describe(fresh), "\(format): \(String(decoding: b, as: UTF8.self))")
+                        if a.kind == .none || a.kind == .unread { cached += 1 }
+                    }
+                }
+            }
+        }
+        #expect(cached > 1_000)
+    }
+
+    /// `ByteKeyTable` finds what a dictionary finds: keys shorter than, as long as and longer than a word, their near
+    /// misses (a byte changed, one more or one fewer) and random words.
+    @Test func aByteKeyTableFindsWhatADictionaryFinds() {
+        let keys = ["a", "on", "onStop", "onStart", "onCreate", "onResume", "onDetach", "onCreateView", "onCreateViews", "onViewCreated",
+                    "onSaveInstanceState", "onDestroy", "onDestroyView", "onPause", "abcdefgh", "abcdefgi", "abcdefghi"]
+        let dictionary = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        let table = ByteKeyTable(dictionary)
+        var rng = SplitMix(seed: 11)
+        var probes = keys.map { Array($0.utf8) }
+        for key in keys {
+            var b = Array(key.utf8)
+            probes.append(b + [UInt8(ascii: "x")])
+            probes.append(Array(b.dropLast()))
+            for _ in 0..<20 {
+                b = Array(key.utf8)
+                b[Int(rng.next() % UInt64(b.count))] = Array("aonSxtz0".utf8)[Int(rng.next() % 8)]
+                probes.append(b)
+            }
+        }
+        for _ in 0..<2_000 { probes.append((0..<Int(rng.next() % 14)).map { _ in Array("onStaeCrtx".utf8)[Int(rng.next() % 10)] }) }
+        var found = 0
+        for probe in probes {
+            let value = probe.withUnsafeBufferPointer { table.value($0) }
+            #expect(value == dictionary[String(decoding: probe, as: UTF8.self)], "\(String(decoding: probe, as: UTF8.self))")
+            if value != nil { found += 1 }
+        }
+        #expect(found >= keys.count)
+    }
 }
