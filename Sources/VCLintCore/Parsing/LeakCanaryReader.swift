@@ -33,10 +33,14 @@ struct LeakCanaryReader {
 
         /// The end of use a reason or note names (`… received Activity#onDestroy() callback …`).
         init(naming text: Substring) {
+            self = text.withBytes { EndOfUse(naming: $0) }
+        }
+
+        /// The same of the text's bytes.
+        init(naming b: UnsafeBufferPointer<UInt8>) {
             // Every wording has a `#`: the literals around each `#` of the text, the first of `priority` found wins.
             var found: UInt8 = 0
-            text.withBytes { b in
-                guard let base = b.baseAddress else { return }
+            if let base = b.baseAddress {
                 var from = 0
                 while from < b.count, let hash = memchr(base + from, Int32(UInt8.hash), b.count - from) {
                     let at = UnsafeRawPointer(hash) - UnsafeRawPointer(base)
@@ -560,30 +564,34 @@ struct LeakCanaryReader {
     }
 
     static func watch(_ t: Substring, line: Int) -> Watch? {
-        // By bytes: ` with key ` from the end, the key up to white space, the reason between the head's parentheses
-        // (Foundation's backwards search, then `Character`-wise slicing, cost a fifth of a LeakCanary-heavy lint).
-        let u = t.utf8
-        guard let (at, keyEnd, open, headEnd) = u.withContiguousStorageIfAvailable({ b -> (Int, Int?, Int?, Int)? in
-            guard let at = lastIndex(b, of: " with key ") else { return nil }
-            var k = at + 10
-            while k < b.count, b[k].isASCII, !isASCIIWhiteSpace(b[k]) { k += 1 }
+        t.withBytes { watch($0, t, line: line) }
+    }
+
+    /// `watch` on the text's bytes: ` with key ` from the end, the key up to white space, the reason between the head's
+    /// parentheses, each made a `String` of its bytes (the places are ASCII bytes, so the bytes between them are what
+    /// slicing the text there gives; slicing the text itself, with an index computed for each end, cost more than the
+    /// rest of the watch).
+    private static func watch(_ b: UnsafeBufferPointer<UInt8>, _ t: Substring, line: Int) -> Watch? {
+        guard let base = b.baseAddress, let at = lastIndex(b, of: " with key ") else { return nil }
+        var k = at + 10
+        while k < b.count, b[k].isASCII, !isASCIIWhiteSpace(b[k]) { k += 1 }
+        var headEnd = at, open: Int?
+        if at > 0, b[at - 1] == .closeParen, let o = b[..<at].firstIndex(of: .openParen) {
+            open = o
+            headEnd = o
+            while headEnd > 0, b[headEnd - 1] == .space { headEnd -= 1 }
+        }
+        guard headEnd > 0, memchr(base, Int32(UInt8.space), headEnd) == nil else { return nil }
+        let key: String
+        if k < b.count, !b[k].isASCII {
             // A byte of another script: `Character.isWhitespace` decides where the key ends.
-            let keyEnd: Int? = k < b.count && !b[k].isASCII ? nil : k
-            var headEnd = at, open: Int?
-            if at > 0, b[at - 1] == .closeParen, let o = b[..<at].firstIndex(of: .openParen) {
-                open = o
-                headEnd = o
-                while headEnd > 0, b[headEnd - 1] == .space { headEnd -= 1 }
-            }
-            return (at, keyEnd, open, headEnd)
-        }) ?? nil else { return nil }
-        func index(_ k: Int) -> String.Index { u.index(t.startIndex, offsetBy: k) }
-        let afterKey = t[index(at + 10)...]
-        let key = keyEnd.map { afterKey[..<index($0)] } ?? afterKey.prefix { !$0.isWhitespace }
-        let head = t[..<index(headEnd)]
-        let reason = open.map { t[index($0 + 1)..<index(at - 1)] } ?? ""
-        guard !head.isEmpty, !head.has(" ") else { return nil }
-        return Watch(className: capped(head), endOfUse: EndOfUse(naming: reason), reason: capped(reason), key: capped(key), line: line)
+            key = capped(t[t.utf8.index(t.startIndex, offsetBy: at + 10)...].prefix { !$0.isWhitespace })
+        } else {
+            key = capped(UnsafeBufferPointer(rebasing: b[(at + 10)..<k]))
+        }
+        let reason = open.map { UnsafeBufferPointer(rebasing: b[($0 + 1)..<(at - 1)]) } ?? UnsafeBufferPointer(start: base, count: 0)
+        return Watch(className: capped(UnsafeBufferPointer(rebasing: b[..<headEnd])), endOfUse: EndOfUse(naming: reason),
+                     reason: capped(reason), key: key, line: line)
     }
 
     /// Where the text last occurs in the bytes.
@@ -670,6 +678,14 @@ struct LeakCanaryReader {
         var end = maxText
         while end > 0, UTF8.isContinuation(u[end]) { end -= 1 }
         return String(decoding: u[..<end], as: UTF8.self) + "…"
+    }
+
+    /// The same of a text's bytes (whole characters: cut where the text may be cut).
+    static func capped(_ b: UnsafeBufferPointer<UInt8>) -> String {
+        if b.count <= maxText { return String(decoding: b, as: UTF8.self) }
+        var end = maxText
+        while end > 0, UTF8.isContinuation(b[end]) { end -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: b[..<end]), as: UTF8.self) + "…"
     }
 }
 

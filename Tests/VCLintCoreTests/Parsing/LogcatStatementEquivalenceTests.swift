@@ -205,6 +205,12 @@ import VCLintSimulation
     @Test func watchesReadAsBefore() {
         var variants = Self.watches
         for w in Self.watches { variants += [w + " ", w + "\r", "x" + w, String(w.dropLast()), String(w.dropFirst())] }
+        // Heads, reasons and keys longer than a text is kept (`maxText`), cut between the bytes of a character or not.
+        for pad in [0, 1, 2] {
+            let long = String(repeating: "x", count: LeakCanaryReader.maxText - 2 + pad)
+            variants += ["com.example.\(long)é (r) with key k", "com.example.X (\(long)é Activity#onDestroy()) with key k",
+                         "com.example.X (r) with key \(long)ключ", "com.example.X (r) with key \(long)é tail"]
+        }
         for text in variants {
             let t = Substring(text)
             #expect(LeakCanaryReader.watch(t, line: 7) == LeakCanaryOracle.watch(t, line: 7), "\(text)")
