@@ -123,7 +123,12 @@ public final class MessageParser {
             case nil: break
             }
         }
-        if let e = builtIn(bytes) { return e }
+        // The same statement of a built-in dialect again (`-[HomeViewController viewDidAppear:]`): as read before.
+        if let slot = builtIns.lookup(base, bytes.count) { return builtIns.read(slot, into: &note) }
+        if let e = builtIn(bytes) {
+            builtIns.insert(base, bytes.count, e, note)
+            return e
+        }
         if !custom.isEmpty, let e = customEvent(bytes) { return e }
         let e = freeForm(base, bytes.count)
         if shape != 0 { routes.insert(shape, e != nil ? .freeForm : note.unread ? .mention : .noise) }
@@ -132,8 +137,9 @@ public final class MessageParser {
 
     /// What recent shapes of messages were (`ShapeRoutes`).
     @exclusivity(unchecked) private var routes = ShapeRoutes()
-    /// Recent free-form statements by their exact bytes (`StatementCache`).
+    /// Recent free-form statements by their exact bytes (`StatementCache`), and the built-in dialects' the same way.
     @exclusivity(unchecked) private var statements = StatementCache()
+    @exclusivity(unchecked) private var builtIns = StatementCache()
 
     /// Whether a byte ≥ 0x80 is in the message (eight bytes at a time).
     @inline(__always)

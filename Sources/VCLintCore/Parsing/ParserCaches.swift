@@ -133,15 +133,23 @@ struct ShapeRoutes {
 /// (one per controller and callback) all through a capture. Direct-mapped; a hit is verified byte
 /// for byte, so it gives exactly what reading the message again would.
 struct StatementCache {
-    private struct Entry {
-        var bytes: [UInt8]
-        var event: Event
-        var phase: FreeFormStatement.Phase
-        var value: String?
-        var shape: UInt64
-        var template: String?
-        var title: UInt64
-        var redacted: Bool
+    /// (A class: a hit reads the fields it needs through one reference, where a struct was copied out whole, its
+    /// bytes and strings retained and released.)
+    private final class Entry {
+        let bytes: [UInt8]
+        let event: Event
+        let phase: FreeFormStatement.Phase
+        let value: String?
+        let shape: UInt64
+        let template: String?
+        let title: UInt64
+        let redacted: Bool
+
+        init(bytes: [UInt8], event: Event, phase: FreeFormStatement.Phase, value: String?, shape: UInt64, template: String?,
+             title: UInt64, redacted: Bool) {
+            (self.bytes, self.event, self.phase, self.value) = (bytes, event, phase, value)
+            (self.shape, self.template, self.title, self.redacted) = (shape, template, title, redacted)
+        }
     }
     private var slots = [Entry?](repeating: nil, count: 512)
 
@@ -170,10 +178,11 @@ struct StatementCache {
     @inline(__always)
     func read(_ k: Int, into note: inout MessageParser.Note) -> Event {
         let e = slots[k].unsafelyUnwrapped
+        // (Most entries have no value and no template, and the note has none either: nothing to retain or release.)
         note.phase = e.phase
-        note.value = e.value
+        if e.value != nil || note.value != nil { note.value = e.value }
         note.shape = e.shape
-        note.template = e.template
+        if e.template != nil || note.template != nil { note.template = e.template }
         note.title = e.title
         note.redacted = e.redacted
         return e.event

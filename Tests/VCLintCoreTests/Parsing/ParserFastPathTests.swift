@@ -1,5 +1,6 @@
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The hand-written reading of `-[Class method:] rest` must give exactly what the `objc` regex gives,
 /// on real shapes and on mutations of them (categories, dotted classes, odd whitespace, bytes ≥ 0x80).
@@ -186,5 +187,45 @@ import Testing
             checked += 1
         }
         #expect(checked == 5_000)
+    }
+}
+
+/// The parser's caches of whole statements answer as reading the message again would.
+@Suite struct StatementCacheTests {
+    /// A message as the stage sees what the parser made of it: the event's every field and the parser's note.
+    static func describe(_ e: Event?, _ note: MessageParser.Note) -> String {
+        let others = e?.others.map { "\($0.className)/\($0.address.map { String($0) } ?? "-")" }.joined(separator: ",") ?? ""
+        return ParserFastPathTests.describe(e) + " \(e?.text ?? "-") [\(others)] \(note.unread) \(note.phase) \(note.value ?? "-") \(note.shape) "
+            + "\(note.template ?? "-") \(note.title) \(note.redacted)"
+    }
+
+    /// A statement read again is read as before (`StatementCache`: the built-in dialects' statements and the free-form
+    /// ones by their exact bytes): the messages of simulated captures in every dialect, with objects and UIKit's warnings,
+    /// read twice by one parser (the second time from its caches), read as a parser that never saw them reads them.
+    @Test func aStatementReadAgainIsReadAsBefore() {
+        var events = 0
+        for (k, dialect) in NavigationSimulator.Dialect.allCases.enumerated() {
+            var o = NavigationSimulator.Options(seed: UInt64(60 + k))
+            o.envelope = .bare
+            o.dialect = dialect
+            o.objects = true
+            o.steps = 50
+            o.mentionRate = 0.5
+            let lines = NavigationSimulator.generate(o).lines.map { Array($0.utf8) }
+            let twice = MessageParser()
+            for pass in 0..<2 {
+                for line in lines {
+                    line.withUnsafeBufferPointer { b in
+                        let again = twice.parse(b)
+                        guard pass == 1 else { return }
+                        let fresh = MessageParser()
+                        let first = fresh.parse(b)
+                        #expect(Self.describe(again, twice.note) == Self.describe(first, fresh.note), "\(dialect): \(String(decoding: b, as: UTF8.self))")
+                        if again != nil { events += 1 }
+                    }
+                }
+            }
+        }
+        #expect(events > 2_000)
     }
 }
