@@ -129,7 +129,7 @@ final class LineParser {
             } else {
                 parsed = .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
             }
-            parsed.take(parser.note)
+            if parser.noted { parsed.take(parser.note) }
             return parsed
         }
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
@@ -151,7 +151,7 @@ final class LineParser {
         }
         guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread(message: 0..<n, decoded: nil) : .none }
         var parsed = ParsedLine.bare(e)
-        parsed.take(parser.note)
+        if parser.noted { parsed.take(parser.note) }
         return parsed
     }
 

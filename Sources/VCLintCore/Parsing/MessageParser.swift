@@ -86,6 +86,9 @@ public final class MessageParser {
         var redacted = false
     }
     @exclusivity(unchecked) private(set) var note = Note()
+    /// Whether the note says anything besides the event (`ParsedLine.take` keeps it only then): read in place, where
+    /// passing the note copied it, its strings retained and released, for every event.
+    var noted: Bool { note.phase != .none || note.shape != 0 || note.title != 0 || note.redacted }
     /// `vclint inspect`: every free-form statement's shape is worked out (`Note.template`).
     @exclusivity(unchecked) var recordShapes = false
 
