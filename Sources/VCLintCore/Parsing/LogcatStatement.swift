@@ -464,8 +464,8 @@ enum LogcatStatement {
         let n = needle.utf8Start, first = n[0], last = n[k - 1]
         var i = 0
         let end = hay.count - k
-        // Each place of the first byte by memchr (every logcat message is searched for the misuse exception's
-        // wording: a loop a byte at a time cost 5% of a logcat lint).
+        // Each place of the first byte by memchr: every logcat message is searched for the misuse exception's wording,
+        // and a loop a byte at a time walked the whole message for it.
         while i <= end {
             guard let at = memchr(h + i, Int32(first), end - i + 1) else { return nil }
             i = UnsafeRawPointer(at) - UnsafeRawPointer(h)
