@@ -20,6 +20,9 @@ struct DormantClasses {
         var dialect: UInt8
         /// Whether the class is dormant (else its entry is back in use and this row is stale).
         var isDormant: Bool
+        /// Whether its record is the leak of a controller whose session ended while nothing said whether the
+        /// class logs dealloc (`deferLeak`): no session holds it any more.
+        var leakDeferred = false
     }
 
     /// The names, numbered by their row in `info`.
@@ -37,6 +40,8 @@ struct DormantClasses {
     static let chunkSize = 1 << Int(chunkShift)
     /// How many classes are dormant.
     private(set) var count = 0
+    /// How many rows hold a deferred leak.
+    private(set) var deferredLeaks = 0
 
     /// The row of a dormant class named `name`.
     func find(_ name: String) -> Int? {
@@ -46,9 +51,9 @@ struct DormantClasses {
 
     func row(_ id: Int) -> Info { info[id] }
 
-    /// Whether `id` is dormant and holds the folded controller of session `session`.
+    /// Whether `id` is dormant and holds the folded controller of session `session` (not a deferred leak).
     func holdsFolded(_ id: Int, session: Int) -> Bool {
-        guard info[id].isDormant, info[id].record != 0 else { return false }
+        guard info[id].isDormant, info[id].record != 0, !info[id].leakDeferred else { return false }
         var r = reader(at: info[id].record)
         return Int(r.uint()) == session
     }
@@ -89,14 +94,37 @@ struct DormantClasses {
     }
 
     /// The class of row `id` back in use: its entry as it was (its folded controller in `folded`),
-    /// the row left stale.
-    mutating func revive(_ id: Int, times: PackedTime.Table) -> Instrumentation.ClassEntry {
+    /// the row left stale; and its deferred leak, if it held one (then `folded` stays nil).
+    mutating func revive(_ id: Int, times: PackedTime.Table) -> (Instrumentation.ClassEntry, deferredLeak: FoldedController?) {
         let entry = makeEntry(id, times: times)
-        if info[id].record != 0 { entry.folded = takeRecord(id) }
+        var leak: FoldedController?
+        if info[id].leakDeferred {
+            leak = takeRecord(id)
+        } else if info[id].record != 0 {
+            entry.folded = takeRecord(id)
+        }
         info[id].isDormant = false
         count -= 1
-        return entry
+        return (entry, leak)
     }
+
+    /// The folded controller of row `id`, read and left in place.
+    func peekRecord(_ id: Int) -> FoldedController? {
+        guard info[id].record != 0 else { return nil }
+        var r = reader(at: info[id].record)
+        return FoldedController(decoding: &r)
+    }
+
+    /// The folded controller of row `id` (its session ended) stays as the leak it is, until the input's end or
+    /// the class's next line says whether it is one (`Instrumentation.takeDeferredLeaks`).
+    mutating func deferLeak(_ id: Int) {
+        precondition(info[id].isDormant && info[id].record != 0 && !info[id].leakDeferred, "only a dormant row's folded controller is deferred")
+        info[id].leakDeferred = true
+        deferredLeaks += 1
+    }
+
+    /// How many rows there are (stale ones included).
+    var rowCount: Int { info.count }
 
     /// An entry for row `id` that stays dormant (the session's end reads its folded controller through it
     /// and lets it go).
@@ -110,16 +138,34 @@ struct DormantClasses {
     /// The folded controller of row `id`, taken out of it (the class stays dormant).
     mutating func takeRecord(_ id: Int) -> FoldedController? {
         guard info[id].record != 0 else { return nil }
-        let start = info[id].record - 1
         var r = reader(at: info[id].record)
         let f = FoldedController(decoding: &r)
+        dropRecord(id, end: r.at)
+        return f
+    }
+
+    /// Row `id` no longer points at its record, which ends at `end` in its chunk.
+    private mutating func dropRecord(_ id: Int, end: Int) {
+        let start = info[id].record - 1
         let c = Int(start >> Self.chunkShift)
         info[id].record = 0
-        deadBytes += r.at - Int(start & (1 << Self.chunkShift - 1))
+        if info[id].leakDeferred {
+            info[id].leakDeferred = false
+            deferredLeaks -= 1
+        }
+        deadBytes += end - Int(start & (1 << Self.chunkShift - 1))
         liveInChunk[c] -= 1
         if liveInChunk[c] == 0 { release(chunk: c) }
         if deadBytes > 1 << 20, deadBytes * 2 > heldBytes { compact() }
-        return f
+    }
+
+    /// Row `id`'s record let go unread.
+    mutating func discardRecord(_ id: Int) {
+        guard info[id].record != 0 else { return }
+        let start = info[id].record - 1
+        var r = VarintReader(bytes: chunks[Int(start >> Self.chunkShift)], at: Int(start & (1 << Self.chunkShift - 1)))
+        let length = Int(r.uint())
+        dropRecord(id, end: r.at + length)
     }
 
     /// A chunk none of whose records a row points at: its memory goes (the last one is reused).

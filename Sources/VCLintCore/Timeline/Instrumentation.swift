@@ -104,9 +104,34 @@ final class Instrumentation {
     }
 
     private func revive(_ id: Int) -> ClassEntry {
-        let e = dormant.revive(id, times: times)
+        let (e, leak) = dormant.revive(id, times: times)
         entries[e.name] = e
+        if let leak { deferredLeakRevived?(e, leak) }
         return e
+    }
+
+    /// The leak of dormant row `id`'s folded controller stays in the row (`DormantClasses.deferLeak`).
+    func deferLeak(row id: Int) { dormant.deferLeak(id) }
+
+    /// Where a class's deferred leak goes when a line names the class again (`TimelineContext` writes it as its
+    /// session's end would have).
+    @exclusivity(unchecked) var deferredLeakRevived: ((ClassEntry, FoldedController) -> Void)?
+
+    /// The input's end: every deferred leak that what the input logged makes one that counts (its class, or its
+    /// dialect, logs dealloc), with its class's entry (made for the call); each taken out of its row, the others let go.
+    func takeDeferredLeaks(_ body: (ClassEntry, FoldedController) -> Void) {
+        guard dormant.deferredLeaks > 0 else { return }
+        for id in 0..<dormant.rowCount where dormant.row(id).leakDeferred {
+            // As `instruments(_:.dealloc)` reads it, from the row: most of 400k classes that never logged a dealloc
+            // are let go without an entry made for them.
+            let row = dormant.row(id)
+            guard EventKinds(rawBits: row.kinds).contains(.dealloc) || kindsByDialect[Dialect(code: row.dialect)]?.contains(.dealloc) == true else {
+                dormant.discardRecord(id)
+                continue
+            }
+            let entry = dormant.makeEntry(id, times: times)
+            if let f = dormant.takeRecord(id) { body(entry, f) }
+        }
     }
 
     /// Gives up the entry of a class that a session folded away (`ClassEntry.folded`, or no controller at

@@ -96,14 +96,14 @@ extension SessionTimeline {
             let owner = !stem.isEmpty && identity.foldedStems[stem] === fresh[k]
             let key = owner ? Self.stemKey(stem) : 0
             // Two stems of one hash: the second stays an entry.
-            if owner && identity.dormantStems[key] != nil {
+            if owner && identity.dormantStems.contains(key) {
                 identity.foldedEntries.append(fresh[k])
                 continue
             }
             if owner { identity.foldedStems[stem] = nil }
             if let id = instrumentation.retire(&fresh[k]), let row = UInt32(exactly: id) {
                 identity.foldedRows.append(row)
-                if owner { identity.dormantStems[key] = row }
+                if owner { identity.dormantStems.insert(row, for: key) }
             } else {
                 identity.foldedEntries.append(fresh[k])
                 if owner { identity.foldedStems[stem] = fresh[k] }
@@ -129,7 +129,7 @@ extension SessionTimeline {
             return true
         }
         if let id = dormantOwner(stem), instrumentation.dormant.names[id] == entry.name {
-            identity.dormantStems[Self.stemKey(stem)] = nil
+            identity.dormantStems.remove(Self.stemKey(stem))
             return true
         }
         return false
@@ -176,16 +176,32 @@ extension SessionTimeline {
     func reportFoldedLeaks() {
         // Nothing unfolds from here on: the owners' index goes before the leaks are written.
         identity.foldedStems = [:]
-        identity.dormantStems = [:]
+        identity.dormantStems.removeAll()
         for entry in identity.foldedEntries {
             guard let f = entry.folded, f.session == serial else { continue }
             entry.folded = nil
             reportFoldedLeak(f, entry)
         }
         for row in identity.foldedRows {
+            if deferLeak(row: row) { continue }
             if let (entry, f) = takeFolded(row: row) { reportFoldedLeak(f, entry) }
         }
         releaseFolded()
+    }
+
+    /// Leaves the leak of dormant row `row`'s folded controller in the row (`TimelineContext.defersLeaks`) when
+    /// it would wait for its class's dealloc: nothing this session logged instruments it yet. True if it did.
+    private func deferLeak(row: UInt32) -> Bool {
+        let id = Int(row)
+        guard context.defersLeaks, instrumentation.dormant.holdsFolded(id, session: serial),
+              let f = instrumentation.dormant.peekRecord(id), f.hasController, !removals.deallocDialects.contains(f.dialect.family),
+              !instrumentation.instruments(instrumentation.dormant.names[id], .dealloc) else { return false }
+        let entry = instrumentation.dormant.makeEntry(id, times: instrumentation.times)
+        let inst = Instance(folded: f, entry: entry)
+        guard let r = inst.removal, !inst.emitted.contains(.leak), r.kind != .ownerDeallocated else { return false }
+        context.sessionDefersLeaks(serial, end: sessionEndForLeaks)
+        instrumentation.deferLeak(row: id)
+        return true
     }
 
     /// Whether the class of dormant row `row` still has a controller this session folded: in its row, or in its entry
@@ -223,6 +239,6 @@ extension SessionTimeline {
         identity.foldedRows = []
         identity.foldedCount = 0
         identity.foldedStems = [:]
-        identity.dormantStems = [:]
+        identity.dormantStems.removeAll()
     }
 }

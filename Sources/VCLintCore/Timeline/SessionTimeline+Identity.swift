@@ -26,7 +26,7 @@ struct SessionIdentity {
     /// The stems of the folded controllers that were owners (docs/lifecycle.md#owners), by stem; those
     /// whose classes are dormant by their stem's hash (`stemKey`), each the class's dormant row.
     var foldedStems: [String: Instrumentation.ClassEntry] = [:]
-    var dormantStems: [UInt64: UInt32] = [:]
+    var dormantStems = RowsByHash()
     /// `classes.count` at which idle classes are folded next (0: at `TimelineOptions.classFoldFloor`).
     var foldAt = 0
 }
@@ -121,7 +121,7 @@ extension SessionTimeline {
                 leak = index
             } else if !i.emitted.contains(.leak) {
                 let o = r.kind == .ownerDeallocated ? objectLeakObservation(i, r, wentOn: nil, confirmed: true)
-                    : leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
+                    : Self.leakObservation(i, r, wentOn: nil, confirmed: true, requirement: nil)
                 // Completed at the session's end (`reportEvictedLeaks`), in place.
                 context.observations.append(o)
                 let index = UInt32(context.observations.count - 1)

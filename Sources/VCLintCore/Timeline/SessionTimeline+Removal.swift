@@ -248,10 +248,10 @@ extension SessionTimeline {
         }
         // dealloc is instrumented when this class logs it, or every class of its dialect does.
         let requirement = removals.deallocDialects.contains(inst.dialect.family) ? nil : Requirement(className: inst.className, anyOf: [.dealloc])
-        context.observations.append(leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed, requirement: requirement))
+        context.observations.append(Self.leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed, requirement: requirement))
     }
 
-    func leakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool, requirement: Requirement?) -> Observation {
+    static func leakObservation(_ inst: Instance, _ r: Removal, wentOn: Double?, confirmed: Bool, requirement: Requirement?) -> Observation {
         let will = r.takenAlongBy == nil ? inst.lastWillDisappear.flatMap { $0.line < r.anchor.line ? $0 : nil } : nil
         return Observation(ControllerLeak(removal: r, anchor: r.anchor, will: will, wentOn: wentOn, confirmed: confirmed),
                            controller: inst.ref, requires: requirement, line: r.anchor.line, time: r.anchor.time, transition: r.transition)
@@ -266,9 +266,16 @@ extension SessionTimeline {
 
     /// How long the session went on after a removal, and whether that is past the grace period.
     func leakTiming(_ r: Removal) -> (wentOn: Double?, confirmed: Bool) {
-        guard clock.hasTimes, let end = clock.lastTime, let at = r.anchor.time ?? r.evidence.time else { return (nil, true) }
+        Self.leakTiming(r, sessionEnd: sessionEndForLeaks, grace: options.leakGraceSeconds)
+    }
+
+    /// When the session ended, as its leaks are timed (nil: its capture has no times).
+    var sessionEndForLeaks: LogTime? { clock.hasTimes ? clock.lastTime : nil }
+
+    static func leakTiming(_ r: Removal, sessionEnd: LogTime?, grace: Double) -> (wentOn: Double?, confirmed: Bool) {
+        guard let end = sessionEnd, let at = r.anchor.time ?? r.evidence.time else { return (nil, true) }
         let wentOn = max(0, end.seconds - at.seconds)
-        return (wentOn, wentOn >= options.leakGraceSeconds)
+        return (wentOn, wentOn >= grace)
     }
 
 

@@ -34,6 +34,45 @@ final class TimelineContext {
         lastSerial += 1
         return lastSerial
     }
+
+    // MARK: Deferred leaks
+
+    /// `lint` (no recording, not live): the leaks of folded controllers whose session ended before anything said
+    /// whether their class logs dealloc stay in their dormant rows (`DormantClasses.deferLeak`), about 45 bytes
+    /// each, instead of an observation and a second copy of the class's name that the input's end would mostly
+    /// drop (docs/performance.md#memory). A line that names the class again, or the input's end when its dealloc
+    /// is instrumented by then, writes the leak as its session's end would have.
+    @exclusivity(unchecked) private(set) var defersLeaks = false
+    /// The sessions that deferred leaks: when each ended, if its capture had times.
+    @exclusivity(unchecked) private var sessionEnds: [Int: LogTime?] = [:]
+    @exclusivity(unchecked) private var leakGraceSeconds = 0.0
+
+    func deferLeaks(grace: Double) {
+        defersLeaks = true
+        leakGraceSeconds = grace
+        instrumentation.deferredLeakRevived = { [unowned self] entry, f in writeDeferredLeak(entry, f) }
+    }
+
+    /// Session `session` defers leaks: it ended at `end` (nil: its capture had no times).
+    func sessionDefersLeaks(_ session: Int, end: LogTime?) {
+        if sessionEnds[session] == nil { sessionEnds[session] = .some(end) }
+    }
+
+    /// The input's end: the deferred leaks that count are written; the others go.
+    func writeDeferredLeaks() {
+        guard defersLeaks else { return }
+        instrumentation.takeDeferredLeaks { entry, f in writeDeferredLeak(entry, f) }
+        sessionEnds = [:]
+    }
+
+    /// The leak of folded controller `f` of `entry`'s class, worded as `SessionTimeline.reportFoldedLeaks` words it.
+    private func writeDeferredLeak(_ entry: Instrumentation.ClassEntry, _ f: FoldedController) {
+        let inst = Instance(folded: f, entry: entry)
+        guard let r = inst.removal, !inst.emitted.contains(.leak), let end = sessionEnds[f.session] else { return }
+        let (wentOn, confirmed) = SessionTimeline.leakTiming(r, sessionEnd: end, grace: leakGraceSeconds)
+        observations.append(SessionTimeline.leakObservation(inst, r, wentOn: wentOn, confirmed: confirmed,
+                                                            requirement: Requirement(className: inst.className, anyOf: [.dealloc])))
+    }
 }
 
 /// Routes events to sessions: one session per run of a process; a new pid for the same process
@@ -59,6 +98,7 @@ public final class TimelineBuilder {
         self.persistent = ClassMatcher(options.persistentClasses)
         if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times,
                                                                         retiresDeadLanes: options.retiresDeadLanes) }
+        if !options.recordTimeline, !options.live { context.deferLeaks(grace: options.leakGraceSeconds) }
     }
 
     private func session(process: String, pid: Int?) -> SessionTimeline {
@@ -205,6 +245,7 @@ public final class TimelineBuilder {
         openByName = [:]
         androidKeysByPID = [:]
         lastSession = nil
+        context.writeDeferredLeaks()
         let kept: ObservationList
         if options.live {
             kept = context.observations.filter { tag, o in decision(on: o, tag: tag) == .report }

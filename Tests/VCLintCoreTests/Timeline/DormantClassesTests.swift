@@ -33,7 +33,8 @@ import Testing
         for k in stride(from: 0, to: n, by: 7) {
             #expect(store.holdsFolded(k, session: 1 + k % 2) == (k % 4 != 0))
             #expect(!store.holdsFolded(k, session: 2 - k % 2))
-            let back = store.revive(k, times: times)
+            let (back, leak) = store.revive(k, times: times)
+            #expect(leak == nil)
             #expect(back.name == "Screen\(k)ViewController" && back.number == UInt32(k) && back.instancesMade == k % 9)
             #expect(back.kinds.rawBits == UInt64(k % 5 + 1) << 3 && back.dialect == (k % 2 == 0 ? .objcFunction : .swiftFunction))
             #expect(back.folded?.evictAt == (k % 4 == 0 ? nil : 64 + k))

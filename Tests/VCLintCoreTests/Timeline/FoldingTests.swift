@@ -100,6 +100,59 @@ import VCLintSimulation
         #expect(never.contains { $0.contains("leaked_controller") && $0.contains("Sheet17ViewController#1:") })
     }
 
+    /// Leaks deferred (`TimelineContext.defersLeaks`): a session that ends before anything logged a dealloc leaves
+    /// its folded controllers' leaks in their dormant rows. What a later session logs decides them as it decides the
+    /// observations the session's end would have written: a dealloc of the dialect (every leak counts), of one
+    /// class, a line naming a deferred class again, another process, or nothing (none counts).
+    @Test(arguments: [
+        ["-[SplashViewController dealloc]"],
+        ["-[Sheet40ViewController viewDidLoad]", "-[Sheet40ViewController dealloc]"],
+        ["-[Sheet5ViewController viewWillAppear:]", "-[Sheet5ViewController viewDidAppear:]", "-[Sheet6ViewController viewDidLoad]"],
+        ["-[Sheet8ViewController viewDidLoad]", "-[Sheet8ViewController dealloc]", "-[Sheet9ViewController dealloc]"],
+        ["-[HomeViewController viewDidLoad]", "<Sheet11ViewModel: 0x6000> init", "<Sheet11ViewModel: 0x6000> deinit"],
+        ["Sheet12ViewController deinit", "-[Sheet13ViewController viewDidLoad]"],
+        [],
+    ])
+    func deferredLeaksAreDecidedAsTheSessionsEndWouldHave(then: [String]) {
+        var text = Self.sheets(300, deallocLogged: false)
+        // A relaunch (another pid) ends the first session; then the lines of the second.
+        for (k, m) in (["-[HomeViewController viewDidLoad]"] + then).enumerated() {
+            text += "2024-03-01 10:09:00.\(String(format: "%03d", k)) Shop[101:200] \(m)\n"
+        }
+        // A third session, after the second.
+        text += "2024-03-01 10:12:00.000 Shop[102:200] -[Sheet20ViewController viewDidLoad]\n"
+        let never = Self.findings(text, foldFloor: .max)
+        #expect(Self.findings(text, foldFloor: 2) == never, "\(then)")
+        #expect(Self.findings(text, foldFloor: 0) == never, "\(then)")
+        let leaks = never.filter { $0.contains(" leaked_controller ") }.count
+        if then.contains(where: { $0.hasSuffix(" dealloc]") }) { #expect(leaks >= 290, "\(then)") }
+        if then.isEmpty { #expect(leaks == 0) }
+    }
+
+    /// The input's end keeps no deferred leak: each is written or let go, its row's record with it.
+    @Test(arguments: [false, true])
+    func theInputsEndTakesEveryDeferredLeak(deallocLater: Bool) throws {
+        var options = TimelineOptions()
+        options.classFoldFloor = 64
+        let builder = TimelineBuilder(options: options)
+        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
+        var text = Self.sheets(2_000, deallocLogged: false)
+        text += "2024-03-01 10:09:00.000 Shop[101:200] -[HomeViewController viewDidLoad]\n"
+        Array(text.utf8).withUnsafeBytes { scanner.consume($0) }
+        let dormant = builder.context.instrumentation.dormant
+        #expect(dormant.deferredLeaks >= 2_000 - 128)
+        #expect((0..<dormant.rowCount).filter { dormant.row($0).leakDeferred }.count == dormant.deferredLeaks)
+        if deallocLater {
+            Array("2024-03-01 10:09:01.000 Shop[101:200] -[HomeViewController dealloc]\n".utf8).withUnsafeBytes { scanner.consume($0) }
+        }
+        _ = scanner.finish()
+        let summary = builder.finish()
+        #expect(builder.context.instrumentation.dormant.deferredLeaks == 0)
+        #expect(builder.context.instrumentation.dormant.heldBytes == 0)
+        let leaks = summary.observations.indices.filter { summary.observations.tag(at: $0) == RuleRegistry.leakTag }.count
+        #expect(deallocLater ? leaks >= 2_000 - 128 : leaks == 0)
+    }
+
     /// Every fixture, whatever its shape.
     @Test func fixtureFindingsDoNotDependOnFolding() throws {
         for path in allFixtureLogs() {
