@@ -1275,7 +1275,8 @@ final class TimelineRecorder {
         if !lanes {
             for log in Array(s.live.values) { tally(log, in: s) }
             for (k, v) in s.tallied where v & 1 != 0 && deallocDialects.contains(tallies[k].dialect.family) { tallies[k].judgedInSession = true }
-            tallies.ended(session: s.serial, counts: s.tallied.mapValues { $0 >> 1 })
+            tallies.ended(session: s.serial, tallied: s.tallied)
+            s.tallied = [:]
         }
         let laneStart = lanesDone.count
         for place in 0..<s.instances.count {
@@ -1458,14 +1459,15 @@ final class TimelineRecorder {
             // What each class logged in the whole input (its entry, or its dormant row's: an entry made for the
             // reading, not cached by identity as `decide` caches the lanes' entries).
             var decided: [(kind: LaneKind, logs: Bool)] = []
-            for t in tallies.tallies {
-                let kind = instrumentation.readingEntry(t.className).map(Self.laneKind) ?? .controller
-                decided.append((kind, instrumentation.logs(t.className, .dealloc)))
+            for k in tallies.tallies.indices {
+                let name = tallies.className(k)
+                let kind = instrumentation.readingEntry(name).map(Self.laneKind) ?? .controller
+                decided.append((kind, instrumentation.logs(name, .dealloc)))
             }
             let kinds = decided.map(\.kind)
             for k in order {
                 let t = tallies[k], head = Int(heads[k])
-                let at = builder.add(className: t.className, dialect: t.dialect, instances: Int(t.instances), kinds: t.kinds,
+                let at = builder.add(className: tallies.className(k), dialect: t.dialect, instances: Int(t.instances), kinds: t.kinds,
                                      judged: judged(t.dialect, kinds[k], logs: decided[k].logs, inSession: t.judgedInSession), kind: kinds[k],
                                      owners: t.owners, unowned: Int(t.unowned), removed: Int(t.removed),
                                      at: place[head] < 0 ? nil : Int(place[head]), indexed: false)
