@@ -25,6 +25,7 @@ struct VCLint: ParsableCommand {
     /// Exit codes are a contract scripts rely on: usage errors are 2 with one stderr line, not
     /// ArgumentParser's 64 and its usage block.
     static func main() {
+        LibC.keepFreedMemoryReturnable()
         // `vclint` alone on a terminal: what it does and how to call it, not a wait for stdin.
         if CommandLine.arguments.count == 1, isatty(0) != 0 {
             printText(helpMessage())

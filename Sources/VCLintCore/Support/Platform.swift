@@ -63,12 +63,35 @@ public enum LibC {
         #endif
     }
 
+    /// Fixes glibc's thresholds at 1 MiB: a block that large is mapped on its own and unmapped when freed, and the
+    /// heap's free top goes back to the system past 1 MiB. Left dynamic, glibc raises both whenever a large mapped
+    /// block is freed (the mmap threshold to its size, up to 32 MiB; the trim threshold to twice it): from then on
+    /// arrays of up to that size come from the heap and stay counted after they are freed (on 400k classes, 25 to 40
+    /// MiB at the peak of `leaks`, `timeline` and `report`: docs/performance.md#memory). Not 128 KiB, glibc's
+    /// default: each input's pipeline allocates buffers of 0.5 to 1 MiB, which 100k small captures would then map and
+    /// unmap one by one (a fifth slower). `vclint` calls it first thing; Darwin's allocator has no such thresholds.
+    public static func keepFreedMemoryReturnable() {
+        #if canImport(Glibc)
+        guard let mallopt else { return }
+        _ = mallopt(mTrimThreshold, 1 << 20)
+        _ = mallopt(mMmapThreshold, 1 << 20)
+        #endif
+    }
+
     #if canImport(Glibc)
-    /// glibc's `malloc_trim`, which its module map does not export (`malloc.h`); nil under another C library.
+    /// glibc's `malloc_trim` and `mallopt`, which its module map does not export (`malloc.h`); nil under another C
+    /// library.
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
         return unsafeBitCast(f, to: (@convention(c) (Int) -> Int32).self)
     }()
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+        guard let f = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return nil }
+        return unsafeBitCast(f, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }()
+    /// `malloc.h`'s `M_TRIM_THRESHOLD` and `M_MMAP_THRESHOLD`.
+    private static let mTrimThreshold: Int32 = -1
+    private static let mMmapThreshold: Int32 = -3
     #endif
 
     /// A directory stream: `DIR *` is opaque in glibc's headers and a complete struct in Darwin's.
