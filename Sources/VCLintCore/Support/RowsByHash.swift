@@ -1,5 +1,5 @@
 /// Rows (small dense numbers) found by a 64-bit hash of a key the caller keeps: at most one row per hash, in
-/// about 12 bytes a row where a `[UInt64: UInt32]` takes about 30 and, while it grows, half again
+/// about 14 bytes a row where a `[UInt64: UInt32]` takes about 31 and, while it grows, half again
 /// (`SessionTimeline+Folding.swift` finds a dormant owner by its stem's hash, 400k of them in a capture of
 /// 400k classes). A slot holds its row + 1 (0: empty), linear probing, a power of two at most half full; each
 /// row's hash is kept by the row (32 bits of it), so that a lookup compares it without reading the key, and a
@@ -13,7 +13,7 @@ struct RowsByHash {
 
     var isEmpty: Bool { count == 0 }
 
-    /// The bits of `hash` the table keeps: its high half (the low half indexed the names' arena already).
+    /// The bits of `hash` the table keeps: its high half (`StringArena.hash` spreads its input over every bit).
     @inline(__always)
     private static func fold(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
 
