@@ -1,16 +1,14 @@
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// `RowsByHash` against a dictionary of its 32 bits of hash, through random inserts, lookups and removals that
 /// cross its growth and its backward shifts, with hashes chosen to collide in their slots.
 @Suite struct RowsByHashTests {
     @Test(arguments: UInt64(1)...6)
     func findsWhatADictionaryFinds(seed: UInt64) {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
-        func next(_ n: Int) -> Int {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            return Int(state % UInt64(n))
-        }
+        var random = SplitMix64(seed: seed)
+        func next(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
         // Few distinct high halves (the kept bits) for many keys: long probe runs; the low half varies and must not count.
         func key(_ k: Int) -> UInt64 { UInt64(k % 3_000) << 32 | UInt64(next(1 << 20)) }
         var table = RowsByHash()
