@@ -6,9 +6,10 @@ import Glibc
 /// away (`SessionTimeline.foldIdleClasses`) and that no other session, instance or table refers to gives up
 /// its `Instrumentation.ClassEntry` (an object of 112 bytes, its name a `String` of 64 and a dictionary's
 /// slot) and its `FoldedController` (160 bytes) for a row here: its name once as bytes, what it logs, its
-/// number and count of instances in 24 bytes, and the folded controller as varints (about 45 bytes). The
-/// next line that names the class makes its entry again as it was (`Instrumentation.entry`); the session's
-/// end reads the folded controllers of its dormant classes as it reads the others.
+/// number and count of instances in 24 bytes, and the folded controller as varints (about 28 bytes:
+/// `FoldedController.encode`). The next line that names the class makes its entry again as it was
+/// (`Instrumentation.entry`); the session's end reads the folded controllers of its dormant classes as it
+/// reads the others.
 struct DormantClasses {
     /// A class as its entry had it.
     struct Info {
@@ -55,7 +56,7 @@ struct DormantClasses {
     func holdsFolded(_ id: Int, session: Int) -> Bool {
         guard info[id].isDormant, info[id].record != 0, !info[id].leakDeferred else { return false }
         var r = reader(at: info[id].record)
-        return Int(r.uint()) == session
+        return Int(r.uint() >> 2) == session  // `FoldedController.encode`'s first number
     }
 
     /// Keeps the class of `entry`, and its folded controller if it has one; nil when it cannot be kept in
@@ -232,6 +233,14 @@ struct VarintWriter {
     /// A signed value as an unsigned one, small either side of 0.
     @inline(__always)
     static func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }
+
+    /// A `PackedTime` (or 0) as two varints, split where its fraction starts: the date and clock fields
+    /// (its top bit moved to the bottom) in about three bytes, and the fraction in one to five by its
+    /// precision, where the time as one number takes ten.
+    mutating func time(_ v: UInt64) {
+        uint(((v & ~(1 << 63)) >> 30) << 1 | v >> 63)
+        uint(v & (1 << 30 - 1))
+    }
 }
 
 /// Reads what `VarintWriter` wrote, in the same order.
@@ -255,9 +264,16 @@ struct VarintReader {
         }
     }
 
-    mutating func int() -> Int {
-        let u = uint()
-        return Int(truncatingIfNeeded: u >> 1) ^ -Int(truncatingIfNeeded: u & 1)
+    mutating func int() -> Int { Self.unzigzag(uint()) }
+
+    /// What `VarintWriter.zigzag` made of a signed value.
+    @inline(__always)
+    static func unzigzag(_ u: UInt64) -> Int { Int(truncatingIfNeeded: u >> 1) ^ -Int(truncatingIfNeeded: u & 1) }
+
+    /// What `VarintWriter.time` wrote.
+    mutating func time() -> UInt64 {
+        let high = uint()
+        return (high & 1) << 63 | (high >> 1) << 30 | uint()
     }
 }
 

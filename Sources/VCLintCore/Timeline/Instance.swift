@@ -458,69 +458,96 @@ final class FoldedController {
 
 extension FoldedController {
     /// Its fields as varints (`DormantClasses`, where a class nothing holds keeps it), `lastDead` aside (a
-    /// class whose last deallocated instance is still held is not made dormant): refs as their distance from
-    /// its last activity, times after the first as their distance from it. About 45 bytes where the object
-    /// takes 160.
+    /// class whose last deallocated instance is still held is not made dormant), in about 28 bytes where the
+    /// object takes 160 (docs/performance.md#memory): refs as their distance from its last activity, their
+    /// kinds only where they are not the slot's own (`Self.slotKinds`), and a removal's evidence or anchor
+    /// that is its last viewDidDisappear not at all; the small fields (kinds of removal, transition,
+    /// appearance, dialect, parent) as one number with a bit for each of the four fields that is not its
+    /// default; times split where their fraction starts (`VarintWriter.time`).
     func encode(into out: inout [UInt8]) {
         var w = VarintWriter(bytes: out)
         out = []
-        w.uint(UInt64(session))
-        w.byte((hasUnbound ? 1 : 0) | (hasController ? 2 : 0))
+        w.uint(UInt64(session) << 2 | (hasUnbound ? 1 : 0) | (hasController ? 2 : 0))
         w.uint(UInt64(evictAt))
         if hasController {
             w.uint(UInt64(serial))
             w.uint(UInt64(lastActivity))
-            for r in [loadLineRef, lastAppearRef, lastWillDisappearRef, lastDidDisappearRef, evidenceRef, anchorRef] {
-                w.uint(r & 0xFF)
-                if r & 0xFF != 0 { w.int(Int(truncatingIfNeeded: r >> 8) &- lastActivity) }
+            let refs = [loadLineRef, lastAppearRef, lastWillDisappearRef, lastDidDisappearRef, evidenceRef, anchorRef]
+            let evidenceIsLast = evidenceRef == lastDidDisappearRef && evidenceTime == lastDidDisappearTime
+            let anchorIsLast = anchorRef == lastDidDisappearRef && anchorTime == lastDidDisappearTime
+            var mask: UInt8 = (evidenceIsLast ? 1 << 6 : 0) | (anchorIsLast ? 1 << 7 : 0)
+            for (k, r) in refs.enumerated() where r & 0xFF != 0 { mask |= 1 << k }
+            w.byte(mask)
+            for (k, r) in refs.enumerated() where r & 0xFF != 0 && !(k == 4 && evidenceIsLast) && !(k == 5 && anchorIsLast) {
+                let own = UInt8(truncatingIfNeeded: r) == Self.slotKinds[k]
+                w.uint(VarintWriter.zigzag(Int(truncatingIfNeeded: r >> 8) &- lastActivity) << 1 | (own ? 0 : 1))
+                if !own { w.byte(UInt8(truncatingIfNeeded: r)) }
             }
-            w.uint(lastDidDisappearTime)
-            w.int(Int(truncatingIfNeeded: evidenceTime &- lastDidDisappearTime))
-            w.int(Int(truncatingIfNeeded: anchorTime &- lastDidDisappearTime))
-            w.byte(removalKind.code)
-            w.byte(removalTransition.map { $0.code + 1 } ?? 0)
-            w.uint(UInt64(generation))
-            w.int(Int(firstAppearRaw))
-            w.int(Int(initEpoch))
-            w.uint(UInt64(flags))
-            w.byte(appearance.code)
-            w.byte(dialect.code)
-            w.byte(parent)
+            w.time(lastDidDisappearTime)
+            if !evidenceIsLast { w.int(Int(truncatingIfNeeded: evidenceTime &- lastDidDisappearTime)) }
+            if !anchorIsLast { w.int(Int(truncatingIfNeeded: anchorTime &- lastDidDisappearTime)) }
+            var small = UInt64(removalKind.code)
+            small = small * UInt64(TransitionKind.allCases.count + 1) + UInt64(removalTransition.map { $0.code + 1 } ?? 0)
+            small = small * UInt64(Appearance.allCases.count) + UInt64(appearance.code)
+            small = small * UInt64(Dialect.allCases.count) + UInt64(dialect.code)
+            small = small * 3 + UInt64(parent)
+            let present = (generation != 0 ? 1 : 0) | (firstAppearRaw != -1 ? 2 : 0) | (initEpoch != Int32.min ? 4 : 0) | (flags != 0 ? 8 : 0)
+            w.uint(small << 4 | UInt64(present))
+            if generation != 0 { w.uint(UInt64(generation)) }
+            if firstAppearRaw != -1 { w.int(Int(firstAppearRaw) &- lastActivity) }
+            if initEpoch != Int32.min { w.int(Int(initEpoch)) }
+            if flags != 0 { w.uint(UInt64(flags)) }
         }
         out = w.bytes
     }
 
+    /// The kind of event each ref slot holds when it is its own (`LineRef.pack`'s low byte): viewDidLoad,
+    /// viewDidAppear, viewWillDisappear, viewDidDisappear, and for a removal's evidence and anchor the
+    /// viewDidDisappear that most removals are read from.
+    private static let slotKinds: [UInt8] = [EventKind.viewDidLoad, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewDidDisappear, .viewDidDisappear]
+        .map { UInt8($0.bit.trailingZeroBitCount + 1) }
+
     /// What `encode` wrote at `r`'s position.
     convenience init(decoding r: inout VarintReader) {
-        let session = Int(r.uint())
-        let b = r.byte()
+        let head = r.uint()
+        let session = Int(head >> 2)
         let evictAt = Int(r.uint())
-        guard b & 2 != 0 else {
-            self.init(session: session, lastDead: nil, hasUnbound: b & 1 != 0, evictAt: evictAt)
+        guard head & 2 != 0 else {
+            self.init(session: session, lastDead: nil, hasUnbound: head & 1 != 0, evictAt: evictAt)
             return
         }
-        self.init(session: session, lastDead: nil, hasUnbound: b & 1 != 0, evictAt: evictAt, hasController: true)
+        self.init(session: session, lastDead: nil, hasUnbound: head & 1 != 0, evictAt: evictAt, hasController: true)
         serial = Int(r.uint())
         lastActivity = Int(r.uint())
-        var refs: [UInt64] = []
-        for _ in 0..<6 {
-            let kind = r.uint()
-            refs.append(kind == 0 ? 0 : UInt64(truncatingIfNeeded: r.int() &+ lastActivity) << 8 | kind)
+        let mask = r.byte()
+        var refs: [UInt64] = Array(repeating: 0, count: 6)
+        for k in 0..<6 where mask & 1 << k != 0 && !(k == 4 && mask & 1 << 6 != 0) && !(k == 5 && mask & 1 << 7 != 0) {
+            let v = r.uint()
+            let kind = v & 1 == 0 ? Self.slotKinds[k] : r.byte()
+            refs[k] = UInt64(truncatingIfNeeded: VarintReader.unzigzag(v >> 1) &+ lastActivity) << 8 | UInt64(kind)
         }
+        if mask & 1 << 6 != 0 { refs[4] = refs[3] }
+        if mask & 1 << 7 != 0 { refs[5] = refs[3] }
         (loadLineRef, lastAppearRef, lastWillDisappearRef, lastDidDisappearRef, evidenceRef, anchorRef) = (refs[0], refs[1], refs[2], refs[3], refs[4], refs[5])
-        lastDidDisappearTime = r.uint()
-        evidenceTime = lastDidDisappearTime &+ UInt64(bitPattern: Int64(r.int()))
-        anchorTime = lastDidDisappearTime &+ UInt64(bitPattern: Int64(r.int()))
-        removalKind = RemovalKind(code: r.byte())
-        let t = r.byte()
+        lastDidDisappearTime = r.time()
+        evidenceTime = mask & 1 << 6 != 0 ? lastDidDisappearTime : lastDidDisappearTime &+ UInt64(bitPattern: Int64(r.int()))
+        anchorTime = mask & 1 << 7 != 0 ? lastDidDisappearTime : lastDidDisappearTime &+ UInt64(bitPattern: Int64(r.int()))
+        var small = r.uint()
+        let present = small & 0xF
+        small >>= 4
+        parent = UInt8(small % 3)
+        small /= 3
+        dialect = Dialect(code: UInt8(small % UInt64(Dialect.allCases.count)))
+        small /= UInt64(Dialect.allCases.count)
+        appearance = Appearance(code: UInt8(small % UInt64(Appearance.allCases.count)))
+        small /= UInt64(Appearance.allCases.count)
+        let t = UInt8(small % UInt64(TransitionKind.allCases.count + 1))
         removalTransition = t == 0 ? nil : TransitionKind(code: t - 1)
-        generation = UInt32(truncatingIfNeeded: r.uint())
-        firstAppearRaw = Int32(truncatingIfNeeded: r.int())
-        initEpoch = Int32(truncatingIfNeeded: r.int())
-        flags = UInt16(truncatingIfNeeded: r.uint())
-        appearance = Appearance(code: r.byte())
-        dialect = Dialect(code: r.byte())
-        parent = r.byte()
+        removalKind = RemovalKind(code: UInt8(small / UInt64(TransitionKind.allCases.count + 1)))
+        generation = present & 1 != 0 ? UInt32(truncatingIfNeeded: r.uint()) : 0
+        firstAppearRaw = present & 2 != 0 ? Int32(truncatingIfNeeded: r.int() &+ lastActivity) : -1
+        initEpoch = present & 4 != 0 ? Int32(truncatingIfNeeded: r.int()) : Int32.min
+        flags = present & 8 != 0 ? UInt16(truncatingIfNeeded: r.uint()) : 0
     }
 }
 
