@@ -5,29 +5,47 @@ import Glibc
 /// The classes of an input that nothing holds (docs/performance.md#memory). A class that its session folds
 /// away (`SessionTimeline.foldIdleClasses`) and that no other session, instance or table refers to gives up
 /// its `Instrumentation.ClassEntry` (an object of 112 bytes, its name a `String` of 64 and a dictionary's
-/// slot) and its `FoldedController` (160 bytes) for a row here: its name once as bytes, what it logs, its
-/// number and count of instances in 24 bytes, and the folded controller as varints (about 28 bytes:
+/// slot) and its `FoldedController` (160 bytes) for a row here: its name once as bytes (without a
+/// `ViewController` ending), what it logs, its number and count of instances in 16 bytes, and the folded controller as varints (about 28 bytes:
 /// `FoldedController.encode`). The next line that names the class makes its entry again as it was
 /// (`Instrumentation.entry`); the session's end reads the folded controllers of its dormant classes as it
 /// reads the others.
 struct DormantClasses {
-    /// A class as its entry had it.
+    /// A class as its entry had it, in 16 bytes.
     struct Info {
-        var kinds: UInt64
-        var instancesMade: UInt32
+        /// What it logs (`EventKinds`, 48 bits), its dialect's code << 48 (4 bits), `isDormant` << 52,
+        /// `leakDeferred` << 53, and how many instances it made << 54 (10 bits).
+        private var word: UInt64
         var number: UInt32
         /// Where its folded controller's record starts in `records`, + 1 (0: none).
-        var record: UInt32
-        var dialect: UInt8
+        var record: UInt32 = 0
+
+        /// A dormant class's row; nil when a field does not fit (a class that made more than 1,023
+        /// instances keeps its entry).
+        init?(kinds: UInt64, instancesMade: Int, number: UInt32, dialect: UInt8) {
+            guard kinds >> 48 == 0, dialect < 16, instancesMade >= 0, instancesMade < 1 << 10 else { return nil }
+            word = kinds | UInt64(dialect) << 48 | 1 << 52 | UInt64(instancesMade) << 54
+            self.number = number
+        }
+
+        var kinds: UInt64 { word & (1 << 48 - 1) }
+        var dialect: UInt8 { UInt8(truncatingIfNeeded: word >> 48 & 0xF) }
+        var instancesMade: Int { Int(word >> 54) }
         /// Whether the class is dormant (else its entry is back in use and this row is stale).
-        var isDormant: Bool
+        var isDormant: Bool {
+            get { word & 1 << 52 != 0 }
+            set { word = newValue ? word | 1 << 52 : word & ~(1 << 52) }
+        }
         /// Whether its record is the leak of a controller whose session ended while nothing said whether the
         /// class logs dealloc (`deferLeak`): no session holds it any more.
-        var leakDeferred = false
+        var leakDeferred: Bool {
+            get { word & 1 << 53 != 0 }
+            set { word = newValue ? word | 1 << 53 : word & ~(1 << 53) }
+        }
     }
 
     /// The names, numbered by their row in `info`.
-    private(set) var names = StringArena()
+    private(set) var names = StringArena(endings: StringArena.classNameEndings)
     private var info = ChunkedArray<Info>()
     /// The folded controllers' records, each its length then `FoldedController.encode`'s bytes, in chunks of
     /// `chunkSize` bytes at most: a chunk whose records were all taken is let go (the session's end reads
@@ -60,11 +78,11 @@ struct DormantClasses {
     }
 
     /// Keeps the class of `entry`, and its folded controller if it has one; nil when it cannot be kept in
-    /// this form (a count past 32 bits, records past 4 GiB, a name the arena cannot take).
+    /// this form (a field `Info` cannot hold, records past 4 GiB, a name the arena cannot take).
     mutating func add(_ entry: Instrumentation.ClassEntry, dialect: UInt8) -> Int? {
-        guard entry.lifetimeLimits == nil, let made = UInt32(exactly: entry.instancesMade),
+        guard entry.lifetimeLimits == nil,
+              var row = Info(kinds: entry.kinds.rawBits, instancesMade: entry.instancesMade, number: entry.number, dialect: dialect),
               chunks.count < 1 << (32 - Int(Self.chunkShift)) - 1, let id = names.intern(entry.name) else { return nil }
-        var row = Info(kinds: entry.kinds.rawBits, instancesMade: made, number: entry.number, record: 0, dialect: dialect, isDormant: true)
         if let f = entry.folded {
             guard f.lastDead == nil else { return nil }
             var bytes: [UInt8] = []
@@ -132,7 +150,7 @@ struct DormantClasses {
     func makeEntry(_ id: Int, times: PackedTime.Table) -> Instrumentation.ClassEntry {
         let row = info[id]
         let entry = Instrumentation.ClassEntry(name: names[id], dialect: Dialect(code: row.dialect), times: times, number: row.number)
-        entry.restore(kinds: row.kinds, instancesMade: Int(row.instancesMade))
+        entry.restore(kinds: row.kinds, instancesMade: row.instancesMade)
         return entry
     }
 

@@ -271,7 +271,7 @@ struct DateTable: Sendable {
 /// Names by index: a capture names few classes, each many times.
 struct NameTable: Sendable {
     /// Each name once, as its bytes (`StringArena`): a capture with 400k classes keeps 400k names.
-    private var arena = StringArena()
+    private var arena = StringArena(endings: StringArena.classNameEndings)
 
     mutating func id(_ s: String) -> Int {
         guard let id = arena.intern(s) else { preconditionFailure("NameTable: more than 4 GiB of class names") }

@@ -222,7 +222,7 @@ struct ClassTallies {
     private(set) var tallies = ChunkedArray<Tally>()
     /// The classes' names, each once as bytes (400k classes: a `String` and a dictionary's slot each took about
     /// 130 bytes where the arena takes about 42), numbered in the order first tallied.
-    private var names = StringArena()
+    private var names = StringArena(endings: StringArena.classNameEndings)
     /// Each name's first tally, by the name's number (its index until `dropIndex`).
     private var firstTally = ChunkedArray<Int32>()
     /// Per session serial, its tallies and how many of each it had (`Int(tally) << 32 | count`).

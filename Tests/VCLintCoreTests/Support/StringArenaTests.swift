@@ -29,6 +29,41 @@ import Testing
     }
 }
 
+/// An arena of class names keeps their common endings once: a name reads back whole, names that differ only
+/// in their ending (or end with one without being longer than it) are told apart, and past many rehashes
+/// (which hash the stored bytes and the ending as one string) every name keeps its number.
+@Suite struct StringArenaEndingTests {
+    @Test func namesWithEndingsReadBackWhole() {
+        var arena = StringArena(endings: StringArena.classNameEndings)
+        let names = ["HomeViewController", "HomeController", "HomeView", "Home", "ViewController", "Controller", "View", "",
+                     "ÉcranViewController", "HomeViewModel", "com.shop.CartFragment", "MainActivity", "AppCoordinator",
+                     "HomeViewControllerX", "HomeViewController "]
+        let ids = names.map { arena.intern($0)! }
+        #expect(ids == Array(names.indices))
+        #expect(arena.all == names)
+        for (k, n) in names.enumerated() { #expect(arena.find(n) == k, "\(n)") }
+        #expect(arena.find("HomeViewControllerViewController") == nil && arena.find("HomeFragment") == nil && arena.find("Hom") == nil)
+        // "HomeViewController" keeps 4 bytes, "ViewController" (only an ending) keeps 4 ("View" + Controller).
+        var plain = StringArena()
+        for n in names { _ = plain.intern(n) }
+        #expect(arena.byteCount < plain.byteCount - 60)
+    }
+
+    @Test(arguments: [[String](), StringArena.classNameEndings])
+    func manyNamesKeepTheirNumbers(endings: [String]) {
+        var arena = StringArena(endings: endings)
+        let suffixes = ["ViewController", "Controller", "View", "Screen", "Coordinator", "ViewModel", ""]
+        let names = (0..<30_000).map { "Flow\($0 % 89)Step\($0)\(suffixes[$0 % suffixes.count])" }
+        for (k, n) in names.enumerated() { #expect(arena.intern(n) == k) }
+        for (k, n) in names.enumerated() where k % 5 == 0 {
+            #expect(arena.find(n) == k)
+            #expect(arena[k] == n)
+        }
+        #expect(arena.find("Flow0Step0Controller") == nil && arena.find("Flow1Step1ViewController") == nil)
+        #expect(arena.count == names.count)
+    }
+}
+
 /// The arena's chunks: strings fill a chunk and go on in the next, a string longer than a chunk has one of its
 /// own, an empty string at a full chunk's end keeps its place, and one past `maxLength` is refused.
 @Suite struct StringArenaChunkTests {

@@ -57,3 +57,30 @@ import Testing
         #expect(instrumentation.entry("SettingsViewController", dialect: .objcFunction).number == 2)
     }
 }
+
+/// A dormant class's row in 16 bytes: what does not fit keeps the class an entry.
+@Suite struct DormantClassRowTests {
+    @Test func aRowHoldsWhatItSaysOrRefuses() {
+        #expect(MemoryLayout<DormantClasses.Info>.stride == 16)
+        var row = DormantClasses.Info(kinds: 1 << 47 | 5, instancesMade: 1_023, number: 7, dialect: Dialect.eventLog.code)!
+        #expect(row.kinds == 1 << 47 | 5 && row.instancesMade == 1_023 && row.number == 7 && row.dialect == Dialect.eventLog.code)
+        #expect(row.isDormant && !row.leakDeferred && row.record == 0)
+        row.leakDeferred = true
+        row.isDormant = false
+        #expect(!row.isDormant && row.leakDeferred && row.kinds == 1 << 47 | 5 && row.instancesMade == 1_023)
+        row.leakDeferred = false
+        #expect(!row.leakDeferred && row.dialect == Dialect.eventLog.code)
+        #expect(DormantClasses.Info(kinds: 1 << 48, instancesMade: 0, number: 0, dialect: 0) == nil)
+        #expect(DormantClasses.Info(kinds: 0, instancesMade: 1_024, number: 0, dialect: 0) == nil)
+        #expect(EventKind.allCases.allSatisfy { $0.bit >> 48 == 0 }, "every kind fits the row's 48 bits")
+    }
+
+    /// A class that made more instances than a row counts stays an entry, and lints the same.
+    @Test func aClassOfManyInstancesStaysAnEntry() {
+        let instrumentation = Instrumentation()
+        var entry = instrumentation.entry("GridCellViewController", dialect: .objcFunction)
+        entry.restore(kinds: EventKind.viewDidLoad.bit, instancesMade: 5_000)
+        #expect(instrumentation.retire(&entry) == nil)
+        #expect(instrumentation.existing("GridCellViewController") != nil)
+    }
+}
