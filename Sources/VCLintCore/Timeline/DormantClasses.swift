@@ -47,7 +47,7 @@ struct DormantClasses {
     /// The names, numbered by their row in `info`.
     private(set) var names = StringArena(endings: StringArena.classNameEndings)
     private var info = ChunkedArray<Info>()
-    /// The folded controllers' records, each its length then `FoldedController.encode`'s bytes, in chunks of
+    /// The folded controllers' records, each `FoldedController.encode`'s bytes, in chunks of
     /// `chunkSize` bytes at most: a chunk whose records were all taken is let go (the session's end reads
     /// them in the order they were written, so their memory goes as its leaks are written).
     private var chunks: [[UInt8]] = []
@@ -86,7 +86,7 @@ struct DormantClasses {
         if let f = entry.folded {
             guard f.lastDead == nil else { return nil }
             var bytes: [UInt8] = []
-            f.encode(into: &bytes)
+            f.encode(into: &bytes, number: entry.number)
             row.record = append(bytes)
         }
         if id == info.count { info.append(row) } else { info[id] = row }
@@ -94,23 +94,23 @@ struct DormantClasses {
         return id
     }
 
-    /// Writes a record (its length, then `bytes`): where it starts, + 1.
-    private mutating func append(_ bytes: [UInt8]) -> UInt32 {
-        var w = VarintWriter(bytes: [])
-        w.uint(UInt64(bytes.count))
-        w.bytes.append(contentsOf: bytes)
-        if chunks.isEmpty || chunks[chunks.count - 1].count + w.bytes.count > Self.chunkSize {
+    /// Writes a record (`bytes`, which say where they end: `FoldedController.init(decoding:number:)`): where it
+    /// starts, + 1.
+    private mutating func append(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + bytes.count > Self.chunkSize {
             chunks.append([])
-            chunks[chunks.count - 1].reserveCapacity(max(Self.chunkSize, w.bytes.count))
+            chunks[chunks.count - 1].reserveCapacity(max(Self.chunkSize, bytes.count))
             liveInChunk.append(0)
         }
         let c = chunks.count - 1
         let start = UInt32(c) << Self.chunkShift | UInt32(chunks[c].count)
-        chunks[c].append(contentsOf: w.bytes)
+        chunks[c].append(contentsOf: bytes)
         liveInChunk[c] += 1
-        heldBytes += w.bytes.count
+        heldBytes += bytes.count
         return start + 1
     }
+
+    private mutating func append(_ bytes: [UInt8]) -> UInt32 { append(bytes[...]) }
 
     /// The class of row `id` back in use: its entry as it was (its folded controller in `folded`),
     /// the row left stale; and its deferred leak, if it held one (then `folded` stays nil).
@@ -131,7 +131,7 @@ struct DormantClasses {
     func peekRecord(_ id: Int) -> FoldedController? {
         guard info[id].record != 0 else { return nil }
         var r = reader(at: info[id].record)
-        return FoldedController(decoding: &r)
+        return FoldedController(decoding: &r, number: info[id].number)
     }
 
     /// The folded controller of row `id` (its session ended) stays as the leak it is, until the input's end or
@@ -158,7 +158,7 @@ struct DormantClasses {
     mutating func takeRecord(_ id: Int) -> FoldedController? {
         guard info[id].record != 0 else { return nil }
         var r = reader(at: info[id].record)
-        let f = FoldedController(decoding: &r)
+        let f = FoldedController(decoding: &r, number: info[id].number)
         dropRecord(id, end: r.at)
         return f
     }
@@ -181,10 +181,9 @@ struct DormantClasses {
     /// Row `id`'s record let go unread.
     mutating func discardRecord(_ id: Int) {
         guard info[id].record != 0 else { return }
-        let start = info[id].record - 1
-        var r = VarintReader(bytes: chunks[Int(start >> Self.chunkShift)], at: Int(start & (1 << Self.chunkShift - 1)))
-        let length = Int(r.uint())
-        dropRecord(id, end: r.at + length)
+        var r = reader(at: info[id].record)
+        _ = FoldedController(decoding: &r, number: info[id].number)
+        dropRecord(id, end: r.at)
     }
 
     /// A chunk none of whose records a row points at: its memory goes (the last one is reused).
@@ -203,12 +202,12 @@ struct DormantClasses {
         }
     }
 
-    /// A reader at the record that starts at `start` (+ 1), past its length.
-    private func reader(at start: UInt32) -> VarintReader {
+    /// A reader at the record that starts at `start` (+ 1).
+    private func reader(at start: UInt32) -> VarintReader { Self.reader(at: start, in: chunks) }
+
+    private static func reader(at start: UInt32, in chunks: [[UInt8]]) -> VarintReader {
         let s = start - 1
-        var r = VarintReader(bytes: chunks[Int(s >> Self.chunkShift)], at: Int(s & (1 << Self.chunkShift - 1)))
-        _ = r.uint()
-        return r
+        return VarintReader(bytes: chunks[Int(s >> chunkShift)], at: Int(s & (1 << chunkShift - 1)))
     }
 
     /// The records again in chunks of their own, without the bytes no row points at.
@@ -218,11 +217,10 @@ struct DormantClasses {
         liveInChunk = []
         (deadBytes, heldBytes) = (0, 0)
         for id in info.indices where info[id].record != 0 {
-            let s = info[id].record - 1
-            let chunk = old[Int(s >> Self.chunkShift)]
-            var r = VarintReader(bytes: chunk, at: Int(s & (1 << Self.chunkShift - 1)))
-            let length = Int(r.uint())
-            info[id].record = append(Array(chunk[r.at..<(r.at + length)]))
+            var r = Self.reader(at: info[id].record, in: old)
+            let start = r.at
+            _ = FoldedController(decoding: &r, number: info[id].number)
+            info[id].record = append(r.bytes[start..<r.at])
         }
     }
 }

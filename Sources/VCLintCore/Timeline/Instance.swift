@@ -463,14 +463,16 @@ extension FoldedController {
     /// kinds only where they are not the slot's own (`Self.slotKinds`), and a removal's evidence or anchor
     /// that is its last viewDidDisappear not at all; the small fields (kinds of removal, transition,
     /// appearance, dialect, parent) as one number with a bit for each of the four fields that is not its
-    /// default; times split where their fraction starts (`VarintWriter.time`).
-    func encode(into out: inout [UInt8]) {
+    /// default; times split where their fraction starts (`VarintWriter.time`); the serial as its distance from
+    /// `number`, its class's (a class that made one controller made it about when the class was first met), and
+    /// the transition it first appeared in as its distance from the serial (both count up as the session goes).
+    func encode(into out: inout [UInt8], number: UInt32) {
         var w = VarintWriter(bytes: out)
         out = []
         w.uint(UInt64(session) << 2 | (hasUnbound ? 1 : 0) | (hasController ? 2 : 0))
         w.uint(UInt64(evictAt))
         if hasController {
-            w.uint(UInt64(serial))
+            w.int(serial &- Int(number))
             w.uint(UInt64(lastActivity))
             let refs = [loadLineRef, lastAppearRef, lastWillDisappearRef, lastDidDisappearRef, evidenceRef, anchorRef]
             let evidenceIsLast = evidenceRef == lastDidDisappearRef && evidenceTime == lastDidDisappearTime
@@ -494,7 +496,7 @@ extension FoldedController {
             let present = (generation != 0 ? 1 : 0) | (firstAppearRaw != -1 ? 2 : 0) | (initEpoch != Int32.min ? 4 : 0) | (flags != 0 ? 8 : 0)
             w.uint(small << 4 | UInt64(present))
             if generation != 0 { w.uint(UInt64(generation)) }
-            if firstAppearRaw != -1 { w.int(Int(firstAppearRaw) &- lastActivity) }
+            if firstAppearRaw != -1 { w.int(Int(firstAppearRaw) &- serial) }
             if initEpoch != Int32.min { w.int(Int(initEpoch)) }
             if flags != 0 { w.uint(UInt64(flags)) }
         }
@@ -507,8 +509,8 @@ extension FoldedController {
     private static let slotKinds: [UInt8] = [EventKind.viewDidLoad, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .viewDidDisappear, .viewDidDisappear]
         .map { UInt8($0.bit.trailingZeroBitCount + 1) }
 
-    /// What `encode` wrote at `r`'s position.
-    convenience init(decoding r: inout VarintReader) {
+    /// What `encode` wrote at `r`'s position, with the same `number`; `r` is left where it ends.
+    convenience init(decoding r: inout VarintReader, number: UInt32) {
         let head = r.uint()
         let session = Int(head >> 2)
         let evictAt = Int(r.uint())
@@ -517,7 +519,7 @@ extension FoldedController {
             return
         }
         self.init(session: session, lastDead: nil, hasUnbound: head & 1 != 0, evictAt: evictAt, hasController: true)
-        serial = Int(r.uint())
+        serial = r.int() &+ Int(number)
         lastActivity = Int(r.uint())
         let mask = r.byte()
         var refs: [UInt64] = Array(repeating: 0, count: 6)
@@ -545,7 +547,7 @@ extension FoldedController {
         removalTransition = t == 0 ? nil : TransitionKind(code: t - 1)
         removalKind = RemovalKind(code: UInt8(small / UInt64(TransitionKind.allCases.count + 1)))
         generation = present & 1 != 0 ? UInt32(truncatingIfNeeded: r.uint()) : 0
-        firstAppearRaw = present & 2 != 0 ? Int32(truncatingIfNeeded: r.int() &+ lastActivity) : -1
+        firstAppearRaw = present & 2 != 0 ? Int32(truncatingIfNeeded: r.int() &+ serial) : -1
         initEpoch = present & 4 != 0 ? Int32(truncatingIfNeeded: r.int()) : Int32.min
         flags = present & 8 != 0 ? UInt16(truncatingIfNeeded: r.uint()) : 0
     }

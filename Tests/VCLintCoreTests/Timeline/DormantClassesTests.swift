@@ -9,7 +9,14 @@ import Testing
         let e = Instrumentation.ClassEntry(name: "Screen\(k)ViewController", dialect: k % 2 == 0 ? .objcFunction : .swiftFunction,
                                            times: times, number: UInt32(k))
         e.restore(kinds: UInt64(k % 5 + 1) << 3, instancesMade: k % 9)
-        if let session { e.folded = FoldedController(session: session, lastDead: nil, hasUnbound: k % 3 == 0, evictAt: 64 + k * 1000) }
+        guard let session else { return e }
+        if k % 4 == 1 {
+            // A controller folded with its class: its record holds its fields too.
+            let i = Instance(serial: 3 * k + 1, entry: e, address: nil, generation: 0, dialect: .objcFunction, line: 10 * k + 7)
+            e.folded = i.folded(session: session, lastDead: nil, hasUnbound: k % 3 == 0, evictAt: 64 + k * 1_000_000)
+        } else {
+            e.folded = FoldedController(session: session, lastDead: nil, hasUnbound: k % 3 == 0, evictAt: 64 + k * 1_000_000)
+        }
         return e
     }
 
@@ -22,14 +29,18 @@ import Testing
             #expect(id == k)
         }
         #expect(store.count == n)
+        // Enough bytes that those taken pass the 1 MiB past which the store compacts.
+        let written = store.heldBytes
+        #expect(written * 6 / 7 > 1 << 20)
         // Most records taken, out of order: their bytes are compacted away; those left read as written.
         for k in stride(from: 0, to: n, by: 1) where k % 7 != 0 {
             let f = store.takeRecord(k)
             #expect((f == nil) == (k % 4 == 0))
-            if let f { #expect(f.session == 1 + k % 2 && f.evictAt == 64 + k * 1000 && f.hasUnbound == (k % 3 == 0) && !f.hasController) }
+            if let f { #expect(f.session == 1 + k % 2 && f.evictAt == 64 + k * 1_000_000 && f.hasUnbound == (k % 3 == 0) && f.hasController == (k % 4 == 1)) }
         }
-        // Compacted: without it, the records taken (7 bytes each) would still hold their 1.4 MB.
-        #expect(store.heldBytes < 700_000)
+        // Compacted (at least once, past 1 MiB of records taken): without it, every chunk keeps a record, and the
+        // bytes of the records taken would all still be held.
+        #expect(store.heldBytes <= written - (1 << 20))
         for k in stride(from: 0, to: n, by: 7) {
             #expect(store.holdsFolded(k, session: 1 + k % 2) == (k % 4 != 0))
             #expect(!store.holdsFolded(k, session: 2 - k % 2))
@@ -37,7 +48,8 @@ import Testing
             #expect(leak == nil)
             #expect(back.name == "Screen\(k)ViewController" && back.number == UInt32(k) && back.instancesMade == k % 9)
             #expect(back.kinds.rawBits == UInt64(k % 5 + 1) << 3 && back.dialect == (k % 2 == 0 ? .objcFunction : .swiftFunction))
-            #expect(back.folded?.evictAt == (k % 4 == 0 ? nil : 64 + k * 1000))
+            #expect(back.folded?.evictAt == (k % 4 == 0 ? nil : 64 + k * 1_000_000))
+            if k % 4 == 1 { #expect(back.folded?.serial == 3 * k + 1 && back.folded?.lastActivity == 10 * k + 7) }
         }
         #expect(store.count == n - (n + 6) / 7)
         #expect(store.find("Screen7ViewController") == nil && store.find("Screen8ViewController") == 8)
