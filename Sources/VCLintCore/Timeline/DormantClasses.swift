@@ -6,10 +6,10 @@ import Glibc
 /// away (`SessionTimeline.foldIdleClasses`) and that no other session, instance or table refers to gives up
 /// its `Instrumentation.ClassEntry` (an object of 112 bytes, its name a `String` of 64 and a dictionary's
 /// slot) and its `FoldedController` (160 bytes) for a row here: its name once as bytes (without a
-/// `ViewController` ending), what it logs, its number and count of instances in 16 bytes, and the folded controller as varints (about 28 bytes:
-/// `FoldedController.encode`). The next line that names the class makes its entry again as it was
-/// (`Instrumentation.entry`); the session's end reads the folded controllers of its dormant classes as it
-/// reads the others.
+/// `ViewController` ending), what it logs, its number and count of instances in 16 bytes, and the folded
+/// controller as varints (about 24 bytes: `FoldedController.encode`). The next line that names the class makes
+/// its entry again as it was (`Instrumentation.entry`); the session's end reads the folded controllers of its
+/// dormant classes as it reads the others.
 struct DormantClasses {
     /// A class as its entry had it, in 16 bytes.
     struct Info {

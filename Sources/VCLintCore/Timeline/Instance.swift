@@ -458,7 +458,7 @@ final class FoldedController {
 
 extension FoldedController {
     /// Its fields as varints (`DormantClasses`, where a class nothing holds keeps it), `lastDead` aside (a
-    /// class whose last deallocated instance is still held is not made dormant), in about 28 bytes where the
+    /// class whose last deallocated instance is still held is not made dormant), in about 24 bytes where the
     /// object takes 160 (docs/performance.md#memory): refs as their distance from its last activity, their
     /// kinds only where they are not the slot's own (`Self.slotKinds`), and a removal's evidence or anchor
     /// that is its last viewDidDisappear not at all; the small fields (kinds of removal, transition,
