@@ -369,7 +369,10 @@ enum LogcatStatement {
             k += 1
             let s = k
             while k < m.count, ByteCursor.isHex(m[k]) { k += 1 }
-            guard k > s, let v = number(UnsafeBufferPointer(rebasing: m[s..<k]), radix: 16) else { return nil }
+            // An id ends where the word does: `@b8feonResume` is one word (the candidate search sees no
+            // callback in it), not `b8fe` then `onResume`.
+            guard k > s, k == m.count || !isIdentifierStart(m[k]),
+                  let v = number(UnsafeBufferPointer(rebasing: m[s..<k]), radix: 16) else { return nil }
             i = k
             return v
         }

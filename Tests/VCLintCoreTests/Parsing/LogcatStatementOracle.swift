@@ -209,6 +209,8 @@ enum LogcatStatementOracle {
             k += 1
             let s = k
             while k < m.count, ByteCursor.isHex(m[k]) { k += 1 }
+            // The id is a word of its own: a letter or `_` right after it makes it part of a longer word.
+            if k < m.count, ByteCursor.isWord(m[k]) { return nil }
             guard k > s, let v = UInt64(String(decoding: UnsafeBufferPointer(rebasing: m[s..<k]), as: UTF8.self), radix: 16) else { return nil }
             i = k
             return v

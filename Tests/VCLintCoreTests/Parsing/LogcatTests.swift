@@ -97,6 +97,8 @@ import Testing
         ("onWindowFocusChanged", "MainActivity"),
         ("    at void com.example.geoquiz.MainActivity.onCreate(android.os.Bundle) (MainActivity.java:32)", "art"),
         ("com.example.space.leak.LeakActivity@b8fe3a6", "Test"),
+        // A callback glued to the id is one word with it (a fuzzed capture: the candidate search sees no callback).
+        ("com.example.space.leak.LeakActivity@b8feonResume", "Test"),
         ("onSuccess请求网络数据成功 name == ww isFinishingtrue isDestroytrue", "Test"),
         ("onStart was skipped today", "MainActivity"),
         ("onCreate", "LeakCanary"),
