@@ -87,7 +87,7 @@ struct DormantClasses {
             guard f.lastDead == nil else { return nil }
             var bytes: [UInt8] = []
             f.encode(into: &bytes, number: entry.number)
-            row.record = append(bytes)
+            row.record = append(bytes[...])
         }
         if id == info.count { info.append(row) } else { info[id] = row }
         count += 1
@@ -109,8 +109,6 @@ struct DormantClasses {
         heldBytes += bytes.count
         return start + 1
     }
-
-    private mutating func append(_ bytes: [UInt8]) -> UInt32 { append(bytes[...]) }
 
     /// The class of row `id` back in use: its entry as it was (its folded controller in `folded`),
     /// the row left stale; and its deferred leak, if it held one (then `folded` stays nil).
