@@ -9,10 +9,11 @@ extension SessionTimeline {
     /// session's classes reach `identity.foldAt` (twice what stayed after the previous run, at least
     /// `TimelineOptions.classFoldFloor`): amortised constant time per class.
     func foldIdleClasses() {
-        // A recorded timeline draws every controller (`leaks` and `inspect` tally them: the session's end tells
-        // the recorder about those still folded); live mode schedules and prints leaks by instance; `lifetimes`
-        // limits count instances.
-        guard recorder?.lanes != true, !options.live, options.lifetimes.isEmpty else {
+        // A recorded timeline draws every controller: its lane keeps what it needs of a folded one
+        // (`TimelineRecorder.folded`), and `leaks` and `inspect` tally them (the session's end tells the recorder
+        // about those still folded). Live mode schedules and prints leaks by instance; `lifetimes` limits count
+        // instances.
+        guard !options.live, options.lifetimes.isEmpty else {
             identity.foldAt = .max
             return
         }
@@ -72,6 +73,7 @@ extension SessionTimeline {
                 identity.foldedStems[stem] = entry
             }
             i.forgotten = true
+            recorder?.folded(i)
             folded.append(name)
         }
         for name in folded { identity.classes[name] = nil }
@@ -147,6 +149,7 @@ extension SessionTimeline {
         identity.recentClasses[entry.name.utf8.count & 7] = (entry.name, state)
         guard f.hasController else { return state }
         let inst = Instance(folded: f, entry: entry)
+        recorder?.unfolded(inst)
         state.live = [inst]
         if inst.ownerCandidate, !entry.stem.isEmpty, takeFoldedOwner(entry) {
             objects.ownersByStem[entry.stem, default: []].append(inst)

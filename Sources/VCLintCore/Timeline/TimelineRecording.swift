@@ -740,6 +740,9 @@ final class TimelineRecorder {
         /// With lanes, its session's serial (-1: past 32 bits; it is then never let go); `ordinal` is its place in the
         /// session's `instances`.
         @exclusivity(unchecked) var session: Int32 = -1
+        /// While the state machine holds its instance folded away (`TimelineRecorder.folded`), where `foldedLanes` keeps
+        /// what its lane needs of it; -1: not folded.
+        @exclusivity(unchecked) var foldedAt: Int32 = -1
         // The one-byte fields together, in what the words above leave.
         @exclusivity(unchecked) var openState: LaneState?
         @exclusivity(unchecked) var beenOnScreen = false
@@ -885,6 +888,21 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var retiredRead = BlocksReadOnce()
     @exclusivity(unchecked) private var removalsRead = BlocksReadOnce()
     @exclusivity(unchecked) private var releasedOwners = CompactTimeline.OwnerTable()
+    /// What a lane needs of a UIKit instance the state machine folded away with its idle class
+    /// (`SessionTimeline.foldIdleClasses`): its log lets go of the instance, so that the instance and its class's entry
+    /// go while the session runs, as they do in `lint` (a session of 400k idle classes held them all beside their
+    /// lanes). The line that unfolds the class gives the log its instance back (`unfolded`).
+    struct FoldedLane {
+        let className: String
+        let generation: Int
+        let dialect: Dialect
+        /// Its removal in `releasedRemovals`, its owner in `releasedOwners`; -1: none.
+        let removal: Int32
+        let owner: Int32
+        let ownerReason: OwnerReason?
+    }
+    @exclusivity(unchecked) private var foldedLanes = ChunkedArray<FoldedLane>()
+    @exclusivity(unchecked) private var foldedRead = BlocksReadOnce()
     /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
     @exclusivity(unchecked) private var awaitingRelease: [Int] = []
     @exclusivity(unchecked) private var awaitingHead = 0
@@ -900,7 +918,8 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var lanesDone = ChunkedArray<CompactTimeline.Lane>()
     /// Per lane: its class's entry (its kind is decided by the whole input) and whether the
     /// session judged its dealloc.
-    @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry] = []
+    /// (nil: the class folded while its lane was recorded, whose entry may have gone dormant: read by name.)
+    @exclusivity(unchecked) private var laneEntries: [Instrumentation.ClassEntry?] = []
     @exclusivity(unchecked) private var laneJudgedInSession: [Bool] = []
     @exclusivity(unchecked) private var callbacks = WordList()
     @exclusivity(unchecked) private var intervals = WordList()
@@ -1192,6 +1211,39 @@ final class TimelineRecorder {
         }
     }
 
+    /// The state machine folded `inst` away with its idle class: its log keeps what its lane needs (`FoldedLane`) and
+    /// lets go of it. Nothing changes a folded instance: a line of its class unfolds it first.
+    func folded(_ inst: Instance) {
+        guard lanes, let log = instances[UInt64(inst.serial)], log.instance === inst, log.foldedAt < 0 else { return }
+        let removal = inst.removal.map { Int32(releasedRemovals.append($0, dates: dates)) } ?? -1
+        let owner = inst.ownerRef.map { releasedOwners.number($0) } ?? -1
+        log.foldedAt = Int32(foldedLanes.count)
+        foldedLanes.append(FoldedLane(className: inst.className, generation: inst.generation, dialect: inst.dialect,
+                                      removal: removal, owner: owner, ownerReason: owner >= 0 ? inst.ownerReason : nil))
+        log.instance = nil
+    }
+
+    /// A line of its class brought a folded instance back (`SessionTimeline.unfold`): its log holds it again.
+    func unfolded(_ inst: Instance) {
+        guard lanes, let log = instances[UInt64(inst.serial)], log.instance == nil, log.foldedAt >= 0 else { return }
+        _ = takeFolded(log)
+        log.instance = inst
+    }
+
+    /// What `folded` kept of `log`'s instance and its removal, read for the last time.
+    private func takeFolded(_ log: InstanceLog) -> (FoldedLane, Removal?) {
+        let k = Int(log.foldedAt)
+        let f = foldedLanes[k]
+        foldedRead.done(k, in: &foldedLanes)
+        var removal: Removal?
+        if f.removal >= 0 {
+            removal = releasedRemovals.removal(Int(f.removal), unpack: dates.unpack)
+            releasedRemovals.done(Int(f.removal), &removalsRead)
+        }
+        log.foldedAt = -1
+        return (f, removal)
+    }
+
     /// A callback after its instance's dealloc (`event_after_dealloc`): the lists retired come back into its log,
     /// their copy in the flat lists left unused (once per such instance: its session's end moves them again).
     private func reopen(_ log: InstanceLog) {
@@ -1282,8 +1334,10 @@ final class TimelineRecorder {
         for place in 0..<s.instances.count {
             let slot = s.instances[place]
             var extra = CompactTimeline.LaneExtra()
-            let serial: Int, className: String, address: UInt64, generation: Int, entry: Instrumentation.ClassEntry
-            let dialect: Dialect, dealloc: Int, uikit: Bool
+            let serial: Int, className: String, address: UInt64, generation: Int
+            // nil for an instance folded with its class: the class's entry may be dormant (`result` reads it by name).
+            let entry: Instrumentation.ClassEntry?
+            var dialect: Dialect, dealloc: Int, uikit: Bool
             // A deallocated instance's lists are in the flat lists already (`retire`).
             var lists: RetiredLists
             switch slot {
@@ -1303,16 +1357,26 @@ final class TimelineRecorder {
                 retiredRead.done(Int(r.retired), in: &retired)
             case .log(let log):
                 instances[UInt64(log.serial)] = nil
+                (serial, dialect, dealloc, uikit) = (log.serial, log.dialect, log.dealloc, log.instance != nil)
                 if let i = log.instance {
                     extra.removal = i.removal
                     extra.owner = i.ownerRef
                     extra.ownerReason = i.ownerReason
                     (className, address, generation, entry) = (i.className, i.address ?? 0, i.generation, i.entry)
+                } else if log.foldedAt >= 0 {
+                    let (f, removal) = takeFolded(log)
+                    extra.removal = removal
+                    if f.owner >= 0 {
+                        extra.owner = releasedOwners[f.owner]
+                        extra.ownerReason = f.ownerReason
+                    }
+                    // A folded instance has no address (`Instance.foldable`).
+                    (className, address, generation, entry) = (f.className, 0, f.generation, nil)
+                    (dialect, uikit) = (f.dialect, true)
                 } else {
                     let a = log.android!
                     (className, address, generation, entry) = (a.entry.name, a.address ?? 0, a.generation, a.entry)
                 }
-                (serial, dialect, dealloc, uikit) = (log.serial, log.dialect, log.dealloc, log.instance != nil)
                 if log.retired >= 0 {
                     lists = retired[Int(log.retired)]
                     retiredRead.done(Int(log.retired), in: &retired)
@@ -1355,6 +1419,7 @@ final class TimelineRecorder {
             let wasMuch = retired.count > Self.trimEvery
             (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), CompactTimeline.OwnerTable(), ChunkedArray())
             (releasedRead, retiredRead, removalsRead) = (BlocksReadOnce(), BlocksReadOnce(), BlocksReadOnce())
+            (foldedLanes, foldedRead) = (ChunkedArray(), BlocksReadOnce())
             if wasMuch { LibC.releaseFreeMemory() }
             (awaitingRelease, awaitingHead) = ([], 0)
         }
@@ -1419,6 +1484,10 @@ final class TimelineRecorder {
             if let known = deallocLogged[key] { logs = known } else { logs = instrumentation.logs(entry.name, .dealloc); deallocLogged[key] = logs }
             return (kind, logs)
         }
+        // A class folded while its lanes were recorded, as the tallies read theirs (`readingEntry`, not cached).
+        func decide(className name: String) -> (kind: LaneKind, logs: Bool) {
+            (instrumentation.readingEntry(name).map(Self.laneKind) ?? .controller, instrumentation.logs(name, .dealloc))
+        }
         // An object class is judged only when it logs its own deinit (docs/lifecycle.md#objects).
         // An Android instance is judged by the garbage collector's evidence, which no dealloc line gives
         // (docs/lifecycle.md#android-evidence): when the input holds LeakCanary's lines.
@@ -1426,7 +1495,7 @@ final class TimelineRecorder {
             dialect.isAndroid ? heapEvidence : kind == .object ? logs : inSession || logs
         }
         for j in lanesDone.indices {
-            let (kind, logs) = decide(laneEntries[j])
+            let (kind, logs) = laneEntries[j].map(decide) ?? decide(className: lanesDone[j].className)
             lanesDone[j].kind = kind
             lanesDone[j].deallocInstrumented = judged(lanesDone[j].dialect, kind, logs: logs, inSession: laneJudgedInSession[j])
             if kind != .object, lanesDone[j].hasExtra { laneExtras.dropOwner(lane: j) }

@@ -177,6 +177,14 @@ import VCLintSimulation
     /// are those of a run that never folds.
     @Test(arguments: UInt64(1)...12)
     func randomTrafficDoesNotDependOnFolding(seed: UInt64) {
+        let out = Self.randomTraffic(seed: seed)
+        let folding = Self.findings(out, foldFloor: 0)
+        #expect(folding == Self.findings(out, foldFloor: .max))
+        #expect(Self.findings(out, foldFloor: 2) == folding)
+    }
+
+    /// Random traffic over a visible root among a few dozen classes (`randomTrafficDoesNotDependOnFolding`).
+    static func randomTraffic(seed: UInt64) -> String {
         var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
         func next(_ n: Int) -> Int {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
@@ -207,8 +215,80 @@ import VCLintSimulation
             default: line("-[\(c)ViewController \(callbacks[next(callbacks.count)])]")
             }
         }
-        let folding = Self.findings(out, foldFloor: 0)
-        #expect(folding == Self.findings(out, foldFloor: .max))
-        #expect(Self.findings(out, foldFloor: 2) == folding)
+        return out
+    }
+
+    /// What `timeline`, `report` and `leaks` draw of a recording made while the session folds before every event is
+    /// what they draw of one made while it never folds: a folded controller's lane keeps what it needs of it
+    /// (`TimelineRecorder.folded`), and its class is read by name when the lanes are decided.
+    static func views(_ bytes: [UInt8], foldFloor: Int) -> [String] {
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.classFoldFloor = max(1, foldFloor)
+        options.timeline.foldBeforeEveryEvent = foldFloor == 0
+        let inputs = TimelineInput.from(LintResult(files: [Linter(options: options).lint(bytes: bytes, path: "x.log")]))
+        let leaks = LeakReport(inputs: inputs, graceSeconds: 3)
+        return [TimelineJSON().render(inputs), ChromeTrace().render(inputs), TimelineTextRenderer(width: 120).render(inputs),
+                LeakJSON().render(leaks), HTMLReport(inputs: inputs, leaks: leaks).render()]
+    }
+
+    /// Each view of `text` folding before every event, and from two classes, is the one that never folds; a
+    /// difference is named by its view and its first differing line.
+    static func expectSameViews(_ text: String, _ name: String) {
+        let bytes = Array(text.utf8)
+        let never = views(bytes, foldFloor: .max)
+        let names = ["timeline json", "chrome trace", "timeline text", "leaks json", "report html"]
+        for floor in [0, 2] {
+            for (k, view) in views(bytes, foldFloor: floor).enumerated() where view != never[k] {
+                let a = view.split(separator: "\n", omittingEmptySubsequences: false)
+                let b = never[k].split(separator: "\n", omittingEmptySubsequences: false)
+                let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+                Issue.record("\(name), fold floor \(floor), \(names[k]) line \(at + 1): \(at < a.count ? a[at] : "(end)") | never folding: \(at < b.count ? b[at] : "(end)")")
+            }
+        }
+    }
+
+    @Test func fixtureTimelinesDoNotDependOnFolding() throws {
+        for path in allFixtureLogs() {
+            let data = try Data(contentsOf: packageRoot.appendingPathComponent(path))
+            Self.expectSameViews(String(decoding: data, as: UTF8.self), path)
+        }
+    }
+
+    @Test(arguments: UInt64(1)...6) func randomTrafficTimelinesDoNotDependOnFolding(seed: UInt64) {
+        Self.expectSameViews(Self.randomTraffic(seed: seed), "seed \(seed)")
+    }
+
+    @Test(arguments: NavigationSimulator.Family.allCases)
+    func simulatedTimelinesDoNotDependOnFolding(_ family: NavigationSimulator.Family) {
+        for seed in UInt64(1)...3 { Self.expectSameViews(variedSimulatedApp(family, seed: seed, steps: 300), "\(family) seed \(seed)") }
+    }
+
+    /// Sheets of distinct classes, one named again later, with and without deallocs logged.
+    @Test(arguments: [false, true]) func foldedSheetsDrawAlike(deallocLogged: Bool) {
+        let then = ["-[Sheet3ViewController viewDidLoad]", "-[Sheet5ViewController dealloc]", "<ItemViewModel: 0x7001> init",
+                    "-[Sheet3ViewController viewWillAppear:]", "-[HomeViewController viewWillDisappear:]"]
+        Self.expectSameViews(Self.sheets(300, deallocLogged: deallocLogged, then: then), "sheets")
+    }
+
+    /// With its lanes recorded, a session of many idle classes still keeps few (the lanes hold no instance of a
+    /// folded class, so its entry goes dormant), and the folded controllers' lanes are all drawn.
+    @Test func aRecordedSessionOfManyClassesKeepsFew() throws {
+        var options = TimelineOptions()
+        options.recordTimeline = true
+        options.classFoldFloor = 64
+        let builder = TimelineBuilder(options: options)
+        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
+        Array(Self.sheets(2_000, deallocLogged: false).utf8).withUnsafeBytes { scanner.consume($0) }
+        let session = try #require(builder.openSessions.first)
+        #expect(session.identity.classes.count <= 128)
+        #expect(session.instrumentation.dormant.count >= 2_000 - 128)
+        _ = scanner.finish()
+        let summary = builder.finish()
+        let recording = try #require(builder.recording(summary))
+        let lanes = recording.sessions.flatMap(\.instances)
+        #expect(lanes.count == 2_001)
+        #expect(lanes.last?.controller.instance == "Sheet1999ViewController#1" && lanes.last?.removal?.kind == .closed)
+        #expect(lanes.last?.intervals.last?.openAtEnd == true && lanes.last?.intervals.last?.state == .hidden)
     }
 }
