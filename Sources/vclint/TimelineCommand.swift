@@ -86,7 +86,7 @@ struct TimelineCommand: ParsableCommand {
 
     func run() throws {
         let known = try baselineOption.load()
-        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self,
+        let (result, _, file) = try VisualRun.load(paths, ruleOptions, output: output, command: Self.self, classes: false,
                                                    others: baselineOption.baseline.map { [$0] } ?? [])
         let (_, baselined) = baselineOption.apply(known, to: result)
         let window = TimelineWindow(from: from.flatMap(TimelineBound.parse), to: to.flatMap(TimelineBound.parse))

@@ -12,21 +12,24 @@ enum VisualRun {
     /// prints one line and exits 2; `output` (when given) is opened first so a bad path fails at once.
     /// `lanes`: whether the views draw swimlanes (`TimelineOptions.recordLanes`); `leaks` and
     /// `inspect` do not, and their recording follows the classes, not the instances or the events.
+    /// `classes`: whether they read the instances per class (`TimelineOptions.summarizesClasses`; `timeline` does not).
     static func load(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                     inspect: Bool = false, lanes: Bool = true, others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?) {
+                     inspect: Bool = false, lanes: Bool = true, classes: Bool = true,
+                     others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?) {
         let (result, options, file, _) = try loadWithSources(paths, ruleOptions, output: output, command: command, inspect: inspect, lanes: lanes,
-                                                             others: others)
+                                                             classes: classes, others: others)
         return (result, options, file)
     }
 
     /// `load`, with the inputs the paths named (in the order of `result.files`). `others`: files the
     /// run reads besides its captures and configuration (a `--baseline`), which `output` must not be.
     static func loadWithSources(_ paths: [String], _ ruleOptions: RuleOptions, output: String?, command: ParsableCommand.Type,
-                                inspect: Bool = false, lanes: Bool = true,
+                                inspect: Bool = false, lanes: Bool = true, classes: Bool = true,
                                 others: [String] = []) throws -> (LintResult, LintOptions, PendingReportFile?, [InputSource]) {
         var (options, configuration) = try ruleOptions.resolve()
         options.timeline.recordTimeline = true
         options.timeline.recordLanes = lanes
+        options.timeline.summarizesClasses = classes
         options.inspect = inspect
         var file: PendingReportFile?
         do {

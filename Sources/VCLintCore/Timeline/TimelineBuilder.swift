@@ -97,7 +97,9 @@ public final class TimelineBuilder {
         self.ignore = ClassMatcher(options.ignoreClasses)
         self.persistent = ClassMatcher(options.persistentClasses)
         if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times,
-                                                                        retiresDeadLanes: options.retiresDeadLanes) }
+                                                                        retiresDeadLanes: options.retiresDeadLanes,
+                                                                        foldsLogs: options.foldsLaneLogs,
+                                                                        summarizesClasses: options.summarizesClasses) }
         if !options.recordTimeline, !options.live { context.deferLeaks(grace: options.leakGraceSeconds) }
     }
 

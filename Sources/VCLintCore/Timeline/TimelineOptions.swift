@@ -21,6 +21,10 @@ public struct TimelineOptions: Sendable {
     /// sessions, a tally per class (`ClassTallies`: instances, the kinds they log, owners, removals)
     /// and the leaks, and the recording then follows the classes, not the instances.
     public var recordLanes = true
+    /// With `recordTimeline`: sum the recorded instances per class (`TimelineRecording.classes`, its unjudged
+    /// classes and its counts per session), which the leak report and the inspection read. `vclint timeline`
+    /// draws lanes only and turns it off (400k classes: a summary each).
+    public var summarizesClasses = true
     /// How long a class's live list grows before out-of-reach removed instances are evicted
     /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.
     var evictionFloor = 256
@@ -32,5 +36,8 @@ public struct TimelineOptions: Sendable {
     /// Whether the recording with lanes moves a deallocated instance's lists into the flat lists at once and lets
     /// the instance go once nothing else holds it (`TimelineRecorder.retire`); tests turn it off to compare.
     var retiresDeadLanes = true
+    /// Whether the recording with lanes lets the log of a controller folded with its class go too, not only its
+    /// instance (`TimelineRecorder.folded`); tests turn it off to compare the two ways.
+    var foldsLaneLogs = true
     public init() {}
 }

@@ -806,6 +806,8 @@ final class TimelineRecorder {
         case log(InstanceLog)
         /// Its place in `released`; -1 once its session's end has moved it into the flat lists (`move`).
         case released(Int32)
+        /// Its log folded with its instance (`TimelineRecorder.folded`): its place in `foldedLanes`.
+        case folded(Int32)
     }
 
     final class SessionLog {
@@ -878,7 +880,7 @@ final class TimelineRecorder {
         let callbacks: Int
         let intervals: Int
         let callbackCount: Int32
-        let intervalCount: Int32
+        var intervalCount: Int32
     }
     @exclusivity(unchecked) private var retired = ChunkedArray<RetiredLists>()
     @exclusivity(unchecked) private var releasedRemovals = CompactTimeline.RemovalStore()
@@ -889,9 +891,11 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var removalsRead = BlocksReadOnce()
     @exclusivity(unchecked) private var releasedOwners = CompactTimeline.OwnerTable()
     /// What a lane needs of a UIKit instance the state machine folded away with its idle class
-    /// (`SessionTimeline.foldIdleClasses`): its log lets go of the instance, so that the instance and its class's entry
-    /// go while the session runs, as they do in `lint` (a session of 400k idle classes held them all beside their
-    /// lanes). The line that unfolds the class gives the log its instance back (`unfolded`).
+    /// (`SessionTimeline.foldIdleClasses`), so that the instance and its class's entry go while the session runs, as
+    /// they do in `lint` (a session of 400k idle classes held them all beside their lanes). Its log goes too: its
+    /// lists move into the flat lists (an open interval's end left to write, `openEnd`), and its session's slot points
+    /// here. The line that unfolds the class makes its log again (`unfolded`). Where the log cannot go (its serial's
+    /// hash taken in `foldedBySerial`, a place past 32 bits), it stays and lets go of the instance only (`foldedAt`).
     struct FoldedLane {
         let className: String
         let generation: Int
@@ -900,9 +904,25 @@ final class TimelineRecorder {
         let removal: Int32
         let owner: Int32
         let ownerReason: OwnerReason?
+        /// The rest, when its log folded too: the log's fields, its lists in the flat lists (`intervalCount` closed
+        /// intervals; with an open state, one more whose end is written when its session ends).
+        var serial = 0
+        var lists = RetiredLists(callbacks: 0, intervals: 0, callbackCount: 0, intervalCount: 0)
+        var kinds: UInt64 = 0
+        var openStart = -1
+        var ordinal: Int32 = -1
+        var session: Int32 = -1
+        var openState: LaneState?
+        var beenOnScreen = false
+        var viewShown: Bool?
     }
     @exclusivity(unchecked) private var foldedLanes = ChunkedArray<FoldedLane>()
     @exclusivity(unchecked) private var foldedRead = BlocksReadOnce()
+    /// The folded lanes whose logs went, by a hash of their serial (`serialHash`).
+    @exclusivity(unchecked) private var foldedBySerial = RowsByHash()
+    /// `TimelineOptions.foldsLaneLogs` and `.summarizesClasses`.
+    private let foldsLogs: Bool
+    private let summarizesClasses: Bool
     /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
     @exclusivity(unchecked) private var awaitingRelease: [Int] = []
     @exclusivity(unchecked) private var awaitingHead = 0
@@ -938,8 +958,11 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var leakLabelSessions: [Int] = []
 
     /// `dates`: the input's (`Instrumentation.times`).
-    init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table(), retiresDeadLanes: Bool = true) {
+    init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table(), retiresDeadLanes: Bool = true, foldsLogs: Bool = true,
+         summarizesClasses: Bool = true) {
         self.retiresDeadLanes = retiresDeadLanes
+        self.foldsLogs = foldsLogs
+        self.summarizesClasses = summarizesClasses
         self.lanes = lanes
         self.dates = dates
         stamps = StampTable(sparse: !lanes)
@@ -1217,22 +1240,65 @@ final class TimelineRecorder {
         guard lanes, let log = instances[UInt64(inst.serial)], log.instance === inst, log.foldedAt < 0 else { return }
         let removal = inst.removal.map { Int32(releasedRemovals.append($0, dates: dates)) } ?? -1
         let owner = inst.ownerRef.map { releasedOwners.number($0) } ?? -1
-        log.foldedAt = Int32(foldedLanes.count)
-        foldedLanes.append(FoldedLane(className: inst.className, generation: inst.generation, dialect: inst.dialect,
-                                      removal: removal, owner: owner, ownerReason: owner >= 0 ? inst.ownerReason : nil))
+        var lane = FoldedLane(className: inst.className, generation: inst.generation, dialect: inst.dialect,
+                              removal: removal, owner: owner, ownerReason: owner >= 0 ? inst.ownerReason : nil)
+        let k = foldedLanes.count
+        // A folded instance is alive, so its lists were never retired.
+        if foldsLogs, log.retired < 0, log.dealloc < 0, log.ordinal >= 0, log.session >= 0, let s = sessionBySerial[Int(log.session)],
+           let row = UInt32(exactly: k), row < UInt32.max, foldedBySerial.insert(row, for: Self.serialHash(inst.serial)) {
+            let open = log.openState != nil && log.openStart >= 0
+            lane.lists = RetiredLists(callbacks: callbacks.count, intervals: intervals.count, callbackCount: Int32(log.callbacks.count),
+                                      intervalCount: Int32(log.intervals.count / 2))
+            callbacks.append(contentsOf: log.callbacks)
+            intervals.append(contentsOf: log.intervals)
+            if open, let state = log.openState {
+                let (a, b) = CompactTimeline.packInterval(state: state, start: log.openStart, end: log.openStart, openAtEnd: true)
+                intervals.append(a)
+                intervals.append(b)
+            }
+            (lane.serial, lane.kinds, lane.ordinal, lane.session) = (log.serial, log.kinds, Int32(log.ordinal), log.session)
+            (lane.openState, lane.openStart) = open ? (log.openState, log.openStart) : (nil, -1)
+            (lane.beenOnScreen, lane.viewShown) = (log.beenOnScreen, log.viewShown)
+            foldedLanes.append(lane)
+            s.instances[log.ordinal] = .folded(Int32(row))
+            instances[UInt64(inst.serial)] = nil
+            return
+        }
+        log.foldedAt = Int32(k)
+        foldedLanes.append(lane)
         log.instance = nil
     }
 
-    /// A line of its class brought a folded instance back (`SessionTimeline.unfold`): its log holds it again.
+    /// `foldedBySerial`'s hash of a serial: its bits spread over the high half, which the table keeps.
+    private static func serialHash(_ serial: Int) -> UInt64 { UInt64(bitPattern: Int64(serial)) &* 0x9E37_79B9_7F4A_7C15 }
+
+    /// A line of its class brought a folded instance back (`SessionTimeline.unfold`): its log holds it again, made
+    /// again from its folded lane if it went (its lists copied back, their copy in the flat lists left unused).
     func unfolded(_ inst: Instance) {
-        guard lanes, let log = instances[UInt64(inst.serial)], log.instance == nil, log.foldedAt >= 0 else { return }
-        _ = takeFolded(log)
-        log.instance = inst
+        guard lanes else { return }
+        if let log = instances[UInt64(inst.serial)] {
+            guard log.instance == nil, log.foldedAt >= 0 else { return }
+            _ = takeFolded(Int(log.foldedAt))
+            log.foldedAt = -1
+            log.instance = inst
+            return
+        }
+        let hash = Self.serialHash(inst.serial)
+        guard let row = foldedBySerial[hash], foldedLanes[Int(row)].serial == inst.serial else { return }
+        foldedBySerial.remove(hash)
+        let (f, _) = takeFolded(Int(row))
+        guard let s = sessionBySerial[Int(f.session)] else { return }
+        let log = InstanceLog(inst)
+        log.callbacks.append(contentsOf: callbacks[f.lists.callbacks..<(f.lists.callbacks + Int(f.lists.callbackCount))])
+        log.intervals.append(contentsOf: intervals[f.lists.intervals..<(f.lists.intervals + 2 * Int(f.lists.intervalCount))])
+        (log.kinds, log.ordinal, log.session) = (f.kinds, Int(f.ordinal), f.session)
+        (log.openState, log.openStart, log.beenOnScreen, log.viewShown) = (f.openState, f.openStart, f.beenOnScreen, f.viewShown)
+        instances[UInt64(inst.serial)] = log
+        s.instances[Int(f.ordinal)] = .log(log)
     }
 
-    /// What `folded` kept of `log`'s instance and its removal, read for the last time.
-    private func takeFolded(_ log: InstanceLog) -> (FoldedLane, Removal?) {
-        let k = Int(log.foldedAt)
+    /// Folded lane `k` and its removal, read for the last time.
+    private func takeFolded(_ k: Int) -> (FoldedLane, Removal?) {
         let f = foldedLanes[k]
         foldedRead.done(k, in: &foldedLanes)
         var removal: Removal?
@@ -1240,7 +1306,6 @@ final class TimelineRecorder {
             removal = releasedRemovals.removal(Int(f.removal), unpack: dates.unpack)
             releasedRemovals.done(Int(f.removal), &removalsRead)
         }
-        log.foldedAt = -1
         return (f, removal)
     }
 
@@ -1355,6 +1420,22 @@ final class TimelineRecorder {
                 (serial, className, address, generation, entry) = (r.serial, r.entry.name, r.address, r.generation, r.entry)
                 (dialect, dealloc, uikit, lists) = (r.dialect, r.dealloc, true, retired[Int(r.retired)])
                 retiredRead.done(Int(r.retired), in: &retired)
+            case .folded(let k):
+                let (f, removal) = takeFolded(Int(k))
+                foldedBySerial.remove(Self.serialHash(f.serial))
+                extra.removal = removal
+                if f.owner >= 0 {
+                    extra.owner = releasedOwners[f.owner]
+                    extra.ownerReason = f.ownerReason
+                }
+                (serial, className, address, generation, entry) = (f.serial, f.className, 0, f.generation, nil)
+                (dialect, dealloc, uikit, lists) = (f.dialect, -1, true, f.lists)
+                // Its open interval's end, kept after its closed ones, is its session's end; without one it is left out.
+                if f.openState != nil, let end {
+                    intervals[f.lists.intervals + 2 * Int(f.lists.intervalCount) + 1] = UInt64(end())
+                    lists.intervalCount += 1
+                }
+                s.instances[place] = .released(-1)
             case .log(let log):
                 instances[UInt64(log.serial)] = nil
                 (serial, dialect, dealloc, uikit) = (log.serial, log.dialect, log.dealloc, log.instance != nil)
@@ -1364,7 +1445,8 @@ final class TimelineRecorder {
                     extra.ownerReason = i.ownerReason
                     (className, address, generation, entry) = (i.className, i.address ?? 0, i.generation, i.entry)
                 } else if log.foldedAt >= 0 {
-                    let (f, removal) = takeFolded(log)
+                    let (f, removal) = takeFolded(Int(log.foldedAt))
+                    log.foldedAt = -1
                     extra.removal = removal
                     if f.owner >= 0 {
                         extra.owner = releasedOwners[f.owner]
@@ -1419,7 +1501,7 @@ final class TimelineRecorder {
             let wasMuch = retired.count > Self.trimEvery
             (released, releasedRemovals, releasedOwners, retired) = (ChunkedArray(), CompactTimeline.RemovalStore(), CompactTimeline.OwnerTable(), ChunkedArray())
             (releasedRead, retiredRead, removalsRead) = (BlocksReadOnce(), BlocksReadOnce(), BlocksReadOnce())
-            (foldedLanes, foldedRead) = (ChunkedArray(), BlocksReadOnce())
+            (foldedLanes, foldedRead, foldedBySerial) = (ChunkedArray(), BlocksReadOnce(), RowsByHash())
             if wasMuch { LibC.releaseFreeMemory() }
             (awaitingRelease, awaitingHead) = ([], 0)
         }
@@ -1512,7 +1594,7 @@ final class TimelineRecorder {
         let recorded = RecordedSessions(compact)
         var classes: [RecordedClass], counts: [InstanceCounts]
         if lanes {
-            (classes, counts) = ClassSummaryBuilder.summarize(recorded)
+            (classes, counts) = summarizesClasses ? ClassSummaryBuilder.summarize(recorded) : ([], [])
         } else {
             tallies.dropIndex()
             // A class's tallies (one per dialect) are chained: its place in the result is its first tally's. The

@@ -77,6 +77,42 @@ import Testing
         #expect("\(bare.classes)" == "\(full.classes)")
     }
 
+    /// `vclint timeline` records no class summaries (`TimelineOptions.summarizesClasses`): its every view is the same.
+    @Test(arguments: fixtures) func timelineViewsNeedNoClassSummaries(_ fixture: String) throws {
+        var options = LintOptions()
+        options.timeline.recordTimeline = true
+        options.timeline.summarizesClasses = false
+        let bare = try lintFixture(fixture, options: options)
+        let t = try #require(bare.timeline)
+        #expect(t.classes.isEmpty && t.unjudgedClasses.isEmpty && t.instanceCounts.isEmpty)
+        let input = TimelineInput.from(LintResult(files: [bare])), full = [try timelineInput(fixture)]
+        #expect(!full[0].timeline.classes.isEmpty)
+        #expect(TimelineJSON().render(input) == TimelineJSON().render(full))
+        #expect(ChromeTrace().render(input) == ChromeTrace().render(full))
+        #expect(TimelineTextRenderer(width: 120).render(input) == TimelineTextRenderer(width: 120).render(full))
+    }
+
+    /// Classes are found by their name's hash: two names whose hashes the index keeps alike (found here by search)
+    /// are two classes, each summed in its own place.
+    @Test func classesWhoseHashesCollideStayApart() throws {
+        var seen: [UInt32: String] = [:]
+        var pair: (String, String)?
+        for k in 0..<400_000 where pair == nil {
+            let name = "Screen\(k)ViewController"
+            let h = UInt32(truncatingIfNeeded: StringArena.hash(name) >> 32)
+            if let other = seen[h] { pair = (other, name) } else { seen[h] = name }
+        }
+        let (a, b) = try #require(pair)
+        var builder = ClassSummaryBuilder()
+        for (name, n) in [(a, 1), ("HomeViewController", 1), (b, 2), (a, 4), (b, 8)] {
+            builder.add(className: name, dialect: .objcFunction, instances: n, kinds: 0, judged: false, kind: .controller,
+                        owners: [:], unowned: 0, removed: 0)
+        }
+        let classes = builder.result()
+        #expect(classes.map(\.name) == [a, "HomeViewController", b])
+        #expect(classes.map(\.instances) == [5, 1, 10])
+    }
+
     /// A thousand controllers pushed, popped and deallocated, and a thousand objects of one class: without
     /// lanes, one tally each, whatever their number.
     @Test func withoutLanesInstancesAreTalliedPerClass() throws {

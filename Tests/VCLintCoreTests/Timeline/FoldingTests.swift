@@ -221,9 +221,10 @@ import VCLintSimulation
     /// What `timeline`, `report` and `leaks` draw of a recording made while the session folds before every event is
     /// what they draw of one made while it never folds: a folded controller's lane keeps what it needs of it
     /// (`TimelineRecorder.folded`), and its class is read by name when the lanes are decided.
-    static func views(_ bytes: [UInt8], foldFloor: Int) -> [String] {
+    static func views(_ bytes: [UInt8], foldFloor: Int, foldsLogs: Bool = true) -> [String] {
         var options = LintOptions()
         options.timeline.recordTimeline = true
+        options.timeline.foldsLaneLogs = foldsLogs
         options.timeline.classFoldFloor = max(1, foldFloor)
         options.timeline.foldBeforeEveryEvent = foldFloor == 0
         let inputs = TimelineInput.from(LintResult(files: [Linter(options: options).lint(bytes: bytes, path: "x.log")]))
@@ -232,18 +233,18 @@ import VCLintSimulation
                 LeakJSON().render(leaks), HTMLReport(inputs: inputs, leaks: leaks).render()]
     }
 
-    /// Each view of `text` folding before every event, and from two classes, is the one that never folds; a
-    /// difference is named by its view and its first differing line.
+    /// Each view of `text` folding before every event, and from two classes, is the one that never folds (folded
+    /// controllers' logs folded with them, or kept); a difference is named by its view and its first differing line.
     static func expectSameViews(_ text: String, _ name: String) {
         let bytes = Array(text.utf8)
         let never = views(bytes, foldFloor: .max)
         let names = ["timeline json", "chrome trace", "timeline text", "leaks json", "report html"]
-        for floor in [0, 2] {
-            for (k, view) in views(bytes, foldFloor: floor).enumerated() where view != never[k] {
+        for (floor, foldsLogs) in [(0, true), (2, true), (0, false)] {
+            for (k, view) in views(bytes, foldFloor: floor, foldsLogs: foldsLogs).enumerated() where view != never[k] {
                 let a = view.split(separator: "\n", omittingEmptySubsequences: false)
                 let b = never[k].split(separator: "\n", omittingEmptySubsequences: false)
                 let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-                Issue.record("\(name), fold floor \(floor), \(names[k]) line \(at + 1): \(at < a.count ? a[at] : "(end)") | never folding: \(at < b.count ? b[at] : "(end)")")
+                Issue.record("\(name), fold floor \(floor)\(foldsLogs ? "" : ", logs kept"), \(names[k]) line \(at + 1): \(at < a.count ? a[at] : "(end)") | never folding: \(at < b.count ? b[at] : "(end)")")
             }
         }
     }
