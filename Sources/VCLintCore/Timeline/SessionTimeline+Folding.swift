@@ -225,6 +225,55 @@ extension SessionTimeline {
         return (entry, f)
     }
 
+    /// The controllers this session holds folded, in the order of their serials, for `reportPendingAndRelease` to
+    /// merge with its live ones: a recording lists leaks in the order of its observations, which are then those of a
+    /// session that never folded (`lint` sorts its findings, and does not pay for this). Each row's serial is read
+    /// from its record; 8 bytes a row while the session's end runs. Nil when a serial or a row is past 32 bits (the
+    /// leaks then come as `reportFoldedLeaks` finds them).
+    func foldedInSerialOrder() -> FoldedOrder? {
+        guard recorder != nil, identity.foldedCount > 0 else { return nil }
+        var order = FoldedOrder()
+        for entry in identity.foldedEntries {
+            guard let f = entry.folded, f.session == serial, f.hasController else { continue }
+            order.entries.append((f.serial, entry))
+        }
+        for row in identity.foldedRows where instrumentation.dormant.holdsFolded(Int(row), session: serial) {
+            guard let f = instrumentation.dormant.peekRecord(Int(row)), f.hasController else { continue }
+            guard let s = UInt32(exactly: f.serial) else { return nil }
+            order.rows.append(UInt64(s) << 32 | UInt64(row))
+        }
+        order.rows.sort()
+        order.entries.sort { $0.serial < $1.serial }
+        return order
+    }
+
+    /// What `foldedInSerialOrder` found, and how far `reportFolded(before:in:)` has come.
+    struct FoldedOrder {
+        var rows: [UInt64] = []
+        var entries: [(serial: Int, entry: Instrumentation.ClassEntry)] = []
+        var nextRow = 0, nextEntry = 0
+    }
+
+    /// The leaks of the folded controllers of `order` made before instance `serial`, in the order of their serials.
+    func reportFolded(before serial: Int, in order: inout FoldedOrder) {
+        while true {
+            let rowSerial = order.nextRow < order.rows.count ? Int(order.rows[order.nextRow] >> 32) : Int.max
+            let entrySerial = order.nextEntry < order.entries.count ? order.entries[order.nextEntry].serial : Int.max
+            guard min(rowSerial, entrySerial) < serial else { return }
+            if rowSerial < entrySerial {
+                let row = UInt32(truncatingIfNeeded: order.rows[order.nextRow])
+                order.nextRow += 1
+                if let (entry, f) = takeFolded(row: row) { reportFoldedLeak(f, entry) }
+            } else {
+                let entry = order.entries[order.nextEntry].entry
+                order.nextEntry += 1
+                guard let f = entry.folded, f.session == self.serial else { continue }
+                entry.folded = nil
+                reportFoldedLeak(f, entry)
+            }
+        }
+    }
+
     private func reportFoldedLeak(_ f: FoldedController, _ entry: Instrumentation.ClassEntry) {
         guard f.hasController else { return }
         let inst = Instance(folded: f, entry: entry)

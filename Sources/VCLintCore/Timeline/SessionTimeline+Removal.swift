@@ -359,7 +359,10 @@ extension SessionTimeline {
     private func reportPendingAndRelease(endedByMarker: [ObjectIdentifier: EventRef]) {
         // The live lists as they are now (held: reporting may change a class's list, never these).
         let lists = identity.classes.values.map(\.live).filter { !$0.isEmpty }
+        // A recording's folded controllers among them, as if they had stayed (`foldedInSerialOrder`).
+        var folded = foldedInSerialOrder()
         Self.forEachOldestFirst(lists) { inst in
+            if folded != nil { reportFolded(before: inst.serial, in: &folded!) }
             recorder?.settled(inst, session: serial)
             let pendingLine = inst.transition?.lastLine ?? inst.pendingWill?.line ?? 0
             let marker = endedByMarker[ObjectIdentifier(inst)]
@@ -379,6 +382,8 @@ extension SessionTimeline {
             let (wentOn, confirmed) = leakTiming(r)
             reportLeak(inst, r, wentOn: wentOn, confirmed: confirmed)
         }
+        if folded != nil { reportFolded(before: .max, in: &folded!) }
+        folded = nil
         reportEvictedLeaks()
         reportFoldedLeaks()
         if options.live { completeEmittedLeaks() }

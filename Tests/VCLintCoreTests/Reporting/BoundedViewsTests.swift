@@ -237,6 +237,16 @@ import VCLintSimulation
         try Self.expectSameWithoutLanes(Array(FoldingTests.sheets(300, deallocLogged: deallocLogged, then: then).utf8), "sheets")
     }
 
+    /// The same across sessions: a relaunch ends the first session while its leaks wait for a dealloc of the dialect,
+    /// which the second logs. The leaks of folded and live controllers come in the order of their serials.
+    @Test func withoutLanesFoldedClassesOfAnEndedSessionAreTheSame() throws {
+        var text = FoldingTests.sheets(300, deallocLogged: false)
+        for (k, m) in ["-[HomeViewController viewDidLoad]", "-[SplashViewController dealloc]"].enumerated() {
+            text += "2024-03-01 10:09:00.\(String(format: "%03d", k)) Shop[101:200] \(m)\n"
+        }
+        try Self.expectSameWithoutLanes(Array(text.utf8), "two sessions")
+    }
+
     /// The leak report and the inspection of `bytes` with lanes, and without them (folding at its usual floor, and
     /// before every event), are the same; without lanes nothing is kept per instance.
     static func expectSameWithoutLanes(_ bytes: [UInt8], _ name: String) throws {

@@ -98,6 +98,7 @@ import VCLintSimulation
         #expect(Self.findings(text, foldFloor: 2) == never)
         #expect(Self.findings(text, foldFloor: 0) == never)
         #expect(never.contains { $0.contains("leaked_controller") && $0.contains("Sheet17ViewController#1:") })
+        Self.expectSameViews(text, "another process, dealloc logged: \(deallocLogged)")
     }
 
     /// Leaks deferred (`TimelineContext.defersLeaks`): a session that ends before anything logged a dealloc leaves
@@ -127,6 +128,7 @@ import VCLintSimulation
         let leaks = never.filter { $0.contains(" leaked_controller ") }.count
         if then.contains(where: { $0.hasSuffix(" dealloc]") }) { #expect(leaks >= 290, "\(then)") }
         if then.isEmpty { #expect(leaks == 0) }
+        Self.expectSameViews(text, "deferred, then \(then)")
     }
 
     /// The input's end keeps no deferred leak: each is written or let go, its row's record with it.
