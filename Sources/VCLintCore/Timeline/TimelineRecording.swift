@@ -417,7 +417,8 @@ final class CompactTimeline: Sendable {
             /// 0: no time; else a `PackedTime` value, or `PackedTime.elsewhere` for a time kept in `wholeTimes`.
             var evidenceTime: UInt64
             var anchorTime: UInt64
-            var takenAlongBy: String?
+            /// Its place in `takenAlongBy` (-1: none): most removals name none, and a name inline took 16 bytes of each.
+            var takenAlongBy: Int32
             var kind: RemovalKind
             var transition: TransitionKind?
             var evidenceKind: EventKind
@@ -427,6 +428,7 @@ final class CompactTimeline: Sendable {
         private var removals = ChunkedArray<Packed>()
         /// The times that do not pack, by `2 × removal + (0: evidence, 1: anchor)`.
         private var wholeTimes: [Int: LogTime] = [:]
+        private var takenAlongBy: [String] = []
 
         var count: Int { removals.count }
 
@@ -443,7 +445,11 @@ final class CompactTimeline: Sendable {
             removals.append(Packed(
                 evidenceLine: removal.evidence.line, anchorLine: removal.anchor.line,
                 evidenceTime: pack(removal.evidence.time, 0), anchorTime: pack(removal.anchor.time, 1),
-                takenAlongBy: removal.takenAlongBy, kind: removal.kind, transition: removal.transition,
+                takenAlongBy: removal.takenAlongBy.map { name in
+                    takenAlongBy.append(name)
+                    return Int32(takenAlongBy.count - 1)
+                } ?? -1,
+                kind: removal.kind, transition: removal.transition,
                 evidenceKind: removal.evidence.kind, anchorKind: removal.anchor.kind))
             return k
         }
@@ -461,7 +467,7 @@ final class CompactTimeline: Sendable {
             }
             return Removal(kind: p.kind,
                            evidence: EventRef(line: p.evidenceLine, time: time(p.evidenceTime, 0), kind: p.evidenceKind),
-                           takenAlongBy: p.takenAlongBy,
+                           takenAlongBy: p.takenAlongBy < 0 ? nil : takenAlongBy[Int(p.takenAlongBy)],
                            anchor: EventRef(line: p.anchorLine, time: time(p.anchorTime, 1), kind: p.anchorKind),
                            transition: p.transition)
         }
@@ -898,23 +904,33 @@ final class TimelineRecorder {
     /// hash taken in `foldedBySerial`, a place past 32 bits), it stays and lets go of the instance only (`foldedAt`).
     struct FoldedLane {
         let className: String
-        let generation: Int
-        let dialect: Dialect
+        /// The rest, when its log folded too: the log's fields, its lists in the flat lists (`intervalCount` closed
+        /// intervals; with an open state, one more whose end is written when its session ends, and whose first word
+        /// says where it starts). The kinds a log records are read without lanes only: not kept.
+        var serial = 0
+        var lists = RetiredLists(callbacks: 0, intervals: 0, callbackCount: 0, intervalCount: 0)
         /// Its removal in `releasedRemovals`, its owner in `releasedOwners`; -1: none.
         let removal: Int32
         let owner: Int32
-        let ownerReason: OwnerReason?
-        /// The rest, when its log folded too: the log's fields, its lists in the flat lists (`intervalCount` closed
-        /// intervals; with an open state, one more whose end is written when its session ends).
-        var serial = 0
-        var lists = RetiredLists(callbacks: 0, intervals: 0, callbackCount: 0, intervalCount: 0)
-        var kinds: UInt64 = 0
-        var openStart = -1
         var ordinal: Int32 = -1
         var session: Int32 = -1
+        /// `Instance.generation`, kept in 32 bits there too.
+        let generation: UInt32
+        let dialect: Dialect
+        let ownerReason: OwnerReason?
         var openState: LaneState?
         var beenOnScreen = false
         var viewShown: Bool?
+
+        init(className: String, removal: Int32, owner: Int32, generation: Int, dialect: Dialect, ownerReason: OwnerReason?) {
+            (self.className, self.removal, self.owner) = (className, removal, owner)
+            (self.generation, self.dialect, self.ownerReason) = (UInt32(truncatingIfNeeded: generation), dialect, ownerReason)
+        }
+
+        /// Where its open interval starts (it has one), from the interval's first word in `intervals`.
+        func openStart(in intervals: WordList) -> Int {
+            Int(intervals[lists.intervals + 2 * Int(lists.intervalCount)] >> 4)
+        }
     }
     @exclusivity(unchecked) private var foldedLanes = ChunkedArray<FoldedLane>()
     @exclusivity(unchecked) private var foldedRead = BlocksReadOnce()
@@ -1240,8 +1256,8 @@ final class TimelineRecorder {
         guard lanes, let log = instances[UInt64(inst.serial)], log.instance === inst, log.foldedAt < 0 else { return }
         let removal = inst.removal.map { Int32(releasedRemovals.append($0, dates: dates)) } ?? -1
         let owner = inst.ownerRef.map { releasedOwners.number($0) } ?? -1
-        var lane = FoldedLane(className: inst.className, generation: inst.generation, dialect: inst.dialect,
-                              removal: removal, owner: owner, ownerReason: owner >= 0 ? inst.ownerReason : nil)
+        var lane = FoldedLane(className: inst.className, removal: removal, owner: owner, generation: inst.generation, dialect: inst.dialect,
+                              ownerReason: owner >= 0 ? inst.ownerReason : nil)
         let k = foldedLanes.count
         // A folded instance is alive, so its lists were never retired.
         if foldsLogs, log.retired < 0, log.dealloc < 0, log.ordinal >= 0, log.session >= 0, let s = sessionBySerial[Int(log.session)],
@@ -1256,9 +1272,8 @@ final class TimelineRecorder {
                 intervals.append(a)
                 intervals.append(b)
             }
-            (lane.serial, lane.kinds, lane.ordinal, lane.session) = (log.serial, log.kinds, Int32(log.ordinal), log.session)
-            (lane.openState, lane.openStart) = open ? (log.openState, log.openStart) : (nil, -1)
-            (lane.beenOnScreen, lane.viewShown) = (log.beenOnScreen, log.viewShown)
+            (lane.serial, lane.ordinal, lane.session) = (log.serial, Int32(log.ordinal), log.session)
+            (lane.openState, lane.beenOnScreen, lane.viewShown) = (open ? log.openState : nil, log.beenOnScreen, log.viewShown)
             foldedLanes.append(lane)
             s.instances[log.ordinal] = .folded(Int32(row))
             instances[UInt64(inst.serial)] = nil
@@ -1291,8 +1306,9 @@ final class TimelineRecorder {
         let log = InstanceLog(inst)
         log.callbacks.append(contentsOf: callbacks[f.lists.callbacks..<(f.lists.callbacks + Int(f.lists.callbackCount))])
         log.intervals.append(contentsOf: intervals[f.lists.intervals..<(f.lists.intervals + 2 * Int(f.lists.intervalCount))])
-        (log.kinds, log.ordinal, log.session) = (f.kinds, Int(f.ordinal), f.session)
-        (log.openState, log.openStart, log.beenOnScreen, log.viewShown) = (f.openState, f.openStart, f.beenOnScreen, f.viewShown)
+        (log.ordinal, log.session) = (Int(f.ordinal), f.session)
+        (log.openState, log.beenOnScreen, log.viewShown) = (f.openState, f.beenOnScreen, f.viewShown)
+        if f.openState != nil { log.openStart = f.openStart(in: intervals) }
         instances[UInt64(inst.serial)] = log
         s.instances[Int(f.ordinal)] = .log(log)
     }
@@ -1428,7 +1444,7 @@ final class TimelineRecorder {
                     extra.owner = releasedOwners[f.owner]
                     extra.ownerReason = f.ownerReason
                 }
-                (serial, className, address, generation, entry) = (f.serial, f.className, 0, f.generation, nil)
+                (serial, className, address, generation, entry) = (f.serial, f.className, 0, Int(f.generation), nil)
                 (dialect, dealloc, uikit, lists) = (f.dialect, -1, true, f.lists)
                 // Its open interval's end, kept after its closed ones, is its session's end; without one it is left out.
                 if f.openState != nil, let end {
@@ -1453,7 +1469,7 @@ final class TimelineRecorder {
                         extra.ownerReason = f.ownerReason
                     }
                     // A folded instance has no address (`Instance.foldable`).
-                    (className, address, generation, entry) = (f.className, 0, f.generation, nil)
+                    (className, address, generation, entry) = (f.className, 0, Int(f.generation), nil)
                     (dialect, uikit) = (f.dialect, true)
                 } else {
                     let a = log.android!
