@@ -101,7 +101,12 @@ public struct LintOptions: Sendable {
     /// `vclint inspect`: record what was read (`FileResult.inspection`), with the timeline; one
     /// thread per input.
     public var inspect = false {
-        didSet { if inspect { timeline.recordTimeline = true } }
+        didSet {
+            if inspect {
+                timeline.recordTimeline = true
+                timeline.keepsClasses = true
+            }
+        }
     }
     public init() {}
 }

@@ -30,6 +30,8 @@ enum VisualRun {
         options.timeline.recordTimeline = true
         options.timeline.recordLanes = lanes
         options.timeline.summarizesClasses = classes
+        // Only the inspection reads the classes whole.
+        options.timeline.keepsClasses = inspect
         options.inspect = inspect
         var file: PendingReportFile?
         do {

@@ -121,6 +121,28 @@ struct ClassSummaryBuilder {
         return classes
     }
 
+    /// What the leak report reads of `classes` (`TimelineRecording.judgedClasses`, `.appLifetimeClasses`).
+    /// `unjudged` sorted by name (`unjudged(_:)`) is searched by halves: no set of 400k names.
+    static func leakFacts(_ classes: [RecordedClass], unjudged: [UnjudgedClass]) -> (judged: [String], appLifetime: [String]) {
+        let sorted = zip(unjudged, unjudged.dropFirst()).allSatisfy { $0.className < $1.className }
+        let unjudgedSet = sorted ? [] : Set(unjudged.map(\.className))
+        func isUnjudged(_ name: String) -> Bool {
+            guard sorted else { return unjudgedSet.contains(name) }
+            var low = 0, high = unjudged.count
+            while low < high {
+                let mid = (low + high) / 2
+                if unjudged[mid].className < name { low = mid + 1 } else { high = mid }
+            }
+            return low < unjudged.count && unjudged[low].className == name
+        }
+        var judged: [String] = [], appLifetime: [String] = []
+        for c in classes {
+            if c.hasUnownedObject { appLifetime.append(c.name) }
+            if !isUnjudged(c.name) { judged.append(c.name) }
+        }
+        return (judged, appLifetime)
+    }
+
     /// The classes whose missing dealloc no instance has judged, by name.
     static func unjudged(_ classes: [RecordedClass]) -> [UnjudgedClass] {
         // Built row by row and sorted in place: a filtered copy of 400k classes was the peak of `inspect`.

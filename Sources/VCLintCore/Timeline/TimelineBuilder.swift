@@ -99,7 +99,8 @@ public final class TimelineBuilder {
         if options.recordTimeline { context.recorder = TimelineRecorder(lanes: options.recordLanes, dates: context.instrumentation.times,
                                                                         retiresDeadLanes: options.retiresDeadLanes,
                                                                         foldsLogs: options.foldsLaneLogs,
-                                                                        summarizesClasses: options.summarizesClasses) }
+                                                                        summarizesClasses: options.summarizesClasses,
+                                                                        keepsClasses: options.keepsClasses) }
         if !options.recordTimeline, !options.live { context.deferLeaks(grace: options.leakGraceSeconds) }
     }
 

@@ -25,6 +25,9 @@ public struct TimelineOptions: Sendable {
     /// classes and its counts per session), which the leak report and the inspection read. `vclint timeline`
     /// draws lanes only and turns it off (400k classes: a summary each).
     public var summarizesClasses = true
+    /// With `summarizesClasses`: keep them in the recording (`TimelineRecording.classes`), as the inspection reads
+    /// them; `leaks` and `report` read only what the leak report needs of them, and let them go.
+    public var keepsClasses = true
     /// How long a class's live list grows before out-of-reach removed instances are evicted
     /// (`SessionTimeline.evictUnreachable`); tests lower it to compare against no eviction.
     var evictionFloor = 256

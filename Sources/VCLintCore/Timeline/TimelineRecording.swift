@@ -215,10 +215,16 @@ public struct TimelineRecording: Sendable {
     public var sessions: RecordedSessions
     public var leaks: [LeakRecord]
     public var unjudgedClasses: [UnjudgedClass]
-    /// Its instances per class, in the order their first instances come (`RecordedClass`).
+    /// Its instances per class, in the order their first instances come (`RecordedClass`); empty when the run
+    /// does not keep them (`TimelineOptions.keepsClasses`).
     public var classes: [RecordedClass]
     /// Per session (in `sessions`' order), how many controllers, objects and views it had.
     public var instanceCounts: [InstanceCounts]
+    /// What the leak report reads of the classes, kept whether or not they are: those not in `unjudgedClasses`
+    /// (their dealloc is judged somewhere, or nothing of theirs is counted), and the object classes with an instance
+    /// no screen owns (app-lifetime objects). In the classes' order.
+    public var judgedClasses: [String]
+    public var appLifetimeClasses: [String]
 
     public init(sessions: [RecordedSession], leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass]) {
         let recorded = RecordedSessions(sessions)
@@ -226,12 +232,14 @@ public struct TimelineRecording: Sendable {
         self.init(recorded: recorded, leaks: leaks, unjudgedClasses: unjudgedClasses, classes: classes, instanceCounts: counts)
     }
 
+    /// `keepsClasses` false: `classes` is read for `judgedClasses` and `appLifetimeClasses`, and let go.
     init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass], classes: [RecordedClass],
-         instanceCounts: [InstanceCounts]) {
+         instanceCounts: [InstanceCounts], keepsClasses: Bool = true) {
         self.sessions = sessions
         self.leaks = leaks
         self.unjudgedClasses = unjudgedClasses
-        self.classes = classes
+        (judgedClasses, appLifetimeClasses) = ClassSummaryBuilder.leakFacts(classes, unjudged: unjudgedClasses)
+        self.classes = keepsClasses ? classes : []
         self.instanceCounts = instanceCounts
     }
 }
@@ -936,9 +944,10 @@ final class TimelineRecorder {
     @exclusivity(unchecked) private var foldedRead = BlocksReadOnce()
     /// The folded lanes whose logs went, by a hash of their serial (`serialHash`).
     @exclusivity(unchecked) private var foldedBySerial = RowsByHash()
-    /// `TimelineOptions.foldsLaneLogs` and `.summarizesClasses`.
+    /// `TimelineOptions.foldsLaneLogs`, `.summarizesClasses` and `.keepsClasses`.
     private let foldsLogs: Bool
     private let summarizesClasses: Bool
+    private let keepsClasses: Bool
     /// The serials of deallocated instances whose logs still hold them, oldest first from `awaitingHead`.
     @exclusivity(unchecked) private var awaitingRelease: [Int] = []
     @exclusivity(unchecked) private var awaitingHead = 0
@@ -975,10 +984,11 @@ final class TimelineRecorder {
 
     /// `dates`: the input's (`Instrumentation.times`).
     init(lanes: Bool = true, dates: PackedTime.Table = PackedTime.Table(), retiresDeadLanes: Bool = true, foldsLogs: Bool = true,
-         summarizesClasses: Bool = true) {
+         summarizesClasses: Bool = true, keepsClasses: Bool = true) {
         self.retiresDeadLanes = retiresDeadLanes
         self.foldsLogs = foldsLogs
         self.summarizesClasses = summarizesClasses
+        self.keepsClasses = keepsClasses
         self.lanes = lanes
         self.dates = dates
         stamps = StampTable(sparse: !lanes)
@@ -1679,8 +1689,9 @@ final class TimelineRecorder {
         }
         leakLabels = StringArena()
         leakLabelSessions = []
-        return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: ClassSummaryBuilder.unjudged(classes),
-                                 classes: classes, instanceCounts: counts)
+        let unjudged = ClassSummaryBuilder.unjudged(classes)
+        return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: unjudged, classes: consume classes, instanceCounts: counts,
+                                 keepsClasses: keepsClasses)
     }
 }
 

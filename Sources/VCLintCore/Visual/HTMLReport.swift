@@ -368,28 +368,29 @@ public struct HTMLReport: Sendable {
             }
         }
         let height = top + Double(drawnLanes) * rowH + 22
-        var out = "<p><strong>\(Self.h(head))</strong></p>\n"
-        out += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
+        // The bands and the table grow with the transitions: in pieces too, not in one string that doubles as it grows.
+        var bands = PiecewiseText()
+        bands += "<p><strong>\(Self.h(head))</strong></p>\n"
+        bands += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
         // Transition bands and labels; the table below lists the same transitions.
         var free = 0.0
-        var table = ""
+        var table = PiecewiseText()
         var drawnTransitions = 0, moreTransitions = 0
         frame.forEachTransition { n, id, kind, x0, x1 in
-            guard lanes.byteCount + out.utf8.count + table.utf8.count < sessionBytes else { return moreTransitions += 1 }
+            guard lanes.byteCount + bands.byteCount + table.byteCount < sessionBytes else { return moreTransitions += 1 }
             drawnTransitions += 1
             let t = s.transition(n)
             let left = labelW + x0, right = labelW + max(x1, x0 + 2)
-            out += "<rect class=\"band\" x=\"\(f(left))\" y=\"\(f(top - 4))\" width=\"\(f(right - left))\" height=\"\(f(Double(drawnLanes) * rowH + 4))\"><title>\(Self.h("T\(id) \(kind.viewName): \(t.summary)"))</title></rect>\n"
+            bands += "<rect class=\"band\" x=\"\(f(left))\" y=\"\(f(top - 4))\" width=\"\(f(right - left))\" height=\"\(f(Double(drawnLanes) * rowH + 4))\"><title>\(Self.h("T\(id) \(kind.viewName): \(t.summary)"))</title></rect>\n"
             table += "<tr><td>T\(id)</td><td>\(Self.h(kind.viewName))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
             var label = "T\(id) \(kind.viewName)"
             if left < free { return }
             let room = laneW + labelW - left
             if Double(label.count) * 6.6 > room { label = "T\(id)" }
-            out += "<text class=\"t\" x=\"\(f(left))\" y=\"13\">\(Self.h(label))</text>\n"
+            bands += "<text class=\"t\" x=\"\(f(left))\" y=\"13\">\(Self.h(label))</text>\n"
             free = left + Double(label.count) * 6.6 + 6
         }
-        let bands = out
-        out = ""
+        var out = ""
         // Ruler of line numbers.
         var nextFree = 0.0
         let ry = top + Double(drawnLanes) * rowH + 14
@@ -409,12 +410,9 @@ public struct HTMLReport: Sendable {
             out += "<p class=\"more\"><strong>\(ListWording.spoken(more, "and")) of this session not drawn here</strong>: the page draws "
                 + "each session up to \(sessionBytes >> 20) MB; <code>vclint timeline PATH</code> prints every one.</p>\n"
         }
-        if drawnTransitions > 0 {
-            out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
-            out += table
-            out += "</tbody></table>\n"
-        }
-        return [bands] + lanes.pieces + [out]
+        guard drawnTransitions > 0 else { return bands.pieces + lanes.pieces + [out] }
+        out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
+        return bands.pieces + lanes.pieces + [out] + table.pieces + ["</tbody></table>\n"]
     }
 
     private func findings(_ out: ReportWriter) throws(ReportWriteError) {

@@ -161,23 +161,8 @@ public struct LeakReport: Sendable {
         var judged: Set<String> = []
         var appLifetime: Set<String> = []
         for input in inputs {
-            // Sorted by name (`ClassSummaryBuilder.unjudged`): looked up by binary search, no set of 400k names.
-            let unj = input.timeline.unjudgedClasses
-            let sorted = zip(unj, unj.dropFirst()).allSatisfy { $0.className < $1.className }
-            let unjSet = sorted ? [] : Set(unj.map(\.className))
-            func isUnjudged(_ name: String) -> Bool {
-                guard sorted else { return unjSet.contains(name) }
-                var low = 0, high = unj.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if unj[mid].className < name { low = mid + 1 } else { high = mid }
-                }
-                return low < unj.count && unj[low].className == name
-            }
-            for c in input.timeline.classes {
-                if c.hasUnownedObject { appLifetime.insert(c.name) }
-                if !isUnjudged(c.name) { judged.insert(c.name) }
-            }
+            judged.formUnion(input.timeline.judgedClasses)
+            appLifetime.formUnion(input.timeline.appLifetimeClasses)
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
                   unjudged: unjudgedAlone ?? unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)

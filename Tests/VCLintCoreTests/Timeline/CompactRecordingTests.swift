@@ -92,6 +92,33 @@ import Testing
         #expect(TimelineTextRenderer(width: 120).render(input) == TimelineTextRenderer(width: 120).render(full))
     }
 
+    /// `leaks` and `report` keep only what the leak report reads of the classes (`TimelineOptions.keepsClasses`):
+    /// every leak view and the page are the same, with lanes and without.
+    @Test(arguments: fixtures) func leakViewsNeedNoClassesKept(_ fixture: String) throws {
+        for lanes in [true, false] {
+            var options = LintOptions()
+            options.timeline.recordTimeline = true
+            options.timeline.recordLanes = lanes
+            let kept = try lintFixture(fixture, options: options)
+            options.timeline.keepsClasses = false
+            let bare = try lintFixture(fixture, options: options)
+            let a = try #require(kept.timeline), b = try #require(bare.timeline)
+            #expect(b.classes.isEmpty && !a.classes.isEmpty)
+            #expect(a.judgedClasses == b.judgedClasses && a.appLifetimeClasses == b.appLifetimeClasses)
+            let ia = TimelineInput.from(LintResult(files: [kept])), ib = TimelineInput.from(LintResult(files: [bare]))
+            let la = LeakReport(inputs: ia, graceSeconds: 3), lb = LeakReport(inputs: ib, graceSeconds: 3)
+            #expect(LeakJSON().render(la) == LeakJSON().render(lb), "\(fixture) lanes \(lanes)")
+            #expect(LeakText().render(la) == LeakText().render(lb), "\(fixture) lanes \(lanes)")
+            #expect(HTMLReport(inputs: ia, leaks: la).render() == HTMLReport(inputs: ib, leaks: lb).render(), "\(fixture) lanes \(lanes)")
+        }
+        // What the leak report reads of them, from the classes of an input with app-lifetime objects and judged classes.
+        let t = try timelineInput("Fixtures/objects/mvvm-screens.log").timeline
+        let (judged, appLifetime) = ClassSummaryBuilder.leakFacts(t.classes, unjudged: t.unjudgedClasses)
+        #expect(judged == t.classes.map(\.name).filter { name in !t.unjudgedClasses.contains { $0.className == name } })
+        #expect(appLifetime == t.classes.filter(\.hasUnownedObject).map(\.name))
+        #expect(t.judgedClasses == judged && t.appLifetimeClasses == appLifetime)
+    }
+
     /// Classes are found by their name's hash: two names whose hashes the index keeps alike (found here by search)
     /// are two classes, each summed in its own place.
     @Test func classesWhoseHashesCollideStayApart() throws {
