@@ -495,21 +495,24 @@ public struct HTMLReport: Sendable {
     }
 }
 
-/// Text kept in pieces of about 1 MB (a session's lanes, up to `HTMLReport.sessionBytes`): one string grown by
-/// doubling held its old copy beside the new one at each step, 68 MB for 32 MB of lanes.
+/// Text kept in pieces of at most about 1 MB (a session's lanes, up to `HTMLReport.sessionBytes`): one string grown
+/// by doubling held its old copy beside the new one at each step, 68 MB for 32 MB of lanes. A piece ends before an
+/// append would take it past `pieceBytes`, a little under a power of two: a string grows its room by doubling, and a
+/// piece that crossed 1 MiB held 2 MiB for it (47 MB for a 32 MB drawing).
 struct PiecewiseText {
     private var done: [String] = []
     private var current = ""
     private(set) var byteCount = 0
-    static let pieceBytes = 1 << 20
+    static let pieceBytes = (1 << 20) - 256
 
     static func += (text: inout PiecewiseText, s: String) {
-        text.current += s
-        text.byteCount += s.utf8.count
-        if text.current.utf8.count >= pieceBytes {
+        let n = s.utf8.count
+        if !text.current.isEmpty && text.current.utf8.count + n > pieceBytes {
             text.done.append(text.current)
             text.current = ""
         }
+        text.current += s
+        text.byteCount += n
     }
 
     /// Its pieces in order.

@@ -119,6 +119,22 @@ import Testing
         #expect(t.judgedClasses == judged && t.appLifetimeClasses == appLifetime)
     }
 
+    /// A session's drawing is kept in pieces that never pass `pieceBytes` (but for one append longer than that), whose
+    /// room a string's doubling keeps under 1 MiB; joined, they are the text.
+    @Test func drawingsAreKeptInPiecesUnderAMebibyte() {
+        var text = PiecewiseText(), whole = ""
+        var k = 0
+        while whole.utf8.count < 5 << 20 {
+            let s = k % 997 == 0 ? String(repeating: "x", count: PiecewiseText.pieceBytes + 10) : "<rect x=\"\(k)\" y=\"\(k % 7)\"/>\n"
+            text += s
+            whole += s
+            k += 1
+        }
+        #expect(text.pieces.joined() == whole && text.byteCount == whole.utf8.count)
+        #expect(text.pieces.count > 5)
+        for piece in text.pieces where piece.utf8.count > PiecewiseText.pieceBytes { #expect(piece.allSatisfy { $0 == "x" }) }
+    }
+
     /// Classes are found by their name's hash: two names whose hashes the index keeps alike (found here by search)
     /// are two classes, each summed in its own place.
     @Test func classesWhoseHashesCollideStayApart() throws {
