@@ -750,13 +750,22 @@ final class TimelineRecorder {
         /// Once its instance is deallocated its lists are final, but for callbacks after its dealloc: they move into
         /// the flat lists then (`TimelineRecorder.retire`), and this is where `TimelineRecorder.retired` says they
         /// are (-1: in `callbacks` and `intervals`).
-        @exclusivity(unchecked) var retired: Int32 = -1
+        var retired: Int32 {
+            get { place >= 0 ? place : -1 }
+            set { place = newValue }
+        }
+        /// While the state machine holds its instance folded away (`TimelineRecorder.folded`), where `foldedLanes` keeps
+        /// what its lane needs of it; -1: not folded. A folded instance is alive: never retired at once.
+        var foldedAt: Int32 {
+            get { place <= -2 ? -2 - place : -1 }
+            set { place = newValue < 0 ? -1 : -2 - newValue }
+        }
+        /// `retired` (from 0) or `foldedAt` (-2 - it) in one field: a field more took the object past malloc's 112-byte
+        /// chunk, 6 MB on 400k live objects (`CompactRecordingTests.aLaneLogFitsItsChunk`).
+        @exclusivity(unchecked) private var place: Int32 = -1
         /// With lanes, its session's serial (-1: past 32 bits; it is then never let go); `ordinal` is its place in the
         /// session's `instances`.
         @exclusivity(unchecked) var session: Int32 = -1
-        /// While the state machine holds its instance folded away (`TimelineRecorder.folded`), where `foldedLanes` keeps
-        /// what its lane needs of it; -1: not folded.
-        @exclusivity(unchecked) var foldedAt: Int32 = -1
         // The one-byte fields together, in what the words above leave.
         @exclusivity(unchecked) var openState: LaneState?
         @exclusivity(unchecked) var beenOnScreen = false
@@ -1289,7 +1298,9 @@ final class TimelineRecorder {
             instances[UInt64(inst.serial)] = nil
             return
         }
-        log.foldedAt = Int32(k)
+        // Its place must fit the field it shares with `retired` (a folded instance's lists were never retired).
+        guard log.retired < 0, let at = Int32(exactly: k), at < Int32.max - 1 else { return }
+        log.foldedAt = at
         foldedLanes.append(lane)
         log.instance = nil
     }

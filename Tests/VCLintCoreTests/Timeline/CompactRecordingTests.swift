@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The recording kept compactly (`CompactTimeline`: flat lists per input, a session built when it
 /// is read): every view draws from it what it draws from the same sessions held whole.
@@ -133,6 +136,18 @@ import Testing
         #expect(text.pieces.joined() == whole && text.byteCount == whole.utf8.count)
         #expect(text.pieces.count > 5)
         for piece in text.pieces where piece.utf8.count > PiecewiseText.pieceBytes { #expect(piece.allSatisfy { $0 == "x" }) }
+    }
+
+    /// A lane's log while its session runs fits malloc's 112-byte chunks (400k live objects hold one each).
+    @Test func aLaneLogFitsItsChunk() throws {
+        #if canImport(Glibc)
+        let entry = Instrumentation.ClassEntry(name: "MainActivity", dialect: .logcat)
+        let log = TimelineRecorder.InstanceLog(AndroidInstance(entry: entry, generation: 1, address: nil, serial: 1))
+        // glibc's `malloc_usable_size`, which its module map does not export (`malloc.h`).
+        let f = try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_usable_size"))
+        let usableSize = unsafeBitCast(f, to: (@convention(c) (UnsafeMutableRawPointer) -> Int).self)
+        #expect(usableSize(Unmanaged.passUnretained(log).toOpaque()) <= 104)
+        #endif
     }
 
     /// Classes are found by their name's hash: two names whose hashes the index keeps alike (found here by search)
