@@ -62,13 +62,19 @@ import VCLintSimulation
         #expect(folding.filter { $0.contains(" leaked_controller ") }.count >= 290)
     }
 
+    /// A builder that has read `text` (its sessions still open), and its scanner.
+    static func scanning(_ text: String, _ options: TimelineOptions) -> (TimelineBuilder, LogScanner<EventStage>) {
+        let builder = TimelineBuilder(options: options)
+        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
+        Array(text.utf8).withUnsafeBytes { scanner.consume($0) }
+        return (builder, scanner)
+    }
+
     /// The session keeps a bounded number of classes however many it has seen.
     @Test func aSessionOfManyClassesKeepsFew() throws {
         var options = TimelineOptions()
         options.classFoldFloor = 64
-        let builder = TimelineBuilder(options: options)
-        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
-        Array(Self.sheets(2_000, deallocLogged: true).utf8).withUnsafeBytes { scanner.consume($0) }
+        let (builder, scanner) = Self.scanning(Self.sheets(2_000, deallocLogged: true), options)
         let session = try #require(builder.openSessions.first)
         #expect(session.identity.classes.count <= 128)
         #expect(session.identity.foldedCount >= 2_000 - 128)
@@ -136,11 +142,8 @@ import VCLintSimulation
     func theInputsEndTakesEveryDeferredLeak(deallocLater: Bool) throws {
         var options = TimelineOptions()
         options.classFoldFloor = 64
-        let builder = TimelineBuilder(options: options)
-        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
-        var text = Self.sheets(2_000, deallocLogged: false)
-        text += "2024-03-01 10:09:00.000 Shop[101:200] -[HomeViewController viewDidLoad]\n"
-        Array(text.utf8).withUnsafeBytes { scanner.consume($0) }
+        let text = Self.sheets(2_000, deallocLogged: false) + "2024-03-01 10:09:00.000 Shop[101:200] -[HomeViewController viewDidLoad]\n"
+        let (builder, scanner) = Self.scanning(text, options)
         let dormant = builder.context.instrumentation.dormant
         #expect(dormant.deferredLeaks >= 2_000 - 128)
         #expect((0..<dormant.rowCount).filter { dormant.row($0).leakDeferred }.count == dormant.deferredLeaks)
@@ -280,9 +283,7 @@ import VCLintSimulation
         var options = TimelineOptions()
         options.recordTimeline = true
         options.classFoldFloor = 64
-        let builder = TimelineBuilder(options: options)
-        let scanner = LogScanner(sink: EventStage(builder: builder, customDialects: []))
-        Array(Self.sheets(2_000, deallocLogged: false).utf8).withUnsafeBytes { scanner.consume($0) }
+        let (builder, scanner) = Self.scanning(Self.sheets(2_000, deallocLogged: false), options)
         let session = try #require(builder.openSessions.first)
         #expect(session.identity.classes.count <= 128)
         #expect(session.instrumentation.dormant.count >= 2_000 - 128)
