@@ -239,6 +239,12 @@ public struct HTMLReport: Sendable {
     /// drawn (a session of 400k controllers drew 3 GB).
     public static let maxSessionBytes = 32 << 20
     public var sessionBytes = HTMLReport.maxSessionBytes
+    /// A session whose drawing may take this many bytes (`SessionDrawing.estimatedBytes`) is drawn as it is written,
+    /// not held drawn in its batch: it is alone the size of many batches, and held, it stood beside the recording of
+    /// its hundreds of thousands of controllers at the run's peak.
+    static let streamedSessionBytes = 4 << 20
+    /// This page's threshold (`streamedSessionBytes` unless a test changes it: 0 writes every session as drawn).
+    var streamedFrom = HTMLReport.streamedSessionBytes
 
     /// Sessions drawn at a time, on as many threads as there are cores (their SVG is most of the
     /// page's work, and each is drawn from its own values): they are written in order, and no more
@@ -276,10 +282,15 @@ public struct HTMLReport: Sendable {
                 if full { break }
                 switch p {
                 case .text(let t): try out.write(t)
-                case .session:
-                    for part in drawn.take(next) {
-                        try out.write(part)
-                        drawnBytes += part.utf8.count
+                case .session(let fi, let k):
+                    switch drawn.take(next) {
+                    case .parts(let parts):
+                        for part in parts {
+                            try out.write(part)
+                            drawnBytes += part.utf8.count
+                        }
+                    case .whenWritten:
+                        drawnBytes += try drawing(k, of: fi, listed: listed[fi])?.write(to: out) ?? 0
                     }
                     next += 1
                     drawnCount += 1
@@ -310,109 +321,27 @@ public struct HTMLReport: Sendable {
         }
     }
 
-    /// Session `k` of input `fi` drawn, with the findings the table lists (`listed`: the input's).
-    private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> [String] {
+    /// Session `k` of input `fi` made ready to draw, with the findings the table lists (`listed`: the input's); nil
+    /// when it has nothing to draw.
+    private func drawing(_ k: Int, of fi: Int, listed: Set<Int>) -> SessionDrawing? {
         let input = inputs[fi]
-        let s = input.timeline.sessions.pieces(at: k)
+        return drawing(input.timeline.sessions.pieces(at: k), of: fi, listed: listed)
+    }
+
+    private func drawing(_ s: SessionPieces, of fi: Int, listed: Set<Int>) -> SessionDrawing? {
+        let input = inputs[fi]
         // A finding past the table's end has no row to link to, and no dot.
         let findings = input.findings(inSession: s.id).filter { listed.contains($0) }
             .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
-        return session(s, input: input, fileIndex: fi, findings: findings)
+        return SessionDrawing(s, input: input, fileIndex: fi, findings: findings, budget: sessionBytes)
     }
 
-    /// Session `s` drawn as SVG and a table of its transitions, a lane at a time. A session whose drawing
-    /// passes `sessionBytes` (hundreds of thousands of controllers) draws its lanes up to half of it and its
-    /// transitions up to the rest, and says how many more there are. Its parts, written one after the other: the
-    /// lanes are most of a long session's drawing, and joining them to the rest held it twice.
-    private func session(_ s: SessionPieces, input: TimelineInput, fileIndex: Int, findings: [(Finding, Int, TimelineInput.Placement)]) -> [String] {
-        let labelW = 220.0, laneW = 840.0, rowH = 20.0, top = 22.0
-        guard let frame = SessionFrame(s, timeBase: input.timeBase, axis: .events, width: laneW, maxStep: 26, window: TimelineWindow()) else {
-            return []
-        }
-        var head = "Session \(s.id): \(s.process.isEmpty ? "(no process)" : s.process)"
-        if let pid = s.pid { head += " [\(pid)]" }
-        head += ", lines \(s.firstEvent.line)–\(s.lastEvent.line)"
-        if let a = s.firstEvent.time { head += ", from \(a.iso)" }
-        let total = labelW + laneW + 10
-        func f(_ v: Double) -> String { DecimalText.oneDecimal(v) }
-        // The lanes first: the bands over them and the picture's height follow their count.
-        var lanes = PiecewiseText()
-        var drawnLanes = 0, moreLanes = 0, moreStates = 0, moreMarks = 0
-        frame.marks(findings).forEachLane(frame) { _, lane in
-            // The lanes take up to half the budget; the transitions what is left of it. A lane begun under half is
-            // drawn up to the whole budget: one long-lived controller of a long run has hundreds of thousands of
-            // states, which alone drew a page of 162 MB.
-            guard lanes.byteCount < sessionBytes / 2 else { return moreLanes += 1 }
-            let y = top + Double(drawnLanes) * rowH
-            drawnLanes += 1
-            lanes += "<line class=\"grid\" x1=\"0\" y1=\"\(f(y + rowH - 1))\" x2=\"\(f(total))\" y2=\"\(f(y + rowH - 1))\"/>\n"
-            let label = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
-            lanes += "<text x=\"4\" y=\"\(f(y + 13))\">\(Self.h(label))<title>\(Self.h(lane.controller?.display ?? lane.label))</title></text>\n"
-            lane.forEachSegment { seg in
-                guard lanes.byteCount < sessionBytes else { return moreStates += 1 }
-                let w = max(1, seg.x1 - seg.x0)
-                let hgt = seg.state == .visible ? 12.0 : 8.0
-                lanes += "<rect class=\"s-\(seg.state.rawValue)\" x=\"\(f(labelW + seg.x0))\" y=\"\(f(y + (rowH - hgt) / 2 - 1))\" width=\"\(f(w))\" height=\"\(f(hgt))\"><title>\(Self.h(seg.state.rawValue))</title></rect>\n"
-            }
-            if let d = lane.dealloc {
-                let x = labelW + d + 2, yc = y + rowH / 2 - 1
-                lanes += "<g><title>deallocated</title><line class=\"dealloc\" x1=\"\(f(x - 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x + 4))\" y2=\"\(f(yc + 4))\"/><line class=\"dealloc\" x1=\"\(f(x + 4))\" y1=\"\(f(yc - 4))\" x2=\"\(f(x - 4))\" y2=\"\(f(yc + 4))\"/></g>\n"
-            }
-            for m in lane.marks {
-                guard lanes.byteCount < sessionBytes else {
-                    moreMarks += 1
-                    continue
-                }
-                let fnd = m.finding
-                lanes += "<a href=\"#\(Self.anchor(fileIndex, m.index))\"><circle class=\"finding finding-\(fnd.severity.rawValue)\(input.isBaselined(fnd) ? " baselined" : "")\" cx=\"\(f(labelW + m.x + 3))\" cy=\"\(f(y + rowH / 2 - 1))\" r=\"5\"><title>\(Self.h("line \(fnd.line) \(fnd.rule): \(fnd.message)"))</title></circle></a>\n"
-            }
-        }
-        let height = top + Double(drawnLanes) * rowH + 22
-        // The bands and the table grow with the transitions: in pieces too, not in one string that doubles as it grows.
-        var bands = PiecewiseText()
-        bands += "<p><strong>\(Self.h(head))</strong></p>\n"
-        bands += "<svg class=\"lanes\" width=\"\(Int(total))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(total)) \(Int(height))\" role=\"img\" aria-label=\"\(Self.h("swimlanes of session \(s.id)"))\">\n"
-        // Transition bands and labels; the table below lists the same transitions.
-        var free = 0.0
-        var table = PiecewiseText()
-        var drawnTransitions = 0, moreTransitions = 0
-        frame.forEachTransition { n, id, kind, x0, x1 in
-            guard lanes.byteCount + bands.byteCount + table.byteCount < sessionBytes else { return moreTransitions += 1 }
-            drawnTransitions += 1
-            let t = s.transition(n)
-            let left = labelW + x0, right = labelW + max(x1, x0 + 2)
-            bands += "<rect class=\"band\" x=\"\(f(left))\" y=\"\(f(top - 4))\" width=\"\(f(right - left))\" height=\"\(f(Double(drawnLanes) * rowH + 4))\"><title>\(Self.h("T\(id) \(kind.viewName): \(t.summary)"))</title></rect>\n"
-            table += "<tr><td>T\(id)</td><td>\(Self.h(kind.viewName))</td><td>\(t.start.line)–\(t.end.line)</td><td>\(Self.h(t.summary))</td></tr>\n"
-            var label = "T\(id) \(kind.viewName)"
-            if left < free { return }
-            let room = laneW + labelW - left
-            if Double(label.count) * 6.6 > room { label = "T\(id)" }
-            bands += "<text class=\"t\" x=\"\(f(left))\" y=\"13\">\(Self.h(label))</text>\n"
-            free = left + Double(label.count) * 6.6 + 6
-        }
-        var out = ""
-        // Ruler of line numbers.
-        var nextFree = 0.0
-        let ry = top + Double(drawnLanes) * rowH + 14
-        frame.forEachStep { stamp, x in
-            let x = labelW + x
-            let text = String(stamp.line)
-            guard x >= nextFree else { return }
-            out += "<text class=\"muted\" x=\"\(f(x))\" y=\"\(f(ry))\">\(text)</text>\n"
-            nextFree = x + Double(text.count) * 6.6 + 10
-        }
-        out += "</svg>\n"
-        if moreLanes > 0 || moreTransitions > 0 || moreStates > 0 || moreMarks > 0 {
-            let more = [moreLanes > 0 ? LeakReport.plural(moreLanes, "more lane") : nil,
-                        moreStates > 0 ? LeakReport.plural(moreStates, "more state") : nil,
-                        moreMarks > 0 ? LeakReport.plural(moreMarks, "more finding mark") : nil,
-                        moreTransitions > 0 ? LeakReport.plural(moreTransitions, "more transition") : nil].compactMap { $0 }
-            out += "<p class=\"more\"><strong>\(ListWording.spoken(more, "and")) of this session not drawn here</strong>: the page draws "
-                + "each session up to \(sessionBytes >> 20) MB; <code>vclint timeline PATH</code> prints every one.</p>\n"
-        }
-        guard drawnTransitions > 0 else { return bands.pieces + lanes.pieces + [out] }
-        out += "<table><thead><tr><th>transition</th><th>kind</th><th>lines</th><th>members (left → came)</th></tr></thead><tbody>\n"
-        return bands.pieces + lanes.pieces + [out] + table.pieces + ["</tbody></table>\n"]
+    /// Session `k` of input `fi` drawn on a batch's thread, or left to be drawn as it is written when its drawing
+    /// would be large (`streamedFrom`).
+    private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> DrawnSession {
+        let s = inputs[fi].timeline.sessions.pieces(at: k)
+        if SessionDrawing.estimatedBytes(s) >= streamedFrom { return .whenWritten }
+        return .parts(drawing(s, of: fi, listed: listed)?.parts() ?? [])
     }
 
     private func findings(_ out: ReportWriter) throws(ReportWriteError) {
@@ -521,14 +450,20 @@ struct PiecewiseText {
 
 /// The sessions of a batch as the threads draw them: each slot written by one thread, read once
 /// all have finished (memory of its own, so that no thread touches an array's header).
+private enum DrawnSession {
+    case parts([String])
+    /// Drawn as it is written, on the writer's thread.
+    case whenWritten
+}
+
 private final class DrawnSessions: @unchecked Sendable {
-    private let slots: UnsafeMutablePointer<[String]>
+    private let slots: UnsafeMutablePointer<DrawnSession>
     private let count: Int
 
     init(count: Int) {
         self.count = count
         slots = .allocate(capacity: max(1, count))
-        slots.initialize(repeating: [], count: count)
+        slots.initialize(repeating: .parts([]), count: count)
     }
 
     deinit {
@@ -536,10 +471,10 @@ private final class DrawnSessions: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func set(_ i: Int, _ parts: [String]) { slots[i] = parts }
+    func set(_ i: Int, _ drawn: DrawnSession) { slots[i] = drawn }
 
-    func take(_ i: Int) -> [String] {
-        defer { slots[i] = [] }
+    func take(_ i: Int) -> DrawnSession {
+        defer { slots[i] = .parts([]) }
         return slots[i]
     }
 }

@@ -213,6 +213,29 @@ import Glibc
         }
     }
 
+    /// A session drawn as it is written (its lanes measured first, its transitions' bands and rows written in
+    /// separate passes) gives the bytes of one drawn in pieces on a batch's thread: every fixture, a session cut by
+    /// its budget within its lanes, within one long lane and within its transitions, and many sessions in one file.
+    @Test func aSessionWrittenAsDrawnIsTheSameAsOneDrawnInPieces() throws {
+        var inputs = try allFixtureLogs().map { try timelineInput($0) }
+        inputs.append(timelineInput(text: BoundedViewsTests.onePIDPerLine(40), path: "many.log"))
+        #expect(inputs.count > 100)
+        let leaks = LeakReport(inputs: inputs, graceSeconds: 3)
+        for budget in [HTMLReport.maxSessionBytes, 30_000, 6_000, 1_500, 0] {
+            var page = HTMLReport(inputs: inputs, leaks: leaks)
+            page.sessionBytes = budget
+            page.streamedFrom = .max
+            let inPieces = page.render()
+            page.streamedFrom = 0
+            let written = page.render()
+            let a = written.split(separator: "\n", omittingEmptySubsequences: false), b = inPieces.split(separator: "\n", omittingEmptySubsequences: false)
+            let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            #expect(written == inPieces, "budget \(budget), line \(at + 1): \(at < a.count ? a[at] : "(end)") | in pieces: \(at < b.count ? b[at] : "(end)")")
+            // What is capped says so in both.
+            if budget == 1_500 { #expect(written.contains("of this session not drawn here")) }
+        }
+    }
+
     /// The lanes' extras are found by lane among the lanes that have one; an owner taken back leaves the lane
     /// without extra, or with its removal only.
     @Test func laneExtrasAreFoundByLane() {
