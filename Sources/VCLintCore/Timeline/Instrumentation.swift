@@ -67,8 +67,20 @@ final class Instrumentation {
     @exclusivity(unchecked) private(set) var dormant = DormantClasses()
     @exclusivity(unchecked) private var classCount: UInt32 = 0
 
+    /// The input's end, once the recording has read what each class logged (`TimelineRecorder.result`): the dormant
+    /// classes' rows go (400k classes: 18 MB, beside the recording's summary of them). Nothing asks after a class
+    /// again.
+    func letGoOfDormantClasses() {
+        dormant = DormantClasses()
+        assert({ closed = true; return true }())
+    }
+
+    /// Set by `letGoOfDormantClasses` in a debug build, where a class asked after then stops the run.
+    private var closed = false
+
     /// The class's entry, made at its first event (or made again as it was if the class is dormant).
     func entry(_ className: String, dialect: Dialect) -> ClassEntry {
+        assert(!closed, "Instrumentation: a class asked after once the dormant classes were let go")
         if let known = entries[className] { return known }
         if let id = dormant.find(className) { return revive(id) }
         let made = ClassEntry(name: className, dialect: dialect, times: times, number: classCount)
@@ -83,6 +95,7 @@ final class Instrumentation {
     /// The class's entry, or for a dormant class one made from its row (which stays dormant): what the input says
     /// the class logs.
     func readingEntry(_ className: String) -> ClassEntry? {
+        assert(!closed, "Instrumentation: a class asked after once the dormant classes were let go")
         if let e = entries[className] { return e }
         guard let id = dormant.find(className) else { return nil }
         return dormant.makeEntry(id, times: times)
@@ -91,6 +104,7 @@ final class Instrumentation {
     /// The class's entry if it is in use, or if it is dormant with the folded controller of `session`
     /// (made again as it was, its controller still folded).
     func existing(_ className: String, foldedBy session: Int) -> ClassEntry? {
+        assert(!closed, "Instrumentation: a class asked after once the dormant classes were let go")
         if let known = entries[className] { return known }
         guard let id = dormant.find(className), dormant.holdsFolded(id, session: session) else { return nil }
         return revive(id)

@@ -145,19 +145,63 @@ struct ClassSummaryBuilder {
 
     /// The classes whose missing dealloc no instance has judged, by name.
     static func unjudged(_ classes: [RecordedClass]) -> [UnjudgedClass] {
-        // Built row by row and sorted in place: a filtered copy of 400k classes was the peak of `inspect`.
+        var rows = unsortedUnjudged(classes)
+        sortUnjudged(&rows)
+        return rows
+    }
+
+    /// What `unjudged(_:)` lists, in the classes' order; and by its flags, what `leakFacts` reads of each class.
+    /// The recorder sorts the rows once it has let go of the classes: 400k classes, their rows and the sort's
+    /// scratch were the peak of `report`.
+    static func leakSummary(_ classes: [RecordedClass]) -> (unjudged: [UnjudgedClass], judged: [String], appLifetime: [String]) {
+        var judged: [String] = [], appLifetime: [String] = []
+        for c in classes {
+            if c.hasUnownedObject { appLifetime.append(c.name) }
+            if !c.isUnjudged { judged.append(c.name) }
+        }
+        return (unsortedUnjudged(classes), judged, appLifetime)
+    }
+
+    private static func unsortedUnjudged(_ classes: [RecordedClass]) -> [UnjudgedClass] {
+        // Built row by row: a filtered copy of 400k classes was the peak of `inspect`.
         var rows: [UnjudgedClass] = []
-        rows.reserveCapacity(classes.reduce(0) { $0 + ($1.counted > 0 && !$1.countedJudged ? 1 : 0) })
-        for c in classes where c.counted > 0 && !c.countedJudged {
+        rows.reserveCapacity(classes.reduce(0) { $0 + ($1.isUnjudged ? 1 : 0) })
+        for c in classes where c.isUnjudged {
             rows.append(UnjudgedClass(className: c.name, instances: Int(c.counted), removedWithoutDealloc: Int(c.removedWithoutDealloc), android: c.android))
         }
-        rows.sort { $0.className < $1.className }
         return rows
+    }
+
+    /// By name (each class is listed once). The rows' places are sorted, 4 bytes each, and the rows moved to theirs
+    /// in place, a cycle at a time: sorting the rows themselves took scratch of half their size.
+    static func sortUnjudged(_ rows: inout [UnjudgedClass]) {
+        guard rows.count > 1, let n = UInt32(exactly: rows.count) else { return }
+        var order = Array(0..<n)
+        rows.withUnsafeBufferPointer { r in order.sort { r[Int($0)].className < r[Int($1)].className } }
+        // Place i takes the row at order[i].
+        var placed = [Bool](repeating: false, count: rows.count)
+        for start in rows.indices where !placed[start] {
+            let saved = rows[start]
+            var i = start
+            while true {
+                placed[i] = true
+                let from = Int(order[i])
+                if from == start {
+                    rows[i] = saved
+                    break
+                }
+                rows[i] = rows[from]
+                i = from
+            }
+        }
     }
 
     /// Every lane of `sessions`, in their order, and each session's counts.
     static func summarize(_ sessions: RecordedSessions) -> (classes: [RecordedClass], counts: [InstanceCounts]) {
         var builder = ClassSummaryBuilder()
+        // Room for the classes counted first (by their names' hashes, about 6 bytes a lane while it counts): 400k
+        // classes grown by doubling held 56 MB at once, the peak of `report`.
+        builder.reserve(distinctClasses(sessions))
         var counts: [InstanceCounts] = []
         func add(className: String, dialect: Dialect, kinds: UInt64, judged: Bool, kind: LaneKind, owner: String?, removed: Bool) {
             builder.add(className: className, dialect: dialect, instances: 1, kinds: kinds, judged: judged, kind: kind,
@@ -194,6 +238,92 @@ struct ClassSummaryBuilder {
         }
         return (builder.result(), counts)
     }
+}
+
+extension ClassSummaryBuilder {
+    /// What the leak report reads of the classes of `c`'s lanes (`unjudged(_:)` and `leakFacts`, the same lists),
+    /// without a summary of each class (`TimelineOptions.keepsClasses` off, with lanes: `report`). The lanes' places
+    /// are sorted by class name, and each class's run of lanes is read once: 8 bytes a lane where 400k summaries, the
+    /// unjudged rows made from them and the rows' sort held 60 MB at once, the peak of `report`. The unjudged rows
+    /// come out by name; the judged and app-lifetime classes in the order of their first lanes.
+    static func leakFacts(lanesOf c: CompactTimeline) -> (unjudged: [UnjudgedClass], judged: [String], appLifetime: [String]) {
+        // The lanes in the order a walk over the sessions meets them (`summarize`'s), and their places in that
+        // order sorted by class name, then place.
+        var walk: [UInt32] = []
+        walk.reserveCapacity(c.lanes.count)
+        for s in c.sessions { for j in s.instances { walk.append(UInt32(truncatingIfNeeded: j)) } }
+        var byName = Array(0..<UInt32(truncatingIfNeeded: walk.count))
+        byName.sort { a, b in
+            let x = c.lanes[Int(walk[Int(a)])].className, y = c.lanes[Int(walk[Int(b)])].className
+            return x == y ? a < b : x < y
+        }
+        // Room for a row per class, counted first (at most that many are unjudged; room not written to is not
+        // resident): 400k rows grown by doubling held 30 MB at once.
+        var classes = 0
+        for k in byName.indices where k == 0 || c.lanes[Int(walk[Int(byName[k])])].className != c.lanes[Int(walk[Int(byName[k - 1])])].className {
+            classes += 1
+        }
+        var unjudged: [UnjudgedClass] = []
+        unjudged.reserveCapacity(classes)
+        var judged: [(first: UInt32, name: String)] = [], appLifetime: [(first: UInt32, name: String)] = []
+        var k = 0
+        while k < byName.count {
+            let first = byName[k], name = c.lanes[Int(walk[Int(first)])].className
+            var counted = 0, removed = 0
+            var countedJudged = false, android = false, unowned = false
+            // As `add` sums them: a view is counted for nothing, an object without owner makes the class app-lifetime.
+            while k < byName.count, case let j = Int(walk[Int(byName[k])]), c.lanes[j].className == name {
+                let l = c.lanes[j]
+                let extra = l.hasExtra ? c.laneExtras[j] : nil
+                if l.kind == .object, extra?.owner == nil { unowned = true }
+                if l.kind != .view {
+                    counted += 1
+                    if l.dialect.isAndroid ? l.dealloc >= 0 : extra?.removal != nil && l.dealloc < 0 { removed += 1 }
+                    countedJudged = countedJudged || l.deallocInstrumented
+                    android = android || l.dialect.isAndroid
+                }
+                k += 1
+            }
+            if unowned { appLifetime.append((first, name)) }
+            if counted > 0 && !countedJudged {
+                unjudged.append(UnjudgedClass(className: name, instances: Int(Int32(clamping: counted)),
+                                              removedWithoutDealloc: Int(Int32(clamping: removed)), android: android))
+            } else {
+                judged.append((first, name))
+            }
+        }
+        judged.sort { $0.first < $1.first }
+        appLifetime.sort { $0.first < $1.first }
+        return (unjudged, judged.map(\.name), appLifetime.map(\.name))
+    }
+
+    /// Each session's counts of controllers, objects and views (`summarize`'s).
+    static func instanceCounts(_ c: CompactTimeline) -> [InstanceCounts] {
+        c.sessions.map { s in
+            var n = InstanceCounts()
+            for j in s.instances { n.count(c.lanes[j].kind) }
+            return n
+        }
+    }
+
+    /// How many classes the lanes of `sessions` have, about: two names of the same hash count once.
+    static func distinctClasses(_ sessions: RecordedSessions) -> Int {
+        var seen = RowsByHash()
+        var n = 0
+        func see(_ name: String) { if n < UInt32.max - 1, seen.insert(UInt32(n), for: StringArena.hash(name)) { n += 1 } }
+        if let c = sessions.compact {
+            for s in c.sessions { for j in s.instances { see(c.lanes[j].className) } }
+        } else {
+            for s in sessions { for i in s.instances { see(i.controller.className) } }
+        }
+        return n
+    }
+}
+
+extension RecordedClass {
+    /// Some instance of it is counted (not a SwiftUI view) and none has its missing dealloc judged: it is listed
+    /// among the classes whose dealloc is not logged (`UnjudgedClass`).
+    var isUnjudged: Bool { counted > 0 && !countedJudged }
 }
 
 extension RecordedClass: CustomStringConvertible {

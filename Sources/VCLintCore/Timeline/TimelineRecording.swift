@@ -232,14 +232,23 @@ public struct TimelineRecording: Sendable {
         self.init(recorded: recorded, leaks: leaks, unjudgedClasses: unjudgedClasses, classes: classes, instanceCounts: counts)
     }
 
-    /// `keepsClasses` false: `classes` is read for `judgedClasses` and `appLifetimeClasses`, and let go.
     init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass], classes: [RecordedClass],
-         instanceCounts: [InstanceCounts], keepsClasses: Bool = true) {
+         instanceCounts: [InstanceCounts]) {
+        let (judged, appLifetime) = ClassSummaryBuilder.leakFacts(classes, unjudged: unjudgedClasses)
+        self.init(recorded: sessions, leaks: leaks, unjudgedClasses: unjudgedClasses, classes: classes, instanceCounts: instanceCounts,
+                  judgedClasses: judged, appLifetimeClasses: appLifetime)
+    }
+
+    /// `classes` empty when the run does not keep them: what the leak report reads of them is in `judgedClasses` and
+    /// `appLifetimeClasses`.
+    init(recorded sessions: RecordedSessions, leaks: [LeakRecord], unjudgedClasses: [UnjudgedClass], classes: [RecordedClass],
+         instanceCounts: [InstanceCounts], judgedClasses: [String], appLifetimeClasses: [String]) {
         self.sessions = sessions
         self.leaks = leaks
         self.unjudgedClasses = unjudgedClasses
-        (judgedClasses, appLifetimeClasses) = ClassSummaryBuilder.leakFacts(classes, unjudged: unjudgedClasses)
-        self.classes = keepsClasses ? classes : []
+        self.judgedClasses = judgedClasses
+        self.appLifetimeClasses = appLifetimeClasses
+        self.classes = classes
         self.instanceCounts = instanceCounts
     }
 }
@@ -1621,6 +1630,16 @@ final class TimelineRecorder {
         }
         laneEntries = []
         laneJudgedInSession = []
+        // What each tallied class logged in the whole input (its entry, or its dormant row's: an entry made for the
+        // reading, not cached by identity as `decide` caches the lanes' entries).
+        var decided: [(kind: LaneKind, logs: Bool)] = []
+        for k in tallies.tallies.indices {
+            let name = tallies.className(k)
+            let kind = instrumentation.readingEntry(name).map(Self.laneKind) ?? .controller
+            decided.append((kind, instrumentation.logs(name, .dealloc)))
+        }
+        // Every class is decided: the dormant ones' rows are not read again, and go before the classes are summed.
+        instrumentation.letGoOfDormantClasses()
         // Sessions without events are not shown; the others are numbered in the order they began.
         let sessions = done
         done = []
@@ -1629,9 +1648,16 @@ final class TimelineRecorder {
         let compact = CompactTimeline(stamps: stamps, sessions: sessions, lanes: lanesDone, callbacks: callbacks, intervals: intervals,
                                       members: members, transitions: transitionsDone, warnings: warningsDone, laneExtras: laneExtras, endTimes: endTimes)
         let recorded = RecordedSessions(compact)
-        var classes: [RecordedClass], counts: [InstanceCounts]
+        var classes: [RecordedClass] = [], counts: [InstanceCounts] = []
+        // What the leak report reads of the classes, read from the lanes when the classes are not kept.
+        var facts: (unjudged: [UnjudgedClass], judged: [String], appLifetime: [String])?
         if lanes {
-            (classes, counts) = summarizesClasses ? ClassSummaryBuilder.summarize(recorded) : ([], [])
+            if summarizesClasses && keepsClasses {
+                (classes, counts) = ClassSummaryBuilder.summarize(recorded)
+            } else if summarizesClasses {
+                facts = ClassSummaryBuilder.leakFacts(lanesOf: compact)
+                counts = ClassSummaryBuilder.instanceCounts(compact)
+            }
         } else {
             tallies.dropIndex()
             // A class's tallies (one per dialect) are chained: its place in the result is its first tally's. The
@@ -1643,14 +1669,6 @@ final class TimelineRecorder {
             let order = tallies.tallies.indices.sorted { a, b in
                 let x = tallies[a].first, y = tallies[b].first
                 return (x.session, x.ordinal) < (y.session, y.ordinal)
-            }
-            // What each class logged in the whole input (its entry, or its dormant row's: an entry made for the
-            // reading, not cached by identity as `decide` caches the lanes' entries).
-            var decided: [(kind: LaneKind, logs: Bool)] = []
-            for k in tallies.tallies.indices {
-                let name = tallies.className(k)
-                let kind = instrumentation.readingEntry(name).map(Self.laneKind) ?? .controller
-                decided.append((kind, instrumentation.logs(name, .dealloc)))
             }
             let kinds = decided.map(\.kind)
             for k in order {
@@ -1700,9 +1718,19 @@ final class TimelineRecorder {
         }
         leakLabels = StringArena()
         leakLabelSessions = []
-        let unjudged = ClassSummaryBuilder.unjudged(classes)
-        return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: unjudged, classes: consume classes, instanceCounts: counts,
-                                 keepsClasses: keepsClasses)
+        let unjudged: [UnjudgedClass], judged: [String], appLifetime: [String]
+        if let facts {
+            (unjudged, judged, appLifetime) = facts
+        } else {
+            var rows: [UnjudgedClass]
+            (rows, judged, appLifetime) = ClassSummaryBuilder.leakSummary(classes)
+            // The classes go before the rows are sorted.
+            if !keepsClasses { classes = [] }
+            ClassSummaryBuilder.sortUnjudged(&rows)
+            unjudged = rows
+        }
+        return TimelineRecording(recorded: recorded, leaks: leaks, unjudgedClasses: unjudged, classes: classes, instanceCounts: counts,
+                                 judgedClasses: judged, appLifetimeClasses: appLifetime)
     }
 }
 

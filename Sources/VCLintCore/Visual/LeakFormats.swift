@@ -35,8 +35,8 @@ public struct LeakText: ViewFormat {
         if !r.appLifetime.isEmpty {
             try put("\nApp-lifetime objects (made while no screen was being set up: never judged): \(r.appLifetime.map(safe).joined(separator: ", "))\n")
         }
-        try put("\n\(LeakReport.unjudgedHeading(r.unjudged).heading): \(r.unjudged.isEmpty ? "none" : String(r.unjudged.count))\n")
-        for u in r.unjudged {
+        try put("\n\(LeakReport.unjudgedHeading(r.unjudgedRows).heading): \(r.unjudgedRows.isEmpty ? "none" : String(r.unjudgedRows.count))\n")
+        for u in r.unjudgedRows {
             try put("  \(safe(u.className)): \(plural(u.instances, "instance")), \(LeakReport.unjudgedCount(u)); in \(u.paths.map(safe).joined(separator: ", "))\n")
         }
     }
@@ -108,7 +108,7 @@ public struct LeakJSON: ViewFormat {
         try json.close()
         try json.value(.array(r.appLifetime.map { .string($0) }), key: "app_lifetime_objects")
         try json.openArray("dealloc_not_logged")
-        for u in r.unjudged {
+        for u in r.unjudgedRows {
             var fields: [(String, JSONValue)] = [("class", .string(u.className)), ("instances", .int(u.instances)),
                                                  ("removed_without_dealloc", .int(u.removedWithoutDealloc)), ("paths", .array(u.paths.map { .string($0) }))]
             if u.android { fields.append(("android", .bool(true))) }
@@ -182,10 +182,10 @@ public struct LeakMarkdown: ViewFormat {
         if !r.appLifetime.isEmpty {
             try out.write("\n### App-lifetime objects (never judged)\n\n\(r.appLifetime.map(cell).joined(separator: ", "))\n")
         }
-        if !r.unjudged.isEmpty {
-            let (heading, column) = LeakReport.unjudgedHeading(r.unjudged)
+        if !r.unjudgedRows.isEmpty {
+            let (heading, column) = LeakReport.unjudgedHeading(r.unjudgedRows)
             try out.write("\n### \(heading)\n\n| class | instances | \(column) | files |\n| --- | --- | --- | --- |\n")
-            for u in r.unjudged {
+            for u in r.unjudgedRows {
                 try out.write("| \(cell(u.className))\(u.android ? " (Android: \(LeakReport.androidFix))" : "") | \(u.instances) | \(u.removedWithoutDealloc) | \(cell(u.paths.joined(separator: ", "))) |\n")
             }
         }
@@ -239,17 +239,17 @@ public struct LeakHTML: ViewFormat {
             try rows(r.baselined, count: r.baselined.count, to: out, maxRows: maxRows)
             try out.write("</div>\n")
         }
-        let (heading, column) = LeakReport.unjudgedHeading(r.unjudged)
+        let (heading, column) = LeakReport.unjudgedHeading(r.unjudgedRows)
         try out.write("<h3>\(h(heading))</h3>\n")
-        if r.unjudged.isEmpty {
+        if r.unjudgedRows.isEmpty {
             try out.write("<p>None.</p>\n")
         } else {
             try out.write("<table><thead><tr><th>class</th><th>instances</th><th>\(h(column))</th><th>files</th></tr></thead><tbody>\n")
-            for u in r.unjudged.prefix(maxRows ?? .max) {
+            for u in r.unjudgedRows.prefix(maxRows ?? .max) {
                 try out.write("<tr><td>\(h(u.className))\(u.android ? " (Android: \(h(LeakReport.androidFix)))" : "")</td><td>\(u.instances)</td><td>\(u.removedWithoutDealloc)</td><td>\(h(u.paths.joined(separator: ", ")))</td></tr>\n")
             }
             try out.write("</tbody></table>\n")
-            try more(r.unjudged.count, "class", maxRows: maxRows, to: out)
+            try more(r.unjudgedRows.count, "class", maxRows: maxRows, to: out)
         }
     }
 

@@ -74,7 +74,13 @@ public struct LeakReport: Sendable {
     public var unconfirmed: [Entry]
     /// Leaks a `--baseline` records (confirmed or not): listed apart, failing nothing.
     public var baselined: [Entry] = []
-    public var unjudged: [Unjudged]
+    /// The classes whose dealloc is not logged, by name. The report's formats read `unjudgedRows`, which one input's
+    /// list is read in place by.
+    public var unjudged: [Unjudged] {
+        get { Array(unjudgedRows) }
+        set { unjudgedRows = UnjudgedRows(newValue) }
+    }
+    var unjudgedRows: UnjudgedRows
     /// Classes whose dealloc is judged in some input: a class unjudged in one capture of the set
     /// but judged in another is not "not logged at all" (kept so that reports can be merged).
     public var judgedClasses: Set<String>
@@ -89,16 +95,9 @@ public struct LeakReport: Sendable {
         var unconfirmed: [Entry] = []
         var baselined: [Entry] = []
         var unjudgedByClass: [String: Unjudged] = [:]
-        // One input's unjudged classes are its own, in order (400k classes need no table by name).
-        var unjudgedAlone: [Unjudged]?
-        if inputs.count == 1, let input = inputs.first {
-            // Every row holds the one list of paths (shared, not one array per class).
-            let paths = [input.path]
-            unjudgedAlone = input.timeline.unjudgedClasses.map {
-                Unjudged(className: $0.className, instances: $0.instances, removedWithoutDealloc: $0.removedWithoutDealloc, paths: paths,
-                         android: $0.android)
-            }
-        }
+        // One input's unjudged classes are its own, in order (400k classes need no table by name), read in place.
+        var unjudgedAlone: UnjudgedRows?
+        if inputs.count == 1, let input = inputs.first { unjudgedAlone = UnjudgedRows(input.timeline.unjudgedClasses, path: input.path) }
         // The paths already listed for each unjudged class (a class unjudged in every one of 100k
         // files must not cost a scan of its list per file), kept only for a path that more than one input has:
         // another input's is listed once per class anyway (400k classes must not cost a set each).
@@ -165,7 +164,7 @@ public struct LeakReport: Sendable {
             appLifetime.formUnion(input.timeline.appLifetimeClasses)
         }
         self.init(graceSeconds: graceSeconds, files: inputs.count, confirmed: confirmed, unconfirmed: unconfirmed,
-                  unjudged: unjudgedAlone ?? unjudgedByClass.values.sorted { $0.className < $1.className }, judged: judged)
+                  unjudged: unjudgedAlone ?? UnjudgedRows(unjudgedByClass.values.sorted { $0.className < $1.className }), judged: judged)
         self.appLifetime = appLifetime.sorted()
         self.baselined = baselined
     }
@@ -195,7 +194,7 @@ public struct LeakReport: Sendable {
 
     /// The report of these leaks: confirmed ones grouped by class (most leaks first), unjudged
     /// classes without those judged anywhere.
-    init(graceSeconds: Double, files: Int, confirmed: [Entry], unconfirmed: [Entry], unjudged: [Unjudged], judged: Set<String>) {
+    init(graceSeconds: Double, files: Int, confirmed: [Entry], unconfirmed: [Entry], unjudged: UnjudgedRows, judged: Set<String>) {
         self.graceSeconds = graceSeconds
         self.files = files
         var byClass: [String: [Entry]] = [:]
@@ -203,10 +202,15 @@ public struct LeakReport: Sendable {
         groups = byClass.map { Group(className: $0.key, leaks: $0.value) }
             .sorted { $0.leaks.count != $1.leaks.count ? $0.leaks.count > $1.leaks.count : $0.className < $1.className }
         self.unconfirmed = unconfirmed
-        // Filtered and sorted only when it must be (400k rows are not copied twice for nothing).
-        var rows = judged.isEmpty ? unjudged : unjudged.filter { !judged.contains($0.className) }
-        if !zip(rows, rows.dropFirst()).allSatisfy({ $0.className < $1.className }) { rows.sort { $0.className < $1.className } }
-        self.unjudged = rows
+        // Filtered and sorted only when it must be (400k rows are not copied for nothing).
+        let sorted = zip(unjudged, unjudged.dropFirst()).allSatisfy { $0.className < $1.className }
+        if sorted && !unjudged.contains(where: { judged.contains($0.className) }) {
+            unjudgedRows = unjudged
+        } else {
+            var rows = unjudged.filter { !judged.contains($0.className) }
+            rows.sort { $0.className < $1.className }
+            unjudgedRows = UnjudgedRows(rows)
+        }
         judgedClasses = judged
     }
 
@@ -215,7 +219,7 @@ public struct LeakReport: Sendable {
 
     /// The heading of the unjudged classes and the title of their count's column, in the words of
     /// the platforms they come from (an iOS class logs no dealloc; an Android class shows no release).
-    static func unjudgedHeading(_ unjudged: [Unjudged]) -> (heading: String, column: String) {
+    static func unjudgedHeading<C: Collection<Unjudged>>(_ unjudged: C) -> (heading: String, column: String) {
         let android = unjudged.contains { $0.android }, apple = unjudged.contains { !$0.android }
         switch (apple, android) {
         case (false, true): return ("Classes whose release is never shown (a leak cannot be judged)", "ended their use, never released")
@@ -402,7 +406,7 @@ extension LeakReport {
         }
         guard let judged = value("dealloc_logged") as? [String] else { throw .noConfiguration }
         var report = LeakReport(graceSeconds: grace, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
-                                unjudged: unjudged, judged: Set(judged))
+                                unjudged: UnjudgedRows(unjudged), judged: Set(judged))
         report.appLifetime = (value("app_lifetime_objects") as? [String] ?? []).sorted()
         report.baselined = baselined
         return Loaded(path: "", report: report, configuration: config)
@@ -425,16 +429,49 @@ extension LeakReport {
             for g in r.report.groups { confirmed += g.leaks }
             unconfirmed += r.report.unconfirmed
             judged.formUnion(r.report.judgedClasses)
-            for u in r.report.unjudged {
+            for u in r.report.unjudgedRows {
                 let new = u.paths.filter { listedPaths[u.className, default: []].insert($0).inserted }
                 tally(&unjudged[u.className, default: Unjudged(className: u.className, instances: 0, removedWithoutDealloc: 0, paths: [])],
                       u.instances, u.removedWithoutDealloc, paths: new, android: u.android)
             }
         }
         var report = LeakReport(graceSeconds: first.report.graceSeconds, files: files, confirmed: confirmed, unconfirmed: unconfirmed,
-                                unjudged: Array(unjudged.values), judged: judged)
+                                unjudged: UnjudgedRows(Array(unjudged.values)), judged: judged)
         report.appLifetime = Set(reports.flatMap(\.report.appLifetime)).sorted()
         report.baselined = reports.flatMap(\.report.baselined)
         return (report, first.configuration)
+    }
+}
+
+/// A leak report's unjudged classes: its own rows, or one input's list read in place, each row made as it is read
+/// with the input's path. 400k classes whose dealloc is not logged took 19 MB more as a copy of the recording's.
+struct UnjudgedRows: RandomAccessCollection, Sendable {
+    private enum Storage: Sendable {
+        case rows([LeakReport.Unjudged])
+        case input(paths: [String], [UnjudgedClass])
+    }
+    private let storage: Storage
+
+    init(_ rows: [LeakReport.Unjudged]) { storage = .rows(rows) }
+
+    /// One input's classes: every row holds the one list of paths (shared, not one array per class).
+    init(_ classes: [UnjudgedClass], path: String) { storage = .input(paths: [path], classes) }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch storage {
+        case .rows(let rows): return rows.count
+        case .input(_, let classes): return classes.count
+        }
+    }
+
+    subscript(i: Int) -> LeakReport.Unjudged {
+        switch storage {
+        case .rows(let rows): return rows[i]
+        case .input(let paths, let classes):
+            let u = classes[i]
+            return LeakReport.Unjudged(className: u.className, instances: u.instances, removedWithoutDealloc: u.removedWithoutDealloc, paths: paths,
+                                       android: u.android)
+        }
     }
 }

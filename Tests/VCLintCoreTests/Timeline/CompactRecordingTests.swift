@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -108,6 +109,7 @@ import Glibc
             let a = try #require(kept.timeline), b = try #require(bare.timeline)
             #expect(b.classes.isEmpty && !a.classes.isEmpty)
             #expect(a.judgedClasses == b.judgedClasses && a.appLifetimeClasses == b.appLifetimeClasses)
+            #expect(a.unjudgedClasses == b.unjudgedClasses && a.instanceCounts == b.instanceCounts)
             let ia = TimelineInput.from(LintResult(files: [kept])), ib = TimelineInput.from(LintResult(files: [bare]))
             let la = LeakReport(inputs: ia, graceSeconds: 3), lb = LeakReport(inputs: ib, graceSeconds: 3)
             #expect(LeakJSON().render(la) == LeakJSON().render(lb), "\(fixture) lanes \(lanes)")
@@ -120,6 +122,61 @@ import Glibc
         #expect(judged == t.classes.map(\.name).filter { name in !t.unjudgedClasses.contains { $0.className == name } })
         #expect(appLifetime == t.classes.filter(\.hasUnownedObject).map(\.name))
         #expect(t.judgedClasses == judged && t.appLifetimeClasses == appLifetime)
+    }
+
+    /// Without the classes kept, a recording with lanes reads what the leak report needs of them from its lanes sorted
+    /// by class name (`leakFacts(lanesOf:)`); with them, from their summaries. The two agree on simulated apps of every
+    /// family, on Android's logcat with and without LeakCanary, and on random traffic.
+    @Test func leakFactsFromSortedLanesAreTheSummaries() {
+        var captures = NavigationSimulator.Family.allCases.map { variedSimulatedApp($0, seed: 5, steps: 400) }
+        captures += (UInt64(1)...4).map { FoldingTests.randomTraffic(seed: $0) }
+        for seed in UInt64(1)...4 {
+            var o = AndroidSimulator.Options(seed: seed)
+            o.leakCanary = seed % 2 == 0
+            captures.append(AndroidSimulator.generate(o).text)
+        }
+        for (n, text) in captures.enumerated() {
+            var options = LintOptions()
+            options.timeline.recordTimeline = true
+            let kept = Linter(options: options).lint(text: text, path: "x.log").timeline
+            options.timeline.keepsClasses = false
+            let bare = Linter(options: options).lint(text: text, path: "x.log").timeline
+            guard let a = kept, let b = bare else {
+                Issue.record("capture \(n): no recording")
+                continue
+            }
+            #expect(!a.classes.isEmpty && b.classes.isEmpty, "capture \(n)")
+            #expect(a.unjudgedClasses == b.unjudgedClasses, "capture \(n)")
+            #expect(a.judgedClasses == b.judgedClasses && a.appLifetimeClasses == b.appLifetimeClasses, "capture \(n)")
+            #expect(a.instanceCounts == b.instanceCounts, "capture \(n)")
+        }
+    }
+
+    /// A leak report of one input reads its unjudged classes in place (`UnjudgedRows`), each row made as it is read
+    /// with the input's path: the same rows, and the same report in every format, as the rows set whole.
+    @Test func oneInputsUnjudgedClassesAreReadInPlace() throws {
+        let input = try timelineInput("Fixtures/objects/mvvm-screens.log")
+        let report = LeakReport(inputs: [input], graceSeconds: 3)
+        #expect(!report.unjudged.isEmpty)
+        #expect(report.unjudged.map(\.className) == input.timeline.unjudgedClasses.map(\.className))
+        #expect(report.unjudged.allSatisfy { $0.paths == [input.path] })
+        var whole = report
+        whole.unjudged = report.unjudged
+        #expect(LeakJSON().render(whole) == LeakJSON().render(report) && LeakText().render(whole) == LeakText().render(report))
+        #expect(HTMLReport(inputs: [input], leaks: whole).render() == HTMLReport(inputs: [input], leaks: report).render())
+    }
+
+    /// The unjudged rows are sorted by name in place, a cycle of places at a time: any order of them comes out as
+    /// the sort of their names.
+    @Test func unjudgedRowsAreSortedInPlace() {
+        var generator = SplitMix64(seed: 11)
+        for n in [0, 1, 2, 3, 17, 1_000] {
+            let rows = (0..<n).map { UnjudgedClass(className: "C\($0 * 7_919 % 10_007)ViewController", instances: $0, removedWithoutDealloc: 0) }
+            var shuffled = rows
+            shuffled.shuffle(using: &generator)
+            ClassSummaryBuilder.sortUnjudged(&shuffled)
+            #expect(shuffled == rows.sorted { $0.className < $1.className }, "\(n) rows")
+        }
     }
 
     /// A session's drawing is kept in pieces that never pass `pieceBytes` (but for one append longer than that), whose
