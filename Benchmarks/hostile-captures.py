@@ -13,6 +13,8 @@
   sheets N      N cycles of one address-less sheet over a visible root, dealloc never logged
   pids N        N lines, each from a process id of its own (N sessions of one event each; one in
                 four a memory warning, a finding)
+  sessions N    N lines in 600 sessions (process ids), each a root shown and hidden over and over: many
+                sessions whose drawings are each under a MB
   objects N     N view models (with addresses) made while the root screen is set up, never deallocated
   owned N       N present/dismiss cycles of a modal with its address-less view model; the modal
                 is deallocated every time, its view model never (after one that shows the class logs
@@ -120,6 +122,12 @@ def main():
         callbacks = ("viewDidLoad", "viewWillAppear:", "viewDidAppear:", "didReceiveMemoryWarning")
         for i in range(n):
             line(f"-[HomeViewController {callbacks[i % 4]}]", pid=1000 + i)
+    elif kind == "sessions":
+        per = max(1, n // 600)
+        for pid in range(1000, 1600):
+            line("-[HomeViewController viewDidLoad]", pid=pid)
+            for k in range(per - 1):
+                line(f"-[HomeViewController {('viewWillAppear:', 'viewDidAppear:', 'viewWillDisappear:', 'viewDidDisappear:')[k % 4]}]", pid=pid)
     elif kind == "files":
         folder = sys.argv[3]
         os.makedirs(folder, exist_ok=True)

@@ -20,6 +20,7 @@
 # shapes that were quadratic for them, against the limits docs/performance.md states:
 #
 #   pids          40k lines (2.9 MB), each from a process id of its own: 40k sessions
+#   sessions      1.3M lines in 600 sessions, each drawing up to a MB (report)
 #   files         100k small captures in one folder (a finding, a removal, an unjudged class each)
 #   findings      661k findings in one session (timeline chrome-trace, report)
 #   modals        300k leaked modals with addresses in one session (leaks as text, HTML and JSON; inspect)
@@ -161,6 +162,8 @@ command=report
 run report-pids-40k 64 1 "$pids" --output "$out/report.html"
 run report-files-100k 768 40 "$many" --output "$out/report.html"
 run report-findings-661k 256 15 "$findings" --output "$out/report.html"
+# A batch of sessions drawn at once is bounded by its bytes too: 512 sessions of half a MB were held drawn (320 MiB).
+run report-sessions-1.3M 128 5 "$(hostile sessions 1320000)" --output "$out/report.html"
 command=leaks
 run leaks-pids-40k 64 2 "$pids"
 run leaks-files-100k 640 20 "$many"

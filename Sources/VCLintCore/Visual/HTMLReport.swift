@@ -252,6 +252,12 @@ public struct HTMLReport: Sendable {
     static let sessionsPerBatch = 512
     /// This page's batch (`sessionsPerBatch` unless a test changes it).
     var batch = HTMLReport.sessionsPerBatch
+    /// A batch also ends once the sessions it draws may take this many bytes (`SessionDrawing.estimatedBytes`): 512
+    /// sessions of a few MB each were drawn, and held, before any was written (and most then not written, past
+    /// `timelineBytes`).
+    static let bytesPerBatch = 16 << 20
+    /// This page's (`bytesPerBatch` unless a test changes it).
+    var batchBytes = HTMLReport.bytesPerBatch
 
     private func timelines(_ out: ReportWriter) throws(ReportWriteError) {
         try out.write("<h2 id=\"timelines\">Timelines</h2>\n" + legend())
@@ -259,7 +265,7 @@ public struct HTMLReport: Sendable {
         // What is written in order: a file's heading, or a session drawn in the batch.
         enum Piece { case text(String), session(file: Int, index: Int) }
         var pieces: [Piece] = []
-        var batched = 0
+        var batched = 0, batchedBytes = 0
         var drawnCount = 0, drawnBytes = 0
         var full = false
         func flush() throws(ReportWriteError) {
@@ -299,6 +305,7 @@ public struct HTMLReport: Sendable {
             }
             pieces.removeAll(keepingCapacity: true)
             batched = 0
+            batchedBytes = 0
         }
         for (fi, input) in inputs.enumerated() where !full {
             pieces.append(.text("<h3>\(Self.h(input.path))</h3>\n"))
@@ -307,7 +314,10 @@ public struct HTMLReport: Sendable {
             for k in sessions.indices where !full {
                 pieces.append(.session(file: fi, index: k))
                 batched += 1
-                if batched >= batch { try flush() }
+                // A session drawn as it is written is not held in the batch.
+                let bytes = SessionDrawing.estimatedBytes(sessions, at: k)
+                if bytes < streamedFrom { batchedBytes += bytes }
+                if batched >= batch || batchedBytes >= batchBytes { try flush() }
             }
             // Headings of inputs without sessions are not held without end either.
             if pieces.count >= 4 * batch { try flush() }

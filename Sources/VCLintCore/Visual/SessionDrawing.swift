@@ -41,7 +41,21 @@ struct SessionDrawing {
     /// An upper bound, roughly, of the bytes a session's drawing takes (a lane's row, a state, a transition's band,
     /// label and row), from its counts alone: what decides whether it is drawn as it is written.
     static func estimatedBytes(_ s: SessionPieces) -> Int {
-        min(HTMLReport.maxSessionBytes, 300 * (s.instanceCount + s.eventCount) + 400 * s.transitionCount)
+        estimatedBytes(instances: s.instanceCount, events: s.eventCount, transitions: s.transitionCount)
+    }
+
+    static func estimatedBytes(instances: Int, events: Int, transitions: Int) -> Int {
+        min(HTMLReport.maxSessionBytes, 300 * (instances + events) + 400 * transitions)
+    }
+
+    /// `estimatedBytes` of session `k` (0-based) of `sessions`, read from its counts without making its pieces.
+    static func estimatedBytes(_ sessions: RecordedSessions, at k: Int) -> Int {
+        if let c = sessions.compact {
+            let s = c.sessions[k]
+            return estimatedBytes(instances: s.instances.count, events: s.events, transitions: Int(s.transitionCount))
+        }
+        let s = sessions[k]
+        return estimatedBytes(instances: s.instances.count, events: s.eventCount, transitions: s.transitions.count)
     }
 
     /// What the lanes drew.

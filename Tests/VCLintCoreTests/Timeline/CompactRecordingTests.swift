@@ -268,6 +268,12 @@ import Glibc
             page.batch = batch
             #expect(page.render() == whole, "batch \(batch)")
         }
+        // A batch that ends at a budget of bytes drawn, after every session or a few.
+        page.batch = HTMLReport.sessionsPerBatch
+        for bytes in [1, 5_000, 100_000] {
+            page.batchBytes = bytes
+            #expect(page.render() == whole, "batch of \(bytes) bytes")
+        }
     }
 
     /// A session drawn as it is written (its lanes measured first, its transitions' bands and rows written in
