@@ -122,7 +122,7 @@ struct ClassSummaryBuilder {
     }
 
     /// What the leak report reads of `classes` (`TimelineRecording.judgedClasses`, `.appLifetimeClasses`).
-    /// `unjudged` sorted by name (`unjudged(_:)`) is searched by halves: no set of 400k names.
+    /// `unjudged` sorted by name (`sortUnjudged`) is searched by halves: no set of 400k names.
     static func leakFacts(_ classes: [RecordedClass], unjudged: [UnjudgedClass]) -> (judged: [String], appLifetime: [String]) {
         let sorted = zip(unjudged, unjudged.dropFirst()).allSatisfy { $0.className < $1.className }
         let unjudgedSet = sorted ? [] : Set(unjudged.map(\.className))
@@ -143,16 +143,9 @@ struct ClassSummaryBuilder {
         return (judged, appLifetime)
     }
 
-    /// The classes whose missing dealloc no instance has judged, by name.
-    static func unjudged(_ classes: [RecordedClass]) -> [UnjudgedClass] {
-        var rows = unsortedUnjudged(classes)
-        sortUnjudged(&rows)
-        return rows
-    }
-
-    /// What `unjudged(_:)` lists, in the classes' order; and by its flags, what `leakFacts` reads of each class.
-    /// The recorder sorts the rows once it has let go of the classes: 400k classes, their rows and the sort's
-    /// scratch were the peak of `report`.
+    /// The classes whose missing dealloc no instance has judged (`UnjudgedClass`), in the classes' order (`sortUnjudged`
+    /// puts them in order of name); and by their flags, what `leakFacts` reads of each class. The recorder sorts the
+    /// rows once it has let go of the classes: 400k classes, their rows and the sort's scratch were the peak of `report`.
     static func leakSummary(_ classes: [RecordedClass]) -> (unjudged: [UnjudgedClass], judged: [String], appLifetime: [String]) {
         var judged: [String] = [], appLifetime: [String] = []
         for c in classes {
@@ -241,7 +234,7 @@ struct ClassSummaryBuilder {
 }
 
 extension ClassSummaryBuilder {
-    /// What the leak report reads of the classes of `c`'s lanes (`unjudged(_:)` and `leakFacts`, the same lists),
+    /// What the leak report reads of the classes of `c`'s lanes (`leakSummary`'s lists, the unjudged rows sorted),
     /// without a summary of each class (`TimelineOptions.keepsClasses` off, with lanes: `report`). The lanes' places
     /// are sorted by class name, and each class's run of lanes is read once: 8 bytes a lane where 400k summaries, the
     /// unjudged rows made from them and the rows' sort held 60 MB at once, the peak of `report`. The unjudged rows

@@ -335,11 +335,7 @@ public struct HTMLReport: Sendable {
     /// when it has nothing to draw.
     private func drawing(_ k: Int, of fi: Int, listed: Set<Int>) -> SessionDrawing? {
         let input = inputs[fi]
-        return drawing(input.timeline.sessions.pieces(at: k), of: fi, listed: listed)
-    }
-
-    private func drawing(_ s: SessionPieces, of fi: Int, listed: Set<Int>) -> SessionDrawing? {
-        let input = inputs[fi]
+        let s = input.timeline.sessions.pieces(at: k)
         // A finding past the table's end has no row to link to, and no dot.
         let findings = input.findings(inSession: s.id).filter { listed.contains($0) }
             .compactMap { k in input.placement(of: k).map { (input.findings[k], k, $0) } }
@@ -349,9 +345,8 @@ public struct HTMLReport: Sendable {
     /// Session `k` of input `fi` drawn on a batch's thread, or left to be drawn as it is written when its drawing
     /// would be large (`streamedFrom`).
     private func drawSession(_ k: Int, of fi: Int, listed: Set<Int>) -> DrawnSession {
-        let s = inputs[fi].timeline.sessions.pieces(at: k)
-        if SessionDrawing.estimatedBytes(s) >= streamedFrom { return .whenWritten }
-        return .parts(drawing(s, of: fi, listed: listed)?.parts() ?? [])
+        if SessionDrawing.estimatedBytes(inputs[fi].timeline.sessions, at: k) >= streamedFrom { return .whenWritten }
+        return .parts(drawing(k, of: fi, listed: listed)?.parts() ?? [])
     }
 
     private func findings(_ out: ReportWriter) throws(ReportWriteError) {

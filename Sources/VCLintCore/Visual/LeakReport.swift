@@ -74,8 +74,8 @@ public struct LeakReport: Sendable {
     public var unconfirmed: [Entry]
     /// Leaks a `--baseline` records (confirmed or not): listed apart, failing nothing.
     public var baselined: [Entry] = []
-    /// The classes whose dealloc is not logged, by name. The report's formats read `unjudgedRows`, which one input's
-    /// list is read in place by.
+    /// The classes whose dealloc is not logged, by name, each row made as it is read. The formats read `unjudgedRows`
+    /// instead, which holds one input's list as the input has it (its copy took 19 MB at 400k classes).
     public var unjudged: [Unjudged] {
         get { Array(unjudgedRows) }
         set { unjudgedRows = UnjudgedRows(newValue) }
@@ -204,7 +204,7 @@ public struct LeakReport: Sendable {
         self.unconfirmed = unconfirmed
         // Filtered and sorted only when it must be (400k rows are not copied for nothing).
         let sorted = zip(unjudged, unjudged.dropFirst()).allSatisfy { $0.className < $1.className }
-        if sorted && !unjudged.contains(where: { judged.contains($0.className) }) {
+        if sorted && (judged.isEmpty || !unjudged.contains { judged.contains($0.className) }) {
             unjudgedRows = unjudged
         } else {
             var rows = unjudged.filter { !judged.contains($0.className) }

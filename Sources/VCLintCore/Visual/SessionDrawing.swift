@@ -39,16 +39,13 @@ struct SessionDrawing {
     }
 
     /// An upper bound, roughly, of the bytes a session's drawing takes (a lane's row, a state, a transition's band,
-    /// label and row), from its counts alone: what decides whether it is drawn as it is written.
-    static func estimatedBytes(_ s: SessionPieces) -> Int {
-        estimatedBytes(instances: s.instanceCount, events: s.eventCount, transitions: s.transitionCount)
-    }
-
+    /// label and row), from its counts alone: what decides whether it is drawn as it is written, and how many sessions
+    /// a batch draws at once.
     static func estimatedBytes(instances: Int, events: Int, transitions: Int) -> Int {
         min(HTMLReport.maxSessionBytes, 300 * (instances + events) + 400 * transitions)
     }
 
-    /// `estimatedBytes` of session `k` (0-based) of `sessions`, read from its counts without making its pieces.
+    /// The estimate of session `k` (0-based) of `sessions`, read from its counts without making its pieces.
     static func estimatedBytes(_ sessions: RecordedSessions, at k: Int) -> Int {
         if let c = sessions.compact {
             let s = c.sessions[k]
