@@ -192,9 +192,6 @@ struct ClassSummaryBuilder {
     /// Every lane of `sessions`, in their order, and each session's counts.
     static func summarize(_ sessions: RecordedSessions) -> (classes: [RecordedClass], counts: [InstanceCounts]) {
         var builder = ClassSummaryBuilder()
-        // Room for the classes counted first (by their names' hashes, about 6 bytes a lane while it counts): 400k
-        // classes grown by doubling held 56 MB at once, the peak of `report`.
-        builder.reserve(distinctClasses(sessions))
         var counts: [InstanceCounts] = []
         func add(className: String, dialect: Dialect, kinds: UInt64, judged: Bool, kind: LaneKind, owner: String?, removed: Bool) {
             builder.add(className: className, dialect: dialect, instances: 1, kinds: kinds, judged: judged, kind: kind,
@@ -202,19 +199,16 @@ struct ClassSummaryBuilder {
         }
         if let c = sessions.compact {
             for s in c.sessions {
-                var n = InstanceCounts()
                 for j in s.instances {
                     let l = c.lanes[j]
                     var kinds: UInt64 = 0
                     for v in c.callbacks[l.callbackStart..<(l.callbackStart + Int(l.callbackCount))] { kinds |= 1 << (v & 0x3F) }
                     let extra = l.hasExtra ? c.laneExtras[j] : nil
-                    let removed = l.dialect.isAndroid ? l.dealloc >= 0 : extra?.removal != nil && l.dealloc < 0
                     add(className: l.className, dialect: l.dialect, kinds: kinds, judged: l.deallocInstrumented, kind: l.kind,
-                        owner: extra?.owner.map { ownerKey($0, extra?.ownerReason) }, removed: removed)
-                    n.count(l.kind)
+                        owner: extra?.owner.map { ownerKey($0, extra?.ownerReason) }, removed: removedWithoutDealloc(l, extra))
                 }
-                counts.append(n)
             }
+            counts = instanceCounts(c)
         } else {
             for s in sessions {
                 var n = InstanceCounts()
@@ -271,7 +265,7 @@ extension ClassSummaryBuilder {
                 if l.kind == .object, extra?.owner == nil { unowned = true }
                 if l.kind != .view {
                     counted += 1
-                    if l.dialect.isAndroid ? l.dealloc >= 0 : extra?.removal != nil && l.dealloc < 0 { removed += 1 }
+                    if removedWithoutDealloc(l, extra) { removed += 1 }
                     countedJudged = countedJudged || l.deallocInstrumented
                     android = android || l.dialect.isAndroid
                 }
@@ -290,6 +284,12 @@ extension ClassSummaryBuilder {
         return (unjudged, judged.map(\.name), appLifetime.map(\.name))
     }
 
+    /// Whether a lane counts as removed and never deallocated (`UnjudgedClass.removedWithoutDealloc`): an Android one
+    /// whose use ended.
+    static func removedWithoutDealloc(_ l: CompactTimeline.Lane, _ extra: CompactTimeline.LaneExtra?) -> Bool {
+        l.dialect.isAndroid ? l.dealloc >= 0 : extra?.removal != nil && l.dealloc < 0
+    }
+
     /// Each session's counts of controllers, objects and views (`summarize`'s).
     static func instanceCounts(_ c: CompactTimeline) -> [InstanceCounts] {
         c.sessions.map { s in
@@ -297,19 +297,6 @@ extension ClassSummaryBuilder {
             for j in s.instances { n.count(c.lanes[j].kind) }
             return n
         }
-    }
-
-    /// How many classes the lanes of `sessions` have, about: two names of the same hash count once.
-    static func distinctClasses(_ sessions: RecordedSessions) -> Int {
-        var seen = RowsByHash()
-        var n = 0
-        func see(_ name: String) { if n < UInt32.max - 1, seen.insert(UInt32(n), for: StringArena.hash(name)) { n += 1 } }
-        if let c = sessions.compact {
-            for s in c.sessions { for j in s.instances { see(c.lanes[j].className) } }
-        } else {
-            for s in sessions { for i in s.instances { see(i.controller.className) } }
-        }
-        return n
     }
 }
 
