@@ -22,6 +22,8 @@ final class EventPipe: LineSink, @unchecked Sendable {
         var line: Int
         var offset: Int
         var length: Int
+        /// A candidate the scanner parsed that mentions a callback without being an event (`LineParser.skippedUnread`).
+        var unread = false
     }
 
     /// One batch's lines: their bytes back to back, and what each one is.
@@ -30,8 +32,9 @@ final class EventPipe: LineSink, @unchecked Sendable {
         @exclusivity(unchecked) private(set) var capacity: Int
         @exclusivity(unchecked) private(set) var used = 0
         @exclusivity(unchecked) private(set) var records: [Record] = []
-        /// When the scanner parsed the batch: what each record's line said (in record order).
-        @exclusivity(unchecked) private(set) var parsed: [ParsedLine] = []
+        /// When the scanner parsed the batch: what each record's line said (in record order; nil for a line that says
+        /// nothing, which `LineParser.read` passed over).
+        @exclusivity(unchecked) private(set) var parsed: [ParsedLine?] = []
 
         init(capacity: Int, records: Int) {
             self.capacity = capacity
@@ -64,13 +67,21 @@ final class EventPipe: LineSink, @unchecked Sendable {
         func parse(with lines: LineParser) {
             let base = UnsafePointer(bytes)
             parsed.reserveCapacity(records.count)
-            for r in records {
-                parsed.append(r.kind == .candidate ? lines.parse(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope) : .none)
+            for i in records.indices {
+                let r = records[i]
+                guard r.kind == .candidate else { parsed.append(nil); continue }
+                var line = ParsedLine.none
+                if lines.read(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope, into: &line) {
+                    parsed.append(line)
+                } else {
+                    if lines.skippedUnread { records[i].unread = true }
+                    parsed.append(nil)
+                }
             }
         }
 
         /// The parsed lines, to be applied in place (by the stage's thread, once the batch is its).
-        func withParsed(_ body: (UnsafeMutableBufferPointer<ParsedLine>) -> Void) {
+        func withParsed(_ body: (UnsafeMutableBufferPointer<ParsedLine?>) -> Void) {
             parsed.withUnsafeMutableBufferPointer { body($0) }
         }
 
@@ -216,8 +227,10 @@ final class EventPipe: LineSink, @unchecked Sendable {
                 case .candidate:
                     if parsed.isEmpty {
                         stage.candidate(line, afterEnvelope: r.afterEnvelope)
+                    } else if parsed[i] != nil {
+                        stage.apply(&parsed[i]!, line: r.line, bytes: base + r.offset)
                     } else {
-                        stage.apply(&parsed[i], line: r.line, bytes: base + r.offset)
+                        stage.skip(unread: r.unread, line: r.line)
                     }
                 case .sample: stage.sample(line)
                 case .ending: stage.ending(line)

@@ -27,7 +27,6 @@ struct EnvelopeInfo {
     var time: LogTime?
     /// The process name's bytes in the line (ndjson: `decodedProcess`).
     var process: Range<Int>?
-    var decodedProcess: String?
     var pid: Int?
     /// The thread the line was logged on, when the envelope says (NSLog's `[pid:tid]`, compact's,
     /// the `log show` thread column, ndjson's `threadID`); 0 when it does not.
@@ -36,10 +35,26 @@ struct EnvelopeInfo {
     var message: Range<Int>
     /// Logcat's tag, where the format shows one (`LogcatEnvelope`).
     var tag: Range<Int>? = nil
-    /// The decoded `eventMessage` of an ndjson line.
-    var decodedMessage: [UInt8]?
+    /// What an ndjson line's envelope decoded (one reference, nil for every other format: an envelope is made and
+    /// dropped for each candidate line, and two optional strings and arrays cost more to drop than one).
+    var decoded: Decoded? = nil
     /// True for lines that belong to a capture but carry no message (`log show` header, ndjson summary).
     var isMetadata = false
+
+    final class Decoded {
+        let process: String?
+        let message: [UInt8]
+
+        init(process: String?, message: [UInt8]) {
+            self.process = process
+            self.message = message
+        }
+    }
+
+    /// The process name an ndjson line decoded.
+    var decodedProcess: String? { decoded?.process }
+    /// The decoded `eventMessage` of an ndjson line.
+    var decodedMessage: [UInt8]? { decoded?.message }
 }
 
 enum EnvelopeParser {
@@ -613,7 +628,7 @@ enum EnvelopeParser {
         guard let fields = NDJSONLine.parse(p, n) else { return nil }
         guard let message = fields.eventMessage else {
             // A JSON line without a message (e.g. `log stream`'s closing summary) carries no event.
-            return EnvelopeInfo(format: .ndjson, message: n..<n, decodedMessage: [], isMetadata: true)
+            return EnvelopeInfo(format: .ndjson, message: n..<n, decoded: EnvelopeInfo.Decoded(process: nil, message: []), isMetadata: true)
         }
         var time: LogTime?
         if let ts = fields.timestamp {
@@ -630,8 +645,8 @@ enum EnvelopeParser {
         } else if let proc = fields.process {
             name = String(decoding: proc, as: UTF8.self)
         }
-        var info = EnvelopeInfo(format: .ndjson, time: time, process: nil, decodedProcess: name, pid: fields.processID,
-                                message: 0..<0, decodedMessage: message)
+        var info = EnvelopeInfo(format: .ndjson, time: time, process: nil, pid: fields.processID, message: 0..<0,
+                                decoded: EnvelopeInfo.Decoded(process: name, message: message))
         info.thread = UInt64(clamping: fields.threadID ?? 0)
         return info
     }

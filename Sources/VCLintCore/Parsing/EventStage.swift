@@ -69,7 +69,10 @@ final class EventStage: LineSink {
     /// A line the candidate search let through (see `LineParser.parse`).
     func candidate(_ scanned: ScannedLine, afterEnvelope: Bool) {
         let p = scanned.start, n = scanned.count, line = scanned.number
-        var parsed = lines.parse(p, n, format: scanned.format, afterEnvelope: afterEnvelope)
+        guard lines.read(p, n, format: scanned.format, afterEnvelope: afterEnvelope, into: &parsed) else {
+            observer?.line(line, lines.skippedLine, UnsafeBufferPointer(start: p, count: n))
+            return skip(unread: lines.skippedUnread, line: line)
+        }
         useContext(parsed, line: line)
         if let tap, parsed.kind == .enveloped || parsed.kind == .bare {
             var e = parsed.event
@@ -87,6 +90,20 @@ final class EventStage: LineSink {
             if parsed.title != 0 { parsed.observed = Array(UnsafeBufferPointer(start: p, count: n)) } else { observer.line(line, parsed, UnsafeBufferPointer(start: p, count: n)) }
         }
         apply(&parsed, line: line, bytes: p)
+    }
+
+    /// The candidate line read last (`LineParser.read`: one line kept and read into, not one made and dropped per line).
+    @exclusivity(unchecked) private var parsed = ParsedLine.none
+
+    /// A candidate line that is not an event and carries nothing else (`LineParser.read` passed it over): what `apply` does
+    /// with a `ParsedLine.none` without a frame or a `ParsedLine.unread` (the wait for a context line's use ends; an
+    /// unread line is counted).
+    @inline(__always)
+    func skip(unread isUnread: Bool, line: Int) {
+        contextWaiting = false
+        guard isUnread else { return }
+        unread += 1
+        if firstUnread == nil { firstUnread = line }
     }
 
     /// A parsed candidate line in its context: an enveloped event gives the context its process.

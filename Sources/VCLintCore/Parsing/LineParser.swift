@@ -103,113 +103,156 @@ final class LineParser {
     /// A line the candidate search let through; `format` is its envelope (`EnvelopeParser.classify`)
     /// and `afterEnvelope` whether an enveloped line came before it.
     func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool) -> ParsedLine {
+        var line = ParsedLine.none
+        return read(p, n, format: format, afterEnvelope: afterEnvelope, into: &line) ? line : skippedLine
+    }
+
+    /// Whether the last line `read` passed over mentions a callback (`ParsedLine.unread`), and where its message is.
+    @exclusivity(unchecked) private(set) var skippedUnread = false
+    @exclusivity(unchecked) private var skippedMessage = 0..<0
+    @exclusivity(unchecked) private var skippedDecoded: [UInt8]? = nil
+
+    /// What `parse` gives for the last line `read` passed over.
+    var skippedLine: ParsedLine { skippedUnread ? .unread(message: skippedMessage, decoded: skippedDecoded) : .none }
+
+    /// A line that mentions a callback without being an event: `read` passes it over, `skippedUnread` set.
+    @inline(__always)
+    private func unread(message: Range<Int>, decoded: [UInt8]?) -> Bool {
+        skippedUnread = true
+        skippedMessage = message
+        if decoded != nil || skippedDecoded != nil { skippedDecoded = decoded }
+        return false
+    }
+
+    /// `parse` into the caller's line (`out`, changed only when the result is true), passing over with false a line that
+    /// is no event and carries nothing else but whether it mentions a callback (`ParsedLine.none` without a frame, and
+    /// `ParsedLine.unread`: `skippedUnread` tells them apart): most candidate lines that are not events. The stage skips
+    /// those without making, moving and destroying a `ParsedLine` for each, and reads the others into one it keeps (no
+    /// optional to wrap and unwrap them in: a parsed line is 341 bytes).
+    func read(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat?, afterEnvelope: Bool, into out: inout ParsedLine) -> Bool {
+        skippedUnread = false
         // Android's logcat: its own envelopes and statements (`LogcatEnvelope`, `LogcatStatement`).
-        if format == .logcat { return logcat(p, n) }
+        if format == .logcat { return logcat(p, n, into: &out) }
         if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
-            if info.isMetadata { return .none }
-            if let r = info.decodedMessage.map({ d in d.withUnsafeBufferPointer { TestRunnerLine.read($0) } })
-                ?? TestRunnerLine.read(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)) {
-                return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
-            }
-            var event: Event?
-            if let d = info.decodedMessage {
-                event = d.withUnsafeBufferPointer { parser.parse($0) }
-            } else {
-                event = parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
-            }
-            // The event moves into the result (`take`): no copy of it, nor of its strings.
-            guard var e = event.take() else { return parser.note.unread ? .unread(message: info.message, decoded: info.decodedMessage) : .none }
-            e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
-            e.thread = info.thread
-            var parsed: ParsedLine
-            if info.process == nil, info.decodedProcess == nil, info.pid == nil {
-                // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps
-                // its time and belongs to the context process, as a `print` line does.
-                parsed = .bare(consume e)
-            } else {
-                parsed = .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
-            }
-            if parser.noted { parsed.take(parser.note) }
-            return parsed
+            return enveloped(info, p, n, into: &out)
         }
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
         if let evidence = AndroidEvidence.unenveloped(UnsafeBufferPointer(start: p, count: n)) {
-            return .evidence(evidence, process: nil, pid: nil, time: AndroidEvidence.clockTime(UnsafeBufferPointer(start: p, count: n)))
+            out = .evidence(evidence, process: nil, pid: nil, time: AndroidEvidence.clockTime(UnsafeBufferPointer(start: p, count: n)))
+            return true
         }
         if n > 0, p[0] == .space || p[0] == .tab {
             // androidx's view-misuse exception, in Android Studio's multi-line copy of a crash (`logcatContinuation`).
-            if let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) { return .bare(e) }
-            if afterEnvelope { return logcatContinuation(p, n) }
+            if let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) { out = .bare(e); return true }
+            if afterEnvelope { return logcatContinuation(p, n, into: &out) }
         } else if afterEnvelope, let e = LogcatStatement.continuation(UnsafeBufferPointer(start: p, count: n)) {
             // The same exception under a `long` header: logcat prints a crash's lines there unindented.
-            return .bare(e)
+            out = .bare(e)
+            return true
         }
-        if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
-            return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+        if case let line = UnsafeBufferPointer(start: p, count: n), TestRunnerLine.mayBegin(line), let r = TestRunnerLine.read(line) {
+            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            return true
         }
-        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? .unread(message: 0..<n, decoded: nil) : .none }
-        var parsed = ParsedLine.bare(e)
-        if parser.noted { parsed.take(parser.note) }
-        return parsed
+        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? unread(message: 0..<n, decoded: nil) : false }
+        out = .bare(e)
+        if parser.noted { out.take(parser.note) }
+        return true
+    }
+
+    /// A line with an envelope (any format but logcat's): a test runner's line, an event, or false (`read`).
+    @inline(__always)
+    private func enveloped(_ info: borrowing EnvelopeInfo, _ p: UnsafePointer<UInt8>, _ n: Int, into out: inout ParsedLine) -> Bool {
+        if info.isMetadata { return false }
+        // (A runner's line is read only where one may begin: most messages are not one.)
+        if let d = info.decodedMessage {
+            if let r = d.withUnsafeBufferPointer({ TestRunnerLine.read($0) }) {
+                out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+                return true
+            }
+        } else if case let m = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count),
+                  TestRunnerLine.mayBegin(m), let r = TestRunnerLine.read(m) {
+            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            return true
+        }
+        // The event is bound straight from the parser's result: no copy of it, nor of its strings.
+        guard var e = info.decoded == nil
+                ? parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
+                : info.decoded!.message.withUnsafeBufferPointer({ parser.parse($0) }) else { return parser.note.unread ? unread(message: info.message, decoded: info.decodedMessage) : false }
+        e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+        e.thread = info.thread
+        if info.process == nil, info.decodedProcess == nil, info.pid == nil {
+            // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps
+            // its time and belongs to the context process, as a `print` line does.
+            out = .bare(consume e)
+        } else {
+            out = .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+        }
+        if parser.noted { out.take(parser.note) }
+        return true
     }
 
     /// A logcat line: its statement, in the session of its pid (and process, where the format names it); a format
     /// without a pid (`tag`) gives its lines to the context session, as `bare` lines are.
-    private func logcat(_ p: UnsafePointer<UInt8>, _ n: Int) -> ParsedLine {
-        guard let info = LogcatEnvelope.fields(p, n) else { return logcatContinuation(p, n) }
+    private func logcat(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout ParsedLine) -> Bool {
+        guard let info = LogcatEnvelope.fields(p, n) else { return logcatContinuation(p, n, into: &out) }
         let message = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)
         let tag = info.tag.map { UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count) }
         let process = { info.process.map { String(decoding: UnsafeBufferPointer(start: p + $0.lowerBound, count: $0.count), as: UTF8.self) } ?? "" }
         // A message that said nothing before says nothing again (`LogcatNoise`).
         let key = parser.hasCustom ? 0 : LogcatNoise.key(message, tag: tag)
         switch noise.lookup(key) {
-        case .noise?: return .none
-        case .mention?: return .unread(message: info.message, decoded: nil)
+        case .noise?: return false
+        case .mention?: return unread(message: info.message, decoded: nil)
         case .frame?:
-            var frame = ParsedLine.none
-            frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
-            return frame
+            out = .none
+            out.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+            return true
         case nil: break
         }
         if let evidence = AndroidEvidence.read(message, tag: tag) {
-            return .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n, cache: &minuteCache))
+            out = .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n, cache: &minuteCache))
+            return true
         }
         if let tag, tag.count == 10, AndroidEvidence.startsWith(tag, "TestRunner") {
-            guard let r = TestRunnerLine.androidx(message) else { return .none }
-            return ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            guard let r = TestRunnerLine.androidx(message) else { return false }
+            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            return true
         }
         // Android's statements, else the user's dialects (`vclint inspect` suggests them for a logcat capture too).
         guard var e = LogcatStatement.read(message, tag: tag, names: &names) ?? parser.customOnly(message) else {
             if LogcatStatement.mentionsCallback(message) {
                 noise.insert(key, .mention)
-                return .unread(message: info.message, decoded: nil)
+                return unread(message: info.message, decoded: nil)
             }
             // A crash's frame with an envelope of its own (`threadtime`, `long`): its class may name the fragment of
             // androidx's view-misuse exception above it, as in Android Studio's copy.
-            var frame = ParsedLine.none
-            if LogcatStatement.isFrame(message) {
-                frame.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
-                noise.insert(key, .frame)
-            } else {
+            guard LogcatStatement.isFrame(message) else {
                 noise.insert(key, .noise)
+                return false
             }
-            return frame
+            out = .none
+            out.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+            noise.insert(key, .frame)
+            return true
         }
         e.time = LogcatEnvelope.time(p, n, cache: &minuteCache)
-        guard let pid = info.pid else { return .bare(e) }
-        return .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)
+        guard let pid = info.pid else { out = .bare(e); return true }
+        out = .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)
+        return true
     }
 
     /// A line under a logcat line without an envelope of its own (a crash's lines as Android Studio copies them):
     /// androidx's view-misuse exception, or an app's stack frame that names its fragment.
-    private func logcatContinuation(_ p: UnsafePointer<UInt8>, _ n: Int) -> ParsedLine {
+    private func logcatContinuation(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout ParsedLine) -> Bool {
         let line = UnsafeBufferPointer(start: p, count: n)
-        if let e = LogcatStatement.continuation(line) { return .bare(e) }
-        var frame = ParsedLine.none
-        if LogcatStatement.isFrame(line) { frame.frame = 0..<Int32(n) }
-        return frame
+        if let e = LogcatStatement.continuation(line) { out = .bare(e); return true }
+        guard LogcatStatement.isFrame(line) else { return false }
+        out = .none
+        out.frame = 0..<Int32(n)
+        return true
     }
 
     /// An NSLog envelope with a pid and no process name (`[7397:f803] message`).

@@ -16,6 +16,15 @@ struct TestRunnerLine: Equatable {
     /// Names longer than this are cut (a runner's name is short; a hostile line is not).
     static let maxName = 256
 
+    /// Whether a runner's line may begin these bytes (`read` gives nil otherwise): after spaces, XCTest's `T` or the
+    /// first byte of Swift Testing's symbol.
+    @inline(__always)
+    static func mayBegin(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < b.count, b[i] == .space || b[i] == .tab { i += 1 }
+        return i < b.count && (b[i] == UInt8(ascii: "T") || b[i] >= 0xC0)
+    }
+
     /// The runner's line in these message bytes, if they are one.
     static func read(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
         var i = 0
