@@ -456,15 +456,44 @@ enum EnvelopeParser {
     }
 
     /// `parse`, through `cache` for NSLog lines: the same result for every input.
+    /// `parse(_:_:format:cache:)` into the caller's envelope (`out`, changed only when the result is true): the per-line
+    /// reading keeps one envelope and reads into it, where an `EnvelopeInfo?` made and dropped for every candidate line
+    /// was copied twice and dropped through Optional's generic witness.
+    @inline(__always)
+    static func read(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache, into out: inout EnvelopeInfo) -> Bool {
+        if format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == .hyphen,
+           case let start = afterTimestamp(p, n).pos, repeatsKey(p, n, at: start, format: format, cache: cache) {
+            out.format = format
+            out.time = nil
+            out.process = cache.process
+            out.pid = cache.pid
+            out.thread = cache.thread
+            out.message = (start + cache.key.count)..<n
+            out.tag = nil
+            if out.decoded != nil { out.decoded = nil }
+            out.isMetadata = false
+            return true
+        }
+        guard let info = parse(p, n, format: format, cache: &cache) else { return false }
+        out = info
+        return true
+    }
+
+    /// Whether an NSLog line repeats the cached `Name[pid:tid] ` key at `start` (after its timestamp).
+    @inline(__always)
+    private static func repeatsKey(_ p: UnsafePointer<UInt8>, _ n: Int, at start: Int, format: EnvelopeFormat, cache: NSLogCache) -> Bool {
+        let keyLength = cache.key.count
+        return cache.start == start && cache.format == format && start + keyLength <= n
+            && cache.key.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p + start, keyLength) })
+    }
+
     static func parse(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout NSLogCache) -> EnvelopeInfo? {
         // (A full timestamp has its first dash at 4: a year cut short, or no timestamp, is parsed apart.)
         guard format == .nslog || format == .nslogTZ, ByteCursor.isDigit(p[0]), n > 4, p[4] == .hyphen else { return parse(p, n, format: format) }
         var c = afterTimestamp(p, n)
         let start = c.pos
-        let keyLength = cache.key.count
-        if cache.start == start, cache.format == format, start + keyLength <= n,
-           cache.key.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p + start, keyLength) }) {
-            var info = EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + keyLength)..<n)
+        if repeatsKey(p, n, at: start, format: format, cache: cache) {
+            var info = EnvelopeInfo(format: format, time: nil, process: cache.process, pid: cache.pid, message: (start + cache.key.count)..<n)
             info.thread = cache.thread
             return info
         }

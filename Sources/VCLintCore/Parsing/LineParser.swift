@@ -89,6 +89,8 @@ final class LineParser {
     let parser: MessageParser
     @exclusivity(unchecked) private var minuteCache = TimestampParser.MinuteCache()
     @exclusivity(unchecked) private var envelopeCache = EnvelopeParser.NSLogCache()
+    /// The envelope of the line read last (`EnvelopeParser.read`).
+    @exclusivity(unchecked) private var info = EnvelopeInfo(format: .bare, message: 0..<0)
     /// The last process name built, reused while lines come from the same process.
     @exclusivity(unchecked) private var internedName = ""
     @exclusivity(unchecked) private var internedBytes: [UInt8] = []
@@ -133,8 +135,8 @@ final class LineParser {
         skippedUnread = false
         // Android's logcat: its own envelopes and statements (`LogcatEnvelope`, `LogcatStatement`).
         if format == .logcat { return logcat(p, n, into: &out) }
-        if let format, format != .bare, let info = EnvelopeParser.parse(p, n, format: format, cache: &envelopeCache) {
-            return enveloped(info, p, n, into: &out)
+        if let format, format != .bare, EnvelopeParser.read(p, n, format: format, cache: &envelopeCache, into: &info) {
+            return enveloped(p, n, into: &out)
         }
         // No envelope: a continuation of the previous message (indented, as NSLog prints a
         // dictionary) is part of that message; an unindented complete statement after enveloped
@@ -162,9 +164,10 @@ final class LineParser {
         return true
     }
 
-    /// A line with an envelope (any format but logcat's): a test runner's line, an event, or false (`read`).
+    /// A line with an envelope (any format but logcat's; `info`, read in place): a test runner's line, an event, or false
+    /// (`read`).
     @inline(__always)
-    private func enveloped(_ info: borrowing EnvelopeInfo, _ p: UnsafePointer<UInt8>, _ n: Int, into out: inout ParsedLine) -> Bool {
+    private func enveloped(_ p: UnsafePointer<UInt8>, _ n: Int, into out: inout ParsedLine) -> Bool {
         if info.isMetadata { return false }
         // (A runner's line is read only where one may begin: most messages are not one.)
         if let d = info.decodedMessage {

@@ -141,9 +141,12 @@ import Testing
 @Suite struct NSLogCacheTests {
     static func describe(_ info: EnvelopeInfo?) -> String {
         guard let info else { return "nil" }
-        return "\(info.format) \(info.process.map { "\($0)" } ?? "-") \(info.pid.map { "\($0)" } ?? "-") \(info.message) \(info.isMetadata)"
+        return "\(info.format) \(info.process.map { "\($0)" } ?? "-") \(info.pid.map { "\($0)" } ?? "-") \(info.message) \(info.isMetadata) "
+            + "\(info.thread) \(info.tag.map { "\($0)" } ?? "-") \(info.time?.iso ?? "-") \(info.decodedProcess ?? "-") \(info.decodedMessage?.count ?? -1)"
     }
 
+    /// `EnvelopeParser.read` (one envelope read into, line after line) gives what `parse` gives, and leaves the envelope
+    /// as it was for a line without one.
     @Test func cachedEnvelopesEqualFreshOnes() {
         let seeds = ["2020-04-01 16:30:45.465638+0800 App Name[63209:914637] -[A viewDidLoad]",
                      "2020-04-01 16:30:45.465638+0800 App Name[63209:914637] x",
@@ -151,10 +154,12 @@ import Testing
                      "2017-02-11 17:25:16.964 navTest[933:17086] mainViewCtrl invoke viewDidLoad",
                      "2017-02-11 17:25:16.964 navTest[933:17086]", "2017-02-11 17:25:16.964 nav[1]Test[933:1a] y",
                      "2017-02-11 17:25:16.964 navTest[933:17086]x y", "2017-02-11 17:25:16.964  navTest[933:17086] z",
-                     "2024-03-01T22:13:28+0000 host App(Lib)[12]: syslog style"]
+                     "2024-03-01T22:13:28+0000 host App(Lib)[12]: syslog style",
+                     #"{"eventMessage":"-[A viewDidLoad]","processImagePath":"/x/App Name","processID":63209,"threadID":9}"#]
         let alphabet = Array("0123456789[]: xA.+".utf8)
         var rng = SplitMix(seed: 21)
-        var cache = EnvelopeParser.NSLogCache()
+        var cache = EnvelopeParser.NSLogCache(), readCache = EnvelopeParser.NSLogCache()
+        var out = EnvelopeInfo(format: .bare, message: 0..<0)
         var compared = 0, parsed = 0
         for _ in 0..<20_000 {
             var bytes = Array(seeds[Int(rng.next() % UInt64(seeds.count))].utf8)
@@ -171,6 +176,10 @@ import Testing
                 let fresh = EnvelopeParser.parse(p, b.count, format: format)
                 let cached = EnvelopeParser.parse(p, b.count, format: format, cache: &cache)
                 #expect(Self.describe(fresh) == Self.describe(cached), "\(String(decoding: bytes, as: UTF8.self))")
+                let before = Self.describe(out)
+                let read = EnvelopeParser.read(p, b.count, format: format, cache: &readCache, into: &out)
+                #expect(Self.describe(read ? out : nil) == Self.describe(fresh), "\(String(decoding: bytes, as: UTF8.self))")
+                if !read { #expect(Self.describe(out) == before) }
                 if fresh != nil { parsed += 1 }
                 compared += 1
             }
