@@ -378,8 +378,13 @@ enum EnvelopeParser {
 
     /// `time`, remembering the date and minute for the next line (one cache per scanner).
     static func time(_ p: UnsafePointer<UInt8>, _ n: Int, info: EnvelopeInfo, cache: inout TimestampParser.MinuteCache) -> LogTime? {
-        if let t = info.time { return t }
-        switch info.format {
+        info.time ?? time(p, n, format: info.format, cache: &cache)
+    }
+
+    /// The time at the head of a line whose envelope is `format` and carries no time of its own.
+    @inline(__always)
+    static func time(_ p: UnsafePointer<UInt8>, _ n: Int, format: EnvelopeFormat, cache: inout TimestampParser.MinuteCache) -> LogTime? {
+        switch format {
         case .nslog, .nslogTZ, .oslog, .compact:
             var c = ByteCursor(p, count: n)
             if let t = TimestampParser.parseISOLike(&c, cache: &cache)?.0 { return t }

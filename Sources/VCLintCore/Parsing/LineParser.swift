@@ -184,14 +184,15 @@ final class LineParser {
         guard var e = info.decoded == nil
                 ? parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
                 : info.decoded!.message.withUnsafeBufferPointer({ parser.parse($0) }) else { return parser.note.unread ? unread(message: info.message, decoded: info.decodedMessage) : false }
-        e.time = EnvelopeParser.time(p, n, info: info, cache: &minuteCache)
+        e.time = info.time ?? EnvelopeParser.time(p, n, format: info.format, cache: &minuteCache)
         e.thread = info.thread
         if info.process == nil, info.decodedProcess == nil, info.pid == nil {
             // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps
             // its time and belongs to the context process, as a `print` line does.
             out = .bare(consume e)
         } else {
-            out = .enveloped(consume e, process: processName(info, p), pid: info.pid, message: info.message, decoded: info.decodedMessage)
+            out = .enveloped(consume e, process: processName(info.process, decoded: info.decoded, pid: info.pid, format: info.format, p),
+                             pid: info.pid, message: info.message, decoded: info.decodedMessage)
         }
         if parser.noted { out.take(parser.note) }
         return true
@@ -268,9 +269,16 @@ final class LineParser {
     }
 
     func processName(_ info: EnvelopeInfo, _ p: UnsafePointer<UInt8>) -> String? {
-        if let d = info.decodedProcess { return d }
+        processName(info.process, decoded: info.decoded, pid: info.pid, format: info.format, p)
+    }
+
+    /// `processName(_:_:)` from the envelope's fields (the per-line reading passes these, not its envelope: a copy).
+    @inline(__always)
+    private func processName(_ process: Range<Int>?, decoded: EnvelopeInfo.Decoded?, pid: Int?, format: EnvelopeFormat,
+                             _ p: UnsafePointer<UInt8>) -> String? {
+        if let d = decoded?.process { return d }
         // `[7397:f803] message`: NSLog's pid and thread without a name; the pid tells the runs apart.
-        guard let r = info.process else { return Self.isNameless(info) ? "" : nil }
+        guard let r = process else { return decoded == nil && pid != nil && format != .ndjson ? "" : nil }
         let bytes = UnsafeBufferPointer(start: p + r.lowerBound, count: r.count)
         if bytes.count == internedBytes.count, bytes.count > 0,
            internedBytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, bytes.baseAddress!, bytes.count) }) {
