@@ -22,7 +22,9 @@ final class EventPipe: LineSink, @unchecked Sendable {
         var line: Int
         var offset: Int
         var length: Int
-        /// A candidate the scanner parsed that mentions a callback without being an event (`LineParser.skippedUnread`).
+        /// A candidate the scanner parsed that is no event (`LineParser.read` passed it over), and whether it mentions a
+        /// callback (`LineParser.skippedUnread`).
+        var passedOver = false
         var unread = false
     }
 
@@ -32,9 +34,11 @@ final class EventPipe: LineSink, @unchecked Sendable {
         @exclusivity(unchecked) private(set) var capacity: Int
         @exclusivity(unchecked) private(set) var used = 0
         @exclusivity(unchecked) private(set) var records: [Record] = []
-        /// When the scanner parsed the batch: what each record's line said (in record order; nil for a line that says
-        /// nothing, which `LineParser.read` passed over).
-        @exclusivity(unchecked) private(set) var parsed: [ParsedLine?] = []
+        /// When the scanner parsed the batch (`isParsed`): what each candidate record's line said, at its record's index
+        /// (records passed over and other records leave their slot as it was). The slots stay from batch to batch, so a
+        /// line is read into its slot in place, not made, moved and dropped.
+        @exclusivity(unchecked) private var slots: [ParsedLine] = []
+        @exclusivity(unchecked) private(set) var isParsed = false
 
         init(capacity: Int, records: Int) {
             self.capacity = capacity
@@ -66,29 +70,28 @@ final class EventPipe: LineSink, @unchecked Sendable {
         /// Parses the candidate lines (on the scanner's thread, before the batch is handed over).
         func parse(with lines: LineParser) {
             let base = UnsafePointer(bytes)
-            parsed.reserveCapacity(records.count)
-            for i in records.indices {
-                let r = records[i]
-                guard r.kind == .candidate else { parsed.append(nil); continue }
-                var line = ParsedLine.none
-                if lines.read(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope, into: &line) {
-                    parsed.append(line)
-                } else {
-                    if lines.skippedUnread { records[i].unread = true }
-                    parsed.append(nil)
+            if slots.count < records.count { slots.append(contentsOf: repeatElement(.none, count: records.count - slots.count)) }
+            slots.withUnsafeMutableBufferPointer { slots in
+                for i in records.indices where records[i].kind == .candidate {
+                    let r = records[i]
+                    if !lines.read(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope, into: &slots[i]) {
+                        records[i].passedOver = true
+                        records[i].unread = lines.skippedUnread
+                    }
                 }
             }
+            isParsed = true
         }
 
-        /// The parsed lines, to be applied in place (by the stage's thread, once the batch is its).
-        func withParsed(_ body: (UnsafeMutableBufferPointer<ParsedLine?>) -> Void) {
-            parsed.withUnsafeMutableBufferPointer { body($0) }
+        /// The parsed lines' slots, to be applied in place (by the stage's thread, once the batch is its).
+        func withSlots(_ body: (UnsafeMutableBufferPointer<ParsedLine>) -> Void) {
+            slots.withUnsafeMutableBufferPointer { body($0) }
         }
 
         func reset() {
             used = 0
             records.removeAll(keepingCapacity: true)
-            parsed.removeAll(keepingCapacity: true)
+            isParsed = false
         }
     }
 
@@ -219,16 +222,16 @@ final class EventPipe: LineSink, @unchecked Sendable {
 
     private func process(_ batch: Batch) {
         let base = UnsafePointer(batch.bytes)
-        batch.withParsed { parsed in
+        batch.withSlots { parsed in
             for (i, r) in batch.records.enumerated() {
                 let line = ScannedLine(base + r.offset, count: r.length, number: r.line, format: r.format)
                 switch r.kind {
                 case .learn: stage.learn(line)
                 case .candidate:
-                    if parsed.isEmpty {
+                    if !batch.isParsed {
                         stage.candidate(line, afterEnvelope: r.afterEnvelope)
-                    } else if parsed[i] != nil {
-                        stage.apply(&parsed[i]!, line: r.line, bytes: base + r.offset)
+                    } else if !r.passedOver {
+                        stage.apply(&parsed[i], line: r.line, bytes: base + r.offset)
                     } else {
                         stage.skip(unread: r.unread, line: r.line)
                     }
