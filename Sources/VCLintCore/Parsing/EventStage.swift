@@ -66,7 +66,7 @@ final class EventStage: LineSink {
     /// end was not logged yet: the end is the same callback again, not a second one.
     @exclusivity(unchecked) private var started: Set<String> = []
 
-    /// A line the candidate search let through (see `LineParser.parse`).
+    /// A line the candidate search let through, read into the stage's one parsed line (`LineParser.read`).
     func candidate(_ scanned: ScannedLine, afterEnvelope: Bool) {
         let p = scanned.start, n = scanned.count, line = scanned.number
         guard lines.read(p, n, format: scanned.format, afterEnvelope: afterEnvelope, into: &parsed) else {

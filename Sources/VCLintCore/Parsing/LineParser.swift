@@ -158,7 +158,9 @@ final class LineParser {
             out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
             return true
         }
-        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else { return parser.note.unread ? unread(message: 0..<n, decoded: nil) : false }
+        guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else {
+            return parser.note.unread ? unread(message: 0..<n, decoded: nil) : false
+        }
         out = .bare(e)
         if parser.noted { out.take(parser.note) }
         return true
@@ -183,7 +185,9 @@ final class LineParser {
         // The event is bound straight from the parser's result: no copy of it, nor of its strings.
         guard var e = info.decoded == nil
                 ? parser.parse(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count))
-                : info.decoded!.message.withUnsafeBufferPointer({ parser.parse($0) }) else { return parser.note.unread ? unread(message: info.message, decoded: info.decodedMessage) : false }
+                : info.decoded!.message.withUnsafeBufferPointer({ parser.parse($0) }) else {
+            return parser.note.unread ? unread(message: info.message, decoded: info.decodedMessage) : false
+        }
         e.time = info.time ?? EnvelopeParser.time(p, n, format: info.format, cache: &minuteCache)
         e.thread = info.thread
         if info.process == nil, info.decodedProcess == nil, info.pid == nil {
