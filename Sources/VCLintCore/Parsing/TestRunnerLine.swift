@@ -16,27 +16,28 @@ struct TestRunnerLine: Equatable {
     /// Names longer than this are cut (a runner's name is short; a hostile line is not).
     static let maxName = 256
 
-    /// Whether a runner's line may begin these bytes (`read` gives nil otherwise): after spaces, XCTest's `T` or the
-    /// first byte of Swift Testing's symbol.
+    /// Where a runner's line may begin in these bytes, else nil (`read` gives nil then): after spaces, XCTest's `T` or
+    /// the first byte of Swift Testing's symbol.
     @inline(__always)
-    static func mayBegin(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func start(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         while i < b.count, b[i] == .space || b[i] == .tab { i += 1 }
-        return i < b.count && (b[i] == UInt8(ascii: "T") || b[i] >= 0xC0)
+        return i < b.count && (b[i] == UInt8(ascii: "T") || b[i] >= 0xC0) ? i : nil
     }
+
+    /// Whether a runner's line may begin these bytes (`start`): most messages are not one, and are not read.
+    @inline(__always)
+    static func mayBegin(_ b: UnsafeBufferPointer<UInt8>) -> Bool { start(b) != nil }
 
     /// The runner's line in these message bytes, if they are one.
     static func read(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
-        var i = 0
+        guard var i = start(b) else { return nil }
         let n = b.count
-        while i < n, b[i] == .space || b[i] == .tab { i += 1 }
-        guard i < n else { return nil }
         if b[i] == UInt8(ascii: "T") {  // T
             return xctest(b, from: i)
         }
         // Swift Testing: one symbol (any non-ASCII scalar: ◇ ✔ ✘ ➜, or the SF Symbols a Mac
         // terminal shows), a space, then `Test ` or `Suite `.
-        guard b[i] >= 0xC0 else { return nil }
         i += 1
         while i < n, b[i] & 0xC0 == 0x80 { i += 1 }
         guard i < n, b[i] == .space else { return nil }
