@@ -26,6 +26,8 @@ final class EventPipe: LineSink, @unchecked Sendable {
         /// callback (`LineParser.skippedUnread`).
         var passedOver = false
         var unread = false
+        /// A candidate the scanner parsed into a line: its slot (`Batch.parse`).
+        var slot: Int32 = 0
     }
 
     /// One batch's lines: their bytes back to back, and what each one is.
@@ -34,9 +36,10 @@ final class EventPipe: LineSink, @unchecked Sendable {
         @exclusivity(unchecked) private(set) var capacity: Int
         @exclusivity(unchecked) private(set) var used = 0
         @exclusivity(unchecked) private(set) var records: [Record] = []
-        /// When the scanner parsed the batch (`isParsed`): what each candidate record's line said, at its record's index
-        /// (records passed over and other records leave their slot as it was). The slots stay from batch to batch, so a
-        /// line is read into its slot in place, not made, moved and dropped.
+        /// When the scanner parsed the batch (`isParsed`): what each candidate record's line said, in the slot its record
+        /// names, one slot per line that is an event (a line passed over takes none: most of a dense capture's candidates
+        /// are noise, and a slot is a `ParsedLine`'s 341 bytes, 1,024 of them in each of the batches in flight). The
+        /// slots stay from batch to batch, so a line is read into its slot in place, not made, moved and dropped.
         @exclusivity(unchecked) private var slots: [ParsedLine] = []
         @exclusivity(unchecked) private(set) var isParsed = false
 
@@ -70,18 +73,27 @@ final class EventPipe: LineSink, @unchecked Sendable {
         /// Parses the candidate lines (on the scanner's thread, before the batch is handed over).
         func parse(with lines: LineParser) {
             let base = UnsafePointer(bytes)
-            if slots.count < records.count { slots.append(contentsOf: repeatElement(.none, count: records.count - slots.count)) }
-            slots.withUnsafeMutableBufferPointer { slots in
-                for i in records.indices where records[i].kind == .candidate {
-                    let r = records[i]
-                    if !lines.read(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope, into: &slots[i]) {
-                        records[i].passedOver = true
-                        records[i].unread = lines.skippedUnread
-                    }
+            var used = 0
+            for i in records.indices where records[i].kind == .candidate {
+                let r = records[i]
+                // (A line passed over leaves the slot it was read into as it was: the next candidate's.)
+                if used == slots.count { slots.append(.none) }
+                let read = slots.withUnsafeMutableBufferPointer {
+                    lines.read(base + r.offset, r.length, format: r.format, afterEnvelope: r.afterEnvelope, into: &$0[used])
+                }
+                if read {
+                    records[i].slot = Int32(truncatingIfNeeded: used)
+                    used += 1
+                } else {
+                    records[i].passedOver = true
+                    records[i].unread = lines.skippedUnread
                 }
             }
             isParsed = true
         }
+
+        /// Tests: how many slots the batch keeps.
+        var slotCount: Int { slots.count }
 
         /// The parsed lines' slots, to be applied in place (by the stage's thread, once the batch is its).
         func withSlots(_ body: (UnsafeMutableBufferPointer<ParsedLine>) -> Void) {
@@ -223,7 +235,7 @@ final class EventPipe: LineSink, @unchecked Sendable {
     private func process(_ batch: Batch) {
         let base = UnsafePointer(batch.bytes)
         batch.withSlots { parsed in
-            for (i, r) in batch.records.enumerated() {
+            for r in batch.records {
                 let line = ScannedLine(base + r.offset, count: r.length, number: r.line, format: r.format)
                 switch r.kind {
                 case .learn: stage.learn(line)
@@ -231,7 +243,7 @@ final class EventPipe: LineSink, @unchecked Sendable {
                     if !batch.isParsed {
                         stage.candidate(line, afterEnvelope: r.afterEnvelope)
                     } else if !r.passedOver {
-                        stage.apply(&parsed[i], line: r.line, bytes: base + r.offset)
+                        stage.apply(&parsed[Int(r.slot)], line: r.line, bytes: base + r.offset)
                     } else {
                         stage.skip(unread: r.unread, line: r.line)
                     }
