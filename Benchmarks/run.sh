@@ -9,6 +9,7 @@
 #     capture's share of lifecycle lines (7 noise lines per callback, about 1 line in 8), a row like the two above
 #     (vclint beside rg -c with Android's callbacks as the pattern), and its CPU time over the dense one's
 #   - a 4 GiB capture: linear time, constant peak RSS
+#   - peak RSS of every shape, two threads and one, for the shipped build and the development build
 #   - two 1 GiB captures on all cores (one thread each) vs one capture on one thread
 #   - the 1 GiB capture gzip-compressed: vclint lint FILE.gz vs zcat FILE.gz | vclint lint -
 #   - the same 1 GiB capture printed in a free-form style (`[Detail] — viewWillAppear:`, the app's
@@ -29,6 +30,11 @@ echo "building release…" >&2
 swift build -c release --product vclint >/dev/null
 swift build -c release --product vclint-loggen >/dev/null
 bin=.build/release
+# Peak RSS is measured on the vclint that `make install` and the release tarballs ship (the Swift runtime and
+# Foundation linked in, built in .build-static as Benchmarks/memory.sh builds it), and on the development build
+# beside it, whose RSS counts the pages of the toolchain's shared libraries (about 9 MiB more).
+swift build -c release --product vclint --static-swift-stdlib --scratch-path .build-static >/dev/null
+shipped=.build-static/release/vclint
 mkdir -p Benchmarks/data
 
 # An app's capture: ~94% noise lines (app and system chatter, multi-line dumps, 5% of them mentioning
@@ -116,8 +122,18 @@ bench zcat "$runs" "sh -c 'zcat $gz | $bin/vclint lint --quiet -'"
 bench free "$runs" "$bin/vclint lint --quiet $free"
 
 rss() { /usr/bin/time -f %M -o "$json/rss" "$@" >/dev/null 2>&1 || true; tail -n 1 "$json/rss"; }
-rss_one=$(rss "$bin/vclint" lint --quiet "$one")
-rss_big=$(rss "$bin/vclint" lint --quiet "$big")
+for build in shipped development; do
+    vclint=$shipped; [ "$build" = shipped ] || vclint=$bin/vclint
+    for capture in one dense logcat big; do
+        for threads in two one; do
+            jobs=; [ "$threads" = two ] || jobs="-j 1"
+            # shellcheck disable=SC2086
+            echo "$build $capture $threads $(rss "$vclint" lint --quiet $jobs "${!capture}")" >> "$json/rss-all"
+        done
+    done
+done
+rss_one=$(awk '$1 == "shipped" && $2 == "one" && $3 == "two" { print $4 }' "$json/rss-all")
+rss_big=$(awk '$1 == "shipped" && $2 == "big" && $3 == "two" { print $4 }' "$json/rss-all")
 "$bin/vclint" lint --reporter json "$one" > "$json/report.json" 2>/dev/null || true
 "$bin/vclint" lint --reporter json "$dense" > "$json/dense.json" 2>/dev/null || true
 "$bin/vclint" lint --reporter json "$logcat" > "$json/logcat.json" 2>/dev/null || true
@@ -160,15 +176,23 @@ shape_rows("logcat capture (rg -c with Android's callbacks)", "logcat", logcat, 
 per_byte = lambda n, path: cpu[n] / os.path.getsize(path)
 print(f"logcat ÷ dense, CPU per byte: {per_byte('logcat-single', logcat) / per_byte('dense-single', dense):.2f}× with -j 1, "
       f"{per_byte('logcat-vclint', logcat) / per_byte('dense-vclint', dense):.2f}× with two threads (aim: at most 1.5×)")
+print("\npeak RSS (GNU time), `vclint lint --quiet`: the shipped build (Swift runtime and Foundation linked in, as `make install` "
+      "installs it) and the development build (`swift build -c release`, the toolchain's shared libraries' pages counted)")
+print("| capture | shipped, two threads | shipped, -j 1 | development, two threads | development, -j 1 |")
+print("|---|---|---|---|---|")
+rss = {tuple(l.split()[:3]): int(l.split()[3]) / 1024 for l in open(f"{d}/rss-all") if len(l.split()) == 4}
+for key, label in (("one", "sparse"), ("dense", "dense"), ("logcat", "logcat"), ("big", f"sparse, {s4 / 2**30:.0f} GiB")):
+    cells = [f"{rss[(b, key, t)]:.1f} MiB" if (b, key, t) in rss else "–" for b in ("shipped", "development") for t in ("two", "one")]
+    print(f"| {label} | " + " | ".join(cells) + " |")
 print()
 print("| command | mean wall | fastest | |")
 print("|---|---|---|---|")
-row("vclint lint (1 file: scanner + events thread)", "one", f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {both(lambda m: m['one'] / m['rg'])} rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB")
+row("vclint lint (1 file: scanner + events thread)", "one", f"{s1 / mean['one'] / 1e6:,.0f} MB/s, {both(lambda m: m['one'] / m['rg'])} rg -c, peak RSS {int(rss_one) / 1024:.1f} MiB (shipped build)")
 row("vclint lint -j 1 (1 file, one thread)", "single", f"{s1 / mean['single'] / 1e6:,.0f} MB/s, {both(lambda m: m['single'] / m['rg'])} rg -c")
 row("rg -c PATTERN", "rg", f"{s1 / mean['rg'] / 1e6:,.0f} MB/s")
 row("grep -cE PATTERN", "grep", f"{s1 / mean['grep'] / 1e6:,.0f} MB/s")
 row("wc -l", "wc", f"{s1 / mean['wc'] / 1e6:,.0f} MB/s")
-row("vclint lint (4× the size)", "big", f"{both(lambda m: m['big'] / m['one'])} the time of 1 file, peak RSS {int(rss_big) / 1024:.1f} MiB")
+row("vclint lint (4× the size)", "big", f"{both(lambda m: m['big'] / m['one'])} the time of 1 file, peak RSS {int(rss_big) / 1024:.1f} MiB (shipped build)")
 row("vclint lint, 2 files on all cores", "two", f"{2 * s1 / mean['two'] / 1e6:,.0f} MB/s = {both(lambda m: 2 * m['single'] / m['two'])} the one-thread 1-file throughput")
 row("vclint lint FILE.gz", "gz", f"{100 * mean['zcat'] / mean['gz']:.0f}% of zcat | vclint lint -")
 row("zcat FILE.gz | vclint lint -", "zcat")
