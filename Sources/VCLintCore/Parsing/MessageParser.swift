@@ -99,37 +99,39 @@ public final class MessageParser {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         // White space of other scripts inside the message (a web page's U+00A0 between a class and
         // its method) reads as a space: the grammars see the message with ASCII spaces.
-        if Self.hasHighBytes(base, bytes.count), let spaced = Self.asciiSpaced(base, bytes.count) {
-            return spaced.withUnsafeBufferPointer { parseNormalized($0) }
+        // (One pass over the message gives this and the caches' keys below.)
+        let keys = MessageKeys(base, bytes.count)
+        if keys.high, let spaced = Self.asciiSpaced(base, bytes.count) {
+            return spaced.withUnsafeBufferPointer { parseNormalized($0, MessageKeys($0.baseAddress!, $0.count)) }
         }
-        return parseNormalized(bytes)
+        return parseNormalized(bytes, keys)
     }
 
-    private func parseNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+    private func parseNormalized(_ bytes: UnsafeBufferPointer<UInt8>, _ keys: MessageKeys) -> Event? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
         // A capture repeats its shapes: noise that mentions callbacks (`[Memory] footprint 925 MB
         // after didReceiveMemoryWarning …`) is answered at once, and the app's own statements go
         // straight to the free-form reader that read them before.
-        let shape = custom.isEmpty ? ShapeRoutes.key(base, bytes.count) : 0
+        let shape = custom.isEmpty ? keys.shape : 0
         if shape != 0 {
             switch routes.lookup(shape) {
             case .mention: note.unread = true; return nil
             case .noise: return nil
             case .freeForm:
                 // The same statement again (`[Home] — viewWillAppear: (animated: true)`): as read before.
-                if let slot = statements.lookup(base, bytes.count) {
+                if let slot = statements.lookup(keys.slot, base, bytes.count) {
                     return statements.read(slot, into: &note)
                 }
                 let e = freeForm(base, bytes.count)
-                if let e { statements.insert(base, bytes.count, e, note) }
+                if let e { statements.insert(keys.slot, base, bytes.count, e, note) }
                 return e
             case nil: break
             }
         }
         // The same statement of a built-in dialect again (`-[HomeViewController viewDidAppear:]`): as read before.
-        if let slot = builtIns.lookup(base, bytes.count) { return builtIns.read(slot, into: &note) }
+        if let slot = builtIns.lookup(keys.slot, base, bytes.count) { return builtIns.read(slot, into: &note) }
         if let e = builtIn(bytes) {
-            builtIns.insert(base, bytes.count, e, note)
+            builtIns.insert(keys.slot, base, bytes.count, e, note)
             return e
         }
         if !custom.isEmpty, let e = customEvent(bytes) { return e }

@@ -2,69 +2,87 @@
 import Glibc
 #endif
 
-/// What the shapes of recent messages turned out to be: noise (and whether it mentioned a
-/// callback), or a statement that only the free-form reader reads. A direct-mapped table keyed by
-/// a hash of the message with its runs of digits as one `#` (a count, a timing, an id or a page
-/// number does not change what a message is). Messages of up to 256 bytes only: no grammar limit
-/// (a tag of 60 bytes, a bracket searched over 300) can then depend on how many digits a run has.
-/// Not used with the user's dialects, whose patterns may tell digits apart.
-struct ShapeRoutes {
-    enum Route: UInt64 { case noise = 1, mention = 2, freeForm = 3 }
-
-    /// Per slot: the shape's key, its two lowest bits the route.
-    private var slots = [UInt64](repeating: 0, count: 4096)
-
+/// What one pass over a message gives the parser: its shape's key (`ShapeRoutes`), the slot its exact bytes take in a
+/// `StatementCache`, and whether it holds a byte ≥ 0x80 (`MessageParser.asciiSpaced`). Read eight bytes at a time, once:
+/// the three used to be three passes over the message, the shape's the dearest (two multiplications a word).
+struct MessageKeys {
     /// The shape's key (its two lowest bits clear, never 0), or 0 for a message too long to be cached.
+    let shape: UInt64
+    /// The message's slot in a `StatementCache` (a hash of its exact bytes), or -1 for a message too long to be cached.
+    let slot: Int
+    /// Whether a byte ≥ 0x80 is in the message.
+    let high: Bool
+
     @inline(__always)
-    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        guard n <= 256 else { return 0 }
-        // The folded bytes (a run of digits as one `#`) are gathered eight to a word and mixed one
-        // word at a time; a word of the message without a digit (most of them) goes in whole.
+    init(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        guard n <= 256 else {
+            (shape, slot, high) = (0, -1, MessageParser.hasHighBytes(p, n))
+            return
+        }
+        // The folded bytes (a run of digits as one `#`) are gathered eight to a word and mixed one word at a time; a
+        // word of the message without a digit (most of them) goes in whole. The exact bytes are mixed word by word too.
         var f = Folded()
+        var exact: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(n)
+        var any: UInt64 = 0
         let raw = UnsafeRawPointer(p)
         var i = 0
         while i &+ 8 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if !hasDigit(w) {
+            exact = (exact ^ w) &* 0xFF51AFD7ED558CCD
+            any |= w
+            if !Self.hasDigit(w) {
                 f.word(w)
             } else {
                 for k in i..<(i &+ 8) { f.byte(p[k]) }
             }
             i &+= 8
         }
-        // The last bytes: in one go when they hold no digit (read as the end of the message's last
+        // The last bytes (zeros above them): in one go when they hold no digit (read as the end of the message's last
         // eight bytes, which the folding gathers as it would gather them one by one).
         let left = n &- i
-        if left > 0, n >= 8, case let w = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(8 &* (8 &- left)), !hasDigit(w) {
-            f.bytes(w, left)
-        } else {
-            while i < n { f.byte(p[i]); i &+= 1 }
+        if left > 0 {
+            let w: UInt64
+            if n >= 8 {
+                w = raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) &>> UInt64(8 &* (8 &- left))
+            } else {
+                var v: UInt64 = 0
+                for k in 0..<left { v |= UInt64(p[k]) &<< UInt64(8 &* k) }
+                w = v
+            }
+            exact = (exact ^ w) &* 0xFF51AFD7ED558CCD
+            any |= w
+            if !Self.hasDigit(w) {
+                f.bytes(w, left)
+            } else {
+                while i < n { f.byte(p[i]); i &+= 1 }
+            }
         }
-        let h = f.finish()
-        return (h & ~3) | 1 << 63
+        shape = (f.finish() & ~3) | 1 << 63
+        slot = Int(truncatingIfNeeded: (exact ^ exact &>> 29) & UInt64(StatementCache.slotCount - 1))
+        high = any & 0x8080_8080_8080_8080 != 0
     }
 
-    /// Whether any byte of `w` is an ASCII digit (bytes between 0x2F and 0x3A, exclusive; the
-    /// classic "has between" bit trick).
+    /// Whether any byte of `w` is an ASCII digit: a digit's byte xor `0` is below 10, and the classic "has less" bit
+    /// trick tells whether any byte is (exactly: a byte's borrow reaches the next only from a byte that is below 10).
     @inline(__always)
-    private static func hasDigit(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
-        let low7 = w & (ones &* 127)
-        return ((ones &* (127 + UInt64(UInt8.colon))) &- low7) & ~w & (low7 &+ ones &* (127 - UInt64(UInt8.slash))) & high != 0
+    static func hasDigit(_ w: UInt64) -> Bool {
+        let x = w ^ 0x3030_3030_3030_3030
+        return (x &- 0x0A0A_0A0A_0A0A_0A0A) & ~x & 0x8080_8080_8080_8080 != 0
     }
 
-    /// The folded byte stream's hash: bytes gathered little-endian into `acc` (`count` of them).
+    /// The folded byte stream's hash: bytes gathered little-endian into `acc` (`count` of them). A word costs one
+    /// multiplication and a shift, with which of its bytes are folded digit runs (`folds`: a literal `#` is not one);
+    /// the end mixes the whole state again (the routes' slot is picked by low bits).
     private struct Folded {
         var h: UInt64 = 0xcbf29ce484222325
         var acc: UInt64 = 0
-        /// Which bytes of `acc` are folded digit runs (a literal `#` is not one).
         var folds: UInt64 = 0
         var count = 0
         var inDigits = false
 
         @inline(__always) mutating func mixWord(_ w: UInt64) {
-            h = (h ^ w) &* 0xFF51AFD7ED558CCD
-            h = (h ^ h &>> 31 ^ folds) &* 0xC4CEB9FE1A85EC53
+            let x = (h ^ w) &* 0xFF51AFD7ED558CCD
+            h = x ^ x &>> 29 ^ folds
             folds = 0
         }
 
@@ -113,9 +131,27 @@ struct ShapeRoutes {
 
         @inline(__always) mutating func finish() -> UInt64 {
             mixWord(acc ^ UInt64(count) &<< 59)
-            return h
+            var x = (h ^ h &>> 33) &* 0xFF51AFD7ED558CCD
+            x = (x ^ x &>> 33) &* 0xC4CEB9FE1A85EC53
+            return x ^ x &>> 33
         }
     }
+}
+
+/// What the shapes of recent messages turned out to be: noise (and whether it mentioned a
+/// callback), or a statement that only the free-form reader reads. A direct-mapped table keyed by
+/// a hash of the message with its runs of digits as one `#` (`MessageKeys.shape`: a count, a timing, an id or a page
+/// number does not change what a message is). Messages of up to 256 bytes only: no grammar limit
+/// (a tag of 60 bytes, a bracket searched over 300) can then depend on how many digits a run has.
+/// Not used with the user's dialects, whose patterns may tell digits apart.
+struct ShapeRoutes {
+    enum Route: UInt64 { case noise = 1, mention = 2, freeForm = 3 }
+
+    /// Per slot: the shape's key, its two lowest bits the route.
+    private var slots = [UInt64](repeating: 0, count: 4096)
+
+    /// The shape's key (its two lowest bits clear, never 0), or 0 for a message too long to be cached.
+    static func key(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 { MessageKeys(p, n).shape }
 
     @inline(__always)
     func lookup(_ key: UInt64) -> Route? {
@@ -130,9 +166,10 @@ struct ShapeRoutes {
 }
 
 /// Recent free-form statements by their exact bytes: an app repeats each of its statements
-/// (one per controller and callback) all through a capture. Direct-mapped; a hit is verified byte
-/// for byte, so it gives exactly what reading the message again would.
+/// (one per controller and callback) all through a capture. Direct-mapped, by the slot `MessageKeys` gives; a hit is
+/// verified byte for byte, so it gives exactly what reading the message again would.
 struct StatementCache {
+    static let slotCount = 512
     /// (A class: a hit reads the fields it needs through one reference, where a struct was copied out whole, its
     /// bytes and strings retained and released.)
     private final class Entry {
@@ -151,27 +188,12 @@ struct StatementCache {
             (self.shape, self.template, self.title, self.redacted) = (shape, template, title, redacted)
         }
     }
-    private var slots = [Entry?](repeating: nil, count: 512)
+    private var slots = [Entry?](repeating: nil, count: StatementCache.slotCount)
 
-    @inline(__always)
-    private static func slot(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
-        var h: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(n)
-        var i = 0
-        let raw = UnsafeRawPointer(p)
-        while i + 8 <= n {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51AFD7ED558CCD
-            i += 8
-        }
-        while i < n { h = (h ^ UInt64(p[i])) &* 0x100000001b3; i += 1 }
-        return Int(truncatingIfNeeded: (h ^ h >> 29) & 511)
-    }
-
-    /// The slot that holds exactly these bytes.
-    func lookup(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
-        guard n <= 256 else { return nil }
-        let k = Self.slot(p, n)
-        guard let e = slots[k], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p, n) }) else { return nil }
-        return k
+    /// `slot` (the message's `MessageKeys.slot`) when it holds exactly these bytes.
+    func lookup(_ slot: Int, _ p: UnsafePointer<UInt8>, _ n: Int) -> Int? {
+        guard slot >= 0, let e = slots[slot], e.bytes.count == n, e.bytes.withUnsafeBufferPointer({ bytesEqual($0.baseAddress!, p, n) }) else { return nil }
+        return slot
     }
 
     /// The slot's event, and what the parser noted with it.
@@ -188,11 +210,12 @@ struct StatementCache {
         return e.event
     }
 
-    mutating func insert(_ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
-        guard n <= 256 else { return }
-        slots[Self.slot(p, n)] = Entry(bytes: Array(UnsafeBufferPointer(start: p, count: n)), event: event, phase: note.phase,
-                                       value: note.value, shape: note.shape, template: note.template,
-                                       title: note.title, redacted: note.redacted)
+    /// Keeps the message (`slot`: its `MessageKeys.slot`) and what it was read as.
+    mutating func insert(_ slot: Int, _ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
+        guard slot >= 0 else { return }
+        slots[slot] = Entry(bytes: Array(UnsafeBufferPointer(start: p, count: n)), event: event, phase: note.phase,
+                            value: note.value, shape: note.shape, template: note.template,
+                            title: note.title, redacted: note.redacted)
     }
 }
 

@@ -268,6 +268,51 @@ import Testing
         #expect(checked > 3_900)
     }
 
+    /// The word test for digits is exact: every pair of byte values side by side, at every place in a word (a borrow
+    /// out of one byte must not make the next look like a digit), and random words, against a byte-by-byte look.
+    @Test func aWordHasADigitExactlyWhenOneOfItsBytesIs() {
+        func look(_ w: UInt64) -> Bool { (0..<8).contains { (w >> UInt64(8 * $0)) & 0xFF &- 0x30 < 10 } }
+        for a in 0...255 {
+            for b in 0...255 {
+                for at in stride(from: 0, to: 56, by: 8) {
+                    let w = 0x6161_6161_6161_6161 & ~(0xFFFF << UInt64(at)) | UInt64(a | b << 8) << UInt64(at)
+                    #expect(MessageKeys.hasDigit(w) == look(w), "bytes \(a), \(b) at \(at / 8)")
+                }
+            }
+        }
+        var rng = SplitMix(seed: 7)
+        for _ in 0..<100_000 {
+            let w = rng.next()
+            #expect(MessageKeys.hasDigit(w) == look(w))
+        }
+    }
+
+    /// One pass gives each message's keys: whether it has a byte ≥ 0x80 (at any place, messages of every length), a
+    /// statement cache's slot for its exact bytes (the same for the same bytes, within the cache), and a shape key
+    /// only up to 256 bytes.
+    @Test func messageKeysSayWhatEachLookSays() {
+        var rng = SplitMix(seed: 11)
+        var high = 0
+        for n in 0...300 {
+            for round in 0..<8 {
+                var m = (0..<n).map { _ in UInt8(0x20 + rng.next() % 0x5F) }
+                if round % 2 == 1, n > 0 { m[Int(rng.next() % UInt64(n))] = UInt8(0x80 + rng.next() % 0x80) }
+                let copy = m
+                let k = m.withUnsafeBufferPointer { MessageKeys($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, n) }
+                let again = copy.withUnsafeBufferPointer { MessageKeys($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, n) }
+                #expect(k.high == m.contains { $0 >= 0x80 }, "length \(n)")
+                if k.high { high += 1 }
+                #expect(k.slot == again.slot && k.shape == again.shape)
+                if n <= 256 {
+                    #expect((0..<StatementCache.slotCount).contains(k.slot) && k.shape != 0 && k.shape & 3 == 0)
+                } else {
+                    #expect(k.slot == -1 && k.shape == 0)
+                }
+            }
+        }
+        #expect(high == 300 * 4)
+    }
+
     /// A parser that has seen a capture answers every line as a fresh parser does.
     @Test func cachedAnswersEqualFreshOnes() {
         let lines = [
