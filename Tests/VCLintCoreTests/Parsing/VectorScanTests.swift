@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VCLintCore
+import VCLintSimulation
 
 /// The vector scanner (x86-64) against the portable one (memchr and the PCRE2 candidate patterns):
 /// the same lines must pass the candidate search, and envelope shapes must never change a line's
@@ -214,6 +215,41 @@ import Testing
         }
         #expect(checked == 4000 * (bases.count - 2))
         #expect(matched > 1000)
+    }
+
+    /// The envelope reading by recent shapes says whether the line has the latest shape where it may be keyed, so that
+    /// the scanner does not compare again (`templatedFormat`'s `shaped`): lines of simulated captures in every envelope,
+    /// each also with bytes of its head changed, their shapes learnt as they come, against the comparison itself.
+    @Test func templatedFormatSaysWhetherTheLineHasTheLatestShape() {
+        let scanner = LogScanner(sink: EventStage(builder: TimelineBuilder(), customDialects: []))
+        var rng = SplitMix(seed: 5)
+        var shaped = 0, checked = 0
+        for envelope in EnvelopeFormat.allCases {
+            var o = NavigationSimulator.Options(seed: UInt64(envelope.index + 40))
+            o.envelope = envelope
+            o.noise = 3
+            o.steps = 20
+            for text in NavigationSimulator.generate(o).lines {
+                var line = Array(text.utf8)
+                if rng.next() % 3 == 0, !line.isEmpty {
+                    let i = Int(rng.next() % UInt64(min(line.count, 40)))
+                    line[i] = Array("0123456789 :.-[]xA{".utf8)[Int(rng.next() % 19)]
+                }
+                let n = line.count
+                let padded = line + [UInt8](repeating: 0x41, count: EnvelopeTemplate.width)
+                padded.withUnsafeBufferPointer { b in
+                    let p = b.baseAddress!
+                    let got = scanner.templatedFormat(p, n)
+                    let latest = scanner.templates.count > 0 && scanner.templates.latest.pointee.keyed
+                    let compared = got.skip == 0 && latest && EnvelopeTemplate.matches(scanner.templates.latest, p, n)
+                    #expect((got.shaped && latest) == compared, "\(envelope): \(String(decoding: line, as: UTF8.self))")
+                    if compared { shaped += 1 }
+                    checked += 1
+                }
+            }
+        }
+        _ = scanner.finish()
+        #expect(shaped > 300 && checked - shaped > 300)
     }
 
     /// The fuzz find behind that rule: a time-only NSLog line whose message starts with digits, then

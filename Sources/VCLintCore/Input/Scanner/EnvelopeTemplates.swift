@@ -174,20 +174,29 @@ extension LogScanner {
         templates.count > 0 && frameWindow == 0 && (contextKnown || templates.latest.pointee.format == .logcat)
     }
 
-    /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it.
-    func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (EnvelopeFormat?, Int) {
-        // Templates start with a digit or `{`: continuation lines (`    state = …;`, `}`) skip them.
-        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == .openBrace else { return EnvelopeParser.locate(p, n) }
+    /// `EnvelopeParser.locate`, answered by a recent line's shape when the line has it; `shaped`: whether the line has
+    /// the latest template's shape then, where it may be keyed (the shape found is made the latest), so that the caller
+    /// need not compare again.
+    func templatedFormat(_ p: UnsafePointer<UInt8>, _ n: Int) -> (format: EnvelopeFormat?, skip: Int, shaped: Bool) {
+        // Templates start with a digit or `{` (a logcat shape without a time, at a level letter, is never keyed):
+        // continuation lines (`    state = …;`, `}`) skip them, and have no keyed one.
+        guard n > 0, ByteCursor.isDigit(p[0]) || p[0] == .openBrace else {
+            let (format, skip) = EnvelopeParser.locate(p, n)
+            return (format, skip, false)
+        }
         if let t = templates.find(p, n) {
             if t > 0 { run.isTemplate = false }
-            return (templates.latest.pointee.format, 0)
+            return (templates.latest.pointee.format, 0, true)
         }
         let format = EnvelopeParser.classify(p, n)
         if format != nil, let template = EnvelopeTemplate(p, n) {
             templates.add(template)
             run.isTemplate = false
+            // (A line has the shape it taught, where its bytes fit the shape's width.)
+            return (format, 0, EnvelopeTemplate.matches(templates.latest, p, n))
         }
-        return (format, 0)
+        // No recent shape is the line's (`find` compared them all).
+        return (format, 0, false)
     }
 }
 #endif

@@ -99,9 +99,9 @@ extension LogScanner {
             formatCounts[format.index] += 1
             lastEnvelope = format
         } else {
-            let (format, skip) = templatedFormat(p, n)
+            let (format, skip, shaped) = templatedFormat(p, n)
             if EnvelopeFormat.isTimed(format) {
-                if skip == 0, templates.count > 0, templates.latest.pointee.keyed, EnvelopeTemplate.matches(templates.latest, p, n) {
+                if shaped, templates.latest.pointee.keyed {
                     templateRun(at: lineStart, lineEnd: lineEnd, number: lineNumber + 1)
                 } else {
                     timedLine(lineStart, lineEnd - lineStart, skip: skip, format: format!, number: lineNumber + 1)
