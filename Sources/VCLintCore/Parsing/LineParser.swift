@@ -154,7 +154,7 @@ final class LineParser {
             out = .bare(e)
             return true
         }
-        if case let line = UnsafeBufferPointer(start: p, count: n), TestRunnerLine.mayBegin(line), let r = TestRunnerLine.read(line) {
+        if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
             out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
             return true
         }
@@ -177,8 +177,7 @@ final class LineParser {
                 out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
                 return true
             }
-        } else if case let m = UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count),
-                  TestRunnerLine.mayBegin(m), let r = TestRunnerLine.read(m) {
+        } else if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)) {
             out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
             return true
         }

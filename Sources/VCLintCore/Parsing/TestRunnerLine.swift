@@ -25,13 +25,17 @@ struct TestRunnerLine: Equatable {
         return i < b.count && (b[i] == UInt8(ascii: "T") || b[i] >= 0xC0) ? i : nil
     }
 
-    /// Whether a runner's line may begin these bytes (`start`): most messages are not one, and are not read.
+    /// The runner's line in these message bytes, if they are one. Inlined where it is called: most messages cannot begin
+    /// one (`start`), and are not read further.
     @inline(__always)
-    static func mayBegin(_ b: UnsafeBufferPointer<UInt8>) -> Bool { start(b) != nil }
-
-    /// The runner's line in these message bytes, if they are one.
     static func read(_ b: UnsafeBufferPointer<UInt8>) -> TestRunnerLine? {
-        guard var i = start(b) else { return nil }
+        guard let i = start(b) else { return nil }
+        return read(b, from: i)
+    }
+
+    /// The runner's line that may begin at `i` (`start`).
+    private static func read(_ b: UnsafeBufferPointer<UInt8>, from first: Int) -> TestRunnerLine? {
+        var i = first
         let n = b.count
         if b[i] == UInt8(ascii: "T") {  // T
             return xctest(b, from: i)
