@@ -21,11 +21,23 @@ struct MessageKeys {
         }
         // The folded bytes (a run of digits as one `#`) are gathered eight to a word and mixed one word at a time; a
         // word of the message without a digit (most of them) goes in whole. The exact bytes are mixed word by word too.
-        var f = Folded()
         var exact: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(n)
         var any: UInt64 = 0
         let raw = UnsafeRawPointer(p)
         var i = 0
+        // The words before the first one with a digit, while nothing is gathered: each goes into the shape's hash whole
+        // (`Folded.word` with nothing gathered), in a loop that keeps only the three hashes (most messages of a capture
+        // have no digit in their first words, many none at all).
+        var h = Folded.seed
+        while i &+ 8 <= n {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if Self.hasDigit(w) { break }
+            exact = (exact ^ w) &* 0xFF51AFD7ED558CCD
+            any |= w
+            h = Folded.mixed(h, w)
+            i &+= 8
+        }
+        var f = Folded(h: h)
         while i &+ 8 <= n {
             let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
             exact = (exact ^ w) &* 0xFF51AFD7ED558CCD
@@ -74,11 +86,20 @@ struct MessageKeys {
     /// multiplication and a shift, with which of its bytes are folded digit runs (`folds`: a literal `#` is not one);
     /// the end mixes the whole state again (the routes' slot is picked by low bits).
     private struct Folded {
-        var h: UInt64 = 0xcbf29ce484222325
+        static var seed: UInt64 { 0xcbf29ce484222325 }
+        var h: UInt64 = Folded.seed
         var acc: UInt64 = 0
         var folds: UInt64 = 0
         var count = 0
         var inDigits = false
+
+        init(h: UInt64) { self.h = h }
+
+        /// The hash after a word with no folded byte in it.
+        @inline(__always) static func mixed(_ h: UInt64, _ w: UInt64) -> UInt64 {
+            let x = (h ^ w) &* 0xFF51AFD7ED558CCD
+            return x ^ x &>> 29
+        }
 
         @inline(__always) mutating func mixWord(_ w: UInt64) {
             let x = (h ^ w) &* 0xFF51AFD7ED558CCD
