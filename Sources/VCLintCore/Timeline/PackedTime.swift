@@ -23,28 +23,84 @@ enum PackedTime {
         private var lastKey: DateKey?
         private var lastIndex = 0
 
-        init() {}
+        /// The seconds of recently packed or unpacked times (`LogTime.fieldSeconds`, about 300 instructions from the
+        /// fields), by their packed word: an instance keeps a callback's time and reads it when the next callback or a
+        /// finding needs it, mostly soon after. Direct-mapped; a slot answers only the word it holds, and a word stands
+        /// for one set of fields, so a hit gives what computing them again would.
+        private static let memoSlots = 64
+        private let memoWords = UnsafeMutablePointer<UInt64>.allocate(capacity: Table.memoSlots)
+        private let memoSeconds = UnsafeMutablePointer<Double>.allocate(capacity: Table.memoSlots)
+
+        init() {
+            // (0 is never a packed word: `present` is set in every one.)
+            memoWords.initialize(repeating: 0, count: Self.memoSlots)
+            memoSeconds.initialize(repeating: 0, count: Self.memoSlots)
+        }
+
+        deinit {
+            memoWords.deallocate()
+            memoSeconds.deallocate()
+        }
 
         var count: Int { dates.dates.count }
 
-        func pack(_ t: LogTime) -> UInt64? {
-            guard t.hour < 32, t.minute < 64, t.second < 64, UInt64(t.fraction) < 1 << fractionBits,
-                  t.fieldSeconds.bitPattern == t.seconds.bitPattern else { return nil }
-            let key = DateKey(t)
-            let d: Int
-            if key == lastKey {
-                d = lastIndex
-            } else {
-                guard let known = dates.id(key, limit: 1 << 16) else { return nil }
-                d = known
-            }
-            lastKey = key
-            lastIndex = d
-            return present | UInt64(d) << dateShift | UInt64(t.hour) << 42 | UInt64(t.minute) << 36
+        @inline(__always)
+        private static func memoSlot(_ v: UInt64) -> Int { Int(truncatingIfNeeded: v ^ v &>> 36) & (memoSlots - 1) }
+
+        /// The seconds of the packed word `v`, when the memo holds them.
+        @inline(__always)
+        private func remembered(_ v: UInt64) -> Double? {
+            let k = Self.memoSlot(v)
+            return memoWords[k] == v ? memoSeconds[k] : nil
+        }
+
+        @inline(__always)
+        private func remember(_ v: UInt64, _ seconds: Double) {
+            let k = Self.memoSlot(v)
+            memoWords[k] = v
+            memoSeconds[k] = seconds
+        }
+
+        @inline(__always)
+        private static func word(_ d: Int, _ t: LogTime) -> UInt64 {
+            present | UInt64(d) << dateShift | UInt64(t.hour) << 42 | UInt64(t.minute) << 36
                 | UInt64(t.second) << fractionBits | UInt64(t.fraction)
         }
 
-        func unpack(_ v: UInt64) -> LogTime { PackedTime.unpack(v, dates.dates) }
+        func pack(_ t: LogTime) -> UInt64? {
+            guard t.hour < 32, t.minute < 64, t.second < 64, UInt64(t.fraction) < 1 << fractionBits else { return nil }
+            let key = DateKey(t)
+            if key == lastKey {
+                // The date's index is known without interning: the word first, then its seconds (remembered or computed).
+                let v = Self.word(lastIndex, t)
+                let seconds: Double
+                if let known = remembered(v) {
+                    seconds = known
+                } else {
+                    seconds = t.fieldSeconds
+                    remember(v, seconds)
+                }
+                return seconds.bitPattern == t.seconds.bitPattern ? v : nil
+            }
+            // A new date is interned only for a time that packs.
+            guard t.fieldSeconds.bitPattern == t.seconds.bitPattern, let d = dates.id(key, limit: 1 << 16) else { return nil }
+            lastKey = key
+            lastIndex = d
+            let v = Self.word(d, t)
+            remember(v, t.seconds)
+            return v
+        }
+
+        func unpack(_ v: UInt64) -> LogTime {
+            guard let seconds = remembered(v) else {
+                let t = PackedTime.unpack(v, dates.dates)
+                remember(v, t.seconds)
+                return t
+            }
+            var t = PackedTime.fields(v, dates.dates)
+            t.seconds = seconds
+            return t
+        }
 
         /// The dates packed so far, as a value that unpacks the same times: what a recording
         /// keeps once its input is read, without the table's index.
@@ -59,12 +115,18 @@ enum PackedTime {
     }
 
     static func unpack(_ v: UInt64, _ dates: [DateKey]) -> LogTime {
-        let date = dates[Int(v >> dateShift & 0xFFFF)]
-        var t = LogTime(seconds: 0, year: Int(date.year), month: Int(date.month), day: Int(date.day),
-                        hour: Int(v >> 42 & 0x1F), minute: Int(v >> 36 & 0x3F), second: Int(v >> fractionBits & 0x3F),
-                        fraction: UInt32(v & (1 << fractionBits - 1)), fractionDigits: Int(date.digits),
-                        offsetMinutes: date.offset)
+        var t = fields(v, dates)
         t.seconds = t.fieldSeconds
         return t
+    }
+
+    /// The time of the packed word `v` without its seconds (0).
+    @inline(__always)
+    static func fields(_ v: UInt64, _ dates: [DateKey]) -> LogTime {
+        let date = dates[Int(v >> dateShift & 0xFFFF)]
+        return LogTime(seconds: 0, year: Int(date.year), month: Int(date.month), day: Int(date.day),
+                       hour: Int(v >> 42 & 0x1F), minute: Int(v >> 36 & 0x3F), second: Int(v >> fractionBits & 0x3F),
+                       fraction: UInt32(v & (1 << fractionBits - 1)), fractionDigits: Int(date.digits),
+                       offsetMinutes: date.offset)
     }
 }

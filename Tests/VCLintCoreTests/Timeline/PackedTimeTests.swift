@@ -64,6 +64,31 @@ import Testing
         #expect(inst.lastDidDisappear == nil)
     }
 
+    /// The table remembers the seconds of the words it packed and read last (`Table`'s memo): a time reads back bit for
+    /// bit whether its word is still remembered or long since replaced, and a time whose seconds are not its fields'
+    /// does not pack, even right after a time with the same fields did.
+    @Test func rememberedSecondsAreTheFieldsSeconds() throws {
+        let times = PackedTime.Table()
+        var r = SplitMix(seed: 5)
+        var kept: [(word: UInt64, time: LogTime)] = []
+        for _ in 0..<2_000 {
+            let text = String(format: "2024-03-01 %02d:%02d:%02d.%06d+0800", r.int(24), r.int(60), r.int(60), r.int(1_000_000))
+            let t = try #require(CompactTimeTests.parsed(text))
+            let v = try #require(times.pack(t), "\(text)")
+            #expect(times.pack(t) == v)
+            var odd = t
+            odd.seconds += 0.5
+            #expect(times.pack(odd) == nil, "\(text)")
+            kept.append((v, t))
+            // Read back now, and one packed long before (its memo slot taken by others since).
+            for k in [kept.count - 1, r.int(kept.count)] {
+                let back = times.unpack(kept[k].word)
+                #expect(back == kept[k].time && back.seconds.bitPattern == kept[k].time.seconds.bitPattern)
+            }
+        }
+        #expect(times.count == 1)
+    }
+
     @Test func datesAreSharedAndFew() {
         let times = PackedTime.Table()
         for s in 0..<5_000 {
