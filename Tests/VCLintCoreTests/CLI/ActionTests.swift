@@ -69,7 +69,7 @@ import Testing
     }
 
     static func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-action-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-action-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

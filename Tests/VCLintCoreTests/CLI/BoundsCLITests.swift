@@ -20,7 +20,7 @@ import Glibc
 
     func tempDir() throws -> URL {
         // Resolved: /tmp may be a link, and notes name the paths as the walk saw them.
-        let url = URL(fileURLWithPath: FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path)
+        let url = URL(fileURLWithPath: scratchRoot.resolvingSymlinksInPath().path)
             .appendingPathComponent("vclint-bounds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url

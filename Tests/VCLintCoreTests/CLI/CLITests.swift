@@ -67,7 +67,7 @@ import Glibc
     }
 
     func tempFile(_ bytes: [UInt8], ext: String = "log") throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-\(UUID().uuidString).\(ext)")
+        let url = scratchRoot.appendingPathComponent("vclint-\(UUID().uuidString).\(ext)")
         try Data(bytes).write(to: url)
         return url.path
     }

@@ -9,7 +9,7 @@ import Testing
     func run(_ args: [String], cwd: URL) throws -> CLITests.Run { try runVCLint(args, cwd: cwd) }
 
     @Test func rulesHonourTheConfiguration() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-rules-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-rules-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let plain = try run(["rules"], cwd: dir)
@@ -40,7 +40,7 @@ import Testing
 
     /// `vclint init` writes the starter, which lints as a configuration.
     @Test func initWritesTheStarter() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-init-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-init-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try run(["init"], cwd: dir).status == 0)

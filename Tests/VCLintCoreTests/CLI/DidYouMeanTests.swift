@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func configurationKeys() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-dym-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-dym-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         func config(_ text: String) throws -> String {

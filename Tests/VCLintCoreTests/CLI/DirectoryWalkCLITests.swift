@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized) struct DirectoryWalkCLITests {
     /// A scratch folder with captures in places a walk should and should not read.
     func tree(git: Bool) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-walk-\(UUID().uuidString)")
+        let root = scratchRoot.appendingPathComponent("vclint-walk-\(UUID().uuidString)")
         let leak = try Data(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-missing-dealloc.log"))
         let clean = try Data(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-seed000.log"))
         for (path, data) in [("logs/a.log", clean), ("logs/old/b.log", leak), ("logs/.hidden/c.log", leak), (".build/d.log", leak),

@@ -70,7 +70,7 @@ import Testing
 
     /// A growing file is followed like `tail -f` until Ctrl-C, then the summary and exit code.
     @Test func followAGrowingFileUntilInterrupted() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-follow-\(getpid()).log")
+        let url = scratchRoot.appendingPathComponent("vclint-follow-\(getpid()).log")
         defer { try? FileManager.default.removeItem(at: url) }
         let lines = try Self.lines(Self.leakCapture)
         try (lines[..<12].joined(separator: "\n") + "\n").write(to: url, atomically: false, encoding: .utf8)
@@ -126,7 +126,7 @@ extension Array {
 @Suite struct ProgressTests {
     @Test(.requires(.script, for: "the progress test, which needs a pseudo-terminal"))
     func progressOnlyOnATerminal() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-progress-\(getpid()).log")
+        let url = scratchRoot.appendingPathComponent("vclint-progress-\(getpid()).log")
         defer { try? FileManager.default.removeItem(at: url) }
         // ~80 MB of a seed capture's noise, after one lifecycle line (a capture without any is not clean).
         let noise = "2017-02-11 17:30:45.209 navTest[933:17086] Reachability Flag Status: -R t------ networkStatusForFlags\n"

@@ -16,7 +16,7 @@ import Testing
     static func batch(_ bytes: [UInt8]) -> [String] { Linter().lint(bytes: bytes, path: "x").findings.map(key).sorted() }
 
     func tempPath(_ ext: String = "log") -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("vclint-live-\(UUID().uuidString).\(ext)").path
+        scratchRoot.appendingPathComponent("vclint-live-\(UUID().uuidString).\(ext)").path
     }
 
     /// Runs a follower over `path`; `steps[i]` runs at the i-th end of file, and following stops after the last.

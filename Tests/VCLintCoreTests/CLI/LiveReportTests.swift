@@ -116,7 +116,7 @@ import Testing
     func fixture(_ path: String) throws -> Data { try Data(contentsOf: packageRoot.appendingPathComponent(path)) }
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-live-report-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-live-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

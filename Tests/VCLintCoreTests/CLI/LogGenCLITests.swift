@@ -44,7 +44,7 @@ import VCLintSimulation
     }
 
     @Test func truthIsTheSimulatorsExpectedFindings() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
+        let path = scratchRoot.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try run(["--seed", "5", "--envelope", "oslog", "--fault", "leak", "--truth", path])
         #expect(r.status == 0)
@@ -72,7 +72,7 @@ extension LogGenCLITests {
             #expect(result.findings.filter { $0.severity != .info }.isEmpty, "seed \(seed): \(result.summary)")
             #expect(result.stats.sessions == 1)
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
+        let path = scratchRoot.appendingPathComponent("vclint-truth-\(UUID().uuidString).txt").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let faulty = try run(["--seed", "11", "--envelope", "bare", "--size", "200000", "--fault", "leak", "--truth", path])
         #expect(faulty.status == 0)

@@ -8,7 +8,7 @@ import Testing
     let cli = CLITests()
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-cli-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

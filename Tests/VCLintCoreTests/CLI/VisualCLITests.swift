@@ -14,7 +14,7 @@ import Testing
     }
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-visual-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-visual-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -215,7 +215,7 @@ import Testing
           .requires(.python3, for: "reading the browser's screenshot"))
     func reportRendersInHeadlessChromium() throws {
         let browser = try #require(Self.chromium)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let html = dir.appendingPathComponent("report.html")
@@ -256,7 +256,7 @@ import Testing
     @Test(.requires(.chromium, for: "the headless-browser test of the HTML report"))
     func reportReadsLikeTheLogInHeadlessChromium() throws {
         let browser = try #require(Self.chromium)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let html = dir.appendingPathComponent("report.html")
@@ -290,7 +290,7 @@ import Testing
 
     /// A baseline of the fixture's findings, in a fresh folder.
     func baseline() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-visual-baseline-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-visual-baseline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent("baseline.json")
         let made = try cli.run(["baseline", "create", Self.fixture, "--output", file.path])
@@ -373,7 +373,7 @@ import Testing
 
     /// An Android class without LeakCanary's evidence keeps its platform's words through a shard's JSON and the merge.
     @Test func anAndroidClassWithoutEvidenceSurvivesTheMerge() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-android-leaks-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-android-leaks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let shard = dir.appendingPathComponent("leaks-1.json")

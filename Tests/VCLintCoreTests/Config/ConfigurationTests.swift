@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func discoveryWalksUpToTheNearestFile() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
+        let root = scratchRoot.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
         let deep = root.appendingPathComponent("a/b/c")
         try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
         try "disabled_rules: [memory_warning]\n".write(to: root.appendingPathComponent("a/.vclint.yml"), atomically: true, encoding: .utf8)
@@ -101,7 +101,7 @@ import Testing
 
     @Test func cliUsesTheConfigurationAndRejectsABadOne() throws {
         let cli = CLITests()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-cfg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let good = dir.appendingPathComponent("good.yml").path
         try "disabled_rules: [leaked_controller]\n".write(toFile: good, atomically: true, encoding: .utf8)

@@ -53,7 +53,7 @@ import Testing
         let zero = try cli.run(["lint", "--config", "/dev/zero", "Fixtures/seeds/navtest-seed000.log"])
         #expect(zero.status == 2)
         #expect(zero.stderr == "vclint: error: /dev/zero: the configuration is larger than 1 MiB; a configuration file is a few KiB\n")
-        let big = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-big-\(UUID().uuidString).yml")
+        let big = scratchRoot.appendingPathComponent("vclint-big-\(UUID().uuidString).yml")
         defer { try? FileManager.default.removeItem(at: big) }
         try Data(repeating: 0x23, count: (1 << 20) + 1).write(to: big)  // a comment of 1 MiB + 1 byte
         let r = try cli.run(["lint", "--config", big.path, "Fixtures/seeds/navtest-seed000.log"])
@@ -63,7 +63,7 @@ import Testing
 
     /// The whole program, with the file found in a parent directory as a CI job would.
     @Test func discoveredBillionLaughsIsExitTwoWithOneLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-bl-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-bl-\(UUID().uuidString)")
         let sub = dir.appendingPathComponent("logs")
         try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -154,7 +154,7 @@ import Testing
 
     /// The whole program: exit 2 and one line, for `lint` and for `vclint rules`, which reads the file too.
     @Test func anOverBudgetConfigurationIsExitTwoWithOneLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-budget-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var yaml = "ignore_classes:\n"

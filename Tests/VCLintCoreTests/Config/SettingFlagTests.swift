@@ -13,7 +13,7 @@ import Testing
     static let commands = ["lint", "baseline create", "timeline", "leaks", "report", "inspect"]
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-flags-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-flags-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

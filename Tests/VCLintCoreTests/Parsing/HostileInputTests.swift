@@ -78,7 +78,7 @@ struct StreamedLint {
     /// A file read through `lint(fd:)` says on stderr how many lines were longer than the buffer
     /// (here 4 KiB, as small as a test can make it), read by their head only.
     @Test func overlongLinesOfAFileAreWarnedOf() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-long-\(UUID().uuidString).log").path
+        let path = scratchRoot.appendingPathComponent("vclint-long-\(UUID().uuidString).log").path
         defer { unlink(path) }
         let long = String(Self.nslog("10:00:00.150", "-[OtherViewController viewDidLoad] ").dropLast()) + String(repeating: "x", count: 10_000)
         let text = Self.nslog("10:00:00.000", "-[HomeViewController viewDidLoad]") + long + "\n"
@@ -290,7 +290,7 @@ struct StreamedLint {
     }
 
     static func tempPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("vclint-grow-\(UUID().uuidString).log").path
+        scratchRoot.appendingPathComponent("vclint-grow-\(UUID().uuidString).log").path
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {

@@ -172,7 +172,7 @@ import VCLintSimulation
         #expect(r.stats.events == 1)
         #expect(r.stats.lines == 5)
         // Through a file, the count is a warning for stderr.
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-big-\(UUID().uuidString).json").path
+        let path = scratchRoot.appendingPathComponent("vclint-big-\(UUID().uuidString).json").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let fd = open(path, O_RDONLY)
@@ -248,7 +248,7 @@ import VCLintSimulation
 
     /// A folder walk reads the log arrays among its .json files (and .json.gz), and leaves the others.
     @Test func aFolderWalkReadsLogArraysOnly() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-walk-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-walk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = try Self.bytes(Self.jsonFixture)

@@ -24,7 +24,7 @@ import VCLintSimulation
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-mapped-\(UUID().uuidString).log")
+        let url = scratchRoot.appendingPathComponent("vclint-mapped-\(UUID().uuidString).log")
         try Data(bytes).write(to: url)
         return url
     }

@@ -9,7 +9,7 @@ import Testing
     let cli = CLITests()
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-names-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-names-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

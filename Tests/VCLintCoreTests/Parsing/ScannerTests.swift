@@ -133,7 +133,7 @@ import Testing
             #expect(r.stats.overlongLines == 0, "fed \(feed ?? 0)")
             #expect(r.stats.bytes == bytes.count)
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("long-line-\(getpid()).log")
+        let url = scratchRoot.appendingPathComponent("long-line-\(getpid()).log")
         try Data(bytes).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let fd = open(url.path, O_RDONLY)

@@ -20,7 +20,7 @@ import Glibc
     }
 
     func tree() throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-src-\(UUID().uuidString)")
+        let root = scratchRoot.appendingPathComponent("vclint-src-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("App/Screens"), withIntermediateDirectories: true)
         try "import UIKit\n\nfinal class ProductDetailViewController: UIViewController {}\n".write(to: root.appendingPathComponent("App/Screens/ProductDetail.swift"), atomically: true, encoding: .utf8)
         try "@interface Child1ViewController : UIViewController\n@end\n".write(to: root.appendingPathComponent("App/Child1.h"), atomically: true, encoding: .utf8)

@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func mergeKeepsTheTest() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-tests-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let shard = dir.appendingPathComponent("shard.json").path

@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aPathWithoutCapturesFailsTheRun() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-empty-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try Data("not a capture".utf8).write(to: dir.appendingPathComponent("notes.md"))
         defer { try? FileManager.default.removeItem(at: dir) }

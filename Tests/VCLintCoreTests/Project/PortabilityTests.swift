@@ -34,7 +34,7 @@ import Testing
 
     /// The wrappers reach the real system calls.
     @Test func libcWrappersWork() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-libc-\(getpid())").path
+        let path = scratchRoot.appendingPathComponent("vclint-libc-\(getpid())").path
         defer { unlink(path); unlink(path + ".moved") }
         #expect(FileManager.default.createFile(atPath: path, contents: Data("abc".utf8)))
         #expect(LibC.rename(path, path + ".moved") == 0)

@@ -53,7 +53,7 @@ import Testing
         }
         #expect(documents.count > 60)
         // The command line's, with its configuration, a baseline, the declarations and a merge.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-schema-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cli = CLITests()
@@ -101,7 +101,7 @@ import Testing
 
     @Test(.requires(.checkJSONSchema, for: "the .vclint.yml schema validation"))
     func theDocumentedConfigurationsFollowTheConfigurationSchema() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-yml-schema-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-yml-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var checked = 0

@@ -68,7 +68,7 @@ import VCLintSimulation
 
     /// Files linted in parallel give the same report, in input order, as one after another.
     @Test func parallelFilesMatchSequential() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-eq-\(getpid())")
+        let dir = scratchRoot.appendingPathComponent("vclint-eq-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var sources: [InputSource] = []
@@ -94,7 +94,7 @@ import VCLintSimulation
     /// A `.gz` capture is inflated while streaming: the same report as the plain file, also for
     /// concatenated gzip members; a damaged or cut-off stream is an input error, not a clean run.
     @Test func gzipMatchesPlainText() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-gz-\(getpid())")
+        let dir = scratchRoot.appendingPathComponent("vclint-gz-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var o = NavigationSimulator.Options(seed: 77)

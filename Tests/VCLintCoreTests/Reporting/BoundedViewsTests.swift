@@ -171,7 +171,7 @@ import VCLintSimulation
             writers.append(("inspect \(e.identifier)", f.writer(for: inspections), f.render(inspections)))
         }
         for (name, write, rendered) in writers {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-view-\(UUID().uuidString)")
+            let url = scratchRoot.appendingPathComponent("vclint-view-\(UUID().uuidString)")
             let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL, 0o600)
             try #require(fd >= 0)
             defer { close(fd); try? FileManager.default.removeItem(at: url) }
@@ -492,7 +492,7 @@ import VCLintSimulation
     }
 
     @Test func aLargeRegularFileIsRefusedUnread() throws {
-        let big = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-big-\(UUID().uuidString).json")
+        let big = scratchRoot.appendingPathComponent("vclint-big-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: big) }
         #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
         let handle = try FileHandle(forWritingTo: big)

@@ -62,7 +62,7 @@ import Testing
     static let shards = ["Fixtures/seeds", "Fixtures/flows", "Fixtures/reporters/hostile.log"]
 
     func scratch() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-merge-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-merge-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -108,7 +108,7 @@ import Testing
     }
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-sanitise-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-sanitise-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

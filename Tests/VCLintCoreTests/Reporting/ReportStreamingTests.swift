@@ -13,7 +13,7 @@ func manyFindingsCapture(_ n: Int) -> String {
 /// The buffered writer every report goes through.
 @Suite struct ReportWriterTests {
     func temporaryFile() throws -> (Int32, URL) {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-writer-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-writer-\(UUID().uuidString)")
         let fd = open(url.path, O_RDWR | O_CREAT | O_EXCL, 0o600)
         try #require(fd >= 0)
         return (fd, url)
@@ -101,7 +101,7 @@ func manyFindingsCapture(_ n: Int) -> String {
     @Test(arguments: ReporterRegistry.names)
     func aReportStreamedToAFileIsTheReportInMemory(name: String) throws {
         let reporter = try #require(ReporterRegistry.reporter(named: name))
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-stream-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-stream-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: url) }
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         try #require(fd >= 0)

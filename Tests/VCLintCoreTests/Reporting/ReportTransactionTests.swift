@@ -11,7 +11,7 @@ import Glibc
     let cli = CLITests()
 
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-tx-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-tx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

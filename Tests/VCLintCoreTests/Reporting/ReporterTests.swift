@@ -152,7 +152,7 @@ func python(_ script: String, _ args: [String]) throws -> (status: Int32, output
 }
 
 func writeTemp(_ text: String, ext: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-report-\(UUID().uuidString).\(ext)")
+    let url = scratchRoot.appendingPathComponent("vclint-report-\(UUID().uuidString).\(ext)")
     try Data(text.utf8).write(to: url)
     return url
 }
@@ -648,7 +648,7 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
         #expect(rows.status == 0 && rows.stdout.contains("| info | `memory_warning` |"))
         let zero = try cli.run(["lint", capture, "--markdown-rows", "0"])
         #expect(zero.status != 0 && zero.status != 1 && zero.stderr.contains("--markdown-rows must be a whole number 1 or more, not '0'"), "\(zero.stderr)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-fold-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-fold-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let shard = dir.appendingPathComponent("s.json").path
@@ -689,7 +689,7 @@ func expectPythonParsesXML(_ text: String, sourceLocation: SourceLocation = #_so
 
 @Suite struct PendingReportFileTests {
     func tempDir() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-out-\(UUID().uuidString)")
+        let url = scratchRoot.appendingPathComponent("vclint-out-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

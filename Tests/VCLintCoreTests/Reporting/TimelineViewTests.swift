@@ -485,7 +485,7 @@ enum TraceChecks {
 /// classic-Mac line ends.
 @Suite struct LineExcerptTests {
     func write(_ bytes: [UInt8], _ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-excerpt-\(UUID().uuidString)-\(name)")
+        let url = scratchRoot.appendingPathComponent("vclint-excerpt-\(UUID().uuidString)-\(name)")
         try Data(bytes).write(to: url)
         return url
     }
@@ -498,7 +498,7 @@ enum TraceChecks {
             #expect(LineExcerpts.read(.file(url.path), lines: [2, 4, 9]) == [2: "two", 4: "four"], "\(name)")
         }
         let source = try String(contentsOf: packageRoot.appendingPathComponent("Fixtures/seeds/navtest-missing-dealloc.log"), encoding: .utf8)
-        let gz = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-excerpt-\(UUID().uuidString).log")
+        let gz = scratchRoot.appendingPathComponent("vclint-excerpt-\(UUID().uuidString).log")
         try source.write(to: gz, atomically: true, encoding: .utf8)
         let zipped = Process()
         zipped.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -6,7 +6,7 @@ import Testing
     let cli = CLITests()
 
     func temp(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("vclint-\(UUID().uuidString)-\(name)").path
+        scratchRoot.appendingPathComponent("vclint-\(UUID().uuidString)-\(name)").path
     }
 
     /// The missing-dealloc capture again, a day later, with other lines before it: same bug,

@@ -9,7 +9,7 @@ import Testing
 
     /// A source tree holding `files` (relative path → text).
     static func tree(_ files: [String: String]) throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-supp-\(UUID().uuidString)")
+        let root = scratchRoot.appendingPathComponent("vclint-supp-\(UUID().uuidString)")
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -14,6 +14,19 @@ let packageRoot: URL = {
     return dir
 }()
 
+/// The folder the tests write their files in: one per test process, under the system's temporary folder,
+/// and removed with everything in it when the process exits, so that a run of the tests leaves nothing
+/// behind (a test may still remove its own files sooner).
+let scratchRoot: URL = {
+    let dir = URL(fileURLWithPath: scratchPath, isDirectory: true)
+    try? FileManager.default.removeItem(at: dir)
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    atexit { try? FileManager.default.removeItem(atPath: scratchPath) }
+    return dir
+}()
+
+private let scratchPath = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-tests-\(getpid())").path
+
 func fixtureURL(_ relative: String) -> URL { packageRoot.appendingPathComponent("Fixtures").appendingPathComponent(relative) }
 
 /// Every log fixture, as paths relative to the package root, sorted.

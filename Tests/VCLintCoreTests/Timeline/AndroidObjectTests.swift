@@ -51,7 +51,7 @@ import Testing
         #expect(vm.dealloc?.line == 4)
         #expect(vm.callbacks.map(\.kind) == [.initialize, .onCleared, .finalize])
         #expect(lint(lines.joined(separator: "\n") + "\n").findings.isEmpty)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-finalize-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-finalize-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = dir.appendingPathComponent("vm.log")

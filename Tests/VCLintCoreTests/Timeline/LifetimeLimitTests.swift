@@ -277,7 +277,7 @@ import Testing
 
     /// A bad value is a configuration error: exit 2 and one stderr line naming the key.
     @Test func aBadValueStopsTheRun() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("vclint-lifetimes-\(UUID().uuidString)")
+        let dir = scratchRoot.appendingPathComponent("vclint-lifetimes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try "lifetimes:\n  groups:\n    Players: {max: 0, classes: [AudioPlayer]}\n".write(to: dir.appendingPathComponent(".vclint.yml"), atomically: true, encoding: .utf8)
