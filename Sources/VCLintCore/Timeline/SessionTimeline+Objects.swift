@@ -135,6 +135,27 @@ struct SessionObjects {
     /// `awaitingCount` at which dead and settled entries are dropped: twice what stayed, so that
     /// pruning costs constant time per object however many stay.
     var awaitingPruneAt = 4096
+
+    /// Appends `inst` to a stem's awaiting objects and, once they reach twice `keeping`, keeps the latest
+    /// `keeping`: how many the list grew by (1, or less when some were dropped).
+    @inline(__always)
+    static func append(_ inst: Instance, to list: inout [Instance], keeping: Int) -> Int {
+        list.append(inst)
+        guard list.count >= 2 * keeping else { return 1 }
+        let dropped = list.count - keeping
+        list.removeFirst(dropped)
+        return 1 - dropped
+    }
+
+    /// Appends `inst` to a stem's owners and, once they reach twice `ownersPerStem`, drops the dead and forgotten
+    /// ones and keeps at most the latest `ownersPerStem`.
+    @inline(__always)
+    static func appendOwner(_ inst: Instance, to list: inout [Instance]) {
+        list.append(inst)
+        guard list.count >= 2 * ownersPerStem else { return }
+        list.removeAll { !$0.isAlive || $0.forgotten }
+        if list.count > ownersPerStem { list.removeFirst(list.count - ownersPerStem) }
+    }
 }
 
 extension SessionTimeline {
@@ -217,14 +238,10 @@ extension SessionTimeline {
         } else {
             if let setup = latestSetup(thread: e.thread) { assign(inst, to: setup, .setup) }
             if !stem.isEmpty {
-                objects.awaitingStem[stem, default: []].append(inst)
-                objects.awaitingCount += 1
                 // The latest of a stem wait (an owner made later takes them): a million cell view
-                // models with no screen of their stem cost no list.
-                if let n = objects.awaitingStem[stem]?.count, n >= 2 * SessionObjects.awaitingPerStem {
-                    objects.awaitingStem[stem]?.removeFirst(n - SessionObjects.awaitingPerStem)
-                    objects.awaitingCount -= n - SessionObjects.awaitingPerStem
-                }
+                // models with no screen of their stem cost no list. (One access to the stem's list.)
+                objects.awaitingCount += SessionObjects.append(inst, to: &objects.awaitingStem[stem, default: []],
+                                                               keeping: SessionObjects.awaitingPerStem)
                 if objects.awaitingCount > objects.awaitingPruneAt { pruneAwaiting() }
             }
         }
@@ -272,15 +289,9 @@ extension SessionTimeline {
         let stem = inst.entry.stem
         if !stem.isEmpty {
             unfoldOwner(stem)
-            objects.ownersByStem[stem, default: []].append(inst)
             // Dead and forgotten (evicted) owners go, and past that only the latest of a stem stay:
-            // a million controllers of one stem on a stack cost no list.
-            if let n = objects.ownersByStem[stem]?.count, n >= 2 * SessionObjects.ownersPerStem {
-                objects.ownersByStem[stem]?.removeAll { !$0.isAlive || $0.forgotten }
-                if let m = objects.ownersByStem[stem]?.count, m > SessionObjects.ownersPerStem {
-                    objects.ownersByStem[stem]?.removeFirst(m - SessionObjects.ownersPerStem)
-                }
-            }
+            // a million controllers of one stem on a stack cost no list. (One access to the stem's list.)
+            SessionObjects.appendOwner(inst, to: &objects.ownersByStem[stem, default: []])
             if let waiting = objects.awaitingStem.removeValue(forKey: stem) {
                 objects.awaitingCount -= waiting.count
                 for o in waiting where o.isAlive && o !== inst && o.entry.isObjectClass { assign(o, to: inst, .stem) }
