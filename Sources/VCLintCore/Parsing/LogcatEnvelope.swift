@@ -62,10 +62,25 @@ enum LogcatEnvelope {
     }
 
     /// Whether the line begins with threadtime's `MM-DD HH:MM:SS.mmm ` (its punctuation and digits at their places).
-    @inline(__always) private static func isThreadtimeStamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-        guard n > 18, p[2] == .hyphen, p[5] == .space, p[8] == .colon, p[11] == .colon, p[14] == .dot, p[18] == .space else { return false }
-        @inline(__always) func d(_ k: Int) -> Bool { p[k] &- UInt8(ascii: "0") < 10 }
-        return d(0) && d(1) && d(3) && d(4) && d(6) && d(7) && d(9) && d(10) && d(12) && d(13) && d(15) && d(16) && d(17)
+    @inline(__always) static func isThreadtimeStamp(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        // Bytes 0–7 (`MM-DD HH`) and 8–15 (`:MM:SS.m`) as two words, each checked at once: its separators where the
+        // stamp has them, and ASCII digits in every other byte (`digits`); then bytes 16–18 (`mm `) one by one.
+        // (`isThreadtimeStampByteByByte` in the tests is the same check a byte at a time.)
+        guard n > 18 else { return false }
+        let a = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+        let b = UnsafeRawPointer(p + 8).loadUnaligned(as: UInt64.self)
+        // Little-endian: byte k of the line is bits 8k…8k+7 of its word.
+        guard a & 0x0000_FF00_00FF_0000 == 0x0000_2000_002D_0000,  // `-` at 2, ` ` at 5
+              b & 0x00FF_0000_FF00_00FF == 0x002E_0000_3A00_003A,  // `:` at 8 and 11, `.` at 14
+              digits(a, 0xFFFF_00FF_FF00_FFFF), digits(b, 0xFF00_FFFF_00FF_FF00), p[18] == .space else { return false }
+        return p[16] &- UInt8(ascii: "0") < 10 && p[17] &- UInt8(ascii: "0") < 10
+    }
+
+    /// Whether every byte of `w` that `mask` selects (each 0x00 or 0xFF) is an ASCII digit: its high half 3, and its
+    /// low half at most 9 (6 more leaves the high half 3; added to the selected bytes only, no carry reaches the next).
+    @inline(__always) static func digits(_ w: UInt64, _ mask: UInt64) -> Bool {
+        let high = mask & 0xF0F0_F0F0_F0F0_F0F0, three = mask & 0x3030_3030_3030_3030
+        return w & high == three && (w &+ (mask & 0x0606_0606_0606_0606)) & high == three
     }
 
     /// `fields` for every format.

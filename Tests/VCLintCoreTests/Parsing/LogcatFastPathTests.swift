@@ -46,6 +46,49 @@ import VCLintSimulation
         return out
     }
 
+    /// `LogcatEnvelope.isThreadtimeStamp`'s check a byte at a time: digits and punctuation at their places.
+    static func isThreadtimeStampByteByByte(_ b: [UInt8]) -> Bool {
+        guard b.count > 18 else { return false }
+        let punctuation: [Int: UInt8] = [2: UInt8(ascii: "-"), 5: UInt8(ascii: " "), 8: UInt8(ascii: ":"), 11: UInt8(ascii: ":"),
+                                         14: UInt8(ascii: "."), 18: UInt8(ascii: " ")]
+        for k in 0...18 {
+            if let want = punctuation[k] {
+                if b[k] != want { return false }
+            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[k]) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Every byte value at every place of a stamp, and random pairs of them: the word-at-a-time check says what the
+    /// byte-at-a-time one says (a byte next to a digit's range, `/` and `:`, or with a digit's low half, `0xB5`, among them).
+    @Test func threadtimeStampCheckIsTheByteByByteCheck() {
+        let stamp = Array("12-31 23:59:59.999 4000".utf8)
+        var rng = SplitMix(seed: 35)
+        var cases: [[UInt8]] = [stamp, Array(stamp.prefix(19)), Array(stamp.prefix(18))]
+        for k in 0...18 {
+            for v in 0...255 {
+                var b = stamp
+                b[k] = UInt8(v)
+                cases.append(b)
+            }
+        }
+        for _ in 0..<20_000 {
+            var b = stamp
+            for _ in 0..<2 { b[Int(rng.next() % 19)] = UInt8(truncatingIfNeeded: rng.next()) }
+            cases.append(b)
+        }
+        var accepted = 0
+        for b in cases {
+            let fast = b.withUnsafeBufferPointer { LogcatEnvelope.isThreadtimeStamp($0.baseAddress!, $0.count) }
+            #expect(fast == Self.isThreadtimeStampByteByByte(b), "\(b)")
+            if fast { accepted += 1 }
+        }
+        // The stamp itself, and each digit replaced by each digit.
+        #expect(accepted >= 2 + 13 * 10)
+    }
+
     @Test func threadtimeFieldsAreTheGeneralReadingsFields() {
         var fast = 0
         for b in Self.mutations(rounds: 800, seed: 7) {
