@@ -386,18 +386,27 @@ extension SessionTimeline {
     }
 
     /// The object an address-less deinit belongs to: the live one whose owner was deallocated
-    /// first, else the oldest (docs/lifecycle.md#objects).
+    /// first, else the one whose owner was removed first and has not deallocated yet, else the
+    /// oldest (docs/lifecycle.md#objects).
     func objectForDeinit(_ live: ArraySlice<Instance>) -> Instance? {
         // Judged ones first (their owner's dealloc was the owner's for sure), then those whose
-        // owner's dealloc may have been a twin's, each by their owner's dealloc.
+        // owner's dealloc may have been a twin's, each by their owner's dealloc; then those whose
+        // owner is on its way out (popped or dismissed, its dealloc still to come: an object may
+        // print its deinit before its owner's), by the owner's removal. An object whose owner
+        // lives is held by it.
         var chosen: Instance?, chosenRank = (Int.max, Int.max)
         for i in live where i.isAlive {
+            let rank: (Int, Int)
             if let r = i.removal, r.kind == .ownerDeallocated {
-                let rank = (i.emitted.contains(.leak) ? 1 : 0, r.anchor.line)
-                if rank < chosenRank {
-                    chosen = i
-                    chosenRank = rank
-                }
+                rank = (i.emitted.contains(.leak) ? 1 : 0, r.anchor.line)
+            } else if let owner = i.owner, owner.isAlive, let r = owner.removal {
+                rank = (2, r.anchor.line)
+            } else {
+                continue
+            }
+            if rank < chosenRank {
+                chosen = i
+                chosenRank = rank
             }
         }
         return chosen ?? live.first { $0.isAlive }

@@ -169,6 +169,24 @@ import Testing
         #expect(findings(Self.swiftLog(lines)).isEmpty)
     }
 
+    /// A screen popped, its helper's address-less deinit logged before its own dealloc, while an older helper of the
+    /// same class lives with the screen below: the deinit is the popped screen's helper's (its owner is on its way
+    /// out; the other's owner holds it), so neither helper is judged late or leaked, here or when the older one goes.
+    @Test func anAddresslessDeinitBeforeItsOwnersDeallocIsThePoppedScreensObject() {
+        let lines = ["HomeViewController viewDidLoad()", "ImageLoader init",
+                     "HomeViewController viewWillAppear(_:)", "HomeViewController viewDidAppear(_:)"]
+            + ["DetailViewController viewDidLoad()", "ImageLoader init",
+               "HomeViewController viewWillDisappear(_:)", "DetailViewController viewWillAppear(_:)",
+               "HomeViewController viewDidDisappear(_:)", "DetailViewController viewDidAppear(_:)",
+               "DetailViewController viewWillDisappear(_:)", "HomeViewController viewWillAppear(_:)",
+               "HomeViewController viewDidAppear(_:)", "DetailViewController viewDidDisappear(_:)",
+               "ImageLoader deinit", "DetailViewController deinit"]
+            + ["@10 Sync finished", "@12 HomeViewController viewWillDisappear(_:)", "HomeViewController viewDidDisappear(_:)",
+               "HomeViewController deinit", "ImageLoader deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.isEmpty, "\(all.map(\.message))")
+    }
+
     @Test func cellViewModelsInARowAreSeparateObjects() {
         let cells = (0..<5).map { _ in "CellViewModel init" }
         let gone = (0..<5).map { _ in "CellViewModel deinit" }
