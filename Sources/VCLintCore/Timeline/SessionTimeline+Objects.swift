@@ -139,7 +139,7 @@ struct SessionObjects {
     /// Appends `inst` to a stem's awaiting objects and, once they reach twice `keeping`, keeps the latest
     /// `keeping`: how many the list grew by (1, or less when some were dropped).
     @inline(__always)
-    static func append(_ inst: Instance, to list: inout [Instance], keeping: Int) -> Int {
+    static func appendAwaiting(_ inst: Instance, to list: inout [Instance], keeping: Int) -> Int {
         list.append(inst)
         guard list.count >= 2 * keeping else { return 1 }
         let dropped = list.count - keeping
@@ -240,8 +240,8 @@ extension SessionTimeline {
             if !stem.isEmpty {
                 // The latest of a stem wait (an owner made later takes them): a million cell view
                 // models with no screen of their stem cost no list. (One access to the stem's list.)
-                objects.awaitingCount += SessionObjects.append(inst, to: &objects.awaitingStem[stem, default: []],
-                                                               keeping: SessionObjects.awaitingPerStem)
+                objects.awaitingCount += SessionObjects.appendAwaiting(inst, to: &objects.awaitingStem[stem, default: []],
+                                                                       keeping: SessionObjects.awaitingPerStem)
                 if objects.awaitingCount > objects.awaitingPruneAt { pruneAwaiting() }
             }
         }
