@@ -102,8 +102,7 @@ struct MessageKeys {
         }
 
         @inline(__always) mutating func mixWord(_ w: UInt64) {
-            let x = (h ^ w) &* 0xFF51AFD7ED558CCD
-            h = x ^ x &>> 29 ^ folds
+            h = Self.mixed(h, w) ^ folds
             folds = 0
         }
 

@@ -47,11 +47,15 @@ enum PackedTime {
         @inline(__always)
         private static func memoSlot(_ v: UInt64) -> Int { Int(truncatingIfNeeded: v ^ v &>> 36) & (memoSlots - 1) }
 
-        /// The seconds of the packed word `v`, when the memo holds them.
+        /// The seconds of the packed word `v`, whose fields `t` has: remembered, else computed from the fields and
+        /// remembered.
         @inline(__always)
-        private func remembered(_ v: UInt64) -> Double? {
+        private func seconds(_ v: UInt64, _ t: LogTime) -> Double {
             let k = Self.memoSlot(v)
-            return memoWords[k] == v ? memoSeconds[k] : nil
+            if memoWords[k] == v { return memoSeconds[k] }
+            let s = t.fieldSeconds
+            remember(v, s)
+            return s
         }
 
         @inline(__always)
@@ -71,16 +75,9 @@ enum PackedTime {
             guard t.hour < 32, t.minute < 64, t.second < 64, UInt64(t.fraction) < 1 << fractionBits else { return nil }
             let key = DateKey(t)
             if key == lastKey {
-                // The date's index is known without interning: the word first, then its seconds (remembered or computed).
+                // The date's index is known without interning: the word first, then its seconds.
                 let v = Self.word(lastIndex, t)
-                let seconds: Double
-                if let known = remembered(v) {
-                    seconds = known
-                } else {
-                    seconds = t.fieldSeconds
-                    remember(v, seconds)
-                }
-                return seconds.bitPattern == t.seconds.bitPattern ? v : nil
+                return seconds(v, t).bitPattern == t.seconds.bitPattern ? v : nil
             }
             // A new date is interned only for a time that packs.
             guard t.fieldSeconds.bitPattern == t.seconds.bitPattern, let d = dates.id(key, limit: 1 << 16) else { return nil }
@@ -92,13 +89,8 @@ enum PackedTime {
         }
 
         func unpack(_ v: UInt64) -> LogTime {
-            guard let seconds = remembered(v) else {
-                let t = PackedTime.unpack(v, dates.dates)
-                remember(v, t.seconds)
-                return t
-            }
             var t = PackedTime.fields(v, dates.dates)
-            t.seconds = seconds
+            t.seconds = seconds(v, t)
             return t
         }
 
