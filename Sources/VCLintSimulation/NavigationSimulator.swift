@@ -1028,6 +1028,31 @@ public struct NavigationSimulator {
         return nil
     }
 
+    /// Whether a rule that needs a did-callback applies to a class once one of its records of that callback is
+    /// removed (docs/lifecycle.md#instrumentation): the class still logs the callback, or it logs the other
+    /// did-callback and other classes log this one (one logger for every class, as the simulator's apps have).
+    private struct Instrumented {
+        var own: [String: Int] = [:], sibling: Set<String> = [], total = 0
+
+        init(_ records: [Record], _ kind: Kind) {
+            let other: Kind = kind == .didAppear ? .didDisappear : .didAppear
+            for r in records {
+                guard let c = r.controller else { continue }
+                if r.kind == kind {
+                    own[c.className, default: 0] += 1
+                    total += 1
+                } else if r.kind == other {
+                    sibling.insert(c.className)
+                }
+            }
+        }
+
+        func afterRemovingOne(of className: String) -> Bool {
+            let left = own[className, default: 0] - 1
+            return left > 0 || sibling.contains(className) && total - 1 - left > 0
+        }
+    }
+
     /// Applies the fault; returns the index of the record the finding points at (after the change).
     private mutating func inject(_ fault: Fault) -> Int? {
         // Only controllers that are the sole live instance of their class, so that the fault is
@@ -1042,8 +1067,11 @@ public struct NavigationSimulator {
             records.remove(at: i)
             return anchor
         case .missingDidDisappear:
+            // Its absence is a finding only where the rule applies to the class (`Instrumented`).
+            let instrumented = Instrumented(records, .didDisappear)
             let candidates = records.indices.filter { i in
                 records[i].kind == .dealloc && records[i].ownRemoval && records[i].liveOfClass == 1
+                    && instrumented.afterRemovingOne(of: records[i].controller!.className)
             }
             guard !candidates.isEmpty else { return nil }
             let i = candidates[pick(candidates.count)]
@@ -1053,8 +1081,10 @@ public struct NavigationSimulator {
             records.remove(at: did)
             return will
         case .missingDidAppear:
+            let instrumented = Instrumented(records, .didAppear)
             let candidates = records.indices.filter { i in
                 records[i].kind == .dealloc && records[i].ownRemoval && records[i].liveOfClass == 1
+                    && instrumented.afterRemovingOne(of: records[i].controller!.className)
             }
             guard !candidates.isEmpty else { return nil }
             let i = candidates[pick(candidates.count)]
@@ -1153,13 +1183,15 @@ public struct NavigationSimulator {
         case .missingDidDisappearAtEnd:
             guard let end = records.last, end.kind == .dismissEnd, let c = end.controller,
                   let did = last(c, .didDisappear, before: records.count - 1),
-                  let will = last(c, .willDisappear, before: did) else { return nil }
+                  let will = last(c, .willDisappear, before: did),
+                  Instrumented(records, .didDisappear).afterRemovingOne(of: c.className) else { return nil }
             records.remove(at: did)
             return will
         case .missingDidAppearAtEnd:
             guard let end = records.last, end.kind == .presentEnd,
                   let will = records.indices.last(where: { records[$0].kind == .willAppear && records[$0].stepKind == .ending }),
-                  let did = first(records[will].controller!, .didAppear, after: will) else { return nil }
+                  let did = first(records[will].controller!, .didAppear, after: will),
+                  Instrumented(records, .didAppear).afterRemovingOne(of: records[will].controller!.className) else { return nil }
             records.remove(at: did)
             return will
         case .leakedObject:

@@ -130,8 +130,15 @@ public enum Dialect: String, Sendable, CaseIterable {
     /// The dialects that are one app's logging format for instrumentation (docs/lifecycle.md#instrumentation: a
     /// class logs what the other classes of its format log). A free-form statement is the Swift
     /// `Class method` grammar with more room around it, so one capture's lines read by either are
-    /// one format (`[Lifecycle] Home.viewDidLoad` and `[Lifecycle] Home.viewWillAppear animated: true`).
-    var family: Dialect { self == .freeForm ? .swiftFunction : self }
+    /// one format (`[Lifecycle] Home.viewDidLoad` and `[Lifecycle] Home.viewWillAppear animated: true`);
+    /// so is `method: Class`, the same words with a colon, which one logger prints for the callbacks
+    /// that take an argument (`viewDidLoad Home`, `viewWillAppear: Home (animated: true)`).
+    var family: Dialect {
+        switch self {
+        case .freeForm, .methodClass: return .swiftFunction
+        default: return self
+        }
+    }
 
     /// Android's loggers (logcat's statements and the event log).
     var isAndroid: Bool { self == .logcat || self == .eventLog }

@@ -55,6 +55,23 @@ import VCLintSimulation
         }
         #expect(checked >= 15, "the simulator found too few places for \(fault.rawValue)")
     }
+
+    /// A missing did-callback is a finding only for a class that logs that callback somewhere else
+    /// (docs/lifecycle.md#instrumentation): the simulator puts the fault on such a class, or nowhere. These
+    /// histories once put it on the only DetailViewController or ModalViewController of their capture.
+    @Test(arguments: [(UInt64(28045), EnvelopeFormat.syslog, NavigationSimulator.Dialect.freeForm, NavigationSimulator.Fault.missingDidDisappear),
+                      (28045, .syslog, .freeForm, .missingDidAppear),
+                      (40062, .bare, .described, .missingDidAppearAtEnd)])
+    func aMissingCallbackFaultLandsOnAClassThatLogsTheCallback(_ seed: UInt64, _ envelope: EnvelopeFormat,
+                                                              _ dialect: NavigationSimulator.Dialect, _ fault: NavigationSimulator.Fault) {
+        var o = NavigationSimulator.Options(seed: seed)
+        o.envelope = envelope
+        o.dialect = dialect
+        o.fault = fault
+        let (out, r, reproduce) = run(o, feed: 4096)
+        let got = r.findings.filter { $0.rule != "memory_warning" }.map { "\($0.rule)@\($0.line)" }
+        #expect(got == out.expected.map { "\($0.rule)@\($0.line)" }, "\(reproduce)")
+    }
 }
 
 /// The same histories printed in the app's own words (docs/lifecycle.md#free-form-lifecycle-statements): a
