@@ -135,6 +135,12 @@ final class Instance {
         get { firstAppearRaw < 0 ? nil : Int(firstAppearRaw) }
         set { firstAppearRaw = newValue.map { Int32(clamping: max(0, $0)) } ?? -1 }
     }
+    /// A pop showed that the log had told it and an address-less twin apart wrongly
+    /// (`SessionTimeline.takeTwinsPlace`): which of the two made which objects is not known.
+    var mistakenForTwin: Bool {
+        get { extras?.mistakenForTwin ?? false }
+        set { if newValue || extras != nil { more.mistakenForTwin = newValue } }
+    }
     /// How many transitions had begun when its `init` was logged (nil: creation not logged).
     var initEpoch: Int? {
         get { extras?.initEpoch }
@@ -368,6 +374,7 @@ final class Extras {
     @exclusivity(unchecked) var parentState: ParentState = .unknown
     @exclusivity(unchecked) var tookAlong: [Instance] = []
     @exclusivity(unchecked) var initEpoch: Int?
+    @exclusivity(unchecked) var mistakenForTwin = false
     /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
     @exclusivity(unchecked) var pendingWill: EventRef?
     @exclusivity(unchecked) var lastDidDisappear: EventRef?

@@ -505,6 +505,10 @@ extension SessionTimeline {
               let path = twinAbove(arriving, of: leaving), let twin = path.last else { return }
         let under = path.count >= 2 ? path[path.count - 2] : arriving
         under.coveredBy.replace(twin, with: leaving)
+        // The two were told apart wrongly at some earlier event: the objects each made may be the other's.
+        leaving.mistakenForTwin = true
+        twin.mistakenForTwin = true
+        if debug { TimelineDebug.print("  \(leaving.label) takes the place of its twin \(twin.label)") }
     }
 
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop

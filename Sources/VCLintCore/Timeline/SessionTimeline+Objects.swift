@@ -340,7 +340,8 @@ extension SessionTimeline {
 
     /// An owner's dealloc: its live objects must follow within the grace period. When the dealloc
     /// had no address and another live instance of the owner's class without one could have taken
-    /// it (the owner was not removed, or both were taken along by a pop to root), the log does not say which of
+    /// it (the owner was not removed, both were taken along by a pop to root, or a pop showed that
+    /// the two had been told apart wrongly before, `takeTwinsPlace`), the log does not say which of
     /// the twins went (docs/lifecycle.md#generations): its objects are not judged (they keep their
     /// owner for the reports, and take their class's next address-less deinits first).
     func ownerDeallocated(_ inst: Instance, _ ref: EventRef, addressed: Bool) {
@@ -354,7 +355,8 @@ extension SessionTimeline {
         var ambiguous = false
         if !addressed, let twins = existingClass(inst.className)?.live {
             let takenAlong = inst.removal?.kind == .poppedWithTop
-            ambiguous = twins.contains(where: { $0 !== inst && $0.isAlive && $0.address == nil && (!inst.isRemoved || takenAlong && $0.isRemoved) })
+            ambiguous = twins.contains(where: { $0 !== inst && $0.isAlive && $0.address == nil
+                && (!inst.isRemoved || takenAlong && $0.isRemoved || inst.mistakenForTwin && $0.mistakenForTwin) })
             if ambiguous, debug { TimelineDebug.print("  \(inst.label)'s objects are not judged: a twin could have taken its dealloc") }
         }
         let removal = inst.removal?.anchor

@@ -187,6 +187,41 @@ import Testing
         #expect(all.isEmpty, "\(all.map(\.message))")
     }
 
+    /// Tabs with address-less twins: an item pushed in tab 2 (over another item), one pushed in tab 0 with a
+    /// helper, then tab 1, then back to tab 2. The log cannot tell which item came back (the one left last is
+    /// taken), and the pop that follows shows it was the other (`takeTwinsPlace`): the popped item's dealloc may
+    /// be the other twin's, so the tab 0 item's helper, alive to the end, is not a leak.
+    @Test func aPopThatShowsTwinsWereToldApartWronglyJudgesNoObjectOfThem() {
+        func tabSwitch(to arriving: String, from leaving: String) -> [String] {
+            ["\(arriving) viewWillAppear(_:)", "\(leaving) viewWillDisappear(_:)",
+             "\(leaving) viewDidDisappear(_:)", "\(arriving) viewDidAppear(_:)"]
+        }
+        func push(_ arriving: String, over below: String) -> [String] {
+            ["\(below) viewWillDisappear(_:)", "\(arriving) viewWillAppear(_:)",
+             "\(below) viewDidDisappear(_:)", "\(arriving) viewDidAppear(_:)"]
+        }
+        let item = "ItemViewController"
+        var lines = ["Tab0RootViewController viewDidLoad()", "Tab0RootViewController viewWillAppear(_:)",
+                     "Tab0RootViewController viewDidAppear(_:)", "Tab2RootViewController viewDidLoad()"]
+        // A screen whose helper goes with it: the helper's class logs its deinit.
+        lines += ["DetailViewController viewDidLoad()", "FormValidator init"] + push("DetailViewController", over: "Tab0RootViewController")
+        lines += ["DetailViewController viewWillDisappear(_:)", "Tab0RootViewController viewWillAppear(_:)",
+                  "DetailViewController viewDidDisappear(_:)", "Tab0RootViewController viewDidAppear(_:)",
+                  "DetailViewController deinit", "FormValidator deinit"]
+        lines += tabSwitch(to: "Tab2RootViewController", from: "Tab0RootViewController")
+        lines += ["\(item) viewDidLoad()"] + push(item, over: "Tab2RootViewController")
+        lines += ["\(item) viewDidLoad()"] + push(item, over: item)
+        lines += tabSwitch(to: "Tab0RootViewController", from: item)
+        lines += ["\(item) viewDidLoad()", "FormValidator init"] + push(item, over: "Tab0RootViewController")
+        lines += ["Tab1RootViewController viewDidLoad()"] + tabSwitch(to: "Tab1RootViewController", from: item)
+        lines += tabSwitch(to: item, from: "Tab1RootViewController")
+        // Pop the top of tab 2, in navigation order: the leaving item first, then the one below, then its deinit.
+        lines += ["\(item) viewWillDisappear(_:)", "\(item) viewWillAppear(_:)", "\(item) viewDidAppear(_:)",
+                  "\(item) viewDidDisappear(_:)", "\(item) deinit", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.isEmpty, "\(all.map(\.message))")
+    }
+
     @Test func cellViewModelsInARowAreSeparateObjects() {
         let cells = (0..<5).map { _ in "CellViewModel init" }
         let gone = (0..<5).map { _ in "CellViewModel deinit" }
