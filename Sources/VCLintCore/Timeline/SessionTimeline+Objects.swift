@@ -125,6 +125,9 @@ struct SessionObjects {
     /// The objects made since the latest other lifecycle statement of their thread, each with its thread.
     var burst: [(inst: Instance, thread: UInt64)] = []
     static let burstLimit = 256
+    /// The latest burst that ended with a member after the first whose class had logged nothing but its init
+    /// (`SessionTimeline.keepEndedBurst`); empty otherwise.
+    var endedBurst: [Instance] = []
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
     var awaitingCount = 0
@@ -218,10 +221,31 @@ extension SessionTimeline {
 
     /// A lifecycle statement other than an object's init on `thread`: that thread's burst is over.
     func endBurst(thread: UInt64) {
+        keepEndedBurst(thread: thread)
         if thread == 0 {
             objects.burst.removeAll(keepingCapacity: true)
         } else {
             objects.burst.removeAll { Self.sameThread($0.thread, thread) }
+        }
+    }
+
+    /// Keeps the burst that ends on `thread` when a member after the first is of a class that has logged nothing
+    /// but its init: a label (`Init – S`) may turn out to be a controller's (`viewDidLoad – S` later), whose first
+    /// event was that init, and then the objects made before it in the burst are its own (`registerOwner`).
+    @inline(__always)
+    func keepEndedBurst(thread: UInt64) {
+        let burst = objects.burst
+        var mayOwn = false
+        if burst.count >= 2 {
+            for k in 1..<burst.count where burst[k].inst.entry.kinds.rawBits == EventKind.initialize.bit && Self.sameThread(burst[k].thread, thread) {
+                mayOwn = true
+                break
+            }
+        }
+        if mayOwn {
+            objects.endedBurst = burst.compactMap { Self.sameThread($0.thread, thread) ? $0.inst : nil }
+        } else if !objects.endedBurst.isEmpty {
+            objects.endedBurst = []
         }
     }
 
@@ -303,6 +327,13 @@ extension SessionTimeline {
                 assign(o, to: inst, .setup)
             }
             endBurst(thread: e.thread)
+        }
+        // Taken for an object at its init, made right after others in one burst: its init was its first event.
+        if inst.ownerSought, !objects.endedBurst.isEmpty, let k = objects.endedBurst.firstIndex(where: { $0 === inst }) {
+            for o in objects.endedBurst[..<k] where o.isAlive && o.entry.isObjectClass && o.ownerReason != .stem {
+                assign(o, to: inst, .setup)
+            }
+            objects.endedBurst = []
         }
         if !inst.isView, e.kind != .viewDidAppear, e.kind != .dealloc {
             inst.setupRunning = true

@@ -222,6 +222,20 @@ import Testing
         #expect(all.isEmpty, "\(all.map(\.message))")
     }
 
+    /// Screens named by a label (`S`) that logs its init: at `Init – S`, right after a coordinator's init, S has
+    /// logged nothing but an init and reads as an object; another screen's callback ends the burst; only S's
+    /// viewDidLoad shows it is a controller. Its init was its first event, so the coordinator made in the burst
+    /// right before it is S's, and its deinit long after S's dealloc is late.
+    @Test func anObjectMadeRightBeforeALabelsInitIsThatControllersOnceItShowsItIsOne() {
+        let lines = ["• Init – R", "• ViewDidLoad – R", "• ViewWillAppear – R", "• ViewDidAppear – R",
+                     "• Init – ComposeCoordinator", "• Init – S", "• ViewWillDisappear – R", "• ViewDidLoad – S",
+                     "• ViewWillAppear – S", "• ViewDidDisappear – R", "• ViewDidAppear – S",
+                     "• ViewWillDisappear – S", "• ViewWillAppear – R", "• ViewDidDisappear – S", "• ViewDidAppear – R",
+                     "• Dealloc – S", "@10 • Dealloc – ComposeCoordinator", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map { "\($0.rule)@\($0.line) \($0.owner?.instance ?? "")" } == ["late_dealloc@17 S#1"], "\(all.map(\.message))")
+    }
+
     @Test func cellViewModelsInARowAreSeparateObjects() {
         let cells = (0..<5).map { _ in "CellViewModel init" }
         let gone = (0..<5).map { _ in "CellViewModel deinit" }
