@@ -43,7 +43,8 @@ public struct NavigationSimulator {
         /// every session ends with each such top shown again (docs/lifecycle.md#covered-is-not-removed: the
         /// reappearance reverts it, and the removal of the controllers it took along). Without addresses no
         /// two live controllers share a class then: a reappearing top is known by its state only when it
-        /// has no hidden twin.
+        /// has no hidden twin. With `twins` as well, no twin is made of a top that waits to reappear, and a
+        /// tab switch either side of which has a twin is logged in UIKit's order.
         case lazyTabs = "lazy-tabs"
         /// The capture ends right after a completion marker: `X present end` after a presentation, or
         /// `X dismiss end` after a (possibly recursive) dismissal in an app that logs no `dealloc`.
@@ -762,9 +763,9 @@ public struct NavigationSimulator {
         }
         if className == nil, has(.twins) {
             let k = pick(10)
-            if k < 5, Self.pushClasses.contains(top.className) {
+            if k < 5, Self.pushClasses.contains(top.className), !waitsToReappear(top.className) {
                 name = top.className  // over one of its own class (a related item's detail)
-            } else if k < 8, let again = lastPopped {
+            } else if k < 8, let again = lastPopped, !waitsToReappear(again) {
                 name = again  // the screen just closed, opened again
             }
         }
@@ -865,7 +866,11 @@ public struct NavigationSimulator {
         let top = self.top
         if stacks[next].isEmpty { stacks[next] = [make("Tab\(next)RootViewController")] }
         let arriving = stacks[next].last!
-        if navigationOrderTabs {
+        // In navigation order a switch may read as a pop (`lazyTabs`), and `top` is then known again by its state
+        // only: not while a twin of either side lives (`twins`), which the log cannot tell from it (the arriving
+        // one's twin may be right below `top`); UIKit's order then.
+        let twinned = has(.lazyTabs) && has(.twins) && (hasTwin(top) || hasTwin(arriving))
+        if navigationOrderTabs, !twinned {
             load(arriving); log(top, .willDisappear); log(arriving, .willAppear); dids(top, arriving)
             covered(top, by: arriving, leavingStays: true)
         } else {
@@ -905,7 +910,12 @@ public struct NavigationSimulator {
     /// `twins`: a screen opened and closed, then opened and closed again, the second one released
     /// before the revealed controller has appeared.
     private mutating func revisit() {
-        let name = Self.pushClasses[pick(3)]
+        var name = Self.pushClasses[pick(3)]
+        if waitsToReappear(name) {
+            // Its twin would take the reappearance of the top read as popped (`waitsToReappear`).
+            guard let free = Self.pushClasses.first(where: { !waitsToReappear($0) }) else { return }
+            name = free
+        }
         push(className: name)
         pop()
         if chance(0.5) { sheet() }
@@ -954,6 +964,19 @@ public struct NavigationSimulator {
             leaving.coveredBy.append(arriving)
         }
         appeared(arriving)
+    }
+
+    /// `lazyTabs` with `twins`: whether a live top of this class waits to reappear after a tab switch read as a
+    /// pop. Without addresses, a twin made meanwhile could be the one a later reappearance is taken for
+    /// (docs/lifecycle.md#generations: a hidden controller still in its stack before one that was removed), so
+    /// the simulator makes none: the capture would not say what was leaked.
+    private func waitsToReappear(_ className: String) -> Bool {
+        has(.lazyTabs) && options.dialect != .described && poppedByReading.contains { $0.alive && $0.className == className }
+    }
+
+    /// Whether another live controller has `c`'s class (without addresses, a twin).
+    private func hasTwin(_ c: Controller) -> Bool {
+        options.dialect != .described && live.values.contains { $0 !== c && $0.className == c.className }
     }
 
     private mutating func appeared(_ c: Controller) {

@@ -124,6 +124,24 @@ import VCLintSimulation
         }
     }
 
+    /// Lazy tabs and twins together, in apps with objects: a tab switch in navigation order that reads as a pop
+    /// leaves its top to be known again by its state, which a twin of either side would make ambiguous, so the
+    /// simulator writes none (it once did: one of these 40 histories gave a false leaked_controller).
+    @Test func lazyTabsWithTwinsGiveNoFinding() {
+        for seed in UInt64(1)...40 {
+            var o = NavigationSimulator.Options(seed: seed)
+            o.envelope = Self.envelopes[Int(seed) % Self.envelopes.count]
+            o.dialect = Self.dialects[Int(seed) % Self.dialects.count]
+            o.families = [.lazyTabs, .twins]
+            o.objects = true
+            o.steps = 80
+            o.sessions = 6
+            let (_, r, reproduce) = Self.run(o, feed: 4096)
+            let findings = Self.described(r.findings)
+            #expect(findings.isEmpty, "\(reproduce) --objects --steps 80 --sessions 6: \(findings)")
+        }
+    }
+
     /// The families leave the classic histories alone: without them the simulator writes what it
     /// wrote before they existed, byte for byte (Benchmarks/run.sh keeps its captures as `-v2`), and
     /// each family changes them.
