@@ -229,15 +229,17 @@ extension SessionTimeline {
         }
     }
 
-    /// Keeps the burst that ends on `thread` when a member after the first is of a class that has logged nothing
-    /// but its init: a label (`Init – S`) may turn out to be a controller's (`viewDidLoad – S` later), whose first
+    /// Keeps the burst that ends on `thread` when a member after the first is the first instance of a class that
+    /// has logged nothing but its init: a label (`Init – S`) may turn out to be a controller's (`viewDidLoad – S` later), whose first
     /// event was that init, and then the objects made before it in the burst are its own (`registerOwner`).
     @inline(__always)
     func keepEndedBurst(thread: UInt64) {
         let burst = objects.burst
         var mayOwn = false
         if burst.count >= 2 {
-            for k in 1..<burst.count where burst[k].inst.entry.kinds.rawBits == EventKind.initialize.bit && Self.sameThread(burst[k].thread, thread) {
+            // Only a class's first instance: once it has logged a callback its next inits are a controller's.
+            for k in 1..<burst.count where burst[k].inst.entry.kinds.rawBits == EventKind.initialize.bit
+                && burst[k].inst.entry.instancesMade == 1 && Self.sameThread(burst[k].thread, thread) {
                 mayOwn = true
                 break
             }
