@@ -1070,6 +1070,9 @@ public struct NavigationSimulator {
             }
         }
 
+        /// Whether the class logs the callback in another record than the one removed.
+        func stillLogs(_ className: String) -> Bool { own[className, default: 0] > 1 }
+
         func afterRemovingOne(of className: String) -> Bool {
             let left = own[className, default: 0] - 1
             return left > 0 || sibling.contains(className) && total - 1 - left > 0
@@ -1152,9 +1155,7 @@ public struct NavigationSimulator {
             guard let did = first(records[will].controller!, .didAppear, after: will) else { return nil }
             // The rule needs viewDidAppear logged for the class somewhere else
             // (docs/lifecycle.md#instrumentation): a class whose only appearance stalled says nothing about it.
-            let cls = records[will].controller!.className
-            guard records.indices.contains(where: { $0 != did && records[$0].kind == .didAppear && records[$0].controller?.className == cls })
-            else { return nil }
+            guard Instrumented(records, .didAppear).stillLogs(records[will].controller!.className) else { return nil }
             records.remove(at: did)
             return will
         case .leakedTwin:

@@ -125,8 +125,8 @@ struct SessionObjects {
     /// The objects made since the latest other lifecycle statement of their thread, each with its thread.
     var burst: [(inst: Instance, thread: UInt64)] = []
     static let burstLimit = 256
-    /// The latest burst that ended with a member after the first whose class had logged nothing but its init
-    /// (`SessionTimeline.keepEndedBurst`); empty otherwise.
+    /// The latest burst that ended with a class's first instance, after its first member, while the class had
+    /// logged nothing but that init (`SessionTimeline.keepEndedBurst`); empty otherwise.
     var endedBurst: [Instance] = []
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
@@ -230,8 +230,9 @@ extension SessionTimeline {
     }
 
     /// Keeps the burst that ends on `thread` when a member after the first is the first instance of a class that
-    /// has logged nothing but its init: a label (`Init – S`) may turn out to be a controller's (`viewDidLoad – S` later), whose first
-    /// event was that init, and then the objects made before it in the burst are its own (`registerOwner`).
+    /// has logged nothing but its init: a label (`Init – S`) may turn out to be a controller's (`viewDidLoad – S`
+    /// later), whose first event was that init, and then the objects made before it in the burst are its own
+    /// (`registerOwner`).
     @inline(__always)
     func keepEndedBurst(thread: UInt64) {
         let burst = objects.burst
