@@ -1,7 +1,7 @@
 import VCLintCore
 import VCLintSimulation
 
-// vclint-accuracy --platform android [--seeds N] [--jobs N] [--scenario NAME…] [--format NAME…] [--show N]:
+// vclint-accuracy --platform android [--seeds N] [--first-seed N] [--jobs N] [--scenario NAME…] [--format NAME…] [--show N]:
 // every seed × logcat format × scenario (fault-free; fault-free with LeakCanary's watches, counts and analyses;
 // each Android fault of `AndroidSimulator.Fault`), linted in process and scored as iOS's captures are. Every rule's
 // target is precision 99 %, recall 98 %.
@@ -27,7 +27,7 @@ struct AndroidCase: AccuracyCase {
 func androidAccuracy(_ arguments: [String]) -> Never {
     let scenarios = [AndroidScenario(name: "legal", leakCanary: false, fault: nil), AndroidScenario(name: "legal/leakcanary", leakCanary: true, fault: nil)]
         + AndroidSimulator.Fault.allCases.map { AndroidScenario(name: "fault/\($0.rawValue)", leakCanary: false, fault: $0) }
-    var seedCount = 10, jobs = 2, show = 0
+    var seedCount = 10, firstSeed = 1, jobs = 2, show = 0
     var only: Set<String> = []
     var formats = AndroidSimulator.Format.allCases
     var args = arguments[...]
@@ -35,6 +35,7 @@ func androidAccuracy(_ arguments: [String]) -> Never {
         guard let value = args.popFirst() else { fail("\(flag) needs a value") }
         switch flag {
         case "--seeds": seedCount = max(1, number(value))
+        case "--first-seed": firstSeed = max(1, number(value))
         case "--jobs": jobs = max(1, number(value))
         case "--show": show = number(value)
         case "--scenario":
@@ -43,12 +44,12 @@ func androidAccuracy(_ arguments: [String]) -> Never {
         case "--format":
             guard let f = AndroidSimulator.Format(rawValue: value) else { fail("unknown format \(value)") }
             formats = formats == AndroidSimulator.Format.allCases ? [f] : formats + [f]
-        default: fail("unknown option \(flag) (with --platform android: --seeds, --jobs, --show, --scenario, --format)")
+        default: fail("unknown option \(flag) (with --platform android: --seeds, --first-seed, --jobs, --show, --scenario, --format)")
         }
     }
     var cases: [AndroidCase] = []
     for (k, scenario) in scenarios.enumerated() where only.isEmpty || only.contains(scenario.name) {
-        for seed in 1...seedCount {
+        for seed in firstSeed..<(firstSeed + seedCount) {
             for (f, format) in formats.enumerated() {
                 // Different histories per format, the same for every scenario.
                 var o = AndroidSimulator.Options(seed: UInt64(seed) &* 1_000 &+ UInt64(f))
@@ -70,7 +71,7 @@ func androidAccuracy(_ arguments: [String]) -> Never {
     }
     var total = Tally()
     for t in perScenario { total.merge(t) }
-    var text = "vclint accuracy on simulated Android captures: \(seedCount) seeds × \(formats.count) logcat formats × "
+    var text = "vclint accuracy on simulated Android captures: \(seedLabel(seedCount, from: firstSeed)) × \(formats.count) logcat formats × "
     text += "\(only.isEmpty ? scenarios.count : only.count) scenarios = \(total.runs) captures, \(total.injected) with a fault\n\n"
     text += ruleTable(total) { _ in (0.99, 0.98) }
     text += scenarioTable(scenarios.enumerated().filter { only.isEmpty || only.contains($0.element.name) }.map { ($0.element.name, $0.element.fault != nil, perScenario[$0.offset]) }, show: show)

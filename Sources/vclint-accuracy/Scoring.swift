@@ -155,3 +155,8 @@ func writeOut(_ text: String) {
         }
     }
 }
+
+/// How a run's seeds are named in its heading: `40 seeds`, or `40 seeds (41–80)` when the run starts past the first.
+func seedLabel(_ count: Int, from first: Int) -> String {
+    first == 1 ? "\(count) seeds" : "\(count) seeds (\(first)–\(first + count - 1))"
+}

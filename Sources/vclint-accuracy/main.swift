@@ -19,7 +19,7 @@ import Darwin
 // view models, VIPER modules, coordinators, helpers, services), plus the objects' faults (leaked-object,
 // late-object-release), and says which rules miss their targets. A rule it has never seen is counted like
 // any other: its false findings, or its expected findings missed (recall 0).
-//   vclint-accuracy [--objects] [--seeds N] [--jobs N] [--scenario NAME…] [--dialect NAME…] [--variant NAME…] [--show N]
+//   vclint-accuracy [--objects] [--seeds N] [--first-seed N] [--jobs N] [--scenario NAME…] [--dialect NAME…] [--variant NAME…] [--show N]
 // --show N prints the first N mismatching captures per scenario with the vclint-loggen command that
 // rebuilds them. Run it through Benchmarks/accuracy.sh (release build).
 // --platform android scores Android captures instead (AndroidAccuracy.swift): every seed × logcat format ×
@@ -60,6 +60,8 @@ let scenarios: [Scenario] = [Scenario(name: "legal", families: [], fault: nil)]
     + Fault.allCases.filter { objects || !$0.needsObjects }.map { Scenario(name: "fault/\($0.rawValue)", families: [], fault: $0) }
 
 var seedCount = 10
+/// The first seed of the run (`--first-seed`, 1 by default): a sweep past the usual seeds need not run them again.
+var firstSeed = 1
 var jobs = 2
 var only: Set<String> = []
 var show = 0
@@ -76,6 +78,7 @@ while let flag = args.popFirst() {
     guard let value = args.popFirst() else { fail("\(flag) needs a value") }
     switch flag {
     case "--seeds": seedCount = max(1, number(value))
+    case "--first-seed": firstSeed = max(1, number(value))
     case "--jobs": jobs = max(1, number(value))
     case "--scenario":
         guard scenarios.contains(where: { $0.name == value }) else { fail("unknown scenario \(value) (\(scenarios.map(\.name).joined(separator: ", ")))") }
@@ -102,7 +105,7 @@ struct Case: AccuracyCase {
 let envelopes = EnvelopeFormat.apple
 var cases: [Case] = []
 for (k, scenario) in scenarios.enumerated() where only.isEmpty || only.contains(scenario.name) {
-    for seed in 1...max(1, seedCount) {
+    for seed in firstSeed..<(firstSeed + seedCount) {
         for (e, envelope) in envelopes.enumerated() {
             for (d, dialect) in dialects.enumerated() {
                 // Different histories per envelope and dialect, the same for every scenario.
@@ -158,7 +161,7 @@ let perScenario = runAll(cases, scenarios: scenarios.count, jobs: jobs) { [show]
 var text = ""
 var total = Tally()
 for t in perScenario { total.merge(t) }
-text += "vclint accuracy on simulated captures\(objects ? " of apps with objects" : ""): \(seedCount) seeds × \(envelopes.count) envelopes × \(dialects.count) dialects × "
+text += "vclint accuracy on simulated captures\(objects ? " of apps with objects" : ""): \(seedLabel(seedCount, from: firstSeed)) × \(envelopes.count) envelopes × \(dialects.count) dialects × "
 text += "\(only.isEmpty ? scenarios.count : only.count) scenarios (free-form in \(variants.count) style variants: \(variants.map(\.rawValue).joined(separator: ", "))) = \(total.runs) captures, \(total.injected) with a fault\n\n"
 /// The targets: the objects' rules (the simulator's late_dealloc is an object's) precision 98 %, recall 95 %;
 /// every other rule 99 % and 98 %. A rule with no expected finding has no recall to miss.
