@@ -395,7 +395,16 @@ extension SessionTimeline {
         case .viewDidAppear, .viewIsAppearing:
             return best { $0.appearance == .appearing ? 0 : 1 }
         case .viewWillDisappear:
-            return best { $0.appearance == .visible ? 0 : $0.appearance == .appearing ? 1 : 2 }
+            // An appearance whose viewDidAppear was judged missing (`incomplete`: no will pending any more)
+            // is on screen all the same: it leaves before one whose will-appear just came, which would be
+            // an appearance taken back at once.
+            return best { i in
+                switch i.appearance {
+                case .visible: return 0
+                case .appearing: return i.pendingWill == nil ? 1 : 2
+                default: return 3
+                }
+            }
         case .viewDidDisappear:
             return best { $0.appearance == .disappearing ? 0 : 1 }
         case .dealloc:
@@ -500,16 +509,68 @@ extension SessionTimeline {
     /// (`popRank`: the twins were told apart wrongly before): the leaving one takes the twin's place above
     /// the arriving one, so that the pop removes it (and what stands between), not the controllers that
     /// stand between the arriving one and where the leaving one was thought to be.
+    ///
+    /// When the arriving one is under neither the leaving one nor a twin of it, the twins told apart wrongly may
+    /// stand lower: a controller the leaving one stands on, whose twin is on top of a stack the arriving one is
+    /// under (`ancestorsTwinAbove`: a pop to the root of the tab whose top the earlier tab switch showed). That
+    /// controller takes its twin's place, and the pop removes it with what stands on it.
     func takeTwinsPlace(_ arriving: Instance) {
-        guard let leaving = soleLeaving(), leaving !== arriving, let rank = popRank(arriving, below: leaving), rank == 1 || rank == 3,
-              let path = twinAbove(arriving, of: leaving), let twin = path.last else { return }
-        let under = path.count >= 2 ? path[path.count - 2] : arriving
-        under.coveredBy.replace(twin, with: leaving)
+        guard let leaving = soleLeaving(), leaving !== arriving else { return }
+        let rank = popRank(arriving, below: leaving)
+        let swap: (path: [Instance], mistaken: Instance)
+        if rank == 1 || rank == 3, let path = twinAbove(arriving, of: leaving) {
+            swap = (path, leaving)
+        } else if rank == nil, let found = ancestorsTwinAbove(arriving, of: leaving) {
+            swap = found
+        } else {
+            return
+        }
+        guard let twin = swap.path.last else { return }
+        let under = swap.path.count >= 2 ? swap.path[swap.path.count - 2] : arriving
+        under.coveredBy.replace(twin, with: swap.mistaken)
         // The two were told apart wrongly at some earlier event: the objects each made may be the other's.
-        leaving.mistakenForTwin = true
+        swap.mistaken.mistakenForTwin = true
         twin.mistakenForTwin = true
-        if debug { TimelineDebug.print("  \(leaving.label) takes the place of its twin \(twin.label)") }
+        if debug { TimelineDebug.print("  \(swap.mistaken.label) takes the place of its twin \(twin.label)") }
     }
+
+    /// The path from `below` up to an address-less controller on top of its stack (hidden, nothing live over
+    /// it) whose address-less twin `leaving` stands on, directly or higher up, and that twin; nil when there is
+    /// none. The tops nearest `below` come first; at most `ancestorChecks` twins are tried (bounded work per event).
+    func ancestorsTwinAbove(_ below: Instance, of leaving: Instance) -> (path: [Instance], mistaken: Instance)? {
+        guard below.coveredBy.contains(where: { $0.isAlive }) else { return nil }
+        // The stacks' tops over `below`, breadth first (as `coverPath` walks them), collected before any
+        // other search takes the marks.
+        let mark = nextCoverMark()
+        below.coverMark = mark
+        var nodes: [Instance] = [below], tops: [Instance] = []
+        var next = 0
+        while next < nodes.count, next < 256 {
+            let node = nodes[next]
+            next += 1
+            var covered = false
+            for above in node.coveredBy where above.isAlive {
+                covered = true
+                if above.coverMark != mark {
+                    above.coverMark = mark
+                    nodes.append(above)
+                }
+            }
+            if !covered, node !== below, node.address == nil, Self.hiddenInStack(node) { tops.append(node) }
+        }
+        var tried = 0
+        for top in tops {
+            guard let twins = existingClass(top.className)?.live, twins.count > 1 else { continue }
+            for twin in twins.suffix(Self.routingWindow).reversed() where twin !== top && twin !== leaving && twin.address == nil
+                && Self.hiddenInStack(twin) && twin.coveredBy.contains(where: { $0.isAlive }) {
+                tried += 1
+                if tried > Self.ancestorChecks { return nil }
+                if coverPath(from: twin, to: leaving) != nil, let path = coverPath(from: below, to: top) { return (path, twin) }
+            }
+        }
+        return nil
+    }
+    static let ancestorChecks = 16
 
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
     /// whose other side has not completed yet; nil when it is not leaving so.

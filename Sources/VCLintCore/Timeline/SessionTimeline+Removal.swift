@@ -101,9 +101,7 @@ extension SessionTimeline {
         if leaving !== arriving, arriving.coveredBy.contains(where: { $0 === leaving }), leaving.isAlive { return [leaving] }
         // The nodes reached, in order (the queue), each with the index of the node it covers (the
         // paths, walked back). A node is seen when it carries this search's mark (no hashing).
-        // Numbered within 32 bits (`Instance.coverMark`), never 0 (an instance no search reached).
-        removals.coverSearches = removals.coverSearches & 0xFFFF_FFFF == 0xFFFF_FFFF ? 1 : removals.coverSearches + 1
-        let mark = removals.coverSearches
+        let mark = nextCoverMark()
         arriving.coverMark = mark
         var nodes: [Instance] = [arriving]
         var below: [Int] = [-1]
@@ -125,6 +123,12 @@ extension SessionTimeline {
             next += 1
         }
         return nil
+    }
+
+    /// A new search's mark (`Instance.coverMark`): numbered within 32 bits, never 0 (an instance no search reached).
+    func nextCoverMark() -> Int {
+        removals.coverSearches = removals.coverSearches & 0xFFFF_FFFF == 0xFFFF_FFFF ? 1 : removals.coverSearches + 1
+        return removals.coverSearches
     }
 
     func markRemoved(_ inst: Instance, _ kind: RemovalKind, evidence: EventRef, anchor: EventRef, takenAlongBy: String? = nil) {
