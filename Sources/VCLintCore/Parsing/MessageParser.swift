@@ -119,8 +119,8 @@ public final class MessageParser {
             case .noise: return nil
             case .freeForm:
                 // The same statement again (`[Home] — viewWillAppear: (animated: true)`): as read before.
-                if let slot = statements.lookup(keys.slot, base, bytes.count) {
-                    return statements.read(slot, into: &note)
+                if let entry = statements.lookup(keys.slot, base, bytes.count) {
+                    return statements.read(entry, into: &note)
                 }
                 let e = freeForm(base, bytes.count)
                 if let e { statements.insert(keys.slot, base, bytes.count, e, note) }
@@ -129,7 +129,7 @@ public final class MessageParser {
             }
         }
         // The same statement of a built-in dialect again (`-[HomeViewController viewDidAppear:]`): as read before.
-        if let slot = builtIns.lookup(keys.slot, base, bytes.count) { return builtIns.read(slot, into: &note) }
+        if let entry = builtIns.lookup(keys.slot, base, bytes.count) { return builtIns.read(entry, into: &note) }
         if let e = builtIn(bytes) {
             builtIns.insert(keys.slot, base, bytes.count, e, note)
             return e

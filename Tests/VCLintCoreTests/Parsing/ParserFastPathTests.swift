@@ -228,4 +228,33 @@ import VCLintSimulation
         }
         #expect(events > 2_000)
     }
+
+    /// A slot holds one statement: another statement with the same slot takes its place, and the first is then read
+    /// afresh, never answered with the second's event.
+    @Test func aSlotTakenByAnotherStatementAnswersOnlyThatOne() {
+        let a = Array("-[HomeViewController viewDidLoad]".utf8), b = Array("-[ListViewController dealloc]".utf8)
+        let parser = MessageParser()
+        let ea = a.withUnsafeBufferPointer { parser.parse($0) }!, noteA = parser.note
+        let eb = b.withUnsafeBufferPointer { parser.parse($0) }!, noteB = parser.note
+        var cache = StatementCache()
+        var note = MessageParser.Note()
+        /// What the cache answers for the message in the slot, described (nil: a miss).
+        func hit(_ m: [UInt8], _ slot: Int) -> String? {
+            m.withUnsafeBufferPointer { p in
+                cache.lookup(slot, p.baseAddress!, p.count).map { ParserFastPathTests.describe(cache.read($0, into: &note)) }
+            }
+        }
+        let da = ParserFastPathTests.describe(ea), db = ParserFastPathTests.describe(eb)
+        #expect(da != db)
+        a.withUnsafeBufferPointer { cache.insert(7, $0.baseAddress!, $0.count, ea, noteA) }
+        #expect(hit(a, 7) == da)
+        #expect(hit(a, 8) == nil)
+        b.withUnsafeBufferPointer { cache.insert(7, $0.baseAddress!, $0.count, eb, noteB) }
+        #expect(hit(a, 7) == nil)
+        #expect(hit(b, 7) == db)
+        a.withUnsafeBufferPointer { cache.insert(StatementCache.slotCount - 1, $0.baseAddress!, $0.count, ea, noteA) }
+        #expect(hit(a, StatementCache.slotCount - 1) == da)
+        #expect(hit(b, 7) == db)
+        #expect(hit(b, -1) == nil)
+    }
 }
