@@ -55,13 +55,17 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         appendEncoding(encode(o)[...])
     }
 
+    /// What `names` holds while a writer has the table (so that the writer's is the only reference and its
+    /// appends do not copy): one shared empty table, where a new one would make its arena's endings each time.
+    private static let placeholderNames = NameTable()
+
     /// `o`'s encoding, in `scratch`.
     private mutating func encode(_ o: Observation) -> [UInt8] {
         // The writer holds the only references: its appends do not copy.
         scratch.removeAll(keepingCapacity: true)
         var w = ObservationWriter(bytes: scratch, names: names, dates: dates)
         scratch = []
-        names = NameTable()
+        names = Self.placeholderNames
         dates = DateTable()
         w.observation(o)
         scratch = w.bytes
@@ -112,7 +116,7 @@ public struct ObservationList: RandomAccessCollection, Sendable {
         scratch.removeAll(keepingCapacity: true)
         var w = ObservationWriter(bytes: scratch, names: names, dates: dates)
         scratch = []
-        names = NameTable()
+        names = Self.placeholderNames
         dates = DateTable()
         fact.write(to: &w)
         scratch = w.bytes

@@ -78,9 +78,7 @@ extension SessionTimeline {
         }
         for name in folded { identity.classes[name] = nil }
         if !folded.isEmpty {
-            for k in identity.recentClasses.indices where identity.recentClasses[k].state.map({ $0.entry.folded != nil }) ?? false {
-                identity.recentClasses[k] = ("", nil)
-            }
+            identity.recentClasses.forget { $0.entry.folded != nil }
         }
         if identity.foldedEntries.count > firstFolded { retireFolded(from: firstFolded) }
         identity.foldAt = max(options.classFoldFloor, identity.classes.count * 2)
@@ -146,7 +144,7 @@ extension SessionTimeline {
         state.lastDead = f.lastDead
         state.hasUnbound = f.hasUnbound
         identity.classes[entry.name] = state
-        identity.recentClasses[entry.name.utf8.count & 7] = (entry.name, state)
+        identity.recentClasses.remember(entry.name, state)
         guard f.hasController else { return state }
         let inst = Instance(folded: f, entry: entry)
         recorder?.unfolded(inst)

@@ -6,8 +6,8 @@ import Glibc
 /// instances by address, and what was dropped but may be heard from again.
 struct SessionIdentity {
     var classes: [String: SessionTimeline.ClassState] = [:]
-    /// Recently used classes by name length (a String compare costs less than a hash).
-    var recentClasses = [(name: String, state: SessionTimeline.ClassState?)](repeating: ("", nil), count: 8)
+    /// Recently used classes (a String compare costs less than a hash).
+    var recentClasses = RecentClassSlots()
     let byAddress = AddressTable()
     /// The instance whose `init` was the session's previous event.
     var lastInitInstance: Instance?
@@ -31,6 +31,42 @@ struct SessionIdentity {
     var foldAt = 0
 }
 
+/// The classes a session used recently, direct-mapped by their names' length and first byte: names of one length
+/// mostly differ in their first byte (`ItemViewController`, `ListViewController`), and both are read without walking
+/// the name. A slot answers only the name it holds. The slots are made at the first class remembered: a session
+/// that never names a class (logcat's, whose classes live elsewhere) neither makes nor destroys them.
+struct RecentClassSlots {
+    private struct Slot {
+        var name = ""
+        var state: SessionTimeline.ClassState?
+    }
+    private var slots: [Slot] = []
+    private static let count = 32
+
+    @inline(__always)
+    private static func slot(_ name: String) -> Int {
+        let u = name.utf8
+        return (Int(u.first ?? 0) &* 7 &+ u.count) & (count - 1)
+    }
+
+    @inline(__always)
+    subscript(name: String) -> SessionTimeline.ClassState? {
+        let k = Self.slot(name)
+        guard k < slots.count, let s = slots[k].state, slots[k].name == name else { return nil }
+        return s
+    }
+
+    mutating func remember(_ name: String, _ state: SessionTimeline.ClassState) {
+        if slots.isEmpty { slots = Array(repeating: Slot(), count: Self.count) }
+        slots[Self.slot(name)] = Slot(name: name, state: state)
+    }
+
+    /// Forgets the classes `isGone` picks (folded away).
+    mutating func forget(where isGone: (SessionTimeline.ClassState) -> Bool) {
+        for k in slots.indices where slots[k].state.map(isGone) ?? false { slots[k] = Slot() }
+    }
+}
+
 /// Identity and routing (docs/lifecycle.md#identity-and-sessions): which instance an event belongs to. An
 /// address names it; without one, the class's live instance whose state accepts the event, else the
 /// instance active most recently (dead or alive); only a callback that can begin a controller's life begins
@@ -39,13 +75,12 @@ extension SessionTimeline {
     /// The class's state, if the session has seen the class.
     @inline(__always)
     func existingClass(_ name: String) -> ClassState? {
-        let slot = name.utf8.count & 7
-        if let s = identity.recentClasses[slot].state, identity.recentClasses[slot].name == name { return s }
+        if let s = identity.recentClasses[name] { return s }
         guard let s = identity.classes[name] else {
             guard identity.foldedCount > 0, let entry = instrumentation.existing(name, foldedBy: serial), let f = entry.folded, f.session == serial else { return nil }
             return unfold(entry)
         }
-        identity.recentClasses[slot] = (name, s)
+        identity.recentClasses.remember(name, s)
         return s
     }
 
@@ -56,7 +91,7 @@ extension SessionTimeline {
         if identity.classes.count >= max(identity.foldAt, options.classFoldFloor) { foldIdleClasses() }
         let s = ClassState(entry: instrumentation.entry(name, dialect: dialect), evictAt: options.evictionFloor)
         identity.classes[name] = s
-        identity.recentClasses[name.utf8.count & 7] = (name, s)
+        identity.recentClasses.remember(name, s)
         return s
     }
 
