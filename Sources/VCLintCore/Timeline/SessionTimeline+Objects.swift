@@ -128,6 +128,10 @@ struct SessionObjects {
     /// The latest burst that ended with a class's first instance, after its first member, while the class had
     /// logged nothing but that init (`SessionTimeline.keepEndedBurst`); empty otherwise.
     var endedBurst: [Instance] = []
+    /// The objects of a burst that a controller's dealloc ended, given by stem to an owner on its way out
+    /// (`SessionTimeline.isLeaving`), each with its thread: a controller of their stem whose first event follows on
+    /// that thread, with only deallocs between, takes them (`registerOwner`). Emptied at any other event.
+    var leftBehind: [(inst: Instance, thread: UInt64)] = []
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
     var awaitingCount = 0
@@ -192,13 +196,16 @@ extension SessionTimeline {
             } else if !objects.burst.isEmpty {
                 endBurst(thread: e.thread)
             }
+            if e.kind != .dealloc, !objects.leftBehind.isEmpty { objects.leftBehind = [] }
             return
         }
         if !inst.ownerCandidate, inst.isAlive {
             registerOwner(inst, e)
         } else if !objects.burst.isEmpty {
+            if e.kind == .dealloc { keepLeftBehind(thread: e.thread) }
             endBurst(thread: e.thread)
         }
+        if e.kind != .dealloc, !objects.leftBehind.isEmpty { objects.leftBehind = [] }
         if inst.setupRunning {
             if e.kind == .viewDidAppear {
                 endSetup(inst)
@@ -226,6 +233,23 @@ extension SessionTimeline {
             objects.burst.removeAll(keepingCapacity: true)
         } else {
             objects.burst.removeAll { Self.sameThread($0.thread, thread) }
+        }
+    }
+
+    /// An owner on its way out: removed (popped, dismissed) or deallocated. An object given to it by stem may be
+    /// the next controller's of that stem, whose builder makes its objects first (`registerOwner`).
+    @inline(__always)
+    static func isLeaving(_ owner: Instance?) -> Bool {
+        guard let owner else { return false }
+        return !owner.isAlive || owner.isRemoved
+    }
+
+    /// Keeps, as `leftBehind`, the objects of the burst that a controller's dealloc ends on `thread` that were given
+    /// by stem to an owner on its way out.
+    func keepLeftBehind(thread: UInt64) {
+        for (o, t) in objects.burst where Self.sameThread(t, thread) && o.isAlive && o.entry.isObjectClass
+            && o.ownerReason == .stem && Self.isLeaving(o.owner) {
+            objects.leftBehind.append((o, t))
         }
     }
 
@@ -325,11 +349,26 @@ extension SessionTimeline {
             }
         }
         if !objects.burst.isEmpty {
-            for (o, thread) in objects.burst where Self.sameThread(thread, e.thread) && o.isAlive && o !== inst && o.entry.isObjectClass
-                && o.ownerReason != .stem {
-                assign(o, to: inst, .setup)
+            for (o, thread) in objects.burst where Self.sameThread(thread, e.thread) && o.isAlive && o !== inst && o.entry.isObjectClass {
+                if o.ownerReason != .stem {
+                    assign(o, to: inst, .setup)
+                } else if !stem.isEmpty, o.entry.stem == stem, Self.isLeaving(o.owner) {
+                    // Given by stem to a controller of the stem on its way out (dismissed, its dealloc late): a
+                    // builder made them for this one, which comes right after them.
+                    assign(o, to: inst, .stem)
+                }
             }
             endBurst(thread: e.thread)
+        }
+        // The same, when the leaving controller's dealloc came between them and this one.
+        if !objects.leftBehind.isEmpty {
+            if !stem.isEmpty {
+                for (o, thread) in objects.leftBehind where Self.sameThread(thread, e.thread) && o.isAlive && o.entry.stem == stem
+                    && o.ownerReason == .stem && Self.isLeaving(o.owner) {
+                    assign(o, to: inst, .stem)
+                }
+            }
+            objects.leftBehind = []
         }
         // Taken for an object at its init, made right after others in one burst: its init was its first event.
         if inst.ownerSought, !objects.endedBurst.isEmpty, let k = objects.endedBurst.firstIndex(where: { $0 === inst }) {

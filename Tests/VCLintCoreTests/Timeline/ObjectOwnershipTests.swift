@@ -141,6 +141,33 @@ import Testing
         #expect(all.first?.owner?.className == "DetailViewController")
     }
 
+    /// A Detail screen popped and deallocated late (6 s after its pop); the builder of the next Detail makes its
+    /// coordinator and view model just before it, while the stem's only owner is the one on its way out. Whether the
+    /// old one's deinit comes between them and the new one's first event, or after it, they are the new one's: they
+    /// go with it 6 s after the old one went, and only the old controller's late dealloc is a finding.
+    @Test(arguments: [true, false])
+    func objectsMadeWhileTheirStemsOwnerIsLeavingAreTheNextOnes(deallocBetween: Bool) {
+        var lines = Self.home + Self.screen("DetailViewController").dropLast()
+        lines += ["@6 DetailCoordinator init", "DetailViewModel init"]
+        if deallocBetween { lines += ["DetailViewController deinit"] }
+        lines += ["DetailViewController init(nibName:bundle:)"]
+        if !deallocBetween { lines += ["DetailViewController deinit"] }
+        lines += ["@12 DetailViewController viewDidLoad()"] + Self.screen("DetailViewController", after: ["DetailCoordinator deinit", "DetailViewModel deinit"])
+            .dropFirst() + ["@30 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map { "\($0.rule) \($0.controller.instance)" } == ["late_dealloc DetailViewController#1"], "\(all.map(\.message))")
+    }
+
+    /// Without a controller of their stem after them, an object made while its stem's owner is leaving stays its own:
+    /// one that outlives it is still judged.
+    @Test func objectsMadeWhileTheirStemsOwnerIsLeavingStayItsOwnWhenNoneFollows() {
+        let first = Self.screen("DetailViewController", inside: ["DetailCoordinator init"], after: ["DetailCoordinator deinit"])
+        let lines = Self.home + first + Self.screen("DetailViewController").dropLast()
+            + ["DetailCoordinator init", "DetailViewController deinit", "[Sync] started", "@20 Sync finished"]
+        let all = findings(Self.swiftLog(lines))
+        #expect(all.map { "\($0.rule) \($0.controller.instance)" } == ["leaked_object DetailCoordinator#2"], "\(all.map(\.message))")
+    }
+
     @Test func aVIPERBurstBelongsToTheScreenThatFollows() {
         let inits = ["ReviewsPresenter init", "ReviewsInteractor init", "ReviewsRouter init", "AuditLog init"]
         let lines = Self.home + inits + Self.screen("ReviewsScreenController") + ["@9 AuditLog deinit", "@20 Sync finished"]
