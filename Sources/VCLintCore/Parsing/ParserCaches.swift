@@ -191,8 +191,8 @@ struct ShapeRoutes {
 ///
 /// 4,096 slots: a dialect's working set is a few hundred statements (every class's callbacks, its objects' inits and
 /// deinits), which 512 slots held with one in four colliding. The slots hold 16-bit numbers of entries, not the entries:
-/// a table of references is destroyed one element at a time when its parser goes (about 45 instructions a slot, 0.3 M
-/// for every input with 4,096), numbers are not, and the entries are only those a capture made.
+/// a table of references is destroyed one element at a time when its parser goes (about 0.3 M instructions for every
+/// input at 4,096 slots), numbers are not, and the entries are only those a capture made.
 struct StatementCache {
     static let slotCount = 4096
     /// (A class: a hit reads the fields it needs through one reference, where a struct was copied out whole, its

@@ -571,7 +571,8 @@ extension SessionTimeline {
 
     /// The path from `below` up to an address-less controller on top of its stack (hidden, nothing live over
     /// it) whose address-less twin `leaving` stands on, directly or higher up, and that twin; nil when there is
-    /// none. The tops nearest `below` come first; at most `ancestorChecks` twins are tried (bounded work per event).
+    /// none. The tops nearest `below` come first; at most `ancestorNodes` instances are walked and `ancestorChecks`
+    /// twins tried (bounded work per event).
     func ancestorsTwinAbove(_ below: Instance, of leaving: Instance) -> (path: [Instance], mistaken: Instance)? {
         guard below.coveredBy.contains(where: { $0.isAlive }) else { return nil }
         // The stacks' tops over `below`, breadth first (as `coverPath` walks them), collected before any
@@ -580,7 +581,7 @@ extension SessionTimeline {
         below.coverMark = mark
         var nodes: [Instance] = [below], tops: [Instance] = []
         var next = 0
-        while next < nodes.count, next < 256 {
+        while next < nodes.count, next < Self.ancestorNodes {
             let node = nodes[next]
             next += 1
             var covered = false
@@ -606,6 +607,8 @@ extension SessionTimeline {
         return nil
     }
     static let ancestorChecks = 16
+    /// At most so many instances are walked for the stacks' tops over the arriving controller.
+    static let ancestorNodes = 256
 
     /// The line of the viewDidDisappear with which an instance left, as the covering side of a pop
     /// whose other side has not completed yet; nil when it is not leaving so.
