@@ -129,8 +129,8 @@ struct SessionObjects {
     /// logged nothing but that init (`SessionTimeline.keepEndedBurst`); empty otherwise.
     var endedBurst: [Instance] = []
     /// The objects of a burst that a controller's dealloc ended, given by stem to an owner on its way out
-    /// (`SessionTimeline.isLeaving`), each with its thread: a controller of their stem whose first event follows on
-    /// that thread, with only deallocs between, takes them (`registerOwner`). Emptied at any other event.
+    /// (`SessionTimeline.givenToLeavingOwner`), each with its thread: a controller of their stem whose first event
+    /// follows on that thread, with only deallocs between, takes them (`registerOwner`). Emptied at any other event.
     var leftBehind: [(inst: Instance, thread: UInt64)] = []
     /// Objects with a stem that no live controller or view had at their init.
     var awaitingStem: [String: [Instance]] = [:]
@@ -236,11 +236,11 @@ extension SessionTimeline {
         }
     }
 
-    /// An owner on its way out: removed (popped, dismissed) or deallocated. An object given to it by stem may be
+    /// Whether `o` was given by stem to an owner on its way out: removed (popped, dismissed) or deallocated. It may be
     /// the next controller's of that stem, whose builder makes its objects first (`registerOwner`).
     @inline(__always)
-    static func isLeaving(_ owner: Instance?) -> Bool {
-        guard let owner else { return false }
+    static func givenToLeavingOwner(_ o: Instance) -> Bool {
+        guard o.ownerReason == .stem, let owner = o.owner else { return false }
         return !owner.isAlive || owner.isRemoved
     }
 
@@ -248,7 +248,7 @@ extension SessionTimeline {
     /// by stem to an owner on its way out.
     func keepLeftBehind(thread: UInt64) {
         for (o, t) in objects.burst where Self.sameThread(t, thread) && o.isAlive && o.entry.isObjectClass
-            && o.ownerReason == .stem && Self.isLeaving(o.owner) {
+            && Self.givenToLeavingOwner(o) {
             objects.leftBehind.append((o, t))
         }
     }
@@ -352,7 +352,7 @@ extension SessionTimeline {
             for (o, thread) in objects.burst where Self.sameThread(thread, e.thread) && o.isAlive && o !== inst && o.entry.isObjectClass {
                 if o.ownerReason != .stem {
                     assign(o, to: inst, .setup)
-                } else if !stem.isEmpty, o.entry.stem == stem, Self.isLeaving(o.owner) {
+                } else if !stem.isEmpty, o.entry.stem == stem, Self.givenToLeavingOwner(o) {
                     // Given by stem to a controller of the stem on its way out (dismissed, its dealloc late): a
                     // builder made them for this one, which comes right after them.
                     assign(o, to: inst, .stem)
@@ -364,7 +364,7 @@ extension SessionTimeline {
         if !objects.leftBehind.isEmpty {
             if !stem.isEmpty {
                 for (o, thread) in objects.leftBehind where Self.sameThread(thread, e.thread) && o.isAlive && o.entry.stem == stem
-                    && o.ownerReason == .stem && Self.isLeaving(o.owner) {
+                    && Self.givenToLeavingOwner(o) {
                     assign(o, to: inst, .stem)
                 }
             }
