@@ -141,6 +141,12 @@ final class Instance {
         get { extras?.mistakenForTwin ?? false }
         set { if newValue || extras != nil { more.mistakenForTwin = newValue } }
     }
+    /// The address-less controller whose pop showed it last, while an address-less twin of that one lived
+    /// (`SessionTimeline.takeTwinsStack` follows these down a stack that a tab switch may have shown for another).
+    var poppedOff: Instance? {
+        get { extras?.poppedOff }
+        set { if newValue != nil || extras != nil { more.poppedOff = newValue } }
+    }
     /// How many transitions had begun when its `init` was logged (nil: creation not logged).
     var initEpoch: Int? {
         get { extras?.initEpoch }
@@ -375,6 +381,7 @@ final class Extras {
     @exclusivity(unchecked) var tookAlong: [Instance] = []
     @exclusivity(unchecked) var initEpoch: Int?
     @exclusivity(unchecked) var mistakenForTwin = false
+    @exclusivity(unchecked) var poppedOff: Instance?
     /// `Instance.pendingWill` and `lastDidDisappear` when their time does not pack (`PackedTime`).
     @exclusivity(unchecked) var pendingWill: EventRef?
     @exclusivity(unchecked) var lastDidDisappear: EventRef?

@@ -541,32 +541,116 @@ extension SessionTimeline {
     }
 
     /// An appearance that a pop of `leaving` explains better if `leaving` stood where its twin is
-    /// (`popRank`: the twins were told apart wrongly before): the leaving one takes the twin's place above
-    /// the arriving one, so that the pop removes it (and what stands between), not the controllers that
-    /// stand between the arriving one and where the leaving one was thought to be.
+    /// (`popRank`: the twins were told apart wrongly before, by a tab switch that showed one tab's top for the
+    /// other's): the two trade places (`swapPlaces`), so that the pop removes the leaving one (and what stands
+    /// between), not the controllers that stand between the arriving one and where the leaving one was thought to be.
+    /// Before that, two readings that explain more are tried when the twin is further up than right above the arriving
+    /// one: the whole stack was told apart (`takeTwinsStack`: what was popped off the leaving one since were twins of
+    /// the controllers between), or the leaving one was pushed onto a twin of the top, which is the one the switch
+    /// showed (that twin and the top trade places, and the pop takes it along).
     ///
     /// When the arriving one is under neither the leaving one nor a twin of it, the twins told apart wrongly may
     /// stand lower: a controller the leaving one stands on, whose twin is on top of a stack the arriving one is
     /// under (`ancestorsTwinAbove`: a pop to the root of the tab whose top the earlier tab switch showed). That
-    /// controller takes its twin's place, and the pop removes it with what stands on it.
+    /// controller and its twin trade places, and the pop removes it with what stands on it.
     func takeTwinsPlace(_ arriving: Instance) {
         guard let leaving = soleLeaving(), leaving !== arriving else { return }
         let rank = popRank(arriving, below: leaving)
-        let swap: (path: [Instance], mistaken: Instance)
         if rank == 1 || rank == 3, let path = twinAbove(arriving, of: leaving) {
-            swap = (path, leaving)
-        } else if rank == nil, let found = ancestorsTwinAbove(arriving, of: leaving) {
-            swap = found
-        } else {
-            return
+            if path.count >= 2 {
+                if takeTwinsStack(arriving, path: path, leaving: leaving) { return }
+                // A pop that skips controllers either way: when `leaving` was pushed onto a twin of the top, that twin
+                // was the top a tab switch showed (as below), and the pop takes it along, not the top.
+                let twin = path[path.count - 1]
+                if let parent = stackScan(parentsOf: [leaving]).parents[0], parent !== twin, parent.address == nil,
+                   parent.className == twin.className, Self.hiddenInStack(parent), !path.contains(where: { $0 === parent }) {
+                    swapPlaces(parent, twin)
+                    return
+                }
+            }
+            // The leaving one was the twin: a tab switch showed it for the other tab's top.
+            swapPlaces(leaving, path[path.count - 1])
+        } else if rank == nil, let found = ancestorsTwinAbove(arriving, of: leaving), let top = found.path.last {
+            swapPlaces(found.mistaken, top)
         }
-        guard let twin = swap.path.last else { return }
-        let under = swap.path.count >= 2 ? swap.path[swap.path.count - 2] : arriving
-        under.coveredBy.replace(twin, with: swap.mistaken)
-        // The two were told apart wrongly at some earlier event: the objects each made may be the other's.
-        swap.mistaken.mistakenForTwin = true
-        twin.mistakenForTwin = true
-        if debug { TimelineDebug.print("  \(swap.mistaken.label) takes the place of its twin \(twin.label)") }
+    }
+
+    /// Two address-less twins that an earlier event told apart wrongly (a tab switch that showed one tab's top for the
+    /// other's): each takes the other's place on its stack, and the other's live objects (an object follows the
+    /// history it was made in). Neither's objects are judged by its dealloc afterwards (`mistakenForTwin`).
+    func swapPlaces(_ a: Instance, _ b: Instance) {
+        let scan = stackScan(parentsOf: [a, b], objectsOf: [a, b])
+        if let pa = scan.parents[0], let pb = scan.parents[1], pa === pb {
+            // Siblings: their places are the same.
+        } else {
+            scan.parents[0]?.coveredBy.replace(a, with: b)
+            scan.parents[1]?.coveredBy.replace(b, with: a)
+        }
+        for o in scan.objects[0] { assign(o, to: b, o.ownerReason ?? .setup) }
+        for o in scan.objects[1] { assign(o, to: a, o.ownerReason ?? .setup) }
+        a.mistakenForTwin = true
+        b.mistakenForTwin = true
+        if debug { TimelineDebug.print("  \(a.label) and its twin \(b.label) change places") }
+    }
+
+    /// One pass over the session's live instances (rare: once per twin swap): for each of `targets`, the live controller
+    /// it stands on (the latest made if several list it), and for each of `owners`, its live objects in the order they
+    /// were made (a deallocated owner no longer lists them).
+    func stackScan(parentsOf targets: [Instance], objectsOf owners: [Instance] = []) -> (parents: [Instance?], objects: [[Instance]]) {
+        var parents = [Instance?](repeating: nil, count: targets.count)
+        var objects = [[Instance]](repeating: [], count: owners.count)
+        for state in identity.classes.values {
+            for i in state.live {
+                if !owners.isEmpty, let owner = i.owner, !i.forgotten, let k = owners.firstIndex(where: { $0 === owner }) { objects[k].append(i) }
+                guard !i.coveredBy.isEmpty else { continue }
+                for (k, t) in targets.enumerated() where i !== t && i.serial > (parents[k]?.serial ?? Int.min) && i.coveredBy.contains(where: { $0 === t }) {
+                    parents[k] = i
+                }
+            }
+        }
+        // The classes come in the dictionary's order: the objects in the order they were made.
+        for k in objects.indices where objects[k].count > 1 { objects[k].sort { $0.serial < $1.serial } }
+        return (parents, objects)
+    }
+
+    /// A pop of `leaving` that shows `arriving`, under the address-less twin of `leaving` at the top of `path` and the
+    /// controllers between (`path`, from the one right above `arriving`): when the controllers popped off `leaving`
+    /// (`Instance.poppedOff`) are twins of those between, one for each, the tab switch that showed the other tab's top
+    /// earlier showed this stack's instead (docs/lifecycle.md#twins). The whole stack was told apart wrongly, not only
+    /// its top: `leaving` is the one right above `arriving` (the pop shows what is right below the leaving one, the
+    /// common pop), and that one stands where `leaving` stood (`swapPlaces`); the popped ones were the ones between
+    /// (their deallocs were theirs), whose objects go to them. False (nothing changed) when the popped ones are not
+    /// such twins.
+    func takeTwinsStack(_ arriving: Instance, path: [Instance], leaving: Instance) -> Bool {
+        let first = path[0]
+        guard first.address == nil, first.className == leaving.className, Self.hiddenInStack(first) else { return false }
+        // The ones popped off `leaving`, lowest first: each a twin of the controller at its height, gone, and active
+        // since that one last was.
+        var popped: [Instance] = []
+        var node = leaving
+        for k in 1..<path.count {
+            guard let c = node.poppedOff, !c.isAlive || c.isRemoved, c.address == nil, c.className == path[k].className,
+                  c.lastActivity > path[k].lastActivity else { return false }
+            popped.append(c)
+            node = c
+        }
+        if debug {
+            TimelineDebug.print("  the tab switch showed \(first.label)'s stack for \(leaving.label)'s: "
+                + zip(popped, path.dropFirst()).map { "\($0.label) was \($1.label)" }.joined(separator: ", "))
+        }
+        swapPlaces(leaving, first)
+        let orphans = stackScan(parentsOf: [], objectsOf: popped).objects
+        for (k, objects) in orphans.enumerated() {
+            for o in objects { assign(o, to: path[k + 1], o.ownerReason ?? .setup) }
+        }
+        for i in popped + path.dropFirst() { i.mistakenForTwin = true }
+        return true
+    }
+
+    /// Whether another live address-less instance has `inst`'s class.
+    func hasTwin(_ inst: Instance) -> Bool {
+        guard let live = existingClass(inst.className)?.live, live.count > 1 else { return false }
+        return live.contains { $0 !== inst && $0.address == nil }
     }
 
     /// The path from `below` up to an address-less controller on top of its stack (hidden, nothing live over

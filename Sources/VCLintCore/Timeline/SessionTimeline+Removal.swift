@@ -48,6 +48,11 @@ extension SessionTimeline {
                     }
                     // Keeping the buffer: it is likely to be covered again (the next push or presentation).
                     if !arriving.coveredBy.isEmpty { arriving.coveredBy.removeAll() }
+                    // Twins told apart wrongly are found out by a later pop (`takeTwinsStack`), which follows
+                    // what was popped off what.
+                    if leaving.address == nil, arriving.address == nil, arriving.poppedOff != nil || hasTwin(leaving) {
+                        arriving.poppedOff = leaving
+                    }
                     popped = true
                     poppedAny = true
                 }
