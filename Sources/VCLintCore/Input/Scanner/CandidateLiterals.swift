@@ -12,8 +12,14 @@ import Darwin
 /// nibble lookups (`pshufb`) per fingerprint byte tell which buckets may match at each position.
 /// A position whose buckets survive all three bytes is verified against the literals whose fingerprint those bytes are.
 ///
-/// The fingerprints and buckets were chosen so that ordinary text rarely passes: measured on app
-/// console noise and on English technical text, fewer than one false position per thousand lines.
+/// A literal's fingerprint (which three of its bytes) and bucket decide how many positions of ordinary text pass
+/// and must be verified, which costs far more time than its instructions say (each is a branch the CPU cannot
+/// predict). They were chosen together, by a local search that moved one literal at a time to the fingerprint and
+/// bucket that made the fewest positions pass, over a corpus weighted per megabyte: generated iOS captures (sparse
+/// and dense) and logcat, the published captures, these docs, Swift source, and Debian's logs and licences (English).
+/// Positions to verify per MiB before and after (`Benchmarks/fingerprints.py`, which does the search): generated sparse
+/// 5,583 → 3,381, dense 6,592 → 4,233, logcat 13,879 → 6,767, published captures 23,934 → 17,402 (most are real
+/// lifecycle lines), docs 35,271 → 19,356, source 28,764 → 14,013, Debian's text 23,426 → 9,329.
 struct CandidateLiterals {
     /// A literal as the verification reads it: plain values, no array of its own (iterating arrays of
     /// arrays retained and released each one: 555 instructions a verified position on logcat).
@@ -34,16 +40,15 @@ struct CandidateLiterals {
     static let table: [(String, fingerprint: Int, bucket: Int, wordStart: Bool)] = [
         ("iewWill", 2, 0, false), ("iewDid", 2, 0, false), ("iewIsAppearing", 2, 0, false), ("Attempt to ", 0, 0, false),
         ("init", 0, 1, true), ("Init", 0, 1, true),
-        // `appeared`/`disappeared` by `red`: `ppe`, `pea`, `ear` are in every `Appear`, and `red` passes
-        // the fewest other positions in bucket 1 (measured on the 64 MiB capture).
+        // `appeared`/`disappeared` by `red`: `ppe`, `pea`, `ear` are in every `Appear`.
         ("ppeared", 4, 1, false),
-        ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("Deinit", 0, 2, false), ("deInit", 0, 2, false),
-        ("oadView", 2, 2, false),
+        ("dealloc", 0, 2, false), ("Dealloc", 0, 2, false), ("deinit", 0, 2, false), ("Deinit", 0, 2, false), ("deInit", 2, 1, false),
+        ("oadView", 1, 6, false),
         ("dismiss ", 2, 3, false),
         ("idMove", 1, 4, false), ("idReceive", 1, 4, false), ("illMove", 2, 4, false),
-        ("appearance transitions", 14, 5, false),
-        ("wakeFromNib", 2, 6, false),
-        // SwiftUI's modifiers: `onA`/`onD` (and capitalised) add no position to bucket 6's.
+        ("appearance transitions", 14, 2, false),
+        ("wakeFromNib", 7, 2, false),
+        // SwiftUI's modifiers.
         ("onAppear", 0, 6, false), ("onDisappear", 0, 6, false), ("OnAppear", 0, 6, false), ("OnDisappear", 0, 6, false),
         ("present ", 2, 7, false),
         // A test runner's lines, by their rarest bytes: `e '` before the quoted name (a quote is rare
@@ -51,46 +56,38 @@ struct CandidateLiterals {
         ("Test Case '", 8, 5, false), ("Test case '", 8, 5, false), ("Test Suite '", 9, 5, false),
         ("◇ Test", 0, 6, false), ("✔ Test", 0, 6, false), ("✘ Test", 0, 6, false), ("➜ Test", 0, 6, false),
         ("◇ Suite", 0, 6, false), ("✔ Suite", 0, 6, false), ("✘ Suite", 0, 6, false),
-        // Android's literals (docs/lifecycle.md#android-statements), each fingerprint and bucket the one that adds the
-        // fewest positions to the iOS buckets' (measured on a generated iOS capture: none). The callbacks by `on` and a
-        // capital in bucket 6, which nothing else needs since SwiftUI's `onA`/`onD` (`NavigationController` passes
-        // there and fails the verification's word start).
+        // Android's literals (docs/lifecycle.md#android-statements). Most callbacks by `on` and a capital in bucket 6
+        // (`NavigationController` passes there and fails the verification's word start).
         ("onCreate", 0, 6, true), ("onStart", 0, 6, true), ("onStop", 0, 6, true), ("onResume", 0, 6, true),
         ("onRestart", 0, 6, true), ("onRestore", 0, 6, true), ("onPause", 0, 6, true), ("onDestroy", 0, 6, true),
         ("onAttach", 0, 6, true), ("onDetach", 0, 6, true), ("onViewCreated", 0, 6, true), ("onViewStateRestored", 0, 6, true),
         ("onActivityCreated", 0, 6, true), ("onSaveInstanceState", 0, 6, true), ("onPostCreate", 0, 6, true),
-        ("onPostResume", 0, 6, true), ("onNewIntent", 0, 6, true), ("onConfigurationChanged", 0, 6, true),
-        ("ON_CREATE", 2, 6, false), ("ON_START", 4, 6, false), ("ON_RESUME", 3, 6, false), ("ON_PAUSE", 3, 6, false),
-        ("ON_STOP", 0, 3, false), ("ON_DESTROY", 2, 6, false),
-        ("am_on_", 1, 7, false), ("wm_on_", 0, 3, false), ("am_proc_died", 6, 7, false), ("am_kill", 2, 3, false),
-        ("has died", 4, 4, false), ("exited due to signal", 14, 3, false),
-        ("moveto ", 0, 4, false), ("movefrom ", 0, 4, false), ("LifecycleOwner", 4, 7, false),
-        // Android's evidence (docs/lifecycle.md#android-evidence): each fingerprint and bucket the one that adds the fewest
-        // positions to the others' (chosen greedily on 2 MiB of a dense generated iOS capture and 1 MiB of a generated
-        // logcat one: 24,569 positions to verify before them, 27,025 with them; common trigrams such as `ng ` or `d i` in
-        // a crowded bucket had made it 193,232, and the verification half of a lint's instructions).
-        ("LeakCanary", 3, 7, false), ("Leaking: ", 2, 2, false), ("LEAKS", 1, 3, false), ("UNREACHABLE OBJECTS", 13, 7, false),
-        ("Watching instance", 7, 5, false), ("garbage collected", 3, 2, false), ("HEAP ANALYSIS", 1, 3, false),
-        ("├─ ", 3, 4, false), ("╰→ ", 2, 4, false), ("┬───", 3, 4, false), ("│ ", 0, 5, false),
-        ("; instances=", 9, 7, false), ("Displayed ", 6, 1, false), ("TestRunner", 4, 0, false),
-        ("retained objects", 5, 1, false), ("retained instances", 7, 5, false), ("objects retained", 13, 1, false),
-        // Android's objects and composables (docs/lifecycle.md#android-objects-and-composables), chosen the same way
-        // (`onC` and `onD` would do too, but `red` and `nDi` pass fewer positions; `created` alone is not read: every
-        // fingerprint of it passed a tenth more positions).
-        ("onCleared", 6, 1, true), ("onDispose", 1, 1, true), ("finalize", 4, 4, false), ("DisposableEffect", 2, 3, false),
-        ("LaunchedEffect", 7, 2, false),
+        ("onPostResume", 0, 6, true), ("onNewIntent", 4, 0, true), ("onConfigurationChanged", 0, 6, true),
+        ("ON_CREATE", 0, 3, false), ("ON_START", 4, 6, false), ("ON_RESUME", 3, 6, false), ("ON_PAUSE", 0, 3, false),
+        ("ON_STOP", 0, 3, false), ("ON_DESTROY", 0, 3, false),
+        ("am_on_", 1, 4, false), ("wm_on_", 0, 3, false), ("am_proc_died", 1, 4, false), ("am_kill", 1, 7, false),
+        ("has died", 4, 4, false), ("exited due to signal", 7, 7, false),
+        ("moveto ", 0, 4, false), ("movefrom ", 0, 4, false), ("LifecycleOwner", 9, 0, false),
+        // Android's evidence (docs/lifecycle.md#android-evidence). (Common trigrams such as `ng ` or `d i` in a crowded
+        // bucket once made the positions to verify eight times as many, and the verification half of a lint's instructions.)
+        ("LeakCanary", 1, 5, false), ("Leaking: ", 1, 5, false), ("LEAKS", 2, 0, false), ("UNREACHABLE OBJECTS", 2, 6, false),
+        ("Watching instance", 7, 5, false), ("garbage collected", 3, 5, false), ("HEAP ANALYSIS", 5, 6, false),
+        ("├─ ", 3, 4, false), ("╰→ ", 0, 6, false), ("┬───", 3, 4, false), ("│ ", 0, 6, false),
+        ("; instances=", 9, 7, false), ("Displayed ", 6, 1, false), ("TestRunner", 5, 3, false),
+        ("retained objects", 5, 1, false), ("retained instances", 5, 1, false), ("objects retained", 13, 1, false),
+        // Android's objects and composables (docs/lifecycle.md#android-objects-and-composables) (`created` alone is not
+        // read: every fingerprint of it passed a tenth more positions).
+        ("onCleared", 6, 1, true), ("onDispose", 0, 6, true), ("finalize", 4, 4, false), ("DisposableEffect", 9, 7, false),
+        ("LaunchedEffect", 7, 7, false),
         // Constructors printed as calls (docs/lifecycle.md#android-identity); not `Fragment()`, whose every fingerprint
         // passed 6 % more positions (`nt(` is in every `Event(`): a Fragment's constructor is read by its `init`.
-        ("Activity()", 7, 1, false), ("ViewModel()", 3, 3, false),
+        ("Activity()", 7, 0, false), ("ViewModel()", 3, 3, false),
         // A ViewModel's constructor log in capitals.
         ("INIT", 0, 3, true),
-        // LeakCanary 1.x blocks published without their tag, chosen the same way (on 3 MiB of the mixed sample: 26,209
-        // positions to verify before them, 31,911 with them; `ere` of `references` is common, but every other
-        // fingerprint of it passed more).
-        ("has leaked:", 7, 1, false), ("GC ROOT", 4, 1, false), ("* references ", 5, 7, false), ("* leaks ", 3, 5, false),
+        // LeakCanary 1.x blocks published without their tag.
+        ("has leaked:", 5, 5, false), ("GC ROOT", 4, 6, false), ("* references ", 3, 5, false), ("* leaks ", 3, 5, false),
         ("* Retaining: ", 6, 1, false),
-        // The system's start requests (`START u0 {…}`, Android 4's `START {…}`): `TAR` in bucket 6 added no position on
-        // a dense iOS capture, two logcat ones and the docs.
+        // The system's start requests (`START u0 {…}`, Android 4's `START {…}`).
         ("START u", 1, 6, false), ("START {", 1, 6, false),
     ]
 
