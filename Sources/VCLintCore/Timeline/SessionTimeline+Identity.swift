@@ -29,6 +29,8 @@ struct SessionIdentity {
     var dormantStems = RowsByHash()
     /// `classes.count` at which idle classes are folded next (0: at `TimelineOptions.classFoldFloor`).
     var foldAt = 0
+    /// How many instances (and classes) the twin swaps' scans have looked at (`SessionTimeline.stackScanAllowed`).
+    var stackScanned = 0
 }
 
 /// The classes a session used recently, direct-mapped by their names' length and first byte: names of one length
@@ -556,6 +558,16 @@ extension SessionTimeline {
     func takeTwinsPlace(_ arriving: Instance) {
         guard let leaving = soleLeaving(), leaving !== arriving else { return }
         let rank = popRank(arriving, below: leaving)
+        guard stackScanAllowed else {
+            // Out of scans (bounded work): the leaving one takes the twin's place, the twin keeps its own.
+            let found = rank == 1 || rank == 3 ? twinAbove(arriving, of: leaving).map { ($0, leaving) }
+                : rank == nil ? ancestorsTwinAbove(arriving, of: leaving) : nil
+            guard let (path, mistaken) = found, let twin = path.last else { return }
+            (path.count >= 2 ? path[path.count - 2] : arriving).coveredBy.replace(twin, with: mistaken)
+            mistaken.mistakenForTwin = true
+            twin.mistakenForTwin = true
+            return
+        }
         if rank == 1 || rank == 3, let path = twinAbove(arriving, of: leaving) {
             if path.count >= 2 {
                 if takeTwinsStack(arriving, path: path, leaving: leaving) { return }
@@ -600,6 +612,7 @@ extension SessionTimeline {
         var parents = [Instance?](repeating: nil, count: targets.count)
         var objects = [[Instance]](repeating: [], count: owners.count)
         for state in identity.classes.values {
+            identity.stackScanned += state.live.count + 1
             for i in state.live {
                 if !owners.isEmpty, let owner = i.owner, !i.forgotten, let k = owners.firstIndex(where: { $0 === owner }) { objects[k].append(i) }
                 guard !i.coveredBy.isEmpty else { continue }
@@ -646,6 +659,13 @@ extension SessionTimeline {
         for i in popped + path.dropFirst() { i.mistakenForTwin = true }
         return true
     }
+
+    /// Whether a twin swap may scan the live instances (`stackScan`): the scans of a session look at no more than
+    /// `stackScanPerEvent` instances per event it has had, beyond a first allowance, so that a capture of many live
+    /// twins whose pops keep finding them out stays linear (the swaps then fall back to moving the top alone).
+    var stackScanAllowed: Bool { identity.stackScanned <= Self.stackScanAllowance + Self.stackScanPerEvent * clock.eventCount }
+    static let stackScanAllowance = 1 << 16
+    static let stackScanPerEvent = 64
 
     /// Whether another live address-less instance has `inst`'s class.
     func hasTwin(_ inst: Instance) -> Bool {
