@@ -629,11 +629,11 @@ extension SessionTimeline {
     /// A pop of `leaving` that shows `arriving`, under the address-less twin of `leaving` at the top of `path` and the
     /// controllers between (`path`, from the one right above `arriving`): when the controllers popped off `leaving`
     /// (`Instance.poppedOff`) are twins of those between, one for each, the tab switch that showed the other tab's top
-    /// earlier showed this stack's instead (docs/lifecycle.md#twins). The whole stack was told apart wrongly, not only
-    /// its top: `leaving` is the one right above `arriving` (the pop shows what is right below the leaving one, the
-    /// common pop), and that one stands where `leaving` stood (`swapPlaces`); the popped ones were the ones between
-    /// (their deallocs were theirs), whose objects go to them. False (nothing changed) when the popped ones are not
-    /// such twins.
+    /// earlier showed this stack's instead (docs/lifecycle.md#evidence-of-removal). The whole stack was told apart
+    /// wrongly, not only its top: `leaving` is the one right above `arriving` (the pop shows what is right below the
+    /// leaving one, the common pop), and that one stands where `leaving` stood (`swapPlaces`); the popped ones were the
+    /// ones between (their deallocs were theirs), whose objects go to them. False (nothing changed) when the popped
+    /// ones are not such twins.
     func takeTwinsStack(_ arriving: Instance, path: [Instance], leaving: Instance) -> Bool {
         let first = path[0]
         guard first.address == nil, first.className == leaving.className, Self.hiddenInStack(first) else { return false }
