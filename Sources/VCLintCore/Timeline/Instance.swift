@@ -143,6 +143,7 @@ final class Instance {
     }
     /// The address-less controller whose pop showed it last, while an address-less twin of that one lived
     /// (`SessionTimeline.takeTwinsStack` follows these down a stack that a tab switch may have shown for another).
+    /// Cleared when it deallocates or is forgotten, so that the dead hold no chain of the dead.
     var poppedOff: Instance? {
         get { extras?.poppedOff }
         set { if newValue != nil || extras != nil { more.poppedOff = newValue } }

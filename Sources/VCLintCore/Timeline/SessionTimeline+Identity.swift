@@ -729,6 +729,7 @@ extension SessionTimeline {
     func forget(_ inst: Instance) {
         resolveEmittedLeak(inst, .addressReused)
         inst.forgotten = true
+        if inst.poppedOff != nil { inst.poppedOff = nil }
         if let link = inst.objects, !link.owned.isEmpty { link.owned = [] }
         if inst.isAlive { leaveLive(inst) }
         if let a = inst.address, identity.byAddress[a] === inst { identity.byAddress[a] = nil }

@@ -329,6 +329,8 @@ extension SessionTimeline {
         inst.transition = nil
         inst.coveredBy.removeAll()
         inst.tookAlong.removeAll()
+        // A dead controller's own pops are not followed: no chain of the dead outlives them.
+        if inst.poppedOff != nil { inst.poppedOff = nil }
         let state = classState(inst.className, dialect: inst.dialect.family)
         // Its one entry (removeAll(where:) costs a partition and a generic replaceSubrange).
         if let k = state.live.lastIndex(where: { $0 === inst }) { state.live.remove(at: k) }
