@@ -667,10 +667,11 @@ extension SessionTimeline {
     static let stackScanAllowance = 1 << 16
     static let stackScanPerEvent = 64
 
-    /// Whether another live address-less instance has `inst`'s class.
+    /// Whether another live address-less instance has `inst`'s class, among its class's latest (`routingWindow`, as
+    /// the twin searches look): asked at every address-less pop, so it must not walk a long list.
     func hasTwin(_ inst: Instance) -> Bool {
         guard let live = existingClass(inst.className)?.live, live.count > 1 else { return false }
-        return live.contains { $0 !== inst && $0.address == nil }
+        return live.suffix(Self.routingWindow).contains { $0 !== inst && $0.address == nil }
     }
 
     /// The path from `below` up to an address-less controller on top of its stack (hidden, nothing live over
