@@ -58,11 +58,49 @@ struct ParsedLine {
 
     static func bare(_ e: consuming Event) -> ParsedLine { ParsedLine(kind: .bare, event: e) }
 
+    /// Becomes `.enveloped(e, …)` or `.bare(e)` (`kind`; evidence and frames through `becomeEvidence` and `becomeFrame`),
+    /// in place: what assigning the new line would give, without destroying the old one whole where most of its fields
+    /// are already what they must be (a line's rare fields are nil: checking each costs less than releasing it). A test
+    /// compares every field with the line made anew (`LineReadTests`).
+    @inline(__always)
+    mutating func becomeEvent(_ kind: Kind, _ e: consuming Event, process: String? = nil, pid: Int? = nil, message: Range<Int> = 0..<0,
+                              decoded: [UInt8]? = nil) {
+        self.kind = kind
+        event = e
+        if process != nil || self.process != nil { self.process = process }
+        self.pid = pid
+        self.message = message
+        if decoded != nil || self.decoded != nil { self.decoded = decoded }
+        phase = .none
+        if value != nil { value = nil }
+        shape = 0
+        if template != nil { template = nil }
+        title = 0
+        redacted = false
+        if observed != nil { observed = nil }
+        if runner != nil { runner = nil }
+        if evidence != nil { evidence = nil }
+        frame = nil
+    }
+
     static func evidence(_ e: AndroidEvidence, process: String?, pid: Int?, time: LogTime?) -> ParsedLine {
-        var parsed = ParsedLine(kind: .evidence, event: Event(kind: .dealloc, className: "", dialect: .logcat), process: process, pid: pid)
-        parsed.event.time = time
-        parsed.evidence = e
+        var parsed = ParsedLine.none
+        parsed.becomeEvidence(e, process: process, pid: pid, time: time)
         return parsed
+    }
+
+    /// Becomes `.evidence(e, …)` in place (`becomeEvent`).
+    mutating func becomeEvidence(_ e: AndroidEvidence, process: String?, pid: Int?, time: LogTime?) {
+        var placeholder = Event(kind: .dealloc, className: "", dialect: .logcat)
+        placeholder.time = time
+        becomeEvent(.evidence, placeholder, process: process, pid: pid)
+        evidence = e
+    }
+
+    /// Becomes `.none` with a stack frame (`frame`) in place (`becomeEvent`): a logcat capture's noise has many.
+    mutating func becomeFrame(_ r: Range<Int32>) {
+        becomeEvent(.none, Event(kind: .dealloc, className: "", dialect: .uikit))
+        frame = r
     }
 
     static func unread(message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
@@ -142,7 +180,7 @@ final class LineParser {
         // dictionary) is part of that message; an unindented complete statement after enveloped
         // lines is a `print` mixed into the console and belongs to the same process.
         if let evidence = AndroidEvidence.unenveloped(UnsafeBufferPointer(start: p, count: n)) {
-            out = .evidence(evidence, process: nil, pid: nil, time: AndroidEvidence.clockTime(UnsafeBufferPointer(start: p, count: n)))
+            out.becomeEvidence(evidence, process: nil, pid: nil, time: AndroidEvidence.clockTime(UnsafeBufferPointer(start: p, count: n)))
             return true
         }
         if n > 0, p[0] == .space || p[0] == .tab {
@@ -161,7 +199,7 @@ final class LineParser {
         guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else {
             return parser.note.unread ? unread(message: 0..<n, decoded: nil) : false
         }
-        out = .bare(e)
+        out.becomeEvent(.bare, e)
         if parser.noted { out.take(parser.note) }
         return true
     }
@@ -192,10 +230,11 @@ final class LineParser {
         if info.process == nil, info.decodedProcess == nil, info.pid == nil {
             // A timestamp and no process (`2017-02-11 17:25:16.964 viewDidLoad`): the line keeps
             // its time and belongs to the context process, as a `print` line does.
-            out = .bare(consume e)
+            out.becomeEvent(.bare, consume e)
         } else {
-            out = .enveloped(consume e, process: processName(info.process, decoded: info.decoded, pid: info.pid, format: info.format, p),
-                             pid: info.pid, message: info.message, decoded: info.decodedMessage)
+            out.becomeEvent(.enveloped, consume e,
+                            process: processName(info.process, decoded: info.decoded, pid: info.pid, format: info.format, p),
+                            pid: info.pid, message: info.message, decoded: info.decodedMessage)
         }
         if parser.noted { out.take(parser.note) }
         return true
@@ -214,13 +253,13 @@ final class LineParser {
         case .noise?: return false
         case .mention?: return unread(message: info.message, decoded: nil)
         case .frame?:
-            out = .none
-            out.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+            out.becomeFrame(Int32(info.message.lowerBound)..<Int32(info.message.upperBound))
             return true
         case nil: break
         }
         if let evidence = AndroidEvidence.read(message, tag: tag) {
-            out = .evidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid, time: LogcatEnvelope.time(p, n, cache: &minuteCache))
+            out.becomeEvidence(evidence, process: info.pid == nil ? nil : process(), pid: info.pid,
+                               time: LogcatEnvelope.time(p, n, cache: &minuteCache))
             return true
         }
         if let tag, tag.count == 10, AndroidEvidence.startsWith(tag, "TestRunner") {
@@ -240,14 +279,13 @@ final class LineParser {
                 noise.insert(key, .noise)
                 return false
             }
-            out = .none
-            out.frame = Int32(info.message.lowerBound)..<Int32(info.message.upperBound)
+            out.becomeFrame(Int32(info.message.lowerBound)..<Int32(info.message.upperBound))
             noise.insert(key, .frame)
             return true
         }
         e.time = LogcatEnvelope.time(p, n, cache: &minuteCache)
-        guard let pid = info.pid else { out = .bare(e); return true }
-        out = .enveloped(e, process: process(), pid: pid, message: info.message, decoded: nil)
+        guard let pid = info.pid else { out.becomeEvent(.bare, consume e); return true }
+        out.becomeEvent(.enveloped, consume e, process: process(), pid: pid, message: info.message)
         return true
     }
 
@@ -257,8 +295,7 @@ final class LineParser {
         let line = UnsafeBufferPointer(start: p, count: n)
         if let e = LogcatStatement.continuation(line) { out = .bare(e); return true }
         guard LogcatStatement.isFrame(line) else { return false }
-        out = .none
-        out.frame = 0..<Int32(n)
+        out.becomeFrame(0..<Int32(n))
         return true
     }
 

@@ -68,4 +68,44 @@ import VCLintSimulation
         // Every branch was taken, many times.
         #expect(counts.read > 2_000 && counts.none > 2_000 && counts.unread > 200, "\(counts)")
     }
+
+    /// Every field of a line, by name (a field added later is compared too).
+    static func fields(_ l: ParsedLine) -> [String] {
+        Mirror(reflecting: l).children.map { "\($0.label ?? "?")=\(String(reflecting: $0.value))" }
+    }
+
+    /// `becomeEvent` reads an event into a line in place, sparing the fields that are already right: whatever the line
+    /// held before (every field set), it ends as the line made anew would be.
+    @Test func anEventReadInPlaceLeavesNothingOfTheLineBefore() {
+        var full = ParsedLine(kind: .runner, event: Event(kind: .viewDidLoad, className: "Old", dialect: .custom), process: "p", pid: 7,
+                              message: 3..<9, decoded: [1, 2], phase: .exit, value: "v", shape: 12, template: "t", title: 5, redacted: true,
+                              observed: [3], runner: TestRunnerLine(kind: .testStarted, runner: .xctest, name: "n"),
+                              evidence: .strictMode(className: "C", instances: 2, limit: 1), frame: 1..<2)
+        full.event.text = "text"
+        let e = Event(kind: .viewWillAppear, className: "New", address: 0x10, dialect: .uikit, line: 4)
+        for before in [full, ParsedLine.none] {
+            var line = before
+            line.becomeEvent(.enveloped, e, process: "App", pid: 42, message: 1..<5, decoded: [9])
+            #expect(Self.fields(line) == Self.fields(.enveloped(e, process: "App", pid: 42, message: 1..<5, decoded: [9])))
+            line = before
+            line.becomeEvent(.enveloped, e, process: nil, pid: 42, message: 1..<5)
+            #expect(Self.fields(line) == Self.fields(.enveloped(e, process: nil, pid: 42, message: 1..<5, decoded: nil)))
+            line = before
+            line.becomeEvent(.bare, e)
+            #expect(Self.fields(line) == Self.fields(.bare(e)))
+            line = before
+            line.becomeFrame(3..<8)
+            var frame = ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit))
+            frame.frame = 3..<8
+            #expect(Self.fields(line) == Self.fields(frame))
+            line = before
+            let time = LogTime(seconds: 12.5, year: 2024, month: 3, day: 1, hour: 9, minute: 0, second: 12, fraction: 5, fractionDigits: 1, offsetMinutes: nil)
+            line.becomeEvidence(.leakCanary("x"), process: "App", pid: 3, time: time)
+            var evidence = ParsedLine(kind: .evidence, event: Event(kind: .dealloc, className: "", dialect: .logcat), process: "App", pid: 3)
+            evidence.event.time = time
+            evidence.evidence = .leakCanary("x")
+            #expect(Self.fields(line) == Self.fields(evidence))
+        }
+        #expect(Self.fields(full) != Self.fields(.bare(e)))
+    }
 }
