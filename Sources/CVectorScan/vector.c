@@ -110,46 +110,73 @@ V2 intptr_t vclint_line_ends(const uint64_t *newlines, const uint64_t *hits, int
     return lines;
 }
 
-/// Whether 16 bytes fit a chunk of the shape: no byte further above its base than its limit.
-static inline V2 bool fits(const uint8_t *p, const vclint_shape *s, int k) {
-    __m128i over = _mm_subs_epu8(_mm_sub_epi8(load16(p + 16 * k), load16(s->base + 16 * k)), load16(s->limit + 16 * k));
-    return _mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) == 0xFFFF;
+/// The bytes of 16-byte chunk `k` of the line that go over the shape's limit (zero where none does).
+static inline V2 __m128i over16(const uint8_t *p, const vclint_shape *s, intptr_t k) {
+    return _mm_subs_epu8(_mm_sub_epi8(load16(p + 16 * k), load16(s->base + 16 * k)), load16(s->limit + 16 * k));
 }
 
+/// Whether the byte at the shape's level (if it has one) is a logcat level letter.
+static inline bool level_letter(const vclint_shape *s, const uint8_t *p) {
+    if (s->level < 0) return true;
+    switch (p[s->level]) {
+    case 'V': case 'D': case 'I': case 'W': case 'E': case 'F': case 'A': return true;
+    default: return false;
+    }
+}
+
+/// The first chunk alone first (a line of another shape mostly differs there), then the others together: one test of
+/// all their bytes over the limit, not one per chunk.
 static inline V2 bool matches(const vclint_shape *s, const uint8_t *p, intptr_t n) {
-    if (n < s->extent || !fits(p, s, 0)) return false;
-    for (int k = 1; k < s->chunks; k++) {
-        if (!fits(p, s, k)) return false;
-    }
-    if (s->level >= 0) {
-        switch (p[s->level]) {
-        case 'V': case 'D': case 'I': case 'W': case 'E': case 'F': case 'A': break;
-        default: return false;
-        }
-    }
-    return true;
+    if (n < s->extent) return false;
+    __m128i over = over16(p, s, 0);
+    if (!_mm_testz_si128(over, over)) return false;
+    for (intptr_t k = 1; k < s->chunks; k++) over = _mm_or_si128(over, over16(p, s, k));
+    return _mm_testz_si128(over, over) && level_letter(s, p);
 }
 
 V2 bool vclint_shape_matches(const vclint_shape *shape, const uint8_t *p, intptr_t n) {
     return matches(shape, p, n);
 }
 
+/// `vclint_shape_run`'s loop, one shape test (`test`) per line.
+#define SHAPE_RUN(test)                                                                 \
+    intptr_t s = *line_start, i = from;                                                 \
+    const intptr_t extent = shape->extent;                                              \
+    for (; i < to; i++) {                                                               \
+        const intptr_t e = window + ends[i];                                            \
+        if (e > hit || s >= sample_at) break;                                           \
+        intptr_t n = e - s;                                                             \
+        /* A carriage return only matters to a line exactly as long as the shape. */    \
+        if (n == extent && n > 0 && buffer[s + n - 1] == '\r') n -= 1;                  \
+        if (!test(shape, buffer + s, n)) break;                                         \
+        s = e + 1;                                                                      \
+    }                                                                                   \
+    *line_start = s;                                                                    \
+    return i;
+
 V2 intptr_t vclint_shape_run(const vclint_shape *shape, const uint8_t *buffer, const int32_t *ends,
                              intptr_t from, intptr_t to, intptr_t window, intptr_t *line_start,
                              intptr_t hit, intptr_t sample_at) {
-    intptr_t s = *line_start, i = from;
-    const intptr_t extent = shape->extent;
-    for (; i < to; i++) {
-        const intptr_t e = window + ends[i];
-        if (e > hit || s >= sample_at) break;
-        intptr_t n = e - s;
-        // A carriage return only matters to a line exactly as long as the shape.
-        if (n == extent && n > 0 && buffer[s + n - 1] == '\r') n -= 1;
-        if (!matches(shape, buffer + s, n)) break;
-        s = e + 1;
+    SHAPE_RUN(matches)
+}
+
+/// `matches` with 32-byte chunks: an NSLog or `log show` envelope (50 to 60 bytes) in two, not four.
+static inline AVX2 bool matches32(const vclint_shape *s, const uint8_t *p, intptr_t n) {
+    if (n < s->extent) return false;
+    __m256i over = _mm256_setzero_si256();
+    for (intptr_t k = 0; k < (s->extent + 31) / 32; k++) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
+        const __m256i base = _mm256_loadu_si256((const __m256i *)(s->base + 32 * k));
+        const __m256i limit = _mm256_loadu_si256((const __m256i *)(s->limit + 32 * k));
+        over = _mm256_or_si256(over, _mm256_subs_epu8(_mm256_sub_epi8(v, base), limit));
     }
-    *line_start = s;
-    return i;
+    return _mm256_testz_si256(over, over) && level_letter(s, p);
+}
+
+AVX2 intptr_t vclint_shape_run_avx2(const vclint_shape *shape, const uint8_t *buffer, const int32_t *ends,
+                                    intptr_t from, intptr_t to, intptr_t window, intptr_t *line_start,
+                                    intptr_t hit, intptr_t sample_at) {
+    SHAPE_RUN(matches32)
 }
 
 #else

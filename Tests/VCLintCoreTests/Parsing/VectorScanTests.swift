@@ -217,6 +217,15 @@ import VCLintSimulation
         #expect(matched > 1000)
     }
 
+    /// The lines of a simulated capture in `envelope` (some noise among the callbacks).
+    static func simulatedLines(_ envelope: EnvelopeFormat, seed: UInt64, steps: Int) -> [String] {
+        var o = NavigationSimulator.Options(seed: seed)
+        o.envelope = envelope
+        o.noise = 3
+        o.steps = steps
+        return NavigationSimulator.generate(o).lines
+    }
+
     /// The envelope reading by recent shapes says whether the line has the latest shape where it may be keyed, so that
     /// the scanner does not compare again (`templatedFormat`'s `shaped`): lines of simulated captures in every envelope,
     /// each also with bytes of its head changed, their shapes learnt as they come, against the comparison itself.
@@ -225,11 +234,7 @@ import VCLintSimulation
         var rng = SplitMix(seed: 5)
         var shaped = 0, checked = 0
         for envelope in EnvelopeFormat.allCases {
-            var o = NavigationSimulator.Options(seed: UInt64(envelope.index + 40))
-            o.envelope = envelope
-            o.noise = 3
-            o.steps = 20
-            for text in NavigationSimulator.generate(o).lines {
+            for text in Self.simulatedLines(envelope, seed: UInt64(envelope.index + 40), steps: 20) {
                 var line = Array(text.utf8)
                 if rng.next() % 3 == 0, !line.isEmpty {
                     let i = Int(rng.next() % UInt64(min(line.count, 40)))
@@ -250,6 +255,82 @@ import VCLintSimulation
         }
         _ = scanner.finish()
         #expect(shaped > 300 && checked - shaped > 300)
+    }
+
+    /// The shape's definition, byte by byte (`vclint_shape`): each of the line's first `extent` bytes within its range,
+    /// and a level letter where the shape has a level.
+    static func fitsByteByByte(_ t: EnvelopeTemplate, _ line: [UInt8]) -> Bool {
+        let s = t.shape
+        guard line.count >= s.extent else { return false }
+        let fits = withUnsafeBytes(of: s.base) { base in
+            withUnsafeBytes(of: s.limit) { limit in
+                (0..<s.extent).allSatisfy { i in (line[i] &- base[i]) <= limit[i] }
+            }
+        }
+        return fits && (s.level < 0 || Array("VDIWEFA".utf8).contains(line[s.level]))
+    }
+
+    /// The shape runs (16-byte chunks, and 32-byte ones where the CPU has AVX2) take exactly the lines that fit the shape
+    /// by its definition, up to the first that does not, a literal or a sample: lines of every envelope, each with bytes
+    /// of its head changed, one after another in a buffer, run from every line.
+    @Test func shapeRunsTakeTheLinesThatFitTheShape() {
+        guard VectorLevel.v2 else { return }
+        var rng = SplitMix(seed: 21)
+        var taken = 0, stopped = 0
+        for envelope in EnvelopeFormat.allCases {
+            let lines = Self.simulatedLines(envelope, seed: UInt64(envelope.index + 70), steps: 12).map { text -> [UInt8] in
+                var line = Array(text.utf8)
+                if rng.next() % 4 == 0, !line.isEmpty {
+                    line[Int(rng.next() % UInt64(min(line.count, 70)))] = Array("0123456789 :.-[]xA{\r".utf8)[Int(rng.next() % 20)]
+                }
+                if rng.next() % 16 == 0 { line.append(0x0D) }
+                return line
+            }
+            guard let first = lines.first(where: { !$0.isEmpty }),
+                  let template = first.withUnsafeBufferPointer({ EnvelopeTemplate($0.baseAddress!, $0.count) }) else { continue }
+            var buffer: [UInt8] = [], ends: [Int32] = [], starts: [Int] = []
+            for line in lines {
+                starts.append(buffer.count)
+                buffer += line
+                ends.append(Int32(buffer.count))
+                buffer.append(0x0A)
+            }
+            buffer += [UInt8](repeating: 0x41, count: EnvelopeTemplate.width)
+            /// The definition's run from line `from`: a line exactly as long as the shape drops its carriage return.
+            func expected(_ from: Int, hit: Int, sampleAt: Int) -> Int {
+                var i = from
+                while i < lines.count, Int(ends[i]) <= hit, starts[i] < sampleAt {
+                    var line = lines[i]
+                    if line.count == template.shape.extent, line.last == 0x0D { line.removeLast() }
+                    guard Self.fitsByteByByte(template, line) else { break }
+                    i += 1
+                }
+                return i
+            }
+            buffer.withUnsafeBufferPointer { b in
+                ends.withUnsafeBufferPointer { e in
+                    withUnsafePointer(to: template) { t in
+                        for from in 0..<lines.count {
+                            let hit = rng.next() % 3 == 0 ? Int(ends[min(lines.count - 1, from + Int(rng.next() % 8))]) : Int.max
+                            let sampleAt = rng.next() % 3 == 0 ? starts[min(lines.count - 1, from + Int(rng.next() % 8))] : Int.max
+                            let want = expected(from, hit: hit, sampleAt: sampleAt)
+                            for avx2 in VectorLevel.avx2 ? [false, true] : [false] {
+                                var start = starts[from]
+                                let got = EnvelopeTemplate.run(t, b.baseAddress!, ends: e.baseAddress!, from: from, to: lines.count, window: 0,
+                                                               lineStart: &start, hit: hit, sampleAt: sampleAt, avx2: avx2)
+                                #expect(got == want && start == (got < lines.count ? starts[got] : buffer.count - EnvelopeTemplate.width),
+                                        "\(envelope) from \(from), avx2 \(avx2): \(got) for \(want)")
+                            }
+                            let line = lines[from]
+                            let matched = EnvelopeTemplate.matches(t, b.baseAddress! + starts[from], line.count)
+                            #expect(matched == Self.fitsByteByByte(template, line), "\(envelope): \(String(decoding: line, as: UTF8.self))")
+                            if want > from { taken += 1 } else { stopped += 1 }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(taken > 200 && stopped > 200, "\(taken) \(stopped)")
     }
 
     /// The fuzz find behind that rule: a time-only NSLog line whose message starts with digits, then

@@ -209,6 +209,8 @@ struct VectorWindow {
     let literalHits: UnsafeMutablePointer<Int32> = .allocate(capacity: 32 * Self.blocks)
     /// The window's 64-byte pairs that have fingerprint hits.
     private let hitPairs: UnsafeMutablePointer<Int32> = .allocate(capacity: Self.blocks / 2 + 1)
+    /// Whether the window's kernels are the AVX2 ones (the envelope shapes' too: `EnvelopeTemplate.run`).
+    var avx2: Bool { literals.avx2 }
 
     func deallocate() {
         newlineMasks.deallocate()

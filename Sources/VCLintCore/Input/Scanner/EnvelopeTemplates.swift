@@ -15,9 +15,10 @@ struct EnvelopeTemplate {
     /// Per byte of the line's head: how far above `base` each byte may be (`limit`, an unsigned
     /// saturating difference): 0 where the byte must be the template's (or, at the thread column, its
     /// exact digit), 9 where any digit will do (base `0`), 0xDE where any byte but a space or a
-    /// control byte will do (base `!`), 255 past the extent. A 16-byte chunk matches when no byte goes
-    /// over its limit: two vector operations and a compare per chunk (`vclint_shape_matches`).
-    private var shape = vclint_shape()
+    /// control byte will do (base `!`), 255 past the extent. A chunk of 16 bytes (32 with AVX2) matches
+    /// when no byte goes over its limit: two vector operations per chunk, and one test of all the chunks
+    /// (`vclint_shape_matches`). Read by the tests, which check the kernels against this definition.
+    private(set) var shape = vclint_shape()
     /// Whether the extent covers the line's process and pid (`RunKey`) byte for byte: a line of
     /// this shape is then of the same run of one process as the line that taught it.
     let keyed: Bool
@@ -112,11 +113,12 @@ struct EnvelopeTemplate {
     /// The scanner's hot loop: from line `from` (its start `lineStart`; `ends` are window-relative
     /// positions of the line breaks), the lines that have the shape of the template at `template`,
     /// start before `sampleAt` and end at or before `hit` (the next literal's position). Returns the
-    /// first line that does not, with `lineStart` moved to it (`vclint_shape_run`).
+    /// first line that does not, with `lineStart` moved to it (`vclint_shape_run`, or its AVX2 twin where `avx2`).
     @inline(__always)
     static func run(_ template: UnsafePointer<EnvelopeTemplate>, _ buffer: UnsafePointer<UInt8>, ends: UnsafePointer<Int32>,
-                    from: Int, to: Int, window: Int, lineStart: inout Int, hit: Int, sampleAt: Int) -> Int {
-        vclint_shape_run(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
+                    from: Int, to: Int, window: Int, lineStart: inout Int, hit: Int, sampleAt: Int, avx2: Bool) -> Int {
+        avx2 ? vclint_shape_run_avx2(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
+             : vclint_shape_run(shape(template), buffer, ends, from, to, window, &lineStart, hit, sampleAt)
     }
 }
 

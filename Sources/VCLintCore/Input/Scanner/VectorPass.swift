@@ -40,7 +40,7 @@ extension LogScanner {
                     let limit = next < hits ? at + Int(found[next]) : Int.max
                     let first = lineStart
                     let k = EnvelopeTemplate.run(templates.latest, buffer.bytes, ends: ends, from: i, to: lines, window: at, lineStart: &lineStart,
-                                                 hit: limit, sampleAt: sampleAt)
+                                                 hit: limit, sampleAt: sampleAt, avx2: window.avx2)
                     if k > i {
                         templateLines += k - i
                         // The lines have the template's process and pid: one run.
