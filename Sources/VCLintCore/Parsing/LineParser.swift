@@ -50,7 +50,10 @@ struct ParsedLine {
     var frame: Range<Int32>? = nil
 
     /// (Made anew each time: a stored one would be copied, with a global's lazy-initialisation check.)
-    static var none: ParsedLine { ParsedLine(kind: .none, event: Event(kind: .dealloc, className: "", dialect: .uikit)) }
+    static var none: ParsedLine { ParsedLine(kind: .none, event: placeholder()) }
+
+    /// The event of a line that is none (meaningless: `event` says so).
+    static func placeholder(_ dialect: Dialect = .uikit) -> Event { Event(kind: .dealloc, className: "", dialect: dialect) }
 
     static func enveloped(_ e: consuming Event, process: String?, pid: Int?, message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
         ParsedLine(kind: .enveloped, event: e, process: process, pid: pid, message: message, decoded: decoded)
@@ -91,20 +94,20 @@ struct ParsedLine {
 
     /// Becomes `.evidence(e, …)` in place (`becomeEvent`).
     mutating func becomeEvidence(_ e: AndroidEvidence, process: String?, pid: Int?, time: LogTime?) {
-        var placeholder = Event(kind: .dealloc, className: "", dialect: .logcat)
-        placeholder.time = time
-        becomeEvent(.evidence, placeholder, process: process, pid: pid)
+        var event = Self.placeholder(.logcat)
+        event.time = time
+        becomeEvent(.evidence, event, process: process, pid: pid)
         evidence = e
     }
 
     /// Becomes `.none` with a stack frame (`frame`) in place (`becomeEvent`): a logcat capture's noise has many.
     mutating func becomeFrame(_ r: Range<Int32>) {
-        becomeEvent(.none, Event(kind: .dealloc, className: "", dialect: .uikit))
+        becomeEvent(.none, Self.placeholder())
         frame = r
     }
 
     static func unread(message: Range<Int>, decoded: [UInt8]?) -> ParsedLine {
-        ParsedLine(kind: .unread, event: Event(kind: .dealloc, className: "", dialect: .uikit), message: message, decoded: decoded)
+        ParsedLine(kind: .unread, event: placeholder(), message: message, decoded: decoded)
     }
 
     /// What the message parser noted besides the event.
@@ -193,7 +196,7 @@ final class LineParser {
             return true
         }
         if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p, count: n)) {
-            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            out = ParsedLine(kind: .runner, event: ParsedLine.placeholder(), runner: r)
             return true
         }
         guard let e = parser.parse(UnsafeBufferPointer(start: p, count: n)) else {
@@ -212,11 +215,11 @@ final class LineParser {
         // (A runner's line is read only where one may begin: most messages are not one.)
         if let d = info.decodedMessage {
             if let r = d.withUnsafeBufferPointer({ TestRunnerLine.read($0) }) {
-                out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+                out = ParsedLine(kind: .runner, event: ParsedLine.placeholder(), runner: r)
                 return true
             }
         } else if let r = TestRunnerLine.read(UnsafeBufferPointer(start: p + info.message.lowerBound, count: info.message.count)) {
-            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            out = ParsedLine(kind: .runner, event: ParsedLine.placeholder(), runner: r)
             return true
         }
         // The event is bound straight from the parser's result: no copy of it, nor of its strings.
@@ -264,7 +267,7 @@ final class LineParser {
         }
         if let tag, tag.count == 10, AndroidEvidence.startsWith(tag, "TestRunner") {
             guard let r = TestRunnerLine.androidx(message) else { return false }
-            out = ParsedLine(kind: .runner, event: ParsedLine.none.event, runner: r)
+            out = ParsedLine(kind: .runner, event: ParsedLine.placeholder(), runner: r)
             return true
         }
         // Android's statements, else the user's dialects (`vclint inspect` suggests them for a logcat capture too).
