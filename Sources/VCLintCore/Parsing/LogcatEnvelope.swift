@@ -339,7 +339,8 @@ enum LogcatEnvelope {
         let days = CivilTime.daysFromCivil(year: 2000, month: month, day: day)
         let seconds = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
         return LogTime(seconds: seconds, year: 0, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: UInt32(d(15) * 100 + d(16) * 10 + d(17)), fractionDigits: 3, offsetMinutes: nil)
+                       fraction: UInt32(d(15) * 100 + d(16) * 10 + d(17)), fractionDigits: 3, offsetMinutes: nil,
+                       secondsAreFields: true)
     }
 
     /// `time` for every format.

@@ -2,7 +2,11 @@
 /// The fields are kept as read so that the text is only built for lines that are reported.
 public struct LogTime: Sendable, Equatable {
     /// Seconds since 1970 (in the log's own offset when it has none; only differences matter).
-    public var seconds: Double
+    public var seconds: Double {
+        @inline(__always) get { storedSeconds }
+        set { storedSeconds = newValue; digitsAndExact &= 0x7F }
+    }
+    private var storedSeconds: Double
     // In this order, 23 bytes with no padding: an `EventRef` with its time fits in 32.
     var fraction: UInt32 // the digits after the point, as read
     var year: Int16      // 0: syslog, which has no year
@@ -14,7 +18,17 @@ public struct LogTime: Sendable, Equatable {
     /// `offsetMinutes`, with `Int16.max` for none (no offset is that large): no optional's tag byte.
     private var offsetRaw: Int16
     var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
-    var fractionDigits: UInt8
+    /// How many digits the fraction had (no parser reads more than nine).
+    var fractionDigits: UInt8 {
+        @inline(__always) get { digitsAndExact & 0x7F }
+        set { digitsAndExact = digitsAndExact & 0x80 | newValue & 0x7F }
+    }
+    /// `fractionDigits`, and in its top bit `secondsAreFields` (one byte: the time stays 22 bytes).
+    private var digitsAndExact: UInt8
+    /// Whether `seconds` is known to be `fieldSeconds` to the last bit: a parser computed both from the same digits in
+    /// the same order, or a packed time was unpacked. `PackedTime.Table.pack` then need not compute them again to check
+    /// (about 300 instructions a time kept). Setting `seconds` clears it.
+    var secondsAreFields: Bool { digitsAndExact & 0x80 != 0 }
 
     /// The smallest difference the log's text can show: a second for whole-second times (syslog),
     /// a millisecond for three digits after the point.
@@ -40,19 +54,28 @@ public struct LogTime: Sendable, Equatable {
             self = p
             return
         }
-        self.seconds = seconds
-        year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; fractionDigits = 0; offsetRaw = Int16.max
+        storedSeconds = seconds
+        year = 0; month = 1; day = 1; hour = 0; minute = 0; second = 0; fraction = 0; digitsAndExact = 0; offsetRaw = Int16.max
     }
 
+    /// `secondsAreFields`: the caller computed `seconds` as `fieldSeconds` computes it (the timestamp parsers), or took
+    /// it from a packed word (`PackedTime`). A test compares them for every parser over many stamps.
     init(seconds: Double, year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
-         fraction: UInt32, fractionDigits: Int, offsetMinutes: Int16?) {
-        self.seconds = seconds
+         fraction: UInt32, fractionDigits: Int, offsetMinutes: Int16?, secondsAreFields: Bool = false) {
+        storedSeconds = seconds
         self.year = Int16(clamping: year)
         self.month = UInt8(month); self.day = UInt8(day); self.hour = UInt8(hour)
         self.minute = UInt8(minute); self.second = UInt8(second)
         self.fraction = fraction
-        self.fractionDigits = UInt8(fractionDigits)
+        digitsAndExact = UInt8(min(fractionDigits, 0x7F)) | (secondsAreFields ? 0x80 : 0)
         self.offsetRaw = offsetMinutes ?? Int16.max
+    }
+
+    /// The same time with seconds its fields give (`PackedTime.unpack`: exact by the table's rule).
+    @inline(__always)
+    mutating func setFieldSeconds(_ s: Double) {
+        storedSeconds = s
+        digitsAndExact |= 0x80
     }
 
     /// ISO 8601 text, with the offset when the log has one (`2020-04-01T16:30:45.465638+08:00`);
@@ -321,7 +344,8 @@ enum TimestampParser {
         let secs = Double(cache.days * 86400 + cache.hour * 3600 + cache.minute * 60 + cache.second - cache.offsetSeconds) + fraction
         c.pos = i + cache.offsetLength
         let t = LogTime(seconds: secs, year: cache.year, month: cache.month, day: cache.day, hour: cache.hour, minute: cache.minute,
-                        second: cache.second, fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: cache.offsetMinutes)
+                        second: cache.second, fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: cache.offsetMinutes,
+                        secondsAreFields: cache.year != 0)
         return (t, cache.offsetMinutes != nil)
     }
 
@@ -387,7 +411,8 @@ enum TimestampParser {
         let secs = Double(days * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds) + fraction
         c = k
         let t = LogTime(seconds: secs, year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-                        fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: offsetMinutes)
+                        fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: offsetMinutes,
+                        secondsAreFields: year != 0)
         return (t, offsetMinutes != nil)
     }
 
@@ -438,7 +463,7 @@ enum TimestampParser {
         let secs = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
         c = k
         return LogTime(seconds: secs, year: 0, month: month, day: day, hour: hour, minute: minute, second: second,
-                       fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: nil)
+                       fraction: fracValue, fractionDigits: fracDigits, offsetMinutes: nil, secondsAreFields: true)
     }
 
     @inline(__always)

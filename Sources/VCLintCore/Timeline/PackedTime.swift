@@ -75,12 +75,18 @@ enum PackedTime {
             guard t.hour < 32, t.minute < 64, t.second < 64, UInt64(t.fraction) < 1 << fractionBits else { return nil }
             let key = DateKey(t)
             if key == lastKey {
-                // The date's index is known without interning: the word first, then its seconds.
+                // The date's index is known without interning: the word first, then its seconds (a parser's time is
+                // known to be exact; it is remembered for the unpack that mostly follows).
                 let v = Self.word(lastIndex, t)
+                if t.secondsAreFields {
+                    remember(v, t.seconds)
+                    return v
+                }
                 return seconds(v, t).bitPattern == t.seconds.bitPattern ? v : nil
             }
             // A new date is interned only for a time that packs.
-            guard t.fieldSeconds.bitPattern == t.seconds.bitPattern, let d = dates.id(key, limit: 1 << 16) else { return nil }
+            guard t.secondsAreFields || t.fieldSeconds.bitPattern == t.seconds.bitPattern,
+                  let d = dates.id(key, limit: 1 << 16) else { return nil }
             lastKey = key
             lastIndex = d
             let v = Self.word(d, t)
@@ -90,7 +96,7 @@ enum PackedTime {
 
         func unpack(_ v: UInt64) -> LogTime {
             var t = PackedTime.fields(v, dates.dates)
-            t.seconds = seconds(v, t)
+            t.setFieldSeconds(seconds(v, t))
             return t
         }
 
@@ -108,7 +114,7 @@ enum PackedTime {
 
     static func unpack(_ v: UInt64, _ dates: [DateKey]) -> LogTime {
         var t = fields(v, dates)
-        t.seconds = t.fieldSeconds
+        t.setFieldSeconds(t.fieldSeconds)
         return t
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import VCLintCore
 import VCLintSimulation
 
@@ -187,6 +188,66 @@ import VCLintSimulation
             checked += 1
         }
         #expect(checked == 5_000)
+    }
+
+    /// A parsed time that says its seconds are its fields' (`LogTime.secondsAreFields`, which lets `PackedTime` skip
+    /// computing them) has exactly those seconds, from every timestamp parser (ISO read whole and through the minute cache
+    /// and its template, syslog, logcat's threadtime and other stamps); one whose seconds are set afterwards does not say
+    /// so, and does not pack.
+    @Test func timesThatSayTheirSecondsAreTheirFieldsHaveThem() throws {
+        var rng = SplitMix(seed: 41)
+        var cache = TimestampParser.MinuteCache(), logcatCache = TimestampParser.MinuteCache()
+        var flagged = 0, total = 0
+        let times = PackedTime.Table()
+        func check(_ t: LogTime?, _ text: String) {
+            guard let t else { Issue.record("\(text) did not parse"); return }
+            total += 1
+            if t.secondsAreFields {
+                flagged += 1
+                #expect(t.fieldSeconds.bitPattern == t.seconds.bitPattern, "\(text)")
+            }
+            var moved = t
+            moved.seconds += 0.25
+            #expect(!moved.secondsAreFields && times.pack(moved) == nil, "\(text)")
+            if let v = times.pack(t) {
+                let back = times.unpack(v)
+                #expect(back.secondsAreFields && back.seconds.bitPattern == t.seconds.bitPattern && back.iso == t.iso, "\(text)")
+            }
+        }
+        for k in 0..<6_000 {
+            let digits = Int(rng.next() % 10)
+            let fraction = digits == 0 ? "" : "." + (0..<digits).map { _ in String(rng.next() % 10) }.joined()
+            let years = [0, 1970, 2024, 2024, 2024, 9999]
+            let offsets = ["", "Z", "+0800", "-05:00", "+1400"]
+            // Runs of stamps within one minute, so that the cache and its template answer most of them.
+            let minute = k / 20 % 60
+            let iso = String(format: "%04d-03-0%d 1%d:%02d:%02d", years[Int(rng.next() % 6)], 1 + k / 1200, k / 600 % 10, minute,
+                             Int(rng.next() % 60)) + fraction + offsets[k / 40 % offsets.count]
+            var bytes = Array(iso.utf8) + Array(" message".utf8)
+            bytes.withUnsafeBufferPointer { b in
+                var c = ByteCursor(b.baseAddress!, count: b.count)
+                check(TimestampParser.parseISOLike(&c, cache: &cache)?.0, iso)
+                var cold = ByteCursor(b.baseAddress!, count: b.count)
+                check(TimestampParser.parseISOLike(&cold)?.0, iso)
+            }
+            let syslog = String(format: "Mar %2d %02d:%02d:%02d", 1 + k % 28, k % 24, minute, Int(rng.next() % 60)) + fraction
+            bytes = Array(syslog.utf8)
+            bytes.withUnsafeBufferPointer { b in
+                var c = ByteCursor(b.baseAddress!, count: b.count)
+                check(TimestampParser.parseSyslog(&c), syslog)
+            }
+            let logcat = String(format: "03-%02d %02d:%02d:%02d.%03d  1234  1234 D Tag: message", 1 + k % 28, k % 24, minute,
+                                Int(rng.next() % 60), Int(rng.next() % 1000))
+            let logcatISO = String(format: "2024-03-%02d %02d:%02d:%02d.%03d  1234  1234 D Tag: message", 1 + k % 28, k % 24, minute,
+                                   Int(rng.next() % 60), Int(rng.next() % 1000))
+            for text in [logcat, logcatISO] {
+                bytes = Array(text.utf8)
+                bytes.withUnsafeBufferPointer { b in check(LogcatEnvelope.time(b.baseAddress!, b.count, cache: &logcatCache), text) }
+            }
+        }
+        #expect(total == 24_000)
+        // Every parser flags its times (the ISO stamps of year 0000 aside, whose fields read as 2000).
+        #expect(flagged > 22_000)
     }
 }
 
