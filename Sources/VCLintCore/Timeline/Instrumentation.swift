@@ -27,7 +27,7 @@ final class Instrumentation {
         /// `Controller` or `VC`.
         let objectName: Bool
         /// The name's stem (docs/lifecycle.md#owners): "" matches nothing.
-        let stem: String
+        let stem: Stem
         /// Its place among the input's classes, from 0 (an evicted controller's class, in 4 bytes:
         /// `EvictedController`).
         let number: UInt32
@@ -41,7 +41,7 @@ final class Instrumentation {
             self.times = times
             // On Android an Activity or a Fragment is a controller by its name, whatever it logs (its constructor alone).
             self.objectName = Self.isObjectName(name, dialect)
-            self.stem = ObjectNames.stem(name)
+            self.stem = Stem(ObjectNames.stem(name))
         }
 
         /// Whether `name` may be an object's (`objectName`).

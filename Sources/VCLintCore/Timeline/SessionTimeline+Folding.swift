@@ -94,7 +94,7 @@ extension SessionTimeline {
         for k in fresh.indices {
             let stem = fresh[k].stem
             let owner = !stem.isEmpty && identity.foldedStems[stem] === fresh[k]
-            let key = owner ? Self.stemKey(stem) : 0
+            let key = owner ? stem.key : 0
             // Two stems of one hash: the second stays an entry.
             if owner && identity.dormantStems.contains(key) {
                 identity.foldedEntries.append(fresh[k])
@@ -111,14 +111,11 @@ extension SessionTimeline {
         }
     }
 
-    /// A stem's key in `dormantStems`: the hash `StringArena` keys names by.
-    static func stemKey(_ stem: String) -> UInt64 { StringArena.hash(stem) }
-
-    /// The dormant row of the folded owner of `stem`, if its class is dormant.
-    private func dormantOwner(_ stem: String) -> Int? {
-        guard let row = identity.dormantStems[Self.stemKey(stem)] else { return nil }
+    /// The dormant row of the folded owner of `stem`, if its class is dormant (`dormantStems` is keyed by `Stem.key`).
+    private func dormantOwner(_ stem: Stem) -> Int? {
+        guard let row = identity.dormantStems[stem.key] else { return nil }
         let id = Int(row)
-        return ObjectNames.stem(instrumentation.dormant.names[id]) == stem ? id : nil
+        return ObjectNames.stem(instrumentation.dormant.names[id]) == stem.text ? id : nil
     }
 
     /// Whether `entry` is the folded owner of its stem; if so, no longer listed as one.
@@ -129,7 +126,7 @@ extension SessionTimeline {
             return true
         }
         if let id = dormantOwner(stem), instrumentation.dormant.names[id] == entry.name {
-            identity.dormantStems.remove(Self.stemKey(stem))
+            identity.dormantStems.remove(stem.key)
             return true
         }
         return false
@@ -158,7 +155,7 @@ extension SessionTimeline {
 
     /// Unfolds the class of the folded owner of `stem`, if there is one (before its stem's owners are read).
     @inline(__always)
-    func unfoldOwner(_ stem: String) {
+    func unfoldOwner(_ stem: Stem) {
         guard identity.foldedCount > 0 else { return }
         let entry: Instrumentation.ClassEntry
         if let e = identity.foldedStems[stem] {

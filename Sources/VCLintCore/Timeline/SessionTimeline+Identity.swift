@@ -24,8 +24,8 @@ struct SessionIdentity {
     /// The folded classes whose entries were given up (`Instrumentation.retire`), by dormant row.
     var foldedRows: [UInt32] = []
     /// The stems of the folded controllers that were owners (docs/lifecycle.md#owners), by stem; those
-    /// whose classes are dormant by their stem's hash (`stemKey`), each the class's dormant row.
-    var foldedStems: [String: Instrumentation.ClassEntry] = [:]
+    /// whose classes are dormant by their stem's hash (`Stem.key`), each the class's dormant row.
+    var foldedStems: [Stem: Instrumentation.ClassEntry] = [:]
     var dormantStems = RowsByHash()
     /// `classes.count` at which idle classes are folded next (0: at `TimelineOptions.classFoldFloor`).
     var foldAt = 0

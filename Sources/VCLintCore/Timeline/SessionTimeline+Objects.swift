@@ -114,10 +114,28 @@ enum ObjectNames {
     }
 }
 
+/// A class's stem (`ObjectNames.stem`) as the owner indexes key it: its text, and the hash `StringArena` gives it, made once
+/// with the class's entry. A session looks stems up at every object's init and every owner's first event; hashing the
+/// text anew each time (several dictionaries and the dormant stems' index) cost more than the rest of the lookup.
+struct Stem: Hashable, Sendable {
+    let text: String
+    /// `StringArena.hash(text)`: the key of the dormant stems' index too (`SessionIdentity.dormantStems`).
+    let key: UInt64
+
+    init(_ text: String) {
+        self.text = text
+        key = StringArena.hash(text)
+    }
+
+    @inline(__always) var isEmpty: Bool { text.isEmpty }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+    static func == (a: Stem, b: Stem) -> Bool { a.key == b.key && a.text == b.text }
+}
+
 /// What a session knows of owners: the live controllers and views by stem, the setups running,
 /// the objects made in the current burst, and the objects whose stem's owner is still to come.
 struct SessionObjects {
-    var ownersByStem: [String: [Instance]] = [:]
+    var ownersByStem: [Stem: [Instance]] = [:]
     /// Controllers whose setup is running, the one active most recently last (at most
     /// `setupLimit`), each with the thread of its latest event (0: unknown).
     var setups: [(inst: Instance, thread: UInt64)] = []
@@ -133,7 +151,7 @@ struct SessionObjects {
     /// follows on that thread, with only deallocs between, takes them (`registerOwner`). Emptied at any other event.
     var leftBehind: [(inst: Instance, thread: UInt64)] = []
     /// Objects with a stem that no live controller or view had at their init.
-    var awaitingStem: [String: [Instance]] = [:]
+    var awaitingStem: [Stem: [Instance]] = [:]
     var awaitingCount = 0
     /// How many objects of one stem wait at least (and at most twice as many).
     static let awaitingPerStem = 64
@@ -282,7 +300,7 @@ extension SessionTimeline {
         // An object loads no view: its init is kept where a controller keeps its viewDidLoad.
         inst.loadLine = EventRef(e)
         let stem = inst.entry.stem
-        if inst.dialect.isAndroid, !stem.isEmpty, let owner = androidStemOwner(stem) {
+        if inst.dialect.isAndroid, !stem.isEmpty, let owner = androidStemOwner(stem.text) {
             serve(inst, owner)
         } else if !stem.isEmpty, let owner = stemOwner(stem) {
             assign(inst, to: owner, .stem)
@@ -313,7 +331,7 @@ extension SessionTimeline {
 
     /// The live controller or view of `stem` whose setup is running (the latest begun), else the
     /// one made most recently.
-    func stemOwner(_ stem: String) -> Instance? {
+    func stemOwner(_ stem: Stem) -> Instance? {
         unfoldOwner(stem)
         guard var list = objects.ownersByStem[stem] else { return nil }
         if list.contains(where: { !$0.isAlive || $0.forgotten }) {
@@ -448,7 +466,7 @@ extension SessionTimeline {
     /// The class of the one live controller of `name`'s stem when no live instance has that name
     /// (a marker naming the class where the callbacks name a title); nil when there is none or several.
     func markerAlias(_ name: String) -> String? {
-        let stem = ObjectNames.stem(name)
+        let stem = Stem(ObjectNames.stem(name))
         guard !stem.isEmpty else { return nil }
         unfoldOwner(stem)
         guard let list = objects.ownersByStem[stem] else { return nil }
