@@ -197,20 +197,34 @@ struct StatementCache {
     static let slotCount = 4096
     /// (A class: a hit reads the fields it needs through one reference, where a struct was copied out whole, its
     /// bytes and strings retained and released.)
+    /// (Rewritten in place when its slot takes another message: a capture whose statements carry addresses, each
+    /// seen about once, replaces entries all through it, and a new entry and byte array for each cost an allocation,
+    /// a copy and the old one's release.)
     private final class Entry {
-        let bytes: [UInt8]
-        let event: Event
-        let phase: FreeFormStatement.Phase
-        let value: String?
-        let shape: UInt64
-        let template: String?
-        let title: UInt64
-        let redacted: Bool
+        @exclusivity(unchecked) var bytes: [UInt8]
+        @exclusivity(unchecked) var event: Event
+        @exclusivity(unchecked) var phase: FreeFormStatement.Phase
+        @exclusivity(unchecked) var value: String?
+        @exclusivity(unchecked) var shape: UInt64
+        @exclusivity(unchecked) var template: String?
+        @exclusivity(unchecked) var title: UInt64
+        @exclusivity(unchecked) var redacted: Bool
 
-        init(bytes: [UInt8], event: Event, phase: FreeFormStatement.Phase, value: String?, shape: UInt64, template: String?,
-             title: UInt64, redacted: Bool) {
-            (self.bytes, self.event, self.phase, self.value) = (bytes, event, phase, value)
-            (self.shape, self.template, self.title, self.redacted) = (shape, template, title, redacted)
+        init(_ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
+            bytes = Array(UnsafeBufferPointer(start: p, count: n))
+            self.event = event
+            (phase, value, shape, template, title, redacted) = (note.phase, note.value, note.shape, note.template, note.title, note.redacted)
+        }
+
+        func rewrite(_ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
+            bytes.replaceSubrange(bytes.indices, with: UnsafeBufferPointer(start: p, count: n))
+            self.event = event
+            phase = note.phase
+            if value != nil || note.value != nil { value = note.value }
+            shape = note.shape
+            if template != nil || note.template != nil { template = note.template }
+            title = note.title
+            redacted = note.redacted
         }
     }
     /// Per slot, its entry's index in `entries` plus one (0: empty).
@@ -244,14 +258,11 @@ struct StatementCache {
     /// Keeps the message (`slot`: its `MessageKeys.slot`) and what it was read as, in place of what the slot held.
     mutating func insert(_ slot: Int, _ p: UnsafePointer<UInt8>, _ n: Int, _ event: Event, _ note: MessageParser.Note) {
         guard slot >= 0 else { return }
-        let entry = Entry(bytes: Array(UnsafeBufferPointer(start: p, count: n)), event: event, phase: note.phase,
-                          value: note.value, shape: note.shape, template: note.template,
-                          title: note.title, redacted: note.redacted)
         let k = Int(slots[slot])
         if k != 0 {
-            entries[k &- 1] = entry
+            entries[k &- 1].rewrite(p, n, event, note)
         } else {
-            entries.append(entry)
+            entries.append(Entry(p, n, event, note))
             slots[slot] = UInt16(truncatingIfNeeded: entries.count)
         }
     }

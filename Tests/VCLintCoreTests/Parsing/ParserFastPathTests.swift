@@ -318,4 +318,37 @@ import VCLintSimulation
         #expect(hit(b, 7) == db)
         #expect(hit(b, -1) == nil)
     }
+
+    /// A slot rewritten in place by another statement (`Entry.rewrite`) answers with that statement's event and whole note:
+    /// nothing of the first stays, whether the first or the second noted a value and a template and the other none.
+    @Test func aRewrittenSlotKeepsNothingOfTheStatementBefore() throws {
+        var o = NavigationSimulator.Options(seed: 5)
+        o.envelope = .bare
+        o.dialect = .freeForm
+        o.steps = 40
+        let parser = MessageParser()
+        parser.recordShapes = true
+        var read: [(bytes: [UInt8], event: Event, note: MessageParser.Note)] = []
+        for line in NavigationSimulator.generate(o).lines {
+            let bytes = Array(line.utf8)
+            if let e = bytes.withUnsafeBufferPointer({ parser.parse($0) }) { read.append((bytes, e, parser.note)) }
+        }
+        let noted = try #require(read.first { $0.note.template != nil })
+        let plainBytes = Array("-[HomeViewController viewDidLoad]".utf8)
+        let plainEvent = try #require(plainBytes.withUnsafeBufferPointer { parser.parse($0) })
+        let plain = (bytes: plainBytes, event: plainEvent, note: parser.note)
+        #expect(plain.note.template == nil && plain.note.value == nil)
+        var cache = StatementCache()
+        for (first, second) in [(noted, plain), (plain, noted), (noted, noted), (plain, plain)] {
+            for m in [first, second] {
+                m.bytes.withUnsafeBufferPointer { cache.insert(11, $0.baseAddress!, $0.count, m.event, m.note) }
+                var note = MessageParser.Note()
+                let k = m.bytes.withUnsafeBufferPointer { cache.lookup(11, $0.baseAddress!, $0.count) }
+                let e = try #require(k.map { cache.read($0, into: &note) })
+                #expect(Self.describe(e, note) == Self.describe(m.event, m.note))
+            }
+            let gone = first.bytes != second.bytes ? first.bytes.withUnsafeBufferPointer { cache.lookup(11, $0.baseAddress!, $0.count) } : nil
+            #expect(gone == nil)
+        }
+    }
 }
