@@ -277,6 +277,12 @@ final class Instance {
     @inline(__always) var isAlive: Bool { deallocRef == 0 }
 
     var ref: ControllerRef { ControllerRef(className: className, address: address, instance: label) }
+    /// `ref.display`, without the label built when the address is what it shows (an owner named for its objects at
+    /// its dealloc, a controller for those its pop took along).
+    var display: String {
+        guard let a = address else { return label }
+        return ControllerRef.display(className, address: a)
+    }
 }
 
 /// The facts the timeline emits at most once per instance (or once per pending will), recorded when

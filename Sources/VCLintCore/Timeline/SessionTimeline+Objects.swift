@@ -453,7 +453,7 @@ extension SessionTimeline {
         let removal = inst.removal?.anchor
         var name: String?
         for o in owned where o.isAlive && !o.forgotten && o.owner === inst && o.entry.isObjectClass {
-            if name == nil { name = inst.ref.display }
+            if name == nil { name = inst.display }
             o.removal = Removal(kind: .ownerDeallocated, evidence: removal ?? ref, takenAlongBy: name, anchor: ref)
             // Not judged, but still the likelier target of its class's next address-less deinit
             // (`objectForDeinit`) than an object whose owner lives.

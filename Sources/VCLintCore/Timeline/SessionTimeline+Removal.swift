@@ -39,7 +39,7 @@ extension SessionTimeline {
                     markRemoved(leaving, .popped, evidence: anchor, anchor: anchor)
                     var leavingName: String?  // made once, for the first controller taken along
                     for middle in path where middle !== leaving && middle.isAlive && middle.appearance != .visible {
-                        if leavingName == nil { leavingName = leaving.ref.display }
+                        if leavingName == nil { leavingName = leaving.display }
                         markRemoved(middle, .poppedWithTop, evidence: anchor, anchor: anchor, takenAlongBy: leavingName)
                         if middle.removal?.kind == .poppedWithTop {
                             leaving.tookAlong.append(middle)

@@ -83,7 +83,10 @@ public struct ControllerRef: Sendable, Equatable, Hashable {
 
     /// `SecondViewController#2` or `SecondViewController (0x7fb1c8d0a200)`.
     public var display: String {
-        if let a = addressText { return "\(className) (\(a))" }
+        if let a = address { return Self.display(className, address: a) }
         return instance
     }
+
+    /// How a controller with an address is shown: `SecondViewController (0x7fb1c8d0a200)`.
+    static func display(_ className: String, address a: UInt64) -> String { "\(className) (0x\(String(a, radix: 16)))" }
 }

@@ -238,3 +238,30 @@ import Testing
         #expect(list.byteCount / list.count <= 64, "\(list.byteCount / list.count) bytes per leak")
     }
 }
+
+/// An observation keeps a controller's label (`Home#3`) as its number alone when the label is its class's name, `#` and a
+/// number (`ControllerRef.generation`); anything else is kept whole. The number is read as the label's text says.
+@Suite struct LabelNumberTests {
+    /// What the label says, read character by character.
+    static func spelled(_ label: String, _ className: String) -> UInt64? {
+        guard label.hasPrefix(className + "#") else { return nil }
+        let digits = label.dropFirst(className.count + 1)
+        guard !digits.isEmpty, digits.count <= 18, digits.first != "0", digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return UInt64(digits)
+    }
+
+    @Test func aLabelGivesItsNumberOnlyWhenItIsTheClassAndANumber() {
+        var r = SplitMix(seed: 17)
+        let classes = ["Home", "HomeViewController", "A", "", "Ünïcode·VC", "Home#2", "x.y.Z"]
+        let tails = ["#1", "#42", "#0", "#007", "#", "#12a", "# 3", "#123456789012345678", "#1234567890123456789", "", "3", "#٣", "#𝟙"]
+        var numbered = 0
+        for _ in 0..<2_000 {
+            let cls = classes[r.int(classes.count)]
+            let label = [cls, classes[r.int(classes.count)]][r.int(4) == 0 ? 1 : 0] + tails[r.int(tails.count)]
+            let got = ControllerRef.generation(of: label, className: cls)
+            #expect(got == Self.spelled(label, cls), "\(label) of \(cls)")
+            if got != nil { numbered += 1 }
+        }
+        #expect(numbered > 200)
+    }
+}
