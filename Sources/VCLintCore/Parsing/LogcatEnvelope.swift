@@ -336,7 +336,7 @@ enum LogcatEnvelope {
         fraction += Double(d(15)) * TimestampParser.fractionScale(0)
         fraction += Double(d(16)) * TimestampParser.fractionScale(1)
         fraction += Double(d(17)) * TimestampParser.fractionScale(2)
-        let days = CivilTime.daysFromCivil(year: 2000, month: month, day: day)
+        let days = CivilTime.daysIn2000(month: month, day: day)
         let seconds = Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction
         return LogTime(seconds: seconds, year: 0, month: month, day: day, hour: hour, minute: minute, second: second,
                        fraction: UInt32(d(15) * 100 + d(16) * 10 + d(17)), fractionDigits: 3, offsetMinutes: nil,
