@@ -93,10 +93,10 @@ struct ParsedLine {
     }
 
     /// Becomes `.evidence(e, …)` in place (`becomeEvent`).
-    mutating func becomeEvidence(_ e: AndroidEvidence, process: String?, pid: Int?, time: LogTime?) {
-        var event = Self.placeholder(.logcat)
+    mutating func becomeEvidence(_ e: consuming AndroidEvidence, process: String?, pid: Int?, time: LogTime?) {
+        // (The placeholder's time set in place: one made in a variable was copied in, then destroyed.)
+        becomeEvent(.evidence, Self.placeholder(.logcat), process: process, pid: pid)
         event.time = time
-        becomeEvent(.evidence, event, process: process, pid: pid)
         evidence = e
     }
 
