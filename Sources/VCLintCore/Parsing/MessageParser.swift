@@ -130,14 +130,48 @@ public final class MessageParser {
         }
         // The same statement of a built-in dialect again (`-[HomeViewController viewDidAppear:]`): as read before.
         if let entry = builtIns.lookup(keys.slot, base, bytes.count) { return builtIns.read(entry, into: &note) }
+        // A described object's statement (`<HomeViewController: 0x7fb1…> viewDidAppear:`) names a new address with
+        // every instance, so its exact bytes are seen about once: the same statement of another instance is read as
+        // before, with this one's address (`describedStatements`).
+        let head = bytes.count <= 256 ? Self.describedHead(base, bytes.count) : nil
+        var headSlot = -1
+        if let head {
+            headSlot = withoutAddress(base, bytes.count, head.address)
+            if let entry = holed.withUnsafeBufferPointer({ describedStatements.lookup(headSlot, $0.baseAddress!, $0.count) }) {
+                var e = describedStatements.read(entry, into: &note)
+                e.address = Self.hexValue(UnsafeBufferPointer(start: base + head.address.lowerBound, count: head.address.count))
+                return e
+            }
+        }
         if let e = builtIn(bytes) {
             builtIns.insert(keys.slot, base, bytes.count, e, note)
+            if headSlot >= 0, tookDescribedShape {
+                holed.withUnsafeBufferPointer { describedStatements.insert(headSlot, $0.baseAddress!, $0.count, e, note) }
+            }
             return e
         }
         if !custom.isEmpty, let e = customEvent(bytes) { return e }
         let e = freeForm(base, bytes.count)
         if shape != 0 { routes.insert(shape, e != nil ? .freeForm : note.unread ? .mention : .noise) }
         return e
+    }
+
+    /// The described statements read by `describedShape`, by their bytes without their address's digits (`holed`, after
+    /// `withoutAddress`). What that reading gives depends on the address only through its value: the class, the
+    /// callback and the rest are the same bytes, and a message of at most 256 bytes is under every length limit.
+    @exclusivity(unchecked) private var describedStatements = StatementCache()
+    /// The message `withoutAddress` made last.
+    @exclusivity(unchecked) private var holed: [UInt8] = []
+    /// Whether the last `builtIn` read a described object through `describedShape` (not the regex).
+    @exclusivity(unchecked) private var tookDescribedShape = false
+
+    /// The message without the hex digits of its described object's address (`address`: the `0x` and its digits), into
+    /// `holed`; its slot in `described`.
+    private func withoutAddress(_ base: UnsafePointer<UInt8>, _ n: Int, _ address: Range<Int>) -> Int {
+        holed.removeAll(keepingCapacity: true)
+        holed.append(contentsOf: UnsafeBufferPointer(start: base, count: address.lowerBound + 2))
+        holed.append(contentsOf: UnsafeBufferPointer(start: base + address.upperBound, count: n - address.upperBound))
+        return holed.withUnsafeBufferPointer { StatementCache.slot($0.baseAddress!, $0.count) }
     }
 
     /// What recent shapes of messages were (`ShapeRoutes`).
@@ -319,6 +353,7 @@ public final class MessageParser {
     }
 
     private func builtIn(_ bytes: UnsafeBufferPointer<UInt8>) -> Event? {
+        tookDescribedShape = false
         guard let base = bytes.baseAddress else { return nil }
         let r = Self.statementRange(base, bytes.count)
         let lo = r.lowerBound, hi = r.upperBound
@@ -335,6 +370,7 @@ public final class MessageParser {
             return callback(objc, objcGroups, m, dialect: .objcFunction)
         case .less:  // <
             if shapeFastPaths, let (g, a) = Self.describedShape(m) {
+                tookDescribedShape = true
                 return event(m, cls: g.cls, method: g.method, signature: g.signature, rest: g.rest, address: Self.hexValue(m.bytes(a)), dialect: .describedObject)
             }
             return callback(described, describedGroups, m, dialect: .describedObject)

@@ -61,16 +61,15 @@ extension MessageParser {
         return i
     }
 
-    /// `<Class: 0x…> method(sig) rest` (the `described` grammar) with a plain class, no `;`-led
-    /// description and a method after the `>`: its groups and the address's. nil: the regex decides.
-    static func describedShape(_ m: Message) -> (Groups4, address: Range<Int>)? {
-        let p = m.base, n = m.count
+    /// A described object's head, `<Class: 0x…>` (`describedShape` reads on from its `>`): the class's bytes and the
+    /// address with its `0x`, which the `>` follows. nil: not that head (a dotted class, a description after `;`).
+    @inline(__always)
+    static func describedHead(_ p: UnsafePointer<UInt8>, _ n: Int) -> (cls: Range<Int>, address: Range<Int>)? {
         guard n > 4, p[0] == .less, isClassStart(p[1]) else { return nil }
         var i = 2
         while i < n, isClassByte(p[i]) { i += 1 }
         // A dotted class (`MyApp.Home`) or another byte: the regex.
         guard i < n, p[i] == .colon else { return nil }
-        let cls = 1..<i
         var j = i + 1
         while j < n, isRegexSpace(p[j]) { j += 1 }
         guard j + 2 < n, p[j] == .zero, p[j + 1] == UInt8(ascii: "x"), ByteCursor.isHex(p[j + 2]) else { return nil }
@@ -78,8 +77,15 @@ extension MessageParser {
         while h < n, ByteCursor.isHex(p[h]) { h += 1 }
         // `0x…;description>`: the regex.
         guard h < n, p[h] == .greater else { return nil }
-        let address = j..<h
-        var k = h + 1
+        return (1..<i, j..<h)
+    }
+
+    /// `<Class: 0x…> method(sig) rest` (the `described` grammar) with a plain class, no `;`-led
+    /// description and a method after the `>`: its groups and the address's. nil: the regex decides.
+    static func describedShape(_ m: Message) -> (Groups4, address: Range<Int>)? {
+        let p = m.base, n = m.count
+        guard let (cls, address) = describedHead(p, n) else { return nil }
+        var k = address.upperBound + 1
         while k < n, isRegexSpace(p[k]) { k += 1 }
         if k < n, p[k] == .hyphen || p[k] == .colon {
             k += 1

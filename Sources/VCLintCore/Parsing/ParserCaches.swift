@@ -227,6 +227,23 @@ struct StatementCache {
             redacted = note.redacted
         }
     }
+    /// The slot of a message not read through `MessageKeys` (the described statements' bytes without their address:
+    /// `MessageParser.withoutAddress`): its bytes mixed a word at a time.
+    static func slot(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var h: UInt64 = 0x9E3779B97F4A7C15 ^ UInt64(n)
+        let raw = UnsafeRawPointer(p)
+        var i = 0
+        while i &+ 8 <= n {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51AFD7ED558CCD
+            i &+= 8
+        }
+        var w: UInt64 = 0
+        var k: UInt64 = 0
+        while i < n { w |= UInt64(p[i]) &<< k; k &+= 8; i &+= 1 }
+        h = (h ^ w) &* 0xFF51AFD7ED558CCD
+        return Int(truncatingIfNeeded: (h ^ h &>> 29) & UInt64(slotCount - 1))
+    }
+
     /// Per slot, its entry's index in `entries` plus one (0: empty).
     private var slots = [UInt16](repeating: 0, count: StatementCache.slotCount)
     private var entries: [Entry] = []

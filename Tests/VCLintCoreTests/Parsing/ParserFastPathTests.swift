@@ -304,6 +304,46 @@ import VCLintSimulation
         #expect(events > 2_000)
     }
 
+    /// A described object's statement of another instance (`<Home: 0x…>` with another address) is read from the
+    /// statement read before with the new address (`MessageParser.describedStatements`), as a parser that never saw either reads it:
+    /// the simulated captures' described statements, and hand-made ones, each read again with addresses of every length
+    /// (one past what 64 bits hold among them), upper-case digits, and a description after the address that the regex
+    /// reads.
+    @Test func aDescribedStatementOfAnotherInstanceIsReadAsBefore() {
+        var o = NavigationSimulator.Options(seed: 77)
+        o.envelope = .bare
+        o.dialect = .described
+        o.objects = true
+        o.steps = 60
+        var messages = NavigationSimulator.generate(o).lines
+        messages += ["<HomeViewController: 0x7fb1c8d0a200> viewDidAppear:", "<Home: 0x1> willMoveToParentViewController: <Nav: 0x2>",
+                     "<Home: 0xabc; frame = (0 0)> viewDidLoad", "<Home: 0x10> viewWillDisappear: YES.", "<Home: 0x10>   dealloc",
+                     "<Home: 0x10> -viewDidLoad", "<Home: 0x10> not a callback at all"]
+        var r = SplitMix(seed: 9)
+        let parser = MessageParser()
+        var compared = 0, events = 0
+        for message in messages {
+            let bytes = Array(message.utf8)
+            guard let x = bytes.firstIndex(of: UInt8(ascii: "x")), x > 0, bytes[x - 1] == UInt8(ascii: "0"),
+                  let end = bytes[x...].firstIndex(where: { !ByteCursor.isHex($0) }) else { continue }
+            for _ in 0..<6 {
+                let length = 1 + r.int(17)
+                var digits = (0..<length).map { _ in Array("0123456789abcdef".utf8)[r.int(16)] }
+                if r.int(4) == 0 { digits = digits.map { $0 >= UInt8(ascii: "a") ? $0 - 32 : $0 } }
+                let other = Array(bytes[...x]) + digits + Array(bytes[end...])
+                other.withUnsafeBufferPointer { b in
+                    let again = parser.parse(b)
+                    let fresh = MessageParser()
+                    let first = fresh.parse(b)
+                    #expect(Self.describe(again, parser.note) == Self.describe(first, fresh.note), "\(String(decoding: b, as: UTF8.self))")
+                    compared += 1
+                    if again != nil { events += 1 }
+                }
+            }
+        }
+        #expect(compared > 300 && events > 200)
+    }
+
     /// A slot holds one statement: another statement with the same slot takes its place, and the first is then read
     /// afresh, never answered with the second's event.
     @Test func aSlotTakenByAnotherStatementAnswersOnlyThatOne() {
