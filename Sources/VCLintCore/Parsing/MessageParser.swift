@@ -166,7 +166,7 @@ public final class MessageParser {
     @exclusivity(unchecked) private var tookDescribedShape = false
 
     /// The message without the hex digits of its described object's address (`address`: the `0x` and its digits), into
-    /// `holed`; its slot in `described`.
+    /// `holed`; its slot in `describedStatements`.
     private func withoutAddress(_ base: UnsafePointer<UInt8>, _ n: Int, _ address: Range<Int>) -> Int {
         holed.removeAll(keepingCapacity: true)
         holed.append(contentsOf: UnsafeBufferPointer(start: base, count: address.lowerBound + 2))

@@ -7,27 +7,32 @@ public struct LogTime: Sendable, Equatable {
         set { storedSeconds = newValue; digitsAndExact &= 0x7F }
     }
     private var storedSeconds: Double
-    // In this order, 23 bytes with no padding: an `EventRef` with its time fits in 32.
-    var fraction: UInt32 // the digits after the point, as read
-    var year: Int16      // 0: syslog, which has no year
+    // In this order, with no padding: an `EventRef` with its time fits in 32 bytes (a test checks). Setting a field
+    // after the time is made clears `secondsAreFields`: the seconds are then no longer known to be the fields'.
+    var fraction: UInt32 { didSet { digitsAndExact &= 0x7F } }  // the digits after the point, as read
+    var year: Int16 { didSet { digitsAndExact &= 0x7F } }  // 0: syslog, which has no year
     /// Minutes east of UTC, nil when the log gave no offset; `Int16.min` for `Z`.
     var offsetMinutes: Int16? {
         get { offsetRaw == Int16.max ? nil : offsetRaw }
-        set { offsetRaw = newValue ?? Int16.max }
+        set { offsetRaw = newValue ?? Int16.max; digitsAndExact &= 0x7F }
     }
     /// `offsetMinutes`, with `Int16.max` for none (no offset is that large): no optional's tag byte.
     private var offsetRaw: Int16
-    var month: UInt8, day: UInt8, hour: UInt8, minute: UInt8, second: UInt8
+    var month: UInt8 { didSet { digitsAndExact &= 0x7F } }
+    var day: UInt8 { didSet { digitsAndExact &= 0x7F } }
+    var hour: UInt8 { didSet { digitsAndExact &= 0x7F } }
+    var minute: UInt8 { didSet { digitsAndExact &= 0x7F } }
+    var second: UInt8 { didSet { digitsAndExact &= 0x7F } }
     /// How many digits the fraction had (no parser reads more than nine).
     var fractionDigits: UInt8 {
         @inline(__always) get { digitsAndExact & 0x7F }
-        set { digitsAndExact = digitsAndExact & 0x80 | newValue & 0x7F }
+        set { digitsAndExact = newValue & 0x7F }
     }
-    /// `fractionDigits`, and in its top bit `secondsAreFields` (one byte: the time stays 22 bytes).
+    /// `fractionDigits`, and in its top bit `secondsAreFields` (one byte: the time grows by none).
     private var digitsAndExact: UInt8
     /// Whether `seconds` is known to be `fieldSeconds` to the last bit: a parser computed both from the same digits in
     /// the same order, or a packed time was unpacked. `PackedTime.Table.pack` then need not compute them again to check
-    /// (about 300 instructions a time kept). Setting `seconds` clears it.
+    /// (about 300 instructions a time kept). Setting `seconds` or any field clears it.
     var secondsAreFields: Bool { digitsAndExact & 0x80 != 0 }
 
     /// The smallest difference the log's text can show: a second for whole-second times (syslog),

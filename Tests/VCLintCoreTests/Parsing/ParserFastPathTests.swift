@@ -262,6 +262,13 @@ import VCLintSimulation
         // Every parser flags its times, the ISO stamps of year 0000 aside (two a round: cached and cold), whose fields
         // read as 2000.
         #expect(zeroYears > 500 && flagged == total - 2 * zeroYears)
+        // The flag takes no byte of its own: a time and its line still fit an instance's 32-byte references.
+        #expect(MemoryLayout<LogTime>.size <= 23 && MemoryLayout<EventRef>.size <= 32)
+        // A field set after the time is made clears it too.
+        var t = try #require(CompactTimeTests.parsed("2024-03-01 10:00:01.250"))
+        #expect(t.secondsAreFields)
+        t.hour = 11
+        #expect(!t.secondsAreFields && times.pack(t) == nil)
     }
 }
 
